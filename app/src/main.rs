@@ -1,0 +1,5 @@
+//! The `atoll` binary.
+
+fn main() {
+    println!("atoll");
+}

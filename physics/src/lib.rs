@@ -1,0 +1,15 @@
+//! Atoll: a deterministic 3D rigid-body physics engine with voxel terrain.
+//!
+//! The map of this crate is `DESIGN.md` in the shared folder: one module per concept, dense
+//! arrays named by generational ids, and a fixed step pipeline (see [`world::World::step`]).
+//! Units are metres, kilograms, seconds and radians; +Y is up; everything is `f32`.
+
+pub mod broadphase;
+pub mod error;
+pub mod math;
+pub mod narrowphase;
+pub mod shape;
+
+pub use error::AtollError;
+pub use math::{Aabb, Mat3, Quat, Transform, Vec3};
+pub use shape::{ConvexHull, Shape, ShapeKind};

@@ -1,0 +1,61 @@
+//! Narrowphase: contact manifolds between pairs of shapes, one file per shape pair family.
+//!
+//! Every function here works on two shapes and their world transforms and writes a
+//! [`Manifold`] whose normal points from shape A to shape B. Points closer than the speculative
+//! distance are reported even when the shapes do not touch yet (positive separation), so the
+//! solver can stop an approach before it becomes a penetration.
+
+mod dispatch;
+
+pub use dispatch::collide;
+
+use crate::math::Vec3;
+
+/// Most points a manifold holds.
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// One contact point.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ManifoldPoint {
+    /// World position, midway between the two surfaces.
+    pub position: Vec3,
+    /// Signed distance along the normal: negative when penetrating.
+    pub separation: f32,
+    /// Identifies the pair of features (faces, edges, vertices) that made this point, so the
+    /// same point can be recognised next step and warm-started.
+    pub feature: u32,
+}
+
+/// The contact points between two shapes, sharing one normal.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Manifold {
+    /// World-space unit normal from A to B.
+    pub normal: Vec3,
+    /// The points; only the first `count` are valid.
+    pub points: [ManifoldPoint; MAX_MANIFOLD_POINTS],
+    /// How many points are valid.
+    pub count: usize,
+}
+
+impl Manifold {
+    /// The valid points.
+    pub fn points(&self) -> &[ManifoldPoint] {
+        &self.points[..self.count]
+    }
+
+    /// Appends a point if there is room.
+    pub fn push(&mut self, p: ManifoldPoint) {
+        if self.count < MAX_MANIFOLD_POINTS {
+            self.points[self.count] = p;
+            self.count += 1;
+        }
+    }
+}
+
+/// Data a pair keeps between steps to make the next update cheaper (for example the last
+/// separating axis of two polyhedra).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CollideCache {
+    /// Last separating or minimum-penetration axis kind and index, implementation defined.
+    pub axis: u32,
+}
