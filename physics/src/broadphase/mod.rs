@@ -2,4 +2,4 @@
 
 mod tree;
 
-pub use tree::{DynamicTree, TreeStats};
+pub use tree::{DynamicTree, NULL_NODE, TreeStats};

@@ -1,9 +1,356 @@
-//! The dynamic AABB tree.
+//! The dynamic AABB tree: a bounding-volume hierarchy over fat proxy AABBs, updated one proxy at
+//! a time.
+//!
+//! Nodes live in one pool indexed by `u32`, so proxy ids are stable and the tree clones cheaply.
+//! Leaves are placed by a surface-area heuristic and the tree is kept AVL-balanced, which bounds
+//! the height and lets every traversal use a small fixed stack instead of the heap.
 
-/// The tree (being written).
-#[derive(Clone, Debug, Default)]
-pub struct DynamicTree {}
+mod query;
+mod stats;
+#[cfg(test)]
+mod tests;
 
-/// Tree statistics for the editor's broadphase panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct TreeStats {}
+pub use stats::TreeStats;
+
+use crate::math::Aabb;
+
+/// The "no node" index: the parent of the root, the children of a leaf, the end of the free list.
+pub const NULL_NODE: u32 = u32::MAX;
+
+/// Pool size on the first allocation; after that the pool doubles whenever it runs out.
+const INITIAL_CAPACITY: usize = 16;
+
+/// Slots in the fixed traversal stacks. A depth-first walk holds at most one pending sibling per
+/// level plus the current node, and an AVL tree over fewer than 2^32 leaves is under 47 levels
+/// deep, so this leaves a wide margin.
+const STACK_CAPACITY: usize = 256;
+
+/// One pool slot: a leaf (proxy), an internal node, or a free slot (`height == -1`).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    aabb: Aabb,
+    /// The parent for live nodes; the next free slot for free ones.
+    parent: u32,
+    child1: u32,
+    child2: u32,
+    height: i32,
+    user_data: u32,
+}
+
+impl Node {
+    fn free(next: u32) -> Self {
+        Node {
+            aabb: Aabb::default(),
+            parent: next,
+            child1: NULL_NODE,
+            child2: NULL_NODE,
+            height: -1,
+            user_data: 0,
+        }
+    }
+
+    fn is_leaf(&self) -> bool {
+        self.child1 == NULL_NODE
+    }
+}
+
+/// A stack in a fixed array, so traversals never touch the heap.
+struct FixedStack<T: Copy> {
+    items: [T; STACK_CAPACITY],
+    len: usize,
+}
+
+impl<T: Copy> FixedStack<T> {
+    fn new(fill: T) -> Self {
+        Self { items: [fill; STACK_CAPACITY], len: 0 }
+    }
+
+    fn push(&mut self, item: T) {
+        assert!(self.len < STACK_CAPACITY, "AABB tree deeper than its traversal stack");
+        self.items[self.len] = item;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<T> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.items[self.len])
+    }
+}
+
+/// A dynamic AABB tree over proxies, each a fat AABB plus a `u32` of user data.
+///
+/// Proxy ids are leaf node indices: stable while the proxy lives, reused after it is destroyed.
+/// Every operation is deterministic: the same sequence of calls builds the same tree.
+#[derive(Clone, Debug)]
+pub struct DynamicTree {
+    nodes: Vec<Node>,
+    root: u32,
+    free_list: u32,
+    proxy_count: u32,
+}
+
+impl Default for DynamicTree {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DynamicTree {
+    /// An empty tree; the pool is allocated on the first insertion.
+    pub fn new() -> Self {
+        Self { nodes: Vec::new(), root: NULL_NODE, free_list: NULL_NODE, proxy_count: 0 }
+    }
+
+    /// Adds a proxy with the given (already fattened) AABB and returns its id.
+    pub fn create_proxy(&mut self, fat_aabb: Aabb, user_data: u32) -> u32 {
+        debug_assert!(is_valid_aabb(&fat_aabb), "invalid proxy AABB {fat_aabb:?}");
+        let leaf = self.allocate_node();
+        *self.node_mut(leaf) = Node {
+            aabb: fat_aabb,
+            parent: NULL_NODE,
+            child1: NULL_NODE,
+            child2: NULL_NODE,
+            height: 0,
+            user_data,
+        };
+        self.insert_leaf(leaf);
+        self.proxy_count += 1;
+        leaf
+    }
+
+    /// Removes a proxy; its id may be handed out again by a later [`Self::create_proxy`].
+    pub fn destroy_proxy(&mut self, proxy: u32) {
+        self.debug_assert_proxy(proxy);
+        self.remove_leaf(proxy);
+        self.free_node(proxy);
+        self.proxy_count -= 1;
+    }
+
+    /// Gives a proxy a new fat AABB: the leaf is taken out and re-inserted, keeping its id.
+    pub fn move_proxy(&mut self, proxy: u32, fat_aabb: Aabb) {
+        self.debug_assert_proxy(proxy);
+        debug_assert!(is_valid_aabb(&fat_aabb), "invalid proxy AABB {fat_aabb:?}");
+        self.remove_leaf(proxy);
+        self.node_mut(proxy).aabb = fat_aabb;
+        self.insert_leaf(proxy);
+    }
+
+    /// The fat AABB stored for a proxy.
+    pub fn fat_aabb(&self, proxy: u32) -> Aabb {
+        self.debug_assert_proxy(proxy);
+        self.node(proxy).aabb
+    }
+
+    /// The user data stored for a proxy.
+    pub fn user_data(&self, proxy: u32) -> u32 {
+        self.debug_assert_proxy(proxy);
+        self.node(proxy).user_data
+    }
+
+    /// Number of live proxies.
+    pub fn proxy_count(&self) -> usize {
+        self.proxy_count as usize
+    }
+
+    /// Height of the root: 0 for an empty tree or a single proxy.
+    pub fn height(&self) -> u32 {
+        if self.root == NULL_NODE { 0 } else { self.node(self.root).height as u32 }
+    }
+
+    /// True when the tree holds no proxies.
+    pub fn is_empty(&self) -> bool {
+        self.root == NULL_NODE
+    }
+
+    /// A traversal stack holding the root, if any.
+    fn root_stack(&self) -> FixedStack<u32> {
+        let mut stack = FixedStack::new(NULL_NODE);
+        if self.root != NULL_NODE {
+            stack.push(self.root);
+        }
+        stack
+    }
+
+    fn node(&self, index: u32) -> &Node {
+        &self.nodes[index as usize]
+    }
+
+    fn node_mut(&mut self, index: u32) -> &mut Node {
+        &mut self.nodes[index as usize]
+    }
+
+    fn debug_assert_proxy(&self, proxy: u32) {
+        debug_assert!(
+            (proxy as usize) < self.nodes.len() && self.node(proxy).height == 0,
+            "{proxy} is not a live proxy"
+        );
+    }
+
+    fn allocate_node(&mut self) -> u32 {
+        if self.free_list == NULL_NODE {
+            self.grow_pool();
+        }
+        let index = self.free_list;
+        self.free_list = self.node(index).parent;
+        index
+    }
+
+    fn free_node(&mut self, index: u32) {
+        *self.node_mut(index) = Node::free(self.free_list);
+        self.free_list = index;
+    }
+
+    /// Doubles the pool; new slots are chained in ascending order so allocation order (and so
+    /// every proxy id) depends only on the sequence of calls.
+    fn grow_pool(&mut self) {
+        let old_len = self.nodes.len();
+        let new_len = (old_len * 2).max(INITIAL_CAPACITY);
+        assert!(new_len <= NULL_NODE as usize, "AABB tree node pool exhausted");
+        self.nodes.reserve_exact(new_len - old_len);
+        let free_list = self.free_list;
+        self.nodes.extend(
+            (old_len..new_len).map(|i| Node::free(if i + 1 < new_len { (i + 1) as u32 } else { free_list })),
+        );
+        self.free_list = old_len as u32;
+    }
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL_NODE {
+            self.root = leaf;
+            self.node_mut(leaf).parent = NULL_NODE;
+            return;
+        }
+        let leaf_aabb = self.node(leaf).aabb;
+        let sibling = self.find_best_sibling(&leaf_aabb);
+        let old_parent = self.node(sibling).parent;
+        let new_parent = self.allocate_node();
+        let sibling_node = *self.node(sibling);
+        *self.node_mut(new_parent) = Node {
+            aabb: sibling_node.aabb.union(&leaf_aabb),
+            parent: old_parent,
+            child1: sibling,
+            child2: leaf,
+            height: sibling_node.height + 1,
+            user_data: 0,
+        };
+        self.node_mut(sibling).parent = new_parent;
+        self.node_mut(leaf).parent = new_parent;
+        self.replace_child(old_parent, sibling, new_parent);
+        self.rebalance_upwards(old_parent);
+    }
+
+    /// Branch-and-bound search for the sibling that adds the least total surface area.
+    ///
+    /// Only nodes of height 0 or 1 may become the sibling: pairing a leaf with a taller subtree
+    /// would leave the new parent out of AVL balance by more than one rotation can repair.
+    /// Taller nodes are still descended through, paying their growth as inherited cost.
+    fn find_best_sibling(&self, leaf_aabb: &Aabb) -> u32 {
+        let leaf_area = leaf_aabb.surface_area();
+        let (mut best, mut best_cost) = (NULL_NODE, f32::INFINITY);
+        let mut stack = FixedStack::new((NULL_NODE, 0.0f32));
+        stack.push((self.root, 0.0));
+        while let Some((index, inherited)) = stack.pop() {
+            let node = self.node(index);
+            let union_area = node.aabb.union(leaf_aabb).surface_area();
+            // Strict `<` keeps the first candidate in child1-first order on ties.
+            if node.height <= 1 && union_area + inherited < best_cost {
+                (best, best_cost) = (index, union_area + inherited);
+            }
+            if node.is_leaf() {
+                continue;
+            }
+            // Every node below pays at least the leaf's own area plus the growth of this one.
+            let child_inherited = inherited + (union_area - node.aabb.surface_area());
+            if leaf_area + child_inherited < best_cost {
+                stack.push((node.child2, child_inherited));
+                stack.push((node.child1, child_inherited));
+            }
+        }
+        debug_assert_ne!(best, NULL_NODE);
+        best
+    }
+
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL_NODE;
+            return;
+        }
+        let parent = self.node(leaf).parent;
+        let parent_node = *self.node(parent);
+        let sibling = if parent_node.child1 == leaf { parent_node.child2 } else { parent_node.child1 };
+        self.replace_child(parent_node.parent, parent, sibling);
+        self.node_mut(sibling).parent = parent_node.parent;
+        self.free_node(parent);
+        self.rebalance_upwards(parent_node.parent);
+    }
+
+    /// Points `parent`'s link at `old` to `new` (or makes `new` the root); `new.parent` is the
+    /// caller's job.
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        if parent == NULL_NODE {
+            self.root = new;
+            return;
+        }
+        let node = self.node_mut(parent);
+        if node.child1 == old {
+            node.child1 = new;
+        } else {
+            debug_assert_eq!(node.child2, old);
+            node.child2 = new;
+        }
+    }
+
+    /// Restores AABBs, heights and balance from `start` to the root. Below `start` the tree is
+    /// already correct, and each step changes a subtree's height by at most one, so no node is
+    /// ever more than one rotation out of balance.
+    fn rebalance_upwards(&mut self, start: u32) {
+        let mut index = start;
+        while index != NULL_NODE {
+            let top = self.rotate_if_unbalanced(index);
+            self.refit(top);
+            index = self.node(top).parent;
+        }
+    }
+
+    fn refit(&mut self, index: u32) {
+        let node = *self.node(index);
+        let (c1, c2) = (*self.node(node.child1), *self.node(node.child2));
+        let target = self.node_mut(index);
+        target.aabb = c1.aabb.union(&c2.aabb);
+        target.height = 1 + c1.height.max(c2.height);
+    }
+
+    /// Returns the node now at `index`'s place: `index` itself, or its promoted taller child.
+    fn rotate_if_unbalanced(&mut self, index: u32) -> u32 {
+        let node = *self.node(index);
+        let balance = self.node(node.child2).height - self.node(node.child1).height;
+        if balance.abs() <= 1 {
+            return index;
+        }
+        debug_assert!(balance.abs() == 2, "balance {balance} out of rotation reach");
+        let tall = if balance > 0 { node.child2 } else { node.child1 };
+        self.promote(index, tall);
+        tall
+    }
+
+    /// Lifts `tall` into its parent `demoted`'s place. `tall` keeps its taller child (ties keep
+    /// child1) so its height drops; the shorter grandchild moves under `demoted`. Child order
+    /// carries no meaning in an AABB tree, so one such rotation covers both AVL cases.
+    fn promote(&mut self, demoted: u32, tall: u32) {
+        let t = *self.node(tall);
+        let moved =
+            if self.node(t.child1).height >= self.node(t.child2).height { t.child2 } else { t.child1 };
+        let grandparent = self.node(demoted).parent;
+        self.replace_child(grandparent, demoted, tall);
+        self.node_mut(tall).parent = grandparent;
+        self.replace_child(tall, moved, demoted);
+        self.node_mut(demoted).parent = tall;
+        self.replace_child(demoted, tall, moved);
+        self.node_mut(moved).parent = demoted;
+        self.refit(demoted);
+    }
+}
+
+fn is_valid_aabb(aabb: &Aabb) -> bool {
+    aabb.is_finite() && aabb.min.cmple(aabb.max).all()
+}

@@ -1,0 +1,222 @@
+use super::*;
+use crate::math::Vec3;
+
+fn cube(x: f32, y: f32, z: f32, half: f32) -> Aabb {
+    Aabb::from_center_half_extents(Vec3::new(x, y, z), Vec3::splat(half))
+}
+
+fn query_all(tree: &DynamicTree, aabb: &Aabb) -> Vec<u32> {
+    let mut hits = Vec::new();
+    tree.query(aabb, |proxy, _| {
+        hits.push(proxy);
+        true
+    });
+    hits.sort_unstable();
+    hits
+}
+
+/// A row of unit cubes inserted in order: the worst case for an unbalanced tree.
+fn row(n: u32) -> (DynamicTree, Vec<u32>) {
+    let mut tree = DynamicTree::new();
+    let proxies = (0..n).map(|i| tree.create_proxy(cube(i as f32 * 3.0, 0.0, 0.0, 1.0), i)).collect();
+    (tree, proxies)
+}
+
+#[test]
+fn empty_tree() {
+    let tree = DynamicTree::default();
+    assert!(tree.is_empty());
+    assert_eq!(tree.proxy_count(), 0);
+    assert_eq!(tree.height(), 0);
+    assert_eq!(tree.stats(), TreeStats::default());
+    assert!(query_all(&tree, &cube(0.0, 0.0, 0.0, 1e6)).is_empty());
+    tree.validate().unwrap();
+}
+
+#[test]
+fn single_proxy_round_trip() {
+    let mut tree = DynamicTree::new();
+    let a = cube(1.0, 2.0, 3.0, 0.5);
+    let p = tree.create_proxy(a, 42);
+    assert_eq!(tree.fat_aabb(p), a);
+    assert_eq!(tree.user_data(p), 42);
+    assert_eq!(query_all(&tree, &cube(1.0, 2.0, 3.0, 0.1)), vec![p]);
+    assert!(query_all(&tree, &cube(5.0, 2.0, 3.0, 0.1)).is_empty());
+    tree.validate().unwrap();
+}
+
+#[test]
+fn sorted_inserts_stay_balanced() {
+    let mut tree = DynamicTree::new();
+    for i in 0..1000u32 {
+        tree.create_proxy(cube(i as f32 * 3.0, 0.0, 0.0, 1.0), i);
+        tree.validate().unwrap();
+    }
+    let stats = tree.stats();
+    assert_eq!(stats.proxy_count, 1000);
+    assert_eq!(stats.node_count, 1999);
+    assert!(stats.max_balance <= 1);
+    assert!(stats.height <= 16, "height {}", stats.height);
+}
+
+#[test]
+fn destroy_frees_and_reuses_ids() {
+    let (mut tree, proxies) = row(10);
+    tree.destroy_proxy(proxies[3]);
+    tree.validate().unwrap();
+    assert_eq!(tree.proxy_count(), 9);
+    assert!(query_all(&tree, &cube(9.0, 0.0, 0.0, 0.5)).is_empty());
+    // The free list is LIFO, so the freed internal node or leaf is handed out again.
+    let again = tree.create_proxy(cube(9.0, 0.0, 0.0, 1.0), 99);
+    assert!(again < 19, "id {again} not reused");
+    for &p in &proxies {
+        if p != proxies[3] {
+            tree.destroy_proxy(p);
+            tree.validate().unwrap();
+        }
+    }
+    tree.destroy_proxy(again);
+    assert!(tree.is_empty());
+    tree.validate().unwrap();
+}
+
+#[test]
+fn move_proxy_relocates() {
+    let (mut tree, proxies) = row(20);
+    let p = proxies[5];
+    tree.move_proxy(p, cube(0.0, 50.0, 0.0, 1.0));
+    tree.validate().unwrap();
+    assert_eq!(tree.user_data(p), 5);
+    assert!(query_all(&tree, &cube(15.0, 0.0, 0.0, 0.5)).is_empty());
+    assert_eq!(query_all(&tree, &cube(0.0, 50.0, 0.0, 0.5)), vec![p]);
+}
+
+#[test]
+fn pool_doubles_when_full() {
+    let (tree, _) = row(8);
+    assert_eq!(tree.nodes.len(), 16);
+    let (tree, _) = row(9);
+    assert_eq!(tree.nodes.len(), 32);
+    let (tree, _) = row(17);
+    assert_eq!(tree.nodes.len(), 64);
+    tree.validate().unwrap();
+}
+
+#[test]
+fn query_finds_overlaps_and_stops_early() {
+    let (tree, proxies) = row(10);
+    // Touching counts: the box spans x in [2, 7], touching cubes 1 and 2 and reaching 3's face.
+    assert_eq!(
+        query_all(&tree, &Aabb::new(Vec3::new(2.0, 0.0, 0.0), Vec3::new(8.0, 0.0, 0.0))),
+        proxies[1..4]
+    );
+    let mut calls = 0;
+    tree.query(&cube(0.0, 0.0, 0.0, 100.0), |_, _| {
+        calls += 1;
+        calls < 3
+    });
+    assert_eq!(calls, 3);
+}
+
+#[test]
+fn query_order_is_deterministic() {
+    let order = |tree: &DynamicTree| {
+        let mut v = Vec::new();
+        tree.query(&cube(0.0, 0.0, 0.0, 1e4), |p, _| {
+            v.push(p);
+            true
+        });
+        v
+    };
+    let (a, _) = row(50);
+    let (b, _) = row(50);
+    assert_eq!(order(&a), order(&b));
+}
+
+#[test]
+fn ray_cast_hits_in_row_and_clips() {
+    let (tree, proxies) = row(10);
+    let mut hits = Vec::new();
+    tree.ray_cast(Vec3::new(-5.0, 0.0, 0.0), Vec3::X, 100.0, |p, _, t| {
+        hits.push(p);
+        t
+    });
+    hits.sort_unstable();
+    assert_eq!(hits, proxies);
+
+    // Clip to each hit's entry distance: only nearer boxes can still be reported afterwards.
+    let mut nearest = f32::MAX;
+    tree.ray_cast(Vec3::new(-5.0, 0.0, 0.0), Vec3::X, 100.0, |p, _, _| {
+        let entry = tree.fat_aabb(p).min.x + 5.0;
+        nearest = nearest.min(entry);
+        entry
+    });
+    assert_eq!(nearest, 4.0);
+
+    // A ray parallel to the row but off to the side misses everything.
+    tree.ray_cast(Vec3::new(-5.0, 3.0, 0.0), Vec3::X, 100.0, |_, _, _| panic!("unexpected hit"));
+    // A short ray only reaches the first box.
+    let mut count = 0;
+    tree.ray_cast(Vec3::new(-5.0, 0.0, 0.0), Vec3::X, 4.5, |_, _, t| {
+        count += 1;
+        t
+    });
+    assert_eq!(count, 1);
+}
+
+#[test]
+fn ray_cast_stops_on_negative() {
+    let (tree, _) = row(10);
+    let mut calls = 0;
+    tree.ray_cast(Vec3::new(-5.0, 0.0, 0.0), Vec3::X, 100.0, |_, _, _| {
+        calls += 1;
+        -1.0
+    });
+    assert_eq!(calls, 1);
+}
+
+#[test]
+fn for_each_node_visits_every_live_node() {
+    let (tree, _) = row(33);
+    let (mut leaves, mut internal, mut max_height) = (0, 0, 0);
+    tree.for_each_node(|_, height, is_leaf| {
+        if is_leaf {
+            assert_eq!(height, 0);
+            leaves += 1;
+        } else {
+            internal += 1;
+        }
+        max_height = max_height.max(height);
+    });
+    assert_eq!((leaves, internal), (33, 32));
+    assert_eq!(max_height, tree.height());
+}
+
+#[test]
+fn stats_sum_internal_areas() {
+    let mut tree = DynamicTree::new();
+    tree.create_proxy(cube(0.0, 0.0, 0.0, 0.5), 0);
+    assert_eq!(tree.stats().total_surface_area, 0.0);
+    tree.create_proxy(cube(2.0, 0.0, 0.0, 0.5), 1);
+    // Root spans [-0.5, 2.5] x [-0.5, 0.5]^2: 2 * (3 + 1 + 3).
+    let stats = tree.stats();
+    assert_eq!(stats.total_surface_area, 14.0);
+    assert_eq!((stats.height, stats.node_count, stats.proxy_count, stats.max_balance), (1, 3, 2, 0));
+}
+
+#[test]
+fn nested_boxes_prefer_low_cost_sibling() {
+    // Two far clusters: a new box inside the first cluster must pair within that cluster,
+    // so the root's children stay tight around each cluster.
+    let mut tree = DynamicTree::new();
+    for i in 0..4 {
+        tree.create_proxy(cube(i as f32, 0.0, 0.0, 0.4), i);
+        tree.create_proxy(cube(1000.0 + i as f32, 0.0, 0.0, 0.4), 10 + i);
+    }
+    tree.create_proxy(cube(1.5, 0.0, 0.0, 0.4), 100);
+    tree.validate().unwrap();
+    let root = tree.node(tree.root);
+    let (a, b) = (tree.node(root.child1).aabb, tree.node(root.child2).aabb);
+    let near = |x: &Aabb| x.max.x < 10.0 || x.min.x > 900.0;
+    assert!(near(&a) && near(&b), "root children straddle clusters: {a:?} {b:?}");
+}
