@@ -359,6 +359,20 @@ fn box_resting_on_box() {
 }
 
 #[test]
+fn identical_boxes_stacked_flush() {
+    // Congruent aligned faces: every patch corner is a vertex of both boxes at once.
+    let b = cuboid(0.5, 0.5, 0.5);
+    let (xa, xb) = (at(0.0, 0.0, 0.0), at(0.0, 0.99, 0.0));
+    let m = collide_checked(&b, &xa, &b, &xb, SPEC);
+    assert_eq!(m.count, 4);
+    assert_vec(m.normal, Vec3::Y);
+    assert_all_sep(&m, -0.01);
+    assert_stable_ids(&b, &xa, &b, &xb);
+    let m = collide_checked(&b, &xb, &b, &xa, SPEC);
+    assert_vec(m.normal, -Vec3::Y);
+}
+
+#[test]
 fn box_on_edge_and_on_corner() {
     let (g, xg) = ground();
     let b = cuboid(0.5, 0.5, 0.5);
@@ -514,5 +528,51 @@ fn random_poses_box_equals_hull_box() {
         let boxes = collide(&ba, &xa, &bb, &xb, SPEC, &mut CollideCache::default());
         let hulls = collide(&ha, &xa, &hb, &xb, SPEC, &mut CollideCache::default());
         assert_eq!(boxes, hulls);
+    }
+}
+
+/// True when world point `p` lies in (or within `tol` of) the shape at `x`.
+fn inside(shape: &Shape, x: &Transform, p: Vec3, tol: f32) -> bool {
+    let l = x.inverse_transform_point(p);
+    match shape {
+        Shape::Sphere { radius } => l.length() <= radius + tol,
+        Shape::Capsule { half_height, radius } => {
+            let axis = Vec3::new(0.0, l.y.clamp(-half_height, *half_height), 0.0);
+            (l - axis).length() <= radius + tol
+        }
+        Shape::Cuboid { half_extents } => (l.abs() - *half_extents).max_element() <= tol,
+        Shape::Hull(h) => h.faces().iter().all(|f| f.normal.dot(l) - f.offset <= tol),
+    }
+}
+
+#[test]
+fn random_poses_witness_points_lie_on_both_shapes() {
+    // Each point is midway between the surfaces: half a separation back along the normal is on
+    // A, half forward is on B (within the speculative reach when they are apart).
+    let shapes = all_shapes();
+    let mut rng = Lcg(23);
+    for _ in 0..400 {
+        let (xa, xb) = (rng.transform(), rng.transform());
+        for a in &shapes {
+            for b in &shapes {
+                let m = collide(a, &xa, b, &xb, SPEC, &mut CollideCache::default());
+                for p in m.points() {
+                    let on_a = p.position - m.normal * (0.5 * p.separation);
+                    let on_b = p.position + m.normal * (0.5 * p.separation);
+                    assert!(
+                        inside(a, &xa, on_a, 2e-3),
+                        "A witness off {:?} {:?} {xa:?} {xb:?} {m:?}",
+                        a.kind(),
+                        b.kind()
+                    );
+                    assert!(
+                        inside(b, &xb, on_b, 2e-3),
+                        "B witness off {:?} {:?} {xa:?} {xb:?} {m:?}",
+                        a.kind(),
+                        b.kind()
+                    );
+                }
+            }
+        }
     }
 }

@@ -57,8 +57,11 @@ pub(crate) fn capsule_capsule(
     if single.count == 0 {
         return single;
     }
-    let parallel = ua.cross(ub).length_squared()
-        <= CAPSULE_PARALLEL_SIN * CAPSULE_PARALLEL_SIN * ua.length_squared() * ub.length_squared();
+    // Degenerate (zero-length) cores have no direction to be parallel along.
+    let has_length = ua.length_squared() > 1e-12 && ub.length_squared() > 1e-12;
+    let parallel = has_length
+        && ua.cross(ub).length_squared()
+            <= CAPSULE_PARALLEL_SIN * CAPSULE_PARALLEL_SIN * ua.length_squared() * ub.length_squared();
     if !parallel {
         return single;
     }
@@ -303,7 +306,7 @@ fn face_points<P: Polyhedron + ?Sized>(
             m.push(ManifoldPoint { position, separation, feature: id });
         }
     };
-    if u.dot(n).abs() < FACE_PARALLEL_SIN && hi > lo {
+    if u != Vec3::ZERO && u.dot(n).abs() < FACE_PARALLEL_SIN && hi > lo {
         push(p_lo, feature::round(end_code(0), 0));
         push(p_hi, feature::round(end_code(1), 0));
     } else if n.dot(p_lo) <= n.dot(p_hi) {

@@ -4,7 +4,8 @@
 //! first); the reverse order calls it with the arguments swapped and flips the result, so
 //! `collide(b, a)` is exactly `collide(a, b)` with the normal negated and feature ids flipped.
 //!
-//! Same-kind pairs are put in a canonical order too (by pose, then by shape data), because
+//! Same-kind pairs are put in a canonical order too (by relative position, see
+//! [`swap_to_canonical`]), because
 //! their routines break ties in favour of the first shape (the reference face of two resting
 //! boxes, the axis a parallel capsule pair is measured along): without it the two orders could
 //! give different, if equally valid, manifolds.
@@ -83,17 +84,29 @@ fn ordered(
     sanitize(m)
 }
 
-/// True when `(b, a)` is the canonical order: the lower kind first; for equal kinds the lower
-/// pose, then the lower shape data (total order on the floats, so it is deterministic).
+/// True when `(b, a)` is the canonical order: the lower kind first. For equal kinds, the shape
+/// whose centre is lower along the axis where the centres differ most comes first: for shapes in
+/// contact that difference is about the size of the shapes, so jitter does not flip the order
+/// (a fixed x-then-y-then-z order would flip for a stack whose centres share an x). Identical
+/// centres fall back to the rotations, then the shape data (total order on floats throughout,
+/// so it is deterministic).
 fn swap_to_canonical(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool {
     if a.kind() != b.kind() {
         return a.kind() > b.kind();
     }
-    let pose = |x: &Transform| {
-        let (p, q) = (x.position, x.rotation);
-        [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
+    let d = xb.position - xa.position;
+    let abs = d.abs();
+    let major = if abs.x >= abs.y && abs.x >= abs.z {
+        d.x
+    } else if abs.y >= abs.z {
+        d.y
+    } else {
+        d.z
     };
-    match cmp_floats(&pose(xa), &pose(xb)) {
+    if major != 0.0 {
+        return major < 0.0;
+    }
+    match cmp_floats(&xa.rotation.to_array(), &xb.rotation.to_array()) {
         Ordering::Equal => cmp_shapes(a, b) == Ordering::Greater,
         o => o == Ordering::Greater,
     }

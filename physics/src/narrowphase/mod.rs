@@ -13,6 +13,8 @@ mod feature;
 mod polyhedron;
 mod polytope;
 mod sphere;
+#[cfg(test)]
+mod tests;
 
 pub use dispatch::collide;
 pub use feature::flip_feature;

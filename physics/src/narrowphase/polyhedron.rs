@@ -5,7 +5,7 @@
 //! stored and only B's is transformed; the result is mapped to world space at the end.
 
 use super::clip::{self, ClipPolygon, ClipVertex};
-use super::closest::closest_segments;
+use super::closest::{closest_on_poly, closest_segments};
 use super::feature;
 use super::polytope::{Polyhedron, Posed};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
@@ -253,7 +253,8 @@ fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     speculative: f32,
 ) -> Manifold {
     let (n, d) = r.plane(ref_face);
-    let mut poly = incident_polygon(inc, incident_face(inc, n));
+    let inc_face = incident_face(inc, n);
+    let mut poly = incident_polygon(inc, inc_face);
     let mut scratch = ClipPolygon::default();
     let ref_loop = r.poly.face_loop(ref_face);
     for k in 0..ref_loop.len() {
@@ -264,39 +265,153 @@ fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
         clip::clip_polygon(&poly, side, side.dot(v0), clip::side_code(i0, i1), &mut scratch);
         std::mem::swap(&mut poly, &mut scratch);
     }
+    let inc_loop = inc.poly.face_loop(inc_face);
+    let snap_sq = snap_distance_sq(r, ref_loop, inc, inc_loop);
     let mut candidates = [ManifoldPoint::default(); clip::CLIP_CAPACITY];
     let mut count = 0;
     for v in poly.vertices() {
         let s = n.dot(v.p) - d;
         if s <= speculative {
-            // Midway between the incident point and its projection on the reference plane.
-            candidates[count] = ManifoldPoint {
-                position: v.p - n * (0.5 * s),
-                separation: s,
-                feature: clip::clip_vertex_id(v, ref_is_b),
+            // A's or B's vertex when the point sits on one (congruent faces), else the clip id.
+            let near_ref = near_vertex(r, ref_loop, v.p, n, snap_sq);
+            let near_inc = near_vertex(inc, inc_loop, v.p, n, snap_sq);
+            let (near_a, near_b) = if ref_is_b { (near_inc, near_ref) } else { (near_ref, near_inc) };
+            let mut feature = match (near_a, near_b) {
+                (Some(i), _) => feature::vertex(false, i),
+                (None, Some(i)) => feature::vertex(true, i),
+                (None, None) => clip::clip_vertex_id(v, ref_is_b),
             };
+            // Two points near one vertex (a slightly twisted congruent face): the later one
+            // keeps its clip id so ids within a manifold stay distinct.
+            if candidates[..count].iter().any(|c| c.feature == feature) {
+                feature = clip::clip_vertex_id(v, ref_is_b);
+            }
+            // Midway between the incident point and its projection on the reference plane.
+            candidates[count] = ManifoldPoint { position: v.p - n * (0.5 * s), separation: s, feature };
             count += 1;
         }
     }
     let normal = if ref_is_b { -n } else { n };
     let mut m = Manifold { normal, ..Manifold::default() };
     if count == 0 {
-        // The SAT found this face within reach but clipping left nothing (the shapes only graze
-        // outside the face's prism): fall back to the incident support point so a contact that
-        // the test promised is not lost.
-        let (vi, p) = inc.support(-n);
-        let s = n.dot(p) - d;
-        m.push(ManifoldPoint {
-            position: p - n * (0.5 * s),
-            separation: s,
-            feature: feature::vertex(!ref_is_b, vi as u16),
-        });
-        return m;
+        return face_fallback(r, inc, n, d, ref_is_b, speculative);
     }
     let mut out = [ManifoldPoint::default(); MAX_MANIFOLD_POINTS];
     m.count = clip::reduce(&candidates[..count], n, &mut out);
     m.points = out;
     m
+}
+
+/// Points closer than this to a face vertex are named after that vertex. Where two faces are
+/// congruent and aligned (identical boxes stacked), each corner of the patch is at once a vertex
+/// of A, a vertex of B and an edge crossing, and which one clipping reports depends on sub-
+/// millimetre jitter; naming it by the vertex it sits on keeps its id.
+const SNAP_DISTANCE: f32 = 0.01;
+
+/// The squared snap distance for these faces: [`SNAP_DISTANCE`], or less on faces with short
+/// edges so two corners of one face never snap to the same vertex.
+fn snap_distance_sq<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
+    r: &Posed<R>,
+    ref_loop: &[u16],
+    inc: &Posed<I>,
+    inc_loop: &[u16],
+) -> f32 {
+    let shortest = |lp: &[u16], vertex: &dyn Fn(usize) -> Vec3| {
+        (0..lp.len())
+            .map(|k| (vertex(lp[(k + 1) % lp.len()] as usize) - vertex(lp[k] as usize)).length_squared())
+            .fold(f32::MAX, f32::min)
+    };
+    let edge_sq = shortest(ref_loop, &|i| r.vertex(i)).min(shortest(inc_loop, &|i| inc.vertex(i)));
+    (SNAP_DISTANCE * SNAP_DISTANCE).min(0.0625 * edge_sq)
+}
+
+/// The vertex of loop `lp` nearest to `p` if within the snap distance (first on ties),
+/// measured across the normal `n` so the penetration depth does not count.
+fn near_vertex<P: Polyhedron + ?Sized>(
+    poly: &Posed<P>,
+    lp: &[u16],
+    p: Vec3,
+    n: Vec3,
+    snap_sq: f32,
+) -> Option<u16> {
+    let mut best = None;
+    let mut best_sq = snap_sq;
+    for &i in lp {
+        let off = poly.vertex(i as usize) - p;
+        let d = (off - n * n.dot(off)).length_squared();
+        if d < best_sq {
+            best_sq = d;
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// The SAT found the reference face within reach but clipping left nothing: the shapes only
+/// meet (or approach) outside the face's prism. Apart, the exact closest points give one honest
+/// speculative point with its own normal; overlapping (rare, numerical grazing), the incident
+/// support point against the reference plane keeps the promised contact.
+fn face_fallback<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
+    r: &Posed<R>,
+    inc: &Posed<I>,
+    n: Vec3,
+    d: f32,
+    ref_is_b: bool,
+    speculative: f32,
+) -> Manifold {
+    let (vi, p) = inc.support(-n);
+    let s = n.dot(p) - d;
+    let id = feature::vertex(!ref_is_b, vi as u16);
+    let mut m = Manifold::default();
+    if s > 0.0 {
+        let (on_r, on_i, dist) = closest_pair(r, inc);
+        if dist <= speculative && dist > 1e-7 {
+            let normal = (on_i - on_r) / dist;
+            m.normal = if ref_is_b { -normal } else { normal };
+            m.push(ManifoldPoint { position: (on_r + on_i) * 0.5, separation: dist, feature: id });
+        }
+        return m;
+    }
+    m.normal = if ref_is_b { -n } else { n };
+    m.push(ManifoldPoint { position: p - n * (0.5 * s), separation: s, feature: id });
+    m
+}
+
+/// Exact closest points `(on_p, on_q, distance)` of two separated polyhedra, by brute force:
+/// the closest pair is a vertex against the other shape, or an edge against an edge. Only used
+/// on the rare fallback path, so its cost does not matter.
+fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
+    p: &Posed<P>,
+    q: &Posed<Q>,
+) -> (Vec3, Vec3, f32) {
+    let mut best = (Vec3::ZERO, Vec3::ZERO, f32::MAX);
+    let mut consider = |a: Vec3, b: Vec3| {
+        let dist = (b - a).length();
+        if dist < best.2 {
+            best = (a, b, dist);
+        }
+    };
+    // Every vertex is an end of some edge (visited twice or more; harmless here).
+    for v in p.poly.edges().iter().flat_map(|e| e.vertices) {
+        let c = closest_on_poly(q.poly, q.to_local_point(p.vertex(v as usize)));
+        consider(p.vertex(v as usize), q.to_common_point(c.on_poly));
+    }
+    for v in q.poly.edges().iter().flat_map(|e| e.vertices) {
+        let c = closest_on_poly(p.poly, p.to_local_point(q.vertex(v as usize)));
+        consider(p.to_common_point(c.on_poly), q.vertex(v as usize));
+    }
+    for ep in p.poly.edges() {
+        for eq in q.poly.edges() {
+            let (_, _, a, b) = closest_segments(
+                p.vertex(ep.vertices[0] as usize),
+                p.vertex(ep.vertices[1] as usize),
+                q.vertex(eq.vertices[0] as usize),
+                q.vertex(eq.vertices[1] as usize),
+            );
+            consider(a, b);
+        }
+    }
+    best
 }
 
 /// The incident face's loop in the common frame, each vertex tagged with its two edges.

@@ -139,6 +139,18 @@ impl<'a, P: Polyhedron + ?Sized> Posed<'a, P> {
         self.inv_rotation * v
     }
 
+    /// A point of the common frame in the polyhedron's local frame.
+    #[inline]
+    pub(crate) fn to_local_point(&self, p: Vec3) -> Vec3 {
+        self.inv_rotation * (p - self.xf.position)
+    }
+
+    /// A point of the local frame in the common frame.
+    #[inline]
+    pub(crate) fn to_common_point(&self, p: Vec3) -> Vec3 {
+        self.xf.transform_point(p)
+    }
+
     /// The vertex farthest along `dir` (common frame), as index and position.
     #[inline]
     pub(crate) fn support(&self, dir: Vec3) -> (usize, Vec3) {
