@@ -5,9 +5,19 @@
 //! distance are reported even when the shapes do not touch yet (positive separation), so the
 //! solver can stop an approach before it becomes a penetration.
 
+mod capsule;
+mod clip;
+mod closest;
 mod dispatch;
+mod feature;
+mod polyhedron;
+mod polytope;
+mod sphere;
+#[cfg(test)]
+mod tests;
 
 pub use dispatch::collide;
+pub use feature::flip_feature;
 
 use crate::math::Vec3;
 

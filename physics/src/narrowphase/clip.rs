@@ -1,0 +1,240 @@
+//! Sutherland–Hodgman clipping of an incident polygon against the side planes of a reference
+//! face, with feature tracking, and the reduction of a contact patch to at most four points.
+//!
+//! Everything here uses fixed-size stack buffers: no allocation in the contact hot path.
+
+use super::feature;
+use super::{MAX_MANIFOLD_POINTS, ManifoldPoint};
+use crate::math::Vec3;
+use crate::shape::MAX_HULL_VERTICES;
+
+/// Capacity of a clip polygon: an incident face has at most every hull vertex, and each side
+/// plane adds at most one vertex to a convex polygon; a little headroom on top.
+pub(crate) const CLIP_CAPACITY: usize = 2 * MAX_HULL_VERTICES + 8;
+
+/// Tag of a clip-polygon edge that is (part of) an incident-polygon edge.
+const CODE_INCIDENT: u16 = 0;
+/// Tag of a clip-polygon edge that lies on a reference side plane.
+const CODE_SIDE: u16 = 1 << 14;
+
+/// An edge code: kind bit and the edge's unordered vertex pair.
+#[inline]
+pub(crate) fn incident_edge_code(a: u16, b: u16) -> u16 {
+    CODE_INCIDENT | feature::vertex_pair(a, b) as u16
+}
+
+/// An edge code for a reference face side.
+#[inline]
+pub(crate) fn side_code(a: u16, b: u16) -> u16 {
+    CODE_SIDE | feature::vertex_pair(a, b) as u16
+}
+
+/// A clip-polygon vertex with the codes of the polygon edges entering and leaving it: the pair
+/// names the vertex's features whatever order the clipping ran in.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ClipVertex {
+    pub(crate) p: Vec3,
+    pub(crate) in_code: u16,
+    pub(crate) out_code: u16,
+}
+
+/// A convex polygon on the stack.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClipPolygon {
+    pub(crate) v: [ClipVertex; CLIP_CAPACITY],
+    pub(crate) len: usize,
+}
+
+impl Default for ClipPolygon {
+    fn default() -> Self {
+        ClipPolygon { v: [ClipVertex::default(); CLIP_CAPACITY], len: 0 }
+    }
+}
+
+impl ClipPolygon {
+    /// Appends a vertex; beyond capacity (impossible for valid hulls) it is dropped.
+    #[inline]
+    pub(crate) fn push(&mut self, v: ClipVertex) {
+        if self.len < CLIP_CAPACITY {
+            self.v[self.len] = v;
+            self.len += 1;
+        }
+    }
+
+    /// The valid vertices.
+    pub(crate) fn vertices(&self) -> &[ClipVertex] {
+        &self.v[..self.len]
+    }
+}
+
+/// Keeps the part of `input` with `normal.dot(x) <= offset`, writing it to `out`. New vertices
+/// where an edge crosses the plane get `code` (the plane's side code) on the plane's side.
+pub(crate) fn clip_polygon(input: &ClipPolygon, normal: Vec3, offset: f32, code: u16, out: &mut ClipPolygon) {
+    out.len = 0;
+    if input.len == 0 {
+        return;
+    }
+    let mut prev = input.v[input.len - 1];
+    let mut d_prev = normal.dot(prev.p) - offset;
+    for &cur in input.vertices() {
+        let d_cur = normal.dot(cur.p) - offset;
+        let edge = prev.out_code;
+        if d_prev <= 0.0 && d_cur <= 0.0 {
+            out.push(cur);
+        } else if d_prev <= 0.0 {
+            // Leaving: the signs differ, so the denominator is not zero.
+            let p = prev.p + (cur.p - prev.p) * (d_prev / (d_prev - d_cur));
+            out.push(ClipVertex { p, in_code: edge, out_code: code });
+        } else if d_cur <= 0.0 {
+            let p = prev.p + (cur.p - prev.p) * (d_prev / (d_prev - d_cur));
+            out.push(ClipVertex { p, in_code: code, out_code: edge });
+            out.push(cur);
+        }
+        prev = cur;
+        d_prev = d_cur;
+    }
+}
+
+/// The common vertex of two edges given as 14-bit vertex pairs (the first of `a` if none).
+fn common_vertex(a: u16, b: u16) -> u16 {
+    let (a0, a1) = ((a >> 7) & 0x7f, a & 0x7f);
+    let (b0, b1) = ((b >> 7) & 0x7f, b & 0x7f);
+    if a1 == b0 || a1 == b1 { a1 } else { a0 }
+}
+
+/// The feature id of a clipped vertex; `ref_is_b` says which polyhedron gave the reference face.
+pub(crate) fn clip_vertex_id(v: &ClipVertex, ref_is_b: bool) -> u32 {
+    let pair_mask = 0x3fff;
+    let (si, so) = (v.in_code & CODE_SIDE == CODE_SIDE, v.out_code & CODE_SIDE == CODE_SIDE);
+    let (pi, po) = (v.in_code & pair_mask, v.out_code & pair_mask);
+    let incident_is_b = !ref_is_b;
+    match (si, so) {
+        (false, false) => feature::vertex(incident_is_b, common_vertex(pi, po)),
+        (true, true) => feature::vertex(ref_is_b, common_vertex(pi, po)),
+        _ => {
+            let (inc, side) = if si { (po as u32, pi as u32) } else { (pi as u32, po as u32) };
+            if ref_is_b { feature::edges(inc, side) } else { feature::edges(side, inc) }
+        }
+    }
+}
+
+/// Signed area (times two) of triangle `a b c` seen along `n`.
+#[inline]
+fn area(a: Vec3, b: Vec3, c: Vec3, n: Vec3) -> f32 {
+    (b - a).cross(c - a).dot(n)
+}
+
+/// Index of the maximum of `score` over `0..len` (first on ties), or `None` when no score is
+/// above `floor`.
+fn arg_max(len: usize, floor: f32, mut score: impl FnMut(usize) -> f32) -> Option<usize> {
+    let mut best = None;
+    let mut best_score = floor;
+    for i in 0..len {
+        let s = score(i);
+        if s > best_score {
+            best_score = s;
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// Picks at most four of `points` that keep the deepest point and span the most area: the
+/// deepest, the farthest from it, the one making the largest triangle with those two, then the
+/// one adding the most area outside that triangle. Ties go to the lower index, so the choice is
+/// deterministic. `n` is the contact normal (for signed areas).
+pub(crate) fn reduce(
+    points: &[ManifoldPoint],
+    n: Vec3,
+    out: &mut [ManifoldPoint; MAX_MANIFOLD_POINTS],
+) -> usize {
+    if points.len() <= MAX_MANIFOLD_POINTS {
+        out[..points.len()].copy_from_slice(points);
+        return points.len();
+    }
+    let len = points.len();
+    let p = |i: usize| points[i].position;
+    let i0 = arg_max(len, f32::MIN, |i| -points[i].separation).unwrap_or(0);
+    let Some(i1) = arg_max(len, 0.0, |i| (p(i) - p(i0)).length_squared()) else {
+        out[0] = points[i0];
+        return 1;
+    };
+    let Some(i2) = arg_max(len, 0.0, |i| area(p(i0), p(i1), p(i), n).abs()) else {
+        out[0] = points[i0];
+        out[1] = points[i1];
+        return 2;
+    };
+    // Orient the triangle counter-clockwise about n, then measure how far outside each edge.
+    let (a, b, c) =
+        if area(p(i0), p(i1), p(i2), n) >= 0.0 { (p(i0), p(i1), p(i2)) } else { (p(i0), p(i2), p(i1)) };
+    let i3 = arg_max(len, 0.0, |i| {
+        let q = p(i);
+        (-area(a, b, q, n)).max(-area(b, c, q, n)).max(-area(c, a, q, n))
+    });
+    out[0] = points[i0];
+    out[1] = points[i1];
+    out[2] = points[i2];
+    match i3 {
+        Some(i3) => {
+            out[3] = points[i3];
+            4
+        }
+        None => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(code_base: u16) -> ClipPolygon {
+        let mut poly = ClipPolygon::default();
+        let c = [
+            Vec3::new(-1.0, 0.0, -1.0),
+            Vec3::new(-1.0, 0.0, 1.0),
+            Vec3::new(1.0, 0.0, 1.0),
+            Vec3::new(1.0, 0.0, -1.0),
+        ];
+        for i in 0..4u16 {
+            let prev = (i + 3) % 4;
+            poly.push(ClipVertex {
+                p: c[i as usize],
+                in_code: incident_edge_code(code_base + prev, code_base + i),
+                out_code: incident_edge_code(code_base + i, code_base + (i + 1) % 4),
+            });
+        }
+        poly
+    }
+
+    #[test]
+    fn clipping_a_square_by_a_plane_tags_new_vertices() {
+        let poly = square(0);
+        let mut out = ClipPolygon::default();
+        clip_polygon(&poly, Vec3::X, 0.5, side_code(20, 21), &mut out);
+        assert_eq!(out.len, 4);
+        let ids: Vec<u32> = out.vertices().iter().map(|v| clip_vertex_id(v, false)).collect();
+        // Two original vertices (x = -1, incident = B) and two cut points on x = 0.5.
+        assert_eq!(ids.iter().filter(|&&id| id >> 29 == 1).count(), 2);
+        assert_eq!(ids.iter().filter(|&&id| id >> 30 == 1).count(), 2);
+        assert!(out.vertices().iter().all(|v| v.p.x <= 0.5 + 1e-6));
+    }
+
+    #[test]
+    fn reduction_keeps_deepest_and_spans_area() {
+        let mut pts = [ManifoldPoint::default(); 8];
+        for (i, pt) in pts.iter_mut().enumerate() {
+            let a = i as f32 * std::f32::consts::TAU / 8.0;
+            pt.position = Vec3::new(a.cos(), 0.0, a.sin());
+            pt.separation = if i == 5 { -0.2 } else { -0.1 };
+            pt.feature = i as u32;
+        }
+        let mut out = [ManifoldPoint::default(); MAX_MANIFOLD_POINTS];
+        let n = reduce(&pts, Vec3::Y, &mut out);
+        assert_eq!(n, 4);
+        assert_eq!(out[0].feature, 5);
+        assert_eq!(out[1].feature, 1);
+        let mut ids: Vec<u32> = out.iter().map(|p| p.feature).collect();
+        ids.sort();
+        assert_eq!(ids, vec![1, 3, 5, 7]);
+    }
+}

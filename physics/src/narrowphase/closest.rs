@@ -1,0 +1,203 @@
+//! Closest-point queries shared by the round-shape routines: point–segment, segment–segment,
+//! point–polyhedron and segment–polyhedron. All of them are exact (no iteration), so results do
+//! not depend on iteration counts or tolerances of a GJK loop.
+
+use super::polytope::Polyhedron;
+use crate::math::Vec3;
+
+/// Squared lengths below this are treated as zero (a degenerate segment or parallel pair).
+const TINY_SQ: f32 = 1e-12;
+
+/// Parameter in [0, 1] of the point of segment `a + t (b - a)` closest to `p`.
+#[inline]
+pub(crate) fn segment_param(a: Vec3, b: Vec3, p: Vec3) -> f32 {
+    let d = b - a;
+    let len_sq = d.length_squared();
+    if len_sq <= TINY_SQ { 0.0 } else { ((p - a).dot(d) / len_sq).clamp(0.0, 1.0) }
+}
+
+/// The point of segment `ab` closest to `p`.
+#[inline]
+pub(crate) fn closest_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
+    a + (b - a) * segment_param(a, b, p)
+}
+
+/// Closest points between segments `p0 p1` and `q0 q1`: `(s, t, point_on_p, point_on_q)`.
+///
+/// Minimises |p(s) - q(t)|² over the unit square: first the unconstrained optimum in `s` (with
+/// `t` eliminated), clamped, then the best `t` for it, and if that `t` had to be clamped, `s` is
+/// re-solved for the clamped `t`. Parallel segments have no unique answer; `s = 0` is taken so
+/// the result is deterministic (callers that care about parallel overlap handle it themselves).
+pub(crate) fn closest_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (f32, f32, Vec3, Vec3) {
+    let d1 = p1 - p0;
+    let d2 = q1 - q0;
+    let r = p0 - q0;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    let (s, t) = if a <= TINY_SQ && e <= TINY_SQ {
+        (0.0, 0.0)
+    } else if a <= TINY_SQ {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(r);
+        if e <= TINY_SQ {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            // The relative test keeps nearly parallel pairs out of the ill-conditioned division.
+            let s = if denom > 1e-10 * a * e { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
+            let t = (b * s + f) / e;
+            if t < 0.0 {
+                ((-c / a).clamp(0.0, 1.0), 0.0)
+            } else if t > 1.0 {
+                (((b - c) / a).clamp(0.0, 1.0), 1.0)
+            } else {
+                (s, t)
+            }
+        }
+    };
+    (s, t, p0 + d1 * s, q0 + d2 * t)
+}
+
+/// The result of a closest-point query against a polyhedron.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PolyClosest {
+    /// Closest point on the polyhedron's surface.
+    pub(crate) on_poly: Vec3,
+    /// The closest point of the query object (the query point itself for point queries).
+    pub(crate) on_query: Vec3,
+    /// Unit direction from the polyhedron to the query, outward.
+    pub(crate) normal: Vec3,
+    /// Signed distance: negative when the query point is inside.
+    pub(crate) distance: f32,
+}
+
+/// Closest point on (the surface of) a polyhedron to `c`, all in the polyhedron's local frame.
+///
+/// Inside, the answer is the face of least penetration (what a contact needs to push the point
+/// out the shortest way). Outside, if the projection onto a face the point is in front of lands
+/// inside that face, it is the closest point (the offset is along that face's normal cone);
+/// otherwise the closest point lies on an edge, so every edge is tried. No iteration, exact.
+pub(crate) fn closest_on_poly<P: Polyhedron + ?Sized>(poly: &P, c: Vec3) -> PolyClosest {
+    let (best_face, best_sep) = deepest_face(poly, c);
+    let (n, _) = poly.face_plane(best_face);
+    if best_sep <= 0.0 {
+        return PolyClosest { on_poly: c - n * best_sep, on_query: c, normal: n, distance: best_sep };
+    }
+    for f in 0..poly.face_count() {
+        let (fn_, fd) = poly.face_plane(f);
+        let s = fn_.dot(c) - fd;
+        if s > 0.0 {
+            let q = c - fn_ * s;
+            if inside_face(poly, f, fn_, q) {
+                return PolyClosest { on_poly: q, on_query: c, normal: fn_, distance: s };
+            }
+        }
+    }
+    let mut best = (f32::MAX, c);
+    for e in poly.edges() {
+        let q =
+            closest_on_segment(poly.vertex(e.vertices[0] as usize), poly.vertex(e.vertices[1] as usize), c);
+        let d = (c - q).length_squared();
+        if d < best.0 {
+            best = (d, q);
+        }
+    }
+    let distance = best.0.sqrt();
+    // A point this close to an edge but in front of a face: that face's normal is a sane normal.
+    let normal = if distance > 1e-7 { (c - best.1) / distance } else { n };
+    PolyClosest { on_poly: best.1, on_query: c, normal, distance }
+}
+
+/// The face whose plane `c` is farthest in front of (least behind): `(face, signed distance)`.
+pub(crate) fn deepest_face<P: Polyhedron + ?Sized>(poly: &P, c: Vec3) -> (usize, f32) {
+    let mut best = (0, f32::MIN);
+    for f in 0..poly.face_count() {
+        let (n, d) = poly.face_plane(f);
+        let s = n.dot(c) - d;
+        if s > best.1 {
+            best = (f, s);
+        }
+    }
+    best
+}
+
+/// True when `q` (on the plane of face `f`) lies within the face polygon.
+fn inside_face<P: Polyhedron + ?Sized>(poly: &P, f: usize, n: Vec3, q: Vec3) -> bool {
+    let lp = poly.face_loop(f);
+    (0..lp.len()).all(|k| {
+        let a = poly.vertex(lp[k] as usize);
+        let b = poly.vertex(lp[(k + 1) % lp.len()] as usize);
+        // (b - a) x n points out of a counter-clockwise loop.
+        (b - a).cross(n).dot(q - a) <= 0.0
+    })
+}
+
+/// Closest points between segment `s0 s1` and a polyhedron it does not intersect.
+///
+/// When they are apart, the closest pair either involves an end of the segment (a point query)
+/// or an interior segment point against an edge of the polyhedron (an interior point against a
+/// face interior would make the segment parallel to the face, where an end does as well).
+pub(crate) fn closest_segment_poly<P: Polyhedron + ?Sized>(poly: &P, s0: Vec3, s1: Vec3) -> PolyClosest {
+    let mut best = closest_on_poly(poly, s0);
+    let other = closest_on_poly(poly, s1);
+    if other.distance < best.distance {
+        best = other;
+    }
+    for e in poly.edges() {
+        let a = poly.vertex(e.vertices[0] as usize);
+        let b = poly.vertex(e.vertices[1] as usize);
+        let (_, _, on_seg, on_edge) = closest_segments(s0, s1, a, b);
+        let d = (on_seg - on_edge).length();
+        if d < best.distance && d > 1e-7 {
+            best = PolyClosest {
+                on_poly: on_edge,
+                on_query: on_seg,
+                normal: (on_seg - on_edge) / d,
+                distance: d,
+            };
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrowphase::polytope::BoxPoly;
+
+    #[test]
+    fn crossing_segments_meet_at_the_crossing() {
+        let (s, t, p, q) = closest_segments(
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::X,
+            Vec3::new(0.0, 1.0, -1.0),
+            Vec3::new(0.0, 1.0, 1.0),
+        );
+        assert!((s - 0.5).abs() < 1e-6 && (t - 0.5).abs() < 1e-6);
+        assert!((p - Vec3::ZERO).length() < 1e-6 && (q - Vec3::Y).length() < 1e-6);
+    }
+
+    #[test]
+    fn parallel_segments_are_deterministic() {
+        let (s, _, p, q) = closest_segments(Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0));
+        assert_eq!(s, 0.0);
+        assert!(((q - p).length() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn point_near_box_corner_edge_and_face() {
+        let b = BoxPoly::new(Vec3::ONE);
+        let c = closest_on_poly(&b, Vec3::new(2.0, 2.0, 2.0));
+        assert!((c.on_poly - Vec3::ONE).length() < 1e-6);
+        assert!((c.distance - 3f32.sqrt()).abs() < 1e-5);
+        let e = closest_on_poly(&b, Vec3::new(2.0, 2.0, 0.5));
+        assert!((e.on_poly - Vec3::new(1.0, 1.0, 0.5)).length() < 1e-6);
+        let f = closest_on_poly(&b, Vec3::new(0.2, 3.0, 0.1));
+        assert!((f.normal - Vec3::Y).length() < 1e-6 && (f.distance - 2.0).abs() < 1e-6);
+        let inside = closest_on_poly(&b, Vec3::new(0.1, 0.0, 0.8));
+        assert!((inside.normal - Vec3::Z).length() < 1e-6 && (inside.distance + 0.2).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,448 @@
+//! Box and hull pairs: separating-axis test over face normals and edge–edge axes, then either a
+//! clipped face contact or a single edge–edge point.
+//!
+//! The work happens in A's local frame (B mapped in by `xa⁻¹ · xb`), so A's data is used as
+//! stored and only B's is transformed; the result is mapped to world space at the end.
+
+use super::clip::{self, ClipPolygon, ClipVertex};
+use super::closest::{closest_on_poly, closest_segments};
+use super::feature;
+use super::polytope::{Polyhedron, Posed};
+use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
+use crate::math::{Transform, Vec3};
+
+/// B's face becomes the reference only when it separates more than A's by this much: a tie
+/// (two resting boxes) must not flip the reference from step to step.
+const REFERENCE_TOLERANCE: f32 = 0.0005;
+/// An edge axis wins over the best face only if it separates more by this much plus
+/// [`EDGE_RELATIVE_TOLERANCE`] of the face penetration: face contacts give stable multi-point
+/// manifolds, edge contacts a single point, so near ties go to faces.
+const EDGE_TOLERANCE: f32 = 0.001;
+/// See [`EDGE_TOLERANCE`].
+const EDGE_RELATIVE_TOLERANCE: f32 = 0.05;
+
+/// Cache axis kinds (top two bits of [`CollideCache::axis`]); `0` means nothing cached.
+const CACHE_FACE_A: u32 = 1;
+const CACHE_FACE_B: u32 = 2;
+const CACHE_EDGES: u32 = 3;
+
+/// The best face axis of one polyhedron against the other.
+#[derive(Clone, Copy, Debug)]
+struct FaceQuery {
+    separation: f32,
+    face: usize,
+}
+
+/// The best edge–edge axis.
+#[derive(Clone, Copy, Debug)]
+struct EdgeQuery {
+    separation: f32,
+    edge_a: usize,
+    edge_b: usize,
+    axis: Vec3,
+}
+
+/// Contact between two polyhedra; normal from A to B.
+pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
+    a: &A,
+    xa: &Transform,
+    b: &B,
+    xb: &Transform,
+    speculative: f32,
+    cache: &mut CollideCache,
+) -> Manifold {
+    let pa = Posed::new(a, Transform::IDENTITY);
+    let pb = Posed::new(b, xa.inverse_mul(xb));
+    // The cached axis is only used to prove separation, which any axis can do exactly, so the
+    // manifold never depends on the cache: it only skips work.
+    if cached_axis_separation(&pa, &pb, cache.axis).is_some_and(|s| s > speculative) {
+        return Manifold::default();
+    }
+    let fa = face_query(&pa, &pb);
+    if fa.separation > speculative {
+        cache.axis = CACHE_FACE_A << 30 | fa.face as u32;
+        return Manifold::default();
+    }
+    let fb = face_query(&pb, &pa);
+    if fb.separation > speculative {
+        cache.axis = CACHE_FACE_B << 30 | fb.face as u32;
+        return Manifold::default();
+    }
+    let edge = edge_query(&pa, &pb);
+    if let Some(e) = edge
+        && e.separation > speculative
+    {
+        cache.axis = CACHE_EDGES << 30 | (e.edge_b as u32 & 0x7fff) << 15 | (e.edge_a as u32 & 0x7fff);
+        return Manifold::default();
+    }
+    let ref_is_b = fb.separation > fa.separation + REFERENCE_TOLERANCE;
+    let face_sep = if ref_is_b { fb.separation } else { fa.separation };
+    let local = match edge {
+        Some(e) if e.separation > face_sep + EDGE_TOLERANCE + EDGE_RELATIVE_TOLERANCE * face_sep.abs() => {
+            cache.axis = CACHE_EDGES << 30 | (e.edge_b as u32 & 0x7fff) << 15 | (e.edge_a as u32 & 0x7fff);
+            edge_contact(&pa, &pb, &e)
+        }
+        _ if ref_is_b => {
+            cache.axis = CACHE_FACE_B << 30 | fb.face as u32;
+            face_contact(&pb, fb.face, &pa, true, speculative)
+        }
+        _ => {
+            cache.axis = CACHE_FACE_A << 30 | fa.face as u32;
+            face_contact(&pa, fa.face, &pb, false, speculative)
+        }
+    };
+    to_world(local, xa)
+}
+
+/// Maps a manifold computed in A's local frame to world space.
+fn to_world(mut m: Manifold, xa: &Transform) -> Manifold {
+    m.normal = xa.transform_vector(m.normal);
+    for p in &mut m.points[..m.count] {
+        p.position = xa.transform_point(p.position);
+    }
+    m
+}
+
+/// Separation of the shapes along `axis` (from A to B): a lower bound on their distance.
+fn axis_separation<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
+    pa: &Posed<A>,
+    pb: &Posed<B>,
+    axis: Vec3,
+) -> f32 {
+    axis.dot(pb.support(-axis).1) - axis.dot(pa.support(axis).1)
+}
+
+/// Re-evaluates last step's axis, if it still names valid features.
+fn cached_axis_separation<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
+    pa: &Posed<A>,
+    pb: &Posed<B>,
+    code: u32,
+) -> Option<f32> {
+    let index = (code & 0x3fff_ffff) as usize;
+    match code >> 30 {
+        CACHE_FACE_A if index < pa.poly.face_count() => Some(axis_separation(pa, pb, pa.normal(index))),
+        CACHE_FACE_B if index < pb.poly.face_count() => Some(axis_separation(pa, pb, -pb.normal(index))),
+        CACHE_EDGES => {
+            let (ea, eb) = (index & 0x7fff, index >> 15);
+            let (ea, eb) = (pa.poly.edges().get(ea)?, pb.poly.edges().get(eb)?);
+            let da = pa.vertex(ea.vertices[1] as usize) - pa.vertex(ea.vertices[0] as usize);
+            let db = pb.vertex(eb.vertices[1] as usize) - pb.vertex(eb.vertices[0] as usize);
+            let axis = da.cross(db).try_normalize()?;
+            // Either orientation is a valid axis; the larger separation is the better bound.
+            Some(axis_separation(pa, pb, axis).max(axis_separation(pa, pb, -axis)))
+        }
+        _ => None,
+    }
+}
+
+/// For each face of `p`, how far `q` lies in front of it (its deepest vertex against the plane);
+/// the face with the largest value, first on ties.
+fn face_query<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(p: &Posed<P>, q: &Posed<Q>) -> FaceQuery {
+    let mut best = FaceQuery { separation: f32::MIN, face: 0 };
+    for f in 0..p.poly.face_count() {
+        let (n, d) = p.plane(f);
+        let s = n.dot(q.support(-n).1) - d;
+        if s > best.separation {
+            best = FaceQuery { separation: s, face: f };
+        }
+    }
+    best
+}
+
+/// True when the arc `a b` and the arc `c d` on the unit sphere cross.
+///
+/// Each arc's end points must lie on opposite sides of the other arc's great-circle plane; then
+/// the two arcs meet the line where those planes intersect, each at one of its two antipodal
+/// points, and they cross when it is the same one: the point on arc `a b` has a positive dot
+/// product with `a + b` (arcs shorter than a half circle), so both dot products must agree.
+fn arcs_cross(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> bool {
+    let nab = a.cross(b);
+    let ncd = c.cross(d);
+    if nab.dot(c) * nab.dot(d) >= 0.0 || ncd.dot(a) * ncd.dot(b) >= 0.0 {
+        return false;
+    }
+    let x = nab.cross(ncd);
+    x.dot(a + b) * x.dot(c + d) > 0.0
+}
+
+/// The edge pair with the largest separation among those whose edges build a face of the
+/// Minkowski difference A − B (Gauss-map test on the edges' adjacent face normals). Other pairs
+/// cannot be the minimum-penetration axis, and skipping them also removes parallel duplicates.
+fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
+    pa: &Posed<A>,
+    pb: &Posed<B>,
+) -> Option<EdgeQuery> {
+    let mut best: Option<EdgeQuery> = None;
+    for (ib, eb) in pb.poly.edges().iter().enumerate() {
+        let b0 = pb.vertex(eb.vertices[0] as usize);
+        let db = pb.vertex(eb.vertices[1] as usize) - b0;
+        // The Minkowski difference uses B's normals negated.
+        let (nb0, nb1) = (-pb.normal(eb.faces[0] as usize), -pb.normal(eb.faces[1] as usize));
+        for (ia, ea) in pa.poly.edges().iter().enumerate() {
+            let (na0, na1) = (pa.normal(ea.faces[0] as usize), pa.normal(ea.faces[1] as usize));
+            if !arcs_cross(na0, na1, nb0, nb1) {
+                continue;
+            }
+            let a0 = pa.vertex(ea.vertices[0] as usize);
+            let da = pa.vertex(ea.vertices[1] as usize) - a0;
+            let axis = da.cross(db);
+            let len_sq = axis.length_squared();
+            if len_sq <= 1e-10 * da.length_squared() * db.length_squared() {
+                continue;
+            }
+            let mut axis = axis / len_sq.sqrt();
+            // Point the axis out of A: along the sum of the edge's two face normals.
+            if axis.dot(na0 + na1) < 0.0 {
+                axis = -axis;
+            }
+            let s = axis.dot(b0 - a0);
+            if best.is_none_or(|e| s > e.separation) {
+                best = Some(EdgeQuery { separation: s, edge_a: ia, edge_b: ib, axis });
+            }
+        }
+    }
+    best
+}
+
+/// One point midway between the closest points of the two edges.
+fn edge_contact<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
+    pa: &Posed<A>,
+    pb: &Posed<B>,
+    e: &EdgeQuery,
+) -> Manifold {
+    let ea = &pa.poly.edges()[e.edge_a];
+    let eb = &pb.poly.edges()[e.edge_b];
+    let (_, _, ca, cb) = closest_segments(
+        pa.vertex(ea.vertices[0] as usize),
+        pa.vertex(ea.vertices[1] as usize),
+        pb.vertex(eb.vertices[0] as usize),
+        pb.vertex(eb.vertices[1] as usize),
+    );
+    let mut m = Manifold { normal: e.axis, ..Manifold::default() };
+    m.push(ManifoldPoint {
+        position: (ca + cb) * 0.5,
+        separation: e.separation,
+        feature: feature::edges(
+            feature::vertex_pair(ea.vertices[0], ea.vertices[1]),
+            feature::vertex_pair(eb.vertices[0], eb.vertices[1]),
+        ),
+    });
+    m
+}
+
+/// The face of `inc` whose normal is most opposed to `n` (first on ties).
+fn incident_face<I: Polyhedron + ?Sized>(inc: &Posed<I>, n: Vec3) -> usize {
+    let n_local = inc.to_local_vector(n);
+    let mut best = (0, f32::MAX);
+    for f in 0..inc.poly.face_count() {
+        let d = inc.poly.face_plane(f).0.dot(n_local);
+        if d < best.1 {
+            best = (f, d);
+        }
+    }
+    best.0
+}
+
+/// Face contact: clip the incident face against the side planes of reference face `ref_face`,
+/// keep points below the reference plane plus `speculative`, reduce to four.
+fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
+    r: &Posed<R>,
+    ref_face: usize,
+    inc: &Posed<I>,
+    ref_is_b: bool,
+    speculative: f32,
+) -> Manifold {
+    let (n, d) = r.plane(ref_face);
+    let inc_face = incident_face(inc, n);
+    let mut poly = incident_polygon(inc, inc_face);
+    let mut scratch = ClipPolygon::default();
+    let ref_loop = r.poly.face_loop(ref_face);
+    for k in 0..ref_loop.len() {
+        let (i0, i1) = (ref_loop[k], ref_loop[(k + 1) % ref_loop.len()]);
+        let (v0, v1) = (r.vertex(i0 as usize), r.vertex(i1 as usize));
+        // Outward side normal of a counter-clockwise loop.
+        let side = (v1 - v0).cross(n);
+        clip::clip_polygon(&poly, side, side.dot(v0), clip::side_code(i0, i1), &mut scratch);
+        std::mem::swap(&mut poly, &mut scratch);
+    }
+    let inc_loop = inc.poly.face_loop(inc_face);
+    let snap_sq = snap_distance_sq(r, ref_loop, inc, inc_loop);
+    let mut candidates = [ManifoldPoint::default(); clip::CLIP_CAPACITY];
+    let mut count = 0;
+    for v in poly.vertices() {
+        let s = n.dot(v.p) - d;
+        if s <= speculative {
+            // A's or B's vertex when the point sits on one (congruent faces), else the clip id.
+            let near_ref = near_vertex(r, ref_loop, v.p, n, snap_sq);
+            let near_inc = near_vertex(inc, inc_loop, v.p, n, snap_sq);
+            let (near_a, near_b) = if ref_is_b { (near_inc, near_ref) } else { (near_ref, near_inc) };
+            let mut feature = match (near_a, near_b) {
+                (Some(i), _) => feature::vertex(false, i),
+                (None, Some(i)) => feature::vertex(true, i),
+                (None, None) => clip::clip_vertex_id(v, ref_is_b),
+            };
+            // Two points near one vertex (a slightly twisted congruent face): the later one
+            // keeps its clip id so ids within a manifold stay distinct.
+            if candidates[..count].iter().any(|c| c.feature == feature) {
+                feature = clip::clip_vertex_id(v, ref_is_b);
+            }
+            // Midway between the incident point and its projection on the reference plane.
+            candidates[count] = ManifoldPoint { position: v.p - n * (0.5 * s), separation: s, feature };
+            count += 1;
+        }
+    }
+    let normal = if ref_is_b { -n } else { n };
+    let mut m = Manifold { normal, ..Manifold::default() };
+    if count == 0 {
+        return face_fallback(r, inc, n, d, ref_is_b, speculative);
+    }
+    let mut out = [ManifoldPoint::default(); MAX_MANIFOLD_POINTS];
+    m.count = clip::reduce(&candidates[..count], n, &mut out);
+    m.points = out;
+    m
+}
+
+/// Points closer than this to a face vertex are named after that vertex. Where two faces are
+/// congruent and aligned (identical boxes stacked), each corner of the patch is at once a vertex
+/// of A, a vertex of B and an edge crossing, and which one clipping reports depends on sub-
+/// millimetre jitter; naming it by the vertex it sits on keeps its id.
+const SNAP_DISTANCE: f32 = 0.01;
+
+/// The squared snap distance for these faces: [`SNAP_DISTANCE`], or less on faces with short
+/// edges so two corners of one face never snap to the same vertex.
+fn snap_distance_sq<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
+    r: &Posed<R>,
+    ref_loop: &[u16],
+    inc: &Posed<I>,
+    inc_loop: &[u16],
+) -> f32 {
+    let shortest = |lp: &[u16], vertex: &dyn Fn(usize) -> Vec3| {
+        (0..lp.len())
+            .map(|k| (vertex(lp[(k + 1) % lp.len()] as usize) - vertex(lp[k] as usize)).length_squared())
+            .fold(f32::MAX, f32::min)
+    };
+    let edge_sq = shortest(ref_loop, &|i| r.vertex(i)).min(shortest(inc_loop, &|i| inc.vertex(i)));
+    (SNAP_DISTANCE * SNAP_DISTANCE).min(0.0625 * edge_sq)
+}
+
+/// The vertex of loop `lp` nearest to `p` if within the snap distance (first on ties),
+/// measured across the normal `n` so the penetration depth does not count.
+fn near_vertex<P: Polyhedron + ?Sized>(
+    poly: &Posed<P>,
+    lp: &[u16],
+    p: Vec3,
+    n: Vec3,
+    snap_sq: f32,
+) -> Option<u16> {
+    let mut best = None;
+    let mut best_sq = snap_sq;
+    for &i in lp {
+        let off = poly.vertex(i as usize) - p;
+        let d = (off - n * n.dot(off)).length_squared();
+        if d < best_sq {
+            best_sq = d;
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// The SAT found the reference face within reach but clipping left nothing: the shapes only
+/// meet (or approach) outside the face's prism. Apart, the exact closest points give one honest
+/// speculative point with its own normal; overlapping (rare, numerical grazing), the incident
+/// support point against the reference plane keeps the promised contact.
+fn face_fallback<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
+    r: &Posed<R>,
+    inc: &Posed<I>,
+    n: Vec3,
+    d: f32,
+    ref_is_b: bool,
+    speculative: f32,
+) -> Manifold {
+    let (vi, p) = inc.support(-n);
+    let s = n.dot(p) - d;
+    let id = feature::vertex(!ref_is_b, vi as u16);
+    let mut m = Manifold::default();
+    if s > 0.0 {
+        let (on_r, on_i, dist) = closest_pair(r, inc);
+        if dist <= speculative && dist > 1e-7 {
+            let normal = (on_i - on_r) / dist;
+            m.normal = if ref_is_b { -normal } else { normal };
+            m.push(ManifoldPoint { position: (on_r + on_i) * 0.5, separation: dist, feature: id });
+        }
+        return m;
+    }
+    m.normal = if ref_is_b { -n } else { n };
+    m.push(ManifoldPoint { position: p - n * (0.5 * s), separation: s, feature: id });
+    m
+}
+
+/// Exact closest points `(on_p, on_q, distance)` of two separated polyhedra, by brute force:
+/// the closest pair is a vertex against the other shape, or an edge against an edge. Only used
+/// on the rare fallback path, so its cost does not matter.
+fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
+    p: &Posed<P>,
+    q: &Posed<Q>,
+) -> (Vec3, Vec3, f32) {
+    let mut best = (Vec3::ZERO, Vec3::ZERO, f32::MAX);
+    let mut consider = |a: Vec3, b: Vec3| {
+        let dist = (b - a).length();
+        if dist < best.2 {
+            best = (a, b, dist);
+        }
+    };
+    // Every vertex is an end of some edge (visited twice or more; harmless here).
+    for v in p.poly.edges().iter().flat_map(|e| e.vertices) {
+        let c = closest_on_poly(q.poly, q.to_local_point(p.vertex(v as usize)));
+        consider(p.vertex(v as usize), q.to_common_point(c.on_poly));
+    }
+    for v in q.poly.edges().iter().flat_map(|e| e.vertices) {
+        let c = closest_on_poly(p.poly, p.to_local_point(q.vertex(v as usize)));
+        consider(p.to_common_point(c.on_poly), q.vertex(v as usize));
+    }
+    for ep in p.poly.edges() {
+        for eq in q.poly.edges() {
+            let (_, _, a, b) = closest_segments(
+                p.vertex(ep.vertices[0] as usize),
+                p.vertex(ep.vertices[1] as usize),
+                q.vertex(eq.vertices[0] as usize),
+                q.vertex(eq.vertices[1] as usize),
+            );
+            consider(a, b);
+        }
+    }
+    best
+}
+
+/// The incident face's loop in the common frame, each vertex tagged with its two edges.
+fn incident_polygon<I: Polyhedron + ?Sized>(inc: &Posed<I>, face: usize) -> ClipPolygon {
+    let lp = inc.poly.face_loop(face);
+    let mut poly = ClipPolygon::default();
+    for k in 0..lp.len() {
+        let prev = lp[(k + lp.len() - 1) % lp.len()];
+        let (cur, next) = (lp[k], lp[(k + 1) % lp.len()]);
+        poly.push(ClipVertex {
+            p: inc.vertex(cur as usize),
+            in_code: clip::incident_edge_code(prev, cur),
+            out_code: clip::incident_edge_code(cur, next),
+        });
+    }
+    poly
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arcs_cross_basic() {
+        // Arc from +X to +Y and arc from (1,1,-1) to (1,1,1): they cross near (1,1,0).
+        let c = Vec3::new(1.0, 1.0, -1.0).normalize();
+        let d = Vec3::new(1.0, 1.0, 1.0).normalize();
+        assert!(arcs_cross(Vec3::X, Vec3::Y, c, d));
+        // The antipodal arc does not.
+        assert!(!arcs_cross(Vec3::X, Vec3::Y, -c, -d));
+        // Arcs apart.
+        assert!(!arcs_cross(Vec3::X, Vec3::Y, Vec3::Z, Vec3::new(0.0, -1.0, 1.0).normalize()));
+    }
+}

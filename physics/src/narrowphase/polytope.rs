@@ -1,0 +1,160 @@
+//! A small read-only view of convex polyhedra, so the box and hull routines share one
+//! implementation without building a heap-allocated hull for every box on every call.
+//!
+//! Boxes use [`BoxPoly`]: their topology (vertex numbering, face loops, edges) is borrowed from
+//! one unit-cube [`ConvexHull`] built once per process, and their geometry is that cube scaled by
+//! the half extents. Because the numbering is the one `ConvexHull::cuboid` uses, a box and the
+//! equivalent hull produce the same contacts and the same feature ids.
+
+use crate::math::{Quat, Transform, Vec3};
+use crate::shape::{ConvexHull, HullEdge};
+use std::sync::OnceLock;
+
+/// What the narrowphase needs from a convex polyhedron, in its local frame.
+pub(crate) trait Polyhedron {
+    /// Vertex `i`.
+    fn vertex(&self, i: usize) -> Vec3;
+    /// Number of faces.
+    fn face_count(&self) -> usize;
+    /// Outward unit normal and offset of face `i` (`normal.dot(x) == offset` on the face).
+    fn face_plane(&self, i: usize) -> (Vec3, f32);
+    /// Vertex indices of face `i`, counter-clockwise seen from outside.
+    fn face_loop(&self, i: usize) -> &[u16];
+    /// Unique edges with their two adjacent faces.
+    fn edges(&self) -> &[HullEdge];
+    /// Index of the vertex farthest along `dir` (lowest index on ties).
+    fn support_index(&self, dir: Vec3) -> usize;
+}
+
+impl Polyhedron for ConvexHull {
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.vertices()[i]
+    }
+    #[inline]
+    fn face_count(&self) -> usize {
+        self.faces().len()
+    }
+    #[inline]
+    fn face_plane(&self, i: usize) -> (Vec3, f32) {
+        let f = &self.faces()[i];
+        (f.normal, f.offset)
+    }
+    #[inline]
+    fn face_loop(&self, i: usize) -> &[u16] {
+        self.face_vertex_indices(i)
+    }
+    #[inline]
+    fn edges(&self) -> &[HullEdge] {
+        ConvexHull::edges(self)
+    }
+    #[inline]
+    fn support_index(&self, dir: Vec3) -> usize {
+        ConvexHull::support_index(self, dir)
+    }
+}
+
+/// A box seen as a polyhedron: no allocation, topology shared with a static unit cube.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxPoly {
+    half: Vec3,
+    topo: &'static ConvexHull,
+}
+
+impl BoxPoly {
+    /// The box with these half extents.
+    pub(crate) fn new(half: Vec3) -> BoxPoly {
+        static UNIT_CUBE: OnceLock<ConvexHull> = OnceLock::new();
+        BoxPoly { half, topo: UNIT_CUBE.get_or_init(|| ConvexHull::cuboid(Vec3::ONE)) }
+    }
+}
+
+impl Polyhedron for BoxPoly {
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.topo.vertices()[i] * self.half
+    }
+    #[inline]
+    fn face_count(&self) -> usize {
+        6
+    }
+    #[inline]
+    fn face_plane(&self, i: usize) -> (Vec3, f32) {
+        // The unit cube's normals are exact axis vectors, so the offset is one half extent.
+        let n = self.topo.faces()[i].normal;
+        (n, n.abs().dot(self.half))
+    }
+    #[inline]
+    fn face_loop(&self, i: usize) -> &[u16] {
+        self.topo.face_vertex_indices(i)
+    }
+    #[inline]
+    fn edges(&self) -> &[HullEdge] {
+        self.topo.edges()
+    }
+    #[inline]
+    fn support_index(&self, dir: Vec3) -> usize {
+        // Vertex i has +x when bit 0 is set, +y for bit 1, +z for bit 2; a zero component picks
+        // the negative side, which is the lower index, as the hull's tie rule does.
+        (dir.x > 0.0) as usize | ((dir.y > 0.0) as usize) << 1 | ((dir.z > 0.0) as usize) << 2
+    }
+}
+
+/// A polyhedron placed in a common frame by a rigid transform.
+pub(crate) struct Posed<'a, P: ?Sized> {
+    pub(crate) poly: &'a P,
+    xf: Transform,
+    inv_rotation: Quat,
+}
+
+impl<'a, P: Polyhedron + ?Sized> Posed<'a, P> {
+    /// `poly` with its local frame mapped into the common frame by `xf`.
+    pub(crate) fn new(poly: &'a P, xf: Transform) -> Self {
+        Posed { poly, xf, inv_rotation: xf.rotation.conjugate() }
+    }
+
+    /// Vertex `i` in the common frame.
+    #[inline]
+    pub(crate) fn vertex(&self, i: usize) -> Vec3 {
+        self.xf.transform_point(self.poly.vertex(i))
+    }
+
+    /// Outward normal of face `i` in the common frame.
+    #[inline]
+    pub(crate) fn normal(&self, i: usize) -> Vec3 {
+        self.xf.rotation * self.poly.face_plane(i).0
+    }
+
+    /// Plane of face `i` in the common frame.
+    #[inline]
+    pub(crate) fn plane(&self, i: usize) -> (Vec3, f32) {
+        let (n, d) = self.poly.face_plane(i);
+        let n = self.xf.rotation * n;
+        (n, d + n.dot(self.xf.position))
+    }
+
+    /// A direction of the common frame in the polyhedron's local frame.
+    #[inline]
+    pub(crate) fn to_local_vector(&self, v: Vec3) -> Vec3 {
+        self.inv_rotation * v
+    }
+
+    /// A point of the common frame in the polyhedron's local frame.
+    #[inline]
+    pub(crate) fn to_local_point(&self, p: Vec3) -> Vec3 {
+        self.inv_rotation * (p - self.xf.position)
+    }
+
+    /// A point of the local frame in the common frame.
+    #[inline]
+    pub(crate) fn to_common_point(&self, p: Vec3) -> Vec3 {
+        self.xf.transform_point(p)
+    }
+
+    /// The vertex farthest along `dir` (common frame), as index and position.
+    #[inline]
+    pub(crate) fn support(&self, dir: Vec3) -> (usize, Vec3) {
+        let i = self.poly.support_index(self.to_local_vector(dir));
+        (i, self.vertex(i))
+    }
+}
