@@ -1,5 +1,18 @@
-//! The `atoll` binary.
+//! The `atoll` binary: with no arguments it runs the default scene; subcommands run headless.
 
-fn main() {
-    println!("atoll");
+mod builtin;
+mod cli;
+mod runner;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match cli::parse(&args).and_then(cli::execute) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("atoll: {message}");
+            ExitCode::FAILURE
+        }
+    }
 }

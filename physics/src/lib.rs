@@ -1,15 +1,26 @@
 //! Atoll: a deterministic 3D rigid-body physics engine with voxel terrain.
 //!
 //! The map of this crate is `DESIGN.md` in the shared folder: one module per concept, dense
-//! arrays named by generational ids, and a fixed step pipeline (see [`world::World::step`]).
+//! arrays named by generational ids, and a fixed step pipeline (see [`World::step`]).
 //! Units are metres, kilograms, seconds and radians; +Y is up; everything is `f32`.
 
+pub mod body;
 pub mod broadphase;
 pub mod error;
 pub mod math;
 pub mod narrowphase;
+pub mod profile;
+pub mod scene;
 pub mod shape;
+pub mod snapshot;
+pub mod solver;
+pub mod world;
 
+pub use body::{BodyDesc, BodyId, BodyType, Material};
 pub use error::AtollError;
 pub use math::{Aabb, Mat3, Quat, Transform, Vec3};
+pub use profile::{Profile, Stage};
+pub use scene::{Scene, SceneBody, SceneError, SceneShape};
 pub use shape::{ConvexHull, Shape, ShapeKind};
+pub use snapshot::{Snapshot, state_hash};
+pub use world::{StepSettings, World};

@@ -1,5 +1,7 @@
 //! Broadphase: a dynamic AABB tree per proxy kind (`tree`) and pair finding (`pairs`).
 
+mod pairs;
 mod tree;
 
+pub use pairs::{Broadphase, ProxyKey, ProxyType, fat_aabb};
 pub use tree::{DynamicTree, NULL_NODE, TreeStats};

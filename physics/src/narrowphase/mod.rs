@@ -8,6 +8,7 @@
 mod capsule;
 mod clip;
 mod closest;
+mod contacts;
 mod dispatch;
 mod feature;
 mod polyhedron;
@@ -16,6 +17,8 @@ mod sphere;
 #[cfg(test)]
 mod tests;
 
+pub use contacts::PointImpulse;
+pub(crate) use contacts::{Contact, ContactStore, update_manifold};
 pub use dispatch::collide;
 pub use feature::flip_feature;
 

@@ -57,20 +57,19 @@ impl ConvexHull {
             if l.len() < 3 {
                 return Err(AtollError::invalid("convex hull", "a face has fewer than 3 vertices"));
             }
-            // Newell's method: a robust normal for a planar polygon.
+            // Newell's method, on coordinates relative to the face centroid so a long thin face
+            // far from the origin keeps an accurate plane.
+            let centroid = l.iter().map(|&a| vertices[a as usize]).sum::<Vec3>() / l.len() as f32;
             let mut n = Vec3::ZERO;
-            let mut centroid = Vec3::ZERO;
             for (i, &a) in l.iter().enumerate() {
-                let p = vertices[a as usize];
-                let q = vertices[l[(i + 1) % l.len()] as usize];
+                let p = vertices[a as usize] - centroid;
+                let q = vertices[l[(i + 1) % l.len()] as usize] - centroid;
                 n += Vec3::new(
                     (p.y - q.y) * (p.z + q.z),
                     (p.z - q.z) * (p.x + q.x),
                     (p.x - q.x) * (p.y + q.y),
                 );
-                centroid += p;
             }
-            centroid /= l.len() as f32;
             let normal = n
                 .try_normalize()
                 .ok_or_else(|| AtollError::invalid("convex hull", "a face has zero area"))?;
@@ -105,7 +104,7 @@ impl ConvexHull {
             .iter()
             .fold(Aabb::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |b, &v| b.union(&Aabb::new(v, v)));
         let unit_mass = polyhedron_unit_mass(&vertices, loops.iter().map(|l| l.as_slice()));
-        if !(unit_mass.mass > 0.0) || !unit_mass.local_center.is_finite() {
+        if unit_mass.mass.is_nan() || unit_mass.mass <= 0.0 || !unit_mass.local_center.is_finite() {
             return Err(AtollError::invalid("convex hull", "has no volume"));
         }
         let inner_radius = faces

@@ -1,0 +1,158 @@
+//! `atoll run`: step a scene headless and report stage times, counters and the state hash.
+
+use atoll_physics::profile::Counters;
+use atoll_physics::{Scene, Stage, World, state_hash};
+use std::path::PathBuf;
+
+/// What `atoll run` was asked to do.
+#[derive(Debug, PartialEq)]
+pub struct RunOptions {
+    /// The scene file.
+    pub scene: PathBuf,
+    /// Steps to time.
+    pub steps: u32,
+    /// Steps run before timing starts.
+    pub warmup: u32,
+    /// Print JSON instead of a table.
+    pub json: bool,
+}
+
+impl RunOptions {
+    /// Defaults: 600 timed steps, no warm-up, a table.
+    pub fn new(scene: PathBuf) -> Self {
+        Self { scene, steps: 600, warmup: 0, json: false }
+    }
+}
+
+/// What a run measured.
+#[derive(Debug, serde::Serialize)]
+pub struct RunReport {
+    /// Scene file.
+    pub scene: String,
+    /// Bodies in the scene.
+    pub bodies: usize,
+    /// Timed steps.
+    pub steps: u32,
+    /// Median milliseconds per stage, in pipeline order.
+    pub median_stage_ms: Vec<(String, f64)>,
+    /// Median and maximum milliseconds of a whole step.
+    pub median_step_ms: f64,
+    /// Slowest step.
+    pub max_step_ms: f64,
+    /// Counters of the last step.
+    pub counters: CounterReport,
+    /// `state_hash` after the last step, as 16 hex digits.
+    pub state_hash: String,
+}
+
+/// Counters of the last step, for JSON.
+#[derive(Debug, serde::Serialize)]
+pub struct CounterReport {
+    bodies: u32,
+    awake_bodies: u32,
+    proxies: u32,
+    contact_pairs: u32,
+    touching_contacts: u32,
+    manifold_points: u32,
+    reinsertions: u32,
+}
+
+impl From<Counters> for CounterReport {
+    fn from(c: Counters) -> Self {
+        Self {
+            bodies: c.bodies,
+            awake_bodies: c.awake_bodies,
+            proxies: c.proxies,
+            contact_pairs: c.contact_pairs,
+            touching_contacts: c.touching_contacts,
+            manifold_points: c.manifold_points,
+            reinsertions: c.reinsertions,
+        }
+    }
+}
+
+/// Loads the scene, steps it and prints the report.
+pub fn run(options: &RunOptions) -> Result<(), String> {
+    let scene = Scene::load(&options.scene).map_err(|e| e.to_string())?;
+    let (mut world, _) = scene.build_world().map_err(|e| format!("{}: {e}", options.scene.display()))?;
+    let report = measure(&mut world, options);
+    if options.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("report serialises"));
+    } else {
+        print_table(&report, world.settings().dt);
+    }
+    Ok(())
+}
+
+/// Steps `world` and collects the report.
+pub fn measure(world: &mut World, options: &RunOptions) -> RunReport {
+    for _ in 0..options.warmup {
+        world.step();
+    }
+    let mut per_stage: Vec<Vec<f64>> = vec![Vec::with_capacity(options.steps as usize); Stage::ALL.len()];
+    let mut totals = Vec::with_capacity(options.steps as usize);
+    for _ in 0..options.steps {
+        world.step();
+        let p = world.profile();
+        for (samples, ms) in per_stage.iter_mut().zip(p.stage_ms) {
+            samples.push(ms);
+        }
+        totals.push(p.total_ms);
+    }
+    RunReport {
+        scene: options.scene.display().to_string(),
+        bodies: world.body_count(),
+        steps: options.steps,
+        median_stage_ms: Stage::ALL
+            .iter()
+            .zip(per_stage)
+            .map(|(s, v)| (s.name().to_string(), median(v)))
+            .collect(),
+        median_step_ms: median(totals.clone()),
+        max_step_ms: totals.iter().copied().fold(0.0, f64::max),
+        counters: world.profile().counters.into(),
+        state_hash: format!("{:016x}", state_hash(world)),
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { 0.5 * (v[n / 2 - 1] + v[n / 2]) }
+}
+
+fn print_table(r: &RunReport, dt: f32) {
+    println!("scene {}: {} bodies, {} steps of {:.2} ms", r.scene, r.bodies, r.steps, dt * 1e3);
+    println!("{:<14}{:>12}", "stage", "median ms");
+    for (name, ms) in &r.median_stage_ms {
+        println!("{name:<14}{ms:>12.4}");
+    }
+    println!("{:<14}{:>12.4}   (max {:.4})", "step", r.median_step_ms, r.max_step_ms);
+    let c = &r.counters;
+    println!(
+        "last step: bodies {}, awake {}, proxies {}, contact pairs {}, touching {}, manifold points {}, re-insertions {}",
+        c.bodies,
+        c.awake_bodies,
+        c.proxies,
+        c.contact_pairs,
+        c.touching_contacts,
+        c.manifold_points,
+        c.reinsertions
+    );
+    println!("state hash {}", r.state_hash);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(vec![]), 0.0);
+    }
+}

@@ -1,0 +1,315 @@
+//! Body storage: dense arrays named by generational [`BodyId`]s.
+
+use crate::broadphase::ProxyKey;
+use crate::error::{AtollError, check_finite, check_non_negative, check_positive, check_vec3};
+use crate::math::{Mat3, Quat, Transform, Vec3};
+use crate::shape::Shape;
+
+/// Names a body: an index into the dense body array plus the generation of that slot, so an id
+/// kept after its body was destroyed is recognised as stale instead of naming a newcomer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId {
+    index: u32,
+    generation: u32,
+}
+
+impl BodyId {
+    /// The slot index (stable while the body lives; reused after it is destroyed).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// The slot's generation when this id was made.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum BodyType {
+    /// Never moves unless teleported; infinite mass.
+    Static,
+    /// Moves with the velocity it is given; infinite mass; pushes dynamic bodies.
+    Kinematic,
+    /// Moved by forces and contacts.
+    Dynamic,
+}
+
+/// Surface and bulk material of a body.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Material {
+    /// kg/m³; sets the mass of dynamic bodies.
+    pub density: f32,
+    /// Coulomb friction coefficient; pairs combine by the geometric mean.
+    pub friction: f32,
+    /// Bounciness, 0..=1; pairs take the larger.
+    pub restitution: f32,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self { density: 1000.0, friction: 0.6, restitution: 0.0 }
+    }
+}
+
+impl Material {
+    /// Checks that every field is finite and in range.
+    pub fn validate(&self) -> Result<(), AtollError> {
+        check_positive("density", self.density)?;
+        check_non_negative("friction", self.friction)?;
+        check_non_negative("restitution", self.restitution)?;
+        if self.restitution > 1.0 {
+            return Err(AtollError::invalid(
+                "restitution",
+                format!("must be <= 1, got {}", self.restitution),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Everything needed to create a body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDesc {
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// The collision shape, in the body's frame.
+    pub shape: Shape,
+    /// Pose of the body's frame (not of its centre of mass).
+    pub transform: Transform,
+    /// Velocity of the centre of mass, m/s.
+    pub linear_velocity: Vec3,
+    /// rad/s about the centre of mass, world axes.
+    pub angular_velocity: Vec3,
+    /// Density, friction and restitution.
+    pub material: Material,
+    /// Fraction of linear velocity lost per second (0 = none).
+    pub linear_damping: f32,
+    /// Fraction of angular velocity lost per second (0 = none).
+    pub angular_damping: f32,
+    /// Multiplies gravity for this body.
+    pub gravity_scale: f32,
+    /// Whether the body may fall asleep (used by island sleeping).
+    pub can_sleep: bool,
+}
+
+impl BodyDesc {
+    /// A dynamic body with default material at `position`.
+    pub fn dynamic(shape: Shape, position: Vec3) -> Self {
+        Self::new(BodyType::Dynamic, shape, position)
+    }
+
+    /// A static body at `position`.
+    pub fn fixed(shape: Shape, position: Vec3) -> Self {
+        Self::new(BodyType::Static, shape, position)
+    }
+
+    /// A body of the given type at rest at `position`.
+    pub fn new(body_type: BodyType, shape: Shape, position: Vec3) -> Self {
+        Self {
+            body_type,
+            shape,
+            transform: Transform::from_position(position),
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            material: Material::default(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            can_sleep: true,
+        }
+    }
+
+    /// Sets the rotation.
+    pub fn with_rotation(mut self, rotation: Quat) -> Self {
+        self.transform.rotation = rotation;
+        self
+    }
+
+    /// Sets the material.
+    pub fn with_material(mut self, material: Material) -> Self {
+        self.material = material;
+        self
+    }
+
+    /// Sets the initial linear velocity.
+    pub fn with_linear_velocity(mut self, v: Vec3) -> Self {
+        self.linear_velocity = v;
+        self
+    }
+
+    /// Checks every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), AtollError> {
+        check_vec3("position", self.transform.position)?;
+        validate_rotation(self.transform.rotation)?;
+        check_vec3("linear velocity", self.linear_velocity)?;
+        check_vec3("angular velocity", self.angular_velocity)?;
+        self.material.validate()?;
+        check_non_negative("linear damping", self.linear_damping)?;
+        check_non_negative("angular damping", self.angular_damping)?;
+        check_finite("gravity scale", self.gravity_scale)?;
+        validate_shape(&self.shape)
+    }
+}
+
+/// Checks a rotation is finite and close enough to unit length to be normalised safely.
+pub(crate) fn validate_rotation(q: Quat) -> Result<(), AtollError> {
+    if !q.is_finite() {
+        return Err(AtollError::invalid("rotation", format!("{q} has a non-finite component")));
+    }
+    if (q.length() - 1.0).abs() > 1e-3 {
+        return Err(AtollError::invalid(
+            "rotation",
+            format!("{q} is not a unit quaternion (length {})", q.length()),
+        ));
+    }
+    Ok(())
+}
+
+/// Re-checks a shape built by hand (the enum's fields are public).
+pub(crate) fn validate_shape(shape: &Shape) -> Result<(), AtollError> {
+    match shape {
+        Shape::Sphere { radius } => Shape::sphere(*radius).map(|_| ()),
+        Shape::Capsule { half_height, radius } => Shape::capsule(*half_height, *radius).map(|_| ()),
+        Shape::Cuboid { half_extents } => Shape::cuboid(*half_extents).map(|_| ()),
+        Shape::Hull(_) => Ok(()),
+    }
+}
+
+/// One body's state. Kept private: the world exposes it through query methods.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    pub generation: u32,
+    pub alive: bool,
+    pub body_type: BodyType,
+    pub shape: Shape,
+    pub material: Material,
+    /// Pose of the body frame.
+    pub transform: Transform,
+    /// Centre of mass in the body frame.
+    pub local_center: Vec3,
+    pub linear_velocity: Vec3,
+    pub angular_velocity: Vec3,
+    pub force: Vec3,
+    pub torque: Vec3,
+    pub mass: f32,
+    pub inv_mass: f32,
+    /// Inertia about the centre of mass in body axes.
+    pub inertia_local: Mat3,
+    pub inv_inertia_local: Mat3,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub gravity_scale: f32,
+    pub can_sleep: bool,
+    /// Broadphase proxy key.
+    pub proxy: ProxyKey,
+}
+
+impl Body {
+    pub fn from_desc(desc: &BodyDesc, generation: u32) -> Body {
+        let mp = desc.shape.mass_properties(desc.material.density);
+        let dynamic = desc.body_type == BodyType::Dynamic;
+        let (mass, inv_mass) = if dynamic { (mp.mass, 1.0 / mp.mass) } else { (0.0, 0.0) };
+        let inv_inertia_local = if dynamic { mp.inertia.inverse() } else { Mat3::ZERO };
+        let moving = desc.body_type != BodyType::Static;
+        Body {
+            generation,
+            alive: true,
+            body_type: desc.body_type,
+            shape: desc.shape.clone(),
+            material: desc.material,
+            transform: Transform::new(desc.transform.position, desc.transform.rotation.normalize()),
+            local_center: mp.local_center,
+            linear_velocity: if moving { desc.linear_velocity } else { Vec3::ZERO },
+            angular_velocity: if moving { desc.angular_velocity } else { Vec3::ZERO },
+            force: Vec3::ZERO,
+            torque: Vec3::ZERO,
+            mass,
+            inv_mass,
+            inertia_local: if dynamic { mp.inertia } else { Mat3::ZERO },
+            inv_inertia_local,
+            linear_damping: desc.linear_damping,
+            angular_damping: desc.angular_damping,
+            gravity_scale: desc.gravity_scale,
+            can_sleep: desc.can_sleep,
+            proxy: ProxyKey::NONE,
+        }
+    }
+
+    /// World position of the centre of mass.
+    pub fn center(&self) -> Vec3 {
+        self.transform.transform_point(self.local_center)
+    }
+
+    /// Inverse inertia in world axes.
+    pub fn inv_inertia_world(&self) -> Mat3 {
+        let r = Mat3::from_quat(self.transform.rotation);
+        r * self.inv_inertia_local * r.transpose()
+    }
+}
+
+/// The dense body array with a free list of destroyed slots.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BodyStore {
+    pub bodies: Vec<Body>,
+    free: Vec<u32>,
+    live: usize,
+}
+
+impl BodyStore {
+    pub fn insert(&mut self, desc: &BodyDesc) -> BodyId {
+        self.live += 1;
+        if let Some(index) = self.free.pop() {
+            let generation = self.bodies[index as usize].generation + 1;
+            self.bodies[index as usize] = Body::from_desc(desc, generation);
+            BodyId { index, generation }
+        } else {
+            let index = self.bodies.len() as u32;
+            self.bodies.push(Body::from_desc(desc, 0));
+            BodyId { index, generation: 0 }
+        }
+    }
+
+    /// Frees the body's slot and returns its broadphase proxy key.
+    pub fn remove(&mut self, id: BodyId) -> Result<ProxyKey, AtollError> {
+        let slot = self.get_mut(id)?;
+        slot.alive = false;
+        let proxy = slot.proxy;
+        self.free.push(id.index);
+        self.live -= 1;
+        Ok(proxy)
+    }
+
+    pub fn get(&self, id: BodyId) -> Result<&Body, AtollError> {
+        match self.bodies.get(id.index as usize) {
+            Some(b) if b.alive && b.generation == id.generation => Ok(b),
+            _ => Err(AtollError::StaleBodyId),
+        }
+    }
+
+    pub fn get_mut(&mut self, id: BodyId) -> Result<&mut Body, AtollError> {
+        match self.bodies.get_mut(id.index as usize) {
+            Some(b) if b.alive && b.generation == id.generation => Ok(b),
+            _ => Err(AtollError::StaleBodyId),
+        }
+    }
+
+    /// The id of the live body in slot `index`.
+    pub fn id_at(&self, index: u32) -> BodyId {
+        BodyId { index, generation: self.bodies[index as usize].generation }
+    }
+
+    pub fn live_count(&self) -> usize {
+        self.live
+    }
+
+    /// Ids of live bodies in slot order.
+    pub fn ids(&self) -> impl Iterator<Item = BodyId> + '_ {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.alive)
+            .map(|(i, b)| BodyId { index: i as u32, generation: b.generation })
+    }
+}

@@ -1,0 +1,171 @@
+//! The broadphase: a static tree and a movable tree, the move buffer, and pair finding that
+//! queries the trees with the proxies that moved this step only.
+
+use super::DynamicTree;
+use crate::math::{Aabb, Vec3};
+
+/// Which tree a proxy lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProxyType {
+    /// Static bodies: never query each other.
+    Static,
+    /// Kinematic and dynamic bodies.
+    Movable,
+}
+
+/// Names a proxy: its tree in the top bit, its leaf node index below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyKey(u32);
+
+impl ProxyKey {
+    /// No proxy (a body not yet registered).
+    pub const NONE: ProxyKey = ProxyKey(u32::MAX);
+}
+
+const STATIC_BIT: u32 = 1 << 31;
+
+impl ProxyKey {
+    fn new(kind: ProxyType, node: u32) -> Self {
+        ProxyKey(match kind {
+            ProxyType::Static => node | STATIC_BIT,
+            ProxyType::Movable => node,
+        })
+    }
+
+    /// The tree this proxy lives in.
+    pub fn kind(self) -> ProxyType {
+        if self.0 & STATIC_BIT != 0 { ProxyType::Static } else { ProxyType::Movable }
+    }
+
+    /// The leaf node index inside its tree.
+    pub fn node(self) -> u32 {
+        self.0 & !STATIC_BIT
+    }
+}
+
+/// The fat AABB of a proxy: the tight box grown by `margin` and swept by twice the predicted
+/// displacement, so a body moving steadily stays inside it for several steps.
+pub fn fat_aabb(tight: &Aabb, predicted_displacement: Vec3, margin: f32) -> Aabb {
+    tight.grown(margin).swept(2.0 * predicted_displacement)
+}
+
+/// Both trees, the move buffer and pair finding.
+#[derive(Clone, Debug, Default)]
+pub struct Broadphase {
+    static_tree: DynamicTree,
+    movable_tree: DynamicTree,
+    /// Proxies created or re-inserted since the last pair update.
+    move_buffer: Vec<ProxyKey>,
+    /// Per body index: is its proxy in the move buffer?
+    moved: Vec<bool>,
+    reinsertions: u32,
+    last_step_reinsertions: u32,
+}
+
+impl Broadphase {
+    /// Adds a proxy for body `body` with fat box `fat`.
+    pub fn create_proxy(&mut self, fat: Aabb, kind: ProxyType, body: u32) -> ProxyKey {
+        let node = self.tree_mut(kind).create_proxy(fat, body);
+        let key = ProxyKey::new(kind, node);
+        self.mark_moved(key, body);
+        key
+    }
+
+    /// Removes a proxy (and forgets it in the move buffer).
+    pub fn destroy_proxy(&mut self, key: ProxyKey) {
+        let body = self.user_data(key);
+        if self.moved.get(body as usize).copied().unwrap_or(false) {
+            self.moved[body as usize] = false;
+            self.move_buffer.retain(|k| *k != key);
+        }
+        self.tree_mut(key.kind()).destroy_proxy(key.node());
+    }
+
+    /// Gives a proxy a new fat box and queues it for pair finding.
+    pub fn move_proxy(&mut self, key: ProxyKey, fat: Aabb) {
+        self.tree_mut(key.kind()).move_proxy(key.node(), fat);
+        self.reinsertions += 1;
+        let body = self.user_data(key);
+        self.mark_moved(key, body);
+    }
+
+    /// The fat box of a proxy.
+    pub fn fat_aabb(&self, key: ProxyKey) -> Aabb {
+        self.tree(key.kind()).fat_aabb(key.node())
+    }
+
+    /// The body index a proxy belongs to.
+    pub fn user_data(&self, key: ProxyKey) -> u32 {
+        self.tree(key.kind()).user_data(key.node())
+    }
+
+    /// The tree holding proxies of `kind`.
+    pub fn tree(&self, kind: ProxyType) -> &DynamicTree {
+        match kind {
+            ProxyType::Static => &self.static_tree,
+            ProxyType::Movable => &self.movable_tree,
+        }
+    }
+
+    fn tree_mut(&mut self, kind: ProxyType) -> &mut DynamicTree {
+        match kind {
+            ProxyType::Static => &mut self.static_tree,
+            ProxyType::Movable => &mut self.movable_tree,
+        }
+    }
+
+    fn mark_moved(&mut self, key: ProxyKey, body: u32) {
+        let i = body as usize;
+        if self.moved.len() <= i {
+            self.moved.resize(i + 1, false);
+        }
+        if !self.moved[i] {
+            self.moved[i] = true;
+            self.move_buffer.push(key);
+        }
+    }
+
+    /// Re-insertions since the last pair update (shown in the editor's broadphase panel).
+    pub fn reinsertions_last_step(&self) -> u32 {
+        self.last_step_reinsertions
+    }
+
+    /// Finds the body pairs whose fat boxes overlap and where at least one proxy moved. Pairs
+    /// are `(lower body index, higher body index)`, sorted, without duplicates, so the order
+    /// does not depend on tree shape or query order. Empties the move buffer.
+    pub fn update_pairs(&mut self, pairs: &mut Vec<(u32, u32)>) {
+        pairs.clear();
+        for &key in &self.move_buffer {
+            let body = self.user_data(key);
+            let fat = self.fat_aabb(key);
+            let moved = &self.moved;
+            let mut visit = |other: u32| {
+                // When both moved, only the lower body records the pair.
+                if other != body && (!moved[other as usize] || body < other) {
+                    pairs.push((body.min(other), body.max(other)));
+                }
+            };
+            self.movable_tree.query(&fat, |_, other| {
+                visit(other);
+                true
+            });
+            if key.kind() == ProxyType::Movable {
+                self.static_tree.query(&fat, |_, other| {
+                    visit(other);
+                    true
+                });
+            }
+        }
+        for key in self.move_buffer.drain(..) {
+            let body = match key.kind() {
+                ProxyType::Static => self.static_tree.user_data(key.node()),
+                ProxyType::Movable => self.movable_tree.user_data(key.node()),
+            };
+            self.moved[body as usize] = false;
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.last_step_reinsertions = self.reinsertions;
+        self.reinsertions = 0;
+    }
+}

@@ -1,0 +1,133 @@
+//! Contact pairs that persist across steps: their manifolds, accumulated impulses for warm
+//! starting, and begin/end touching flags. Contacts live in one dense array named by index,
+//! walked in index order; a hash map is used only to look up a pair, never iterated.
+
+use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold};
+use crate::math::Vec3;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Impulses a contact point accumulated in its last solve, kept to warm-start the next one.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointImpulse {
+    /// Normal impulse, N·s (never negative).
+    pub normal: f32,
+    /// Friction impulse as a world vector, N·s. Stored as a vector rather than per tangent
+    /// because the tangent basis can flip when the normal wobbles; a vector re-projects cleanly.
+    pub tangent: Vec3,
+    /// Largest normal impulse during the last step's substeps (decides whether restitution
+    /// applies, and shown in the editor).
+    pub max_normal: f32,
+}
+
+/// A contact pair between two bodies whose fat AABBs overlap.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Contact {
+    pub alive: bool,
+    /// Body slot indices, `body_a < body_b`. The manifold normal points from A to B.
+    pub body_a: u32,
+    pub body_b: u32,
+    pub friction: f32,
+    pub restitution: f32,
+    pub manifold: Manifold,
+    pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
+    pub cache: CollideCache,
+    /// True while the manifold has points.
+    pub touching: bool,
+    /// Began touching during the last step.
+    pub began: bool,
+    /// Stopped touching during the last step (still overlapping fat AABBs).
+    pub ended: bool,
+}
+
+/// A small, fixed hasher for pair keys (deterministic; the map is never iterated anyway).
+#[derive(Default)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        // splitmix64 finaliser: good spread for packed (a, b) keys.
+        let mut z = v.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = z ^ (z >> 31);
+    }
+}
+
+fn pair_key(a: u32, b: u32) -> u64 {
+    ((a as u64) << 32) | b as u64
+}
+
+/// The contact array, its free list and the pair lookup.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactStore {
+    pub contacts: Vec<Contact>,
+    free: Vec<u32>,
+    lookup: HashMap<u64, u32, BuildHasherDefault<PairHasher>>,
+}
+
+impl ContactStore {
+    /// Is there a contact between these body indices (`a < b`)?
+    pub fn contains(&self, a: u32, b: u32) -> bool {
+        self.lookup.contains_key(&pair_key(a, b))
+    }
+
+    /// Creates the contact between body indices `a < b`.
+    pub fn create(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
+        debug_assert!(a < b);
+        let contact =
+            Contact { alive: true, body_a: a, body_b: b, friction, restitution, ..Default::default() };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.contacts[id as usize] = contact;
+                id
+            }
+            None => {
+                self.contacts.push(contact);
+                self.contacts.len() as u32 - 1
+            }
+        };
+        self.lookup.insert(pair_key(a, b), id);
+        id
+    }
+
+    /// Destroys contact `id`.
+    pub fn destroy(&mut self, id: u32) {
+        let c = &mut self.contacts[id as usize];
+        c.alive = false;
+        self.lookup.remove(&pair_key(c.body_a, c.body_b));
+        self.free.push(id);
+    }
+
+    /// Number of live contacts.
+    pub fn live_count(&self) -> usize {
+        self.contacts.len() - self.free.len()
+    }
+}
+
+/// Replaces a contact's manifold, carrying impulses over from points with the same feature id.
+pub(crate) fn update_manifold(contact: &mut Contact, manifold: Manifold) {
+    let old = contact.manifold;
+    let old_impulses = contact.impulses;
+    contact.impulses = Default::default();
+    for (i, p) in manifold.points().iter().enumerate() {
+        if let Some(j) = old.points().iter().position(|q| q.feature == p.feature) {
+            contact.impulses[i] = old_impulses[j];
+        }
+    }
+    let was_touching = contact.touching;
+    contact.manifold = manifold;
+    contact.touching = manifold.count > 0;
+    contact.began = contact.touching && !was_touching;
+    contact.ended = !contact.touching && was_touching;
+}

@@ -1,0 +1,259 @@
+//! Scene files: a versioned RON description of settings and bodies, with validation that names
+//! the line, column and field of the first problem, limits that stop a hostile file from
+//! allocating without bound, and saving that never destroys the previous file.
+
+mod error;
+mod fields;
+mod io;
+
+pub use error::SceneError;
+
+use crate::body::{BodyDesc, BodyId, BodyType, Material};
+use crate::error::AtollError;
+use crate::math::{Quat, Transform, Vec3};
+use crate::shape::Shape;
+use crate::world::{StepSettings, World};
+use serde::{Deserialize, Serialize};
+
+/// The scene format version this build reads and writes.
+pub const SCENE_VERSION: u32 = 1;
+/// Largest scene file accepted, in bytes.
+pub const MAX_SCENE_BYTES: u64 = 64 << 20;
+/// Most bodies a scene may hold.
+pub const MAX_BODIES: usize = 250_000;
+/// Most points a hull may be given as.
+pub const MAX_HULL_POINTS: usize = 4096;
+
+/// A whole scene: what a file holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// Format version; must equal [`SCENE_VERSION`].
+    #[serde(deserialize_with = "fields::version")]
+    pub version: u32,
+    /// A title shown by the editor.
+    #[serde(default)]
+    pub name: String,
+    /// Step settings.
+    #[serde(default, deserialize_with = "fields::settings")]
+    pub settings: StepSettings,
+    /// The bodies, in creation order.
+    #[serde(default, deserialize_with = "fields::bodies")]
+    pub bodies: Vec<SceneBody>,
+}
+
+/// One body of a scene.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneBody {
+    /// A name shown by the editor.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// The collision shape.
+    pub shape: SceneShape,
+    /// Position of the body frame.
+    #[serde(deserialize_with = "fields::finite_vec3")]
+    pub position: Vec3,
+    /// Rotation of the body frame (x, y, z, w); must be unit length.
+    #[serde(
+        default = "identity",
+        deserialize_with = "fields::rotation",
+        skip_serializing_if = "is_identity"
+    )]
+    pub rotation: Quat,
+    /// Initial velocity of the centre of mass.
+    #[serde(default, deserialize_with = "fields::finite_vec3", skip_serializing_if = "is_zero_vec")]
+    pub linear_velocity: Vec3,
+    /// Initial angular velocity.
+    #[serde(default, deserialize_with = "fields::finite_vec3", skip_serializing_if = "is_zero_vec")]
+    pub angular_velocity: Vec3,
+    /// Density, friction and restitution.
+    #[serde(default, deserialize_with = "fields::material", skip_serializing_if = "is_default_material")]
+    pub material: Material,
+    /// Fraction of linear velocity lost per second.
+    #[serde(default, deserialize_with = "fields::non_negative", skip_serializing_if = "is_zero")]
+    pub linear_damping: f32,
+    /// Fraction of angular velocity lost per second.
+    #[serde(default, deserialize_with = "fields::non_negative", skip_serializing_if = "is_zero")]
+    pub angular_damping: f32,
+    /// Multiplies gravity.
+    #[serde(default = "one", deserialize_with = "fields::finite", skip_serializing_if = "is_one")]
+    pub gravity_scale: f32,
+    /// May fall asleep.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub can_sleep: bool,
+}
+
+fn identity() -> Quat {
+    Quat::IDENTITY
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+fn yes() -> bool {
+    true
+}
+
+// Fields at their defaults are left out of saved files, which keeps them short and readable.
+fn is_identity(q: &Quat) -> bool {
+    *q == Quat::IDENTITY
+}
+
+fn is_zero_vec(v: &Vec3) -> bool {
+    *v == Vec3::ZERO
+}
+
+fn is_default_material(m: &Material) -> bool {
+    *m == Material::default()
+}
+
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
+}
+
+fn is_one(v: &f32) -> bool {
+    *v == 1.0
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
+}
+
+/// A shape as written in a scene file. Hulls keep the points they were given, so a scene saves
+/// back exactly what was loaded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "fields::RawShape")]
+pub enum SceneShape {
+    /// A ball.
+    Sphere {
+        /// Radius.
+        radius: f32,
+    },
+    /// A capsule along local Y.
+    Capsule {
+        /// Half the inner segment's length.
+        half_height: f32,
+        /// Radius.
+        radius: f32,
+    },
+    /// A box.
+    Box {
+        /// Half size per axis.
+        half_extents: Vec3,
+    },
+    /// The convex hull of points.
+    Hull {
+        /// The point cloud.
+        points: Vec<Vec3>,
+    },
+}
+
+impl SceneShape {
+    /// Builds the engine shape (a hull runs quickhull).
+    pub fn to_shape(&self) -> Result<Shape, AtollError> {
+        match self {
+            SceneShape::Sphere { radius } => Shape::sphere(*radius),
+            SceneShape::Capsule { half_height, radius } => Shape::capsule(*half_height, *radius),
+            SceneShape::Box { half_extents } => Shape::cuboid(*half_extents),
+            SceneShape::Hull { points } => Shape::hull(points),
+        }
+    }
+
+    /// The scene description of an engine shape (a hull is written as its vertices).
+    pub fn from_shape(shape: &Shape) -> SceneShape {
+        match shape {
+            Shape::Sphere { radius } => SceneShape::Sphere { radius: *radius },
+            Shape::Capsule { half_height, radius } => {
+                SceneShape::Capsule { half_height: *half_height, radius: *radius }
+            }
+            Shape::Cuboid { half_extents } => SceneShape::Box { half_extents: *half_extents },
+            Shape::Hull(h) => SceneShape::Hull { points: h.vertices().to_vec() },
+        }
+    }
+}
+
+impl SceneBody {
+    /// A body of `body_type` with `shape` at `position`, everything else default.
+    pub fn new(body_type: BodyType, shape: SceneShape, position: Vec3) -> Self {
+        SceneBody {
+            name: String::new(),
+            body_type,
+            shape,
+            position,
+            rotation: Quat::IDENTITY,
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            material: Material::default(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            can_sleep: true,
+        }
+    }
+
+    /// The engine's description of this body.
+    pub fn to_desc(&self) -> Result<BodyDesc, AtollError> {
+        Ok(BodyDesc {
+            body_type: self.body_type,
+            shape: self.shape.to_shape()?,
+            transform: Transform::new(self.position, self.rotation),
+            linear_velocity: self.linear_velocity,
+            angular_velocity: self.angular_velocity,
+            material: self.material,
+            linear_damping: self.linear_damping,
+            angular_damping: self.angular_damping,
+            gravity_scale: self.gravity_scale,
+            can_sleep: self.can_sleep,
+        })
+    }
+}
+
+impl Scene {
+    /// An empty scene with default settings.
+    pub fn new(name: impl Into<String>) -> Self {
+        Scene {
+            version: SCENE_VERSION,
+            name: name.into(),
+            settings: StepSettings::default(),
+            bodies: Vec::new(),
+        }
+    }
+
+    /// Creates a world holding this scene's bodies; the ids are in scene order.
+    pub fn build_world(&self) -> Result<(World, Vec<BodyId>), AtollError> {
+        let mut world = World::new(self.settings)?;
+        let mut ids = Vec::with_capacity(self.bodies.len());
+        for body in &self.bodies {
+            ids.push(world.create_body(&body.to_desc()?)?);
+        }
+        Ok((world, ids))
+    }
+
+    /// Captures a world's current state as a scene; `name_of` names each body.
+    pub fn from_world(world: &World, name: &str, mut name_of: impl FnMut(BodyId) -> String) -> Scene {
+        let mut scene = Scene::new(name);
+        scene.settings = *world.settings();
+        for id in world.body_ids() {
+            let b = world.body(id).expect("live id");
+            scene.bodies.push(SceneBody {
+                name: name_of(id),
+                body_type: b.body_type,
+                shape: SceneShape::from_shape(b.shape),
+                position: b.transform.position,
+                rotation: b.transform.rotation,
+                linear_velocity: b.linear_velocity,
+                angular_velocity: b.angular_velocity,
+                material: b.material,
+                linear_damping: b.linear_damping,
+                angular_damping: b.angular_damping,
+                gravity_scale: b.gravity_scale,
+                can_sleep: b.can_sleep,
+            });
+        }
+        scene
+    }
+}

@@ -1,0 +1,369 @@
+//! The [`World`]: bodies, broadphase, contacts and the step pipeline, with query methods for
+//! everything the editor shows.
+
+mod continuous;
+mod settings;
+mod step;
+
+pub use settings::StepSettings;
+
+use crate::body::{Body, BodyDesc, BodyId, BodyStore, BodyType, Material, validate_rotation};
+use crate::broadphase::{Broadphase, ProxyType, TreeStats, fat_aabb};
+use crate::error::{AtollError, check_vec3};
+use crate::math::{Aabb, Mat3, Transform, Vec3};
+use crate::narrowphase::{ContactStore, Manifold, PointImpulse};
+use crate::profile::Profile;
+use crate::shape::Shape;
+use crate::snapshot::Snapshot;
+use step::StepScratch;
+
+/// A body's state as the world reports it.
+#[derive(Clone, Debug)]
+pub struct BodyView<'a> {
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// The collision shape in the body frame.
+    pub shape: &'a Shape,
+    /// Density, friction, restitution.
+    pub material: Material,
+    /// Pose of the body frame.
+    pub transform: Transform,
+    /// Velocity of the centre of mass.
+    pub linear_velocity: Vec3,
+    /// Angular velocity, world axes.
+    pub angular_velocity: Vec3,
+    /// Mass in kg (0 for static and kinematic bodies).
+    pub mass: f32,
+    /// Inertia about the centre of mass in body axes (zero for static and kinematic bodies).
+    pub inertia: Mat3,
+    /// World position of the centre of mass.
+    pub center_of_mass: Vec3,
+    /// Fraction of linear velocity lost per second.
+    pub linear_damping: f32,
+    /// Fraction of angular velocity lost per second.
+    pub angular_damping: f32,
+    /// Multiplies gravity.
+    pub gravity_scale: f32,
+    /// May fall asleep.
+    pub can_sleep: bool,
+}
+
+/// A contact pair as the world reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactView {
+    /// Index of the contact in the contact array (stable while it lives).
+    pub id: u32,
+    /// First body; the normal points away from it.
+    pub body_a: BodyId,
+    /// Second body.
+    pub body_b: BodyId,
+    /// The manifold from the last step.
+    pub manifold: Manifold,
+    /// Impulses of each manifold point from the last solve.
+    pub impulses: [PointImpulse; crate::narrowphase::MAX_MANIFOLD_POINTS],
+    /// Combined friction.
+    pub friction: f32,
+    /// Combined restitution.
+    pub restitution: f32,
+    /// The manifold has points.
+    pub touching: bool,
+    /// Began touching in the last step.
+    pub began: bool,
+    /// Stopped touching in the last step.
+    pub ended: bool,
+}
+
+/// Two bodies began or stopped touching during the last step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TouchEvent {
+    /// First body.
+    pub body_a: BodyId,
+    /// Second body.
+    pub body_b: BodyId,
+    /// True when they began touching, false when they stopped.
+    pub began: bool,
+}
+
+/// Statistics of both broadphase trees.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BroadphaseStats {
+    /// The tree of static bodies.
+    pub static_tree: TreeStats,
+    /// The tree of kinematic and dynamic bodies.
+    pub movable_tree: TreeStats,
+    /// Proxies re-inserted during the last step.
+    pub reinsertions_last_step: u32,
+}
+
+/// The simulation: bodies, contacts, broadphase and settings.
+#[derive(Clone, Debug, Default)]
+pub struct World {
+    settings: StepSettings,
+    bodies: BodyStore,
+    broadphase: Broadphase,
+    contacts: ContactStore,
+    scratch: StepScratch,
+    touch_events: Vec<TouchEvent>,
+    step_count: u64,
+    time: f64,
+    profile: Profile,
+}
+
+impl World {
+    /// An empty world with the given settings.
+    pub fn new(settings: StepSettings) -> Result<World, AtollError> {
+        settings.validate()?;
+        Ok(World { settings, ..Default::default() })
+    }
+
+    /// The step settings.
+    pub fn settings(&self) -> &StepSettings {
+        &self.settings
+    }
+
+    /// Replaces the step settings (validated first; the world is unchanged on error).
+    pub fn set_settings(&mut self, settings: StepSettings) -> Result<(), AtollError> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Sets gravity (m/s²).
+    pub fn set_gravity(&mut self, gravity: Vec3) -> Result<(), AtollError> {
+        self.settings.gravity = check_vec3("gravity", gravity)?;
+        Ok(())
+    }
+
+    /// Adds a body; the description is validated first.
+    pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyId, AtollError> {
+        desc.validate()?;
+        let id = self.bodies.insert(desc);
+        let body = &self.bodies.bodies[id.index() as usize];
+        let kind = if body.body_type == BodyType::Static { ProxyType::Static } else { ProxyType::Movable };
+        let fat =
+            fat_aabb(&tight_aabb(body), body.linear_velocity * self.settings.dt, self.settings.aabb_margin);
+        let key = self.broadphase.create_proxy(fat, kind, id.index());
+        self.bodies.bodies[id.index() as usize].proxy = key;
+        Ok(id)
+    }
+
+    /// Removes a body with its contacts and proxy.
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<(), AtollError> {
+        let proxy = self.bodies.remove(id)?;
+        self.broadphase.destroy_proxy(proxy);
+        for cid in 0..self.contacts.contacts.len() as u32 {
+            let c = &self.contacts.contacts[cid as usize];
+            if c.alive && (c.body_a == id.index() || c.body_b == id.index()) {
+                self.contacts.destroy(cid);
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of live bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.live_count()
+    }
+
+    /// Ids of live bodies in slot order.
+    pub fn body_ids(&self) -> impl Iterator<Item = BodyId> + '_ {
+        self.bodies.ids()
+    }
+
+    /// Everything about one body.
+    pub fn body(&self, id: BodyId) -> Result<BodyView<'_>, AtollError> {
+        let b = self.bodies.get(id)?;
+        Ok(BodyView {
+            body_type: b.body_type,
+            shape: &b.shape,
+            material: b.material,
+            transform: b.transform,
+            linear_velocity: b.linear_velocity,
+            angular_velocity: b.angular_velocity,
+            mass: b.mass,
+            inertia: b.inertia_local,
+            center_of_mass: b.center(),
+            linear_damping: b.linear_damping,
+            angular_damping: b.angular_damping,
+            gravity_scale: b.gravity_scale,
+            can_sleep: b.can_sleep,
+        })
+    }
+
+    /// Pose of a body's frame.
+    pub fn transform(&self, id: BodyId) -> Result<Transform, AtollError> {
+        Ok(self.bodies.get(id)?.transform)
+    }
+
+    /// Teleports a body. Its contacts keep their impulses; the broadphase refits at once.
+    pub fn set_transform(&mut self, id: BodyId, transform: Transform) -> Result<(), AtollError> {
+        check_vec3("position", transform.position)?;
+        validate_rotation(transform.rotation)?;
+        let margin = self.settings.aabb_margin;
+        let dt = self.settings.dt;
+        let b = self.bodies.get_mut(id)?;
+        b.transform = Transform::new(transform.position, transform.rotation.normalize());
+        let fat = fat_aabb(&tight_aabb(b), b.linear_velocity * dt, margin);
+        let key = b.proxy;
+        self.broadphase.move_proxy(key, fat);
+        Ok(())
+    }
+
+    /// Velocity of a body's centre of mass.
+    pub fn linear_velocity(&self, id: BodyId) -> Result<Vec3, AtollError> {
+        Ok(self.bodies.get(id)?.linear_velocity)
+    }
+
+    /// Angular velocity of a body (world axes).
+    pub fn angular_velocity(&self, id: BodyId) -> Result<Vec3, AtollError> {
+        Ok(self.bodies.get(id)?.angular_velocity)
+    }
+
+    /// Sets the linear velocity (ignored for static bodies).
+    pub fn set_linear_velocity(&mut self, id: BodyId, v: Vec3) -> Result<(), AtollError> {
+        check_vec3("linear velocity", v)?;
+        let b = self.bodies.get_mut(id)?;
+        if b.body_type != BodyType::Static {
+            b.linear_velocity = v;
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocity (ignored for static bodies).
+    pub fn set_angular_velocity(&mut self, id: BodyId, w: Vec3) -> Result<(), AtollError> {
+        check_vec3("angular velocity", w)?;
+        let b = self.bodies.get_mut(id)?;
+        if b.body_type != BodyType::Static {
+            b.angular_velocity = w;
+        }
+        Ok(())
+    }
+
+    /// Adds a force (N) at the centre of mass for the next step.
+    pub fn apply_force(&mut self, id: BodyId, force: Vec3) -> Result<(), AtollError> {
+        check_vec3("force", force)?;
+        self.bodies.get_mut(id)?.force += force;
+        Ok(())
+    }
+
+    /// Adds a force (N) at a world point for the next step.
+    pub fn apply_force_at_point(&mut self, id: BodyId, force: Vec3, point: Vec3) -> Result<(), AtollError> {
+        check_vec3("force", force)?;
+        check_vec3("point", point)?;
+        let b = self.bodies.get_mut(id)?;
+        b.force += force;
+        b.torque += (point - b.center()).cross(force);
+        Ok(())
+    }
+
+    /// Adds a torque (N·m) for the next step.
+    pub fn apply_torque(&mut self, id: BodyId, torque: Vec3) -> Result<(), AtollError> {
+        check_vec3("torque", torque)?;
+        self.bodies.get_mut(id)?.torque += torque;
+        Ok(())
+    }
+
+    /// Applies an impulse (N·s) at the centre of mass now.
+    pub fn apply_impulse(&mut self, id: BodyId, impulse: Vec3) -> Result<(), AtollError> {
+        check_vec3("impulse", impulse)?;
+        let b = self.bodies.get_mut(id)?;
+        b.linear_velocity += impulse * b.inv_mass;
+        Ok(())
+    }
+
+    /// Applies an impulse (N·s) at a world point now.
+    pub fn apply_impulse_at_point(
+        &mut self,
+        id: BodyId,
+        impulse: Vec3,
+        point: Vec3,
+    ) -> Result<(), AtollError> {
+        check_vec3("impulse", impulse)?;
+        check_vec3("point", point)?;
+        let b = self.bodies.get_mut(id)?;
+        b.linear_velocity += impulse * b.inv_mass;
+        let inv_i = b.inv_inertia_world();
+        b.angular_velocity += inv_i * (point - b.center()).cross(impulse);
+        Ok(())
+    }
+
+    /// The body's tight world AABB.
+    pub fn aabb(&self, id: BodyId) -> Result<Aabb, AtollError> {
+        Ok(tight_aabb(self.bodies.get(id)?))
+    }
+
+    /// The body's fat AABB in the broadphase.
+    pub fn fat_aabb(&self, id: BodyId) -> Result<Aabb, AtollError> {
+        Ok(self.broadphase.fat_aabb(self.bodies.get(id)?.proxy))
+    }
+
+    /// Every live contact pair, in contact id order.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
+        self.contacts.contacts.iter().enumerate().filter(|(_, c)| c.alive).map(|(i, c)| ContactView {
+            id: i as u32,
+            body_a: self.bodies.id_at(c.body_a),
+            body_b: self.bodies.id_at(c.body_b),
+            manifold: c.manifold,
+            impulses: c.impulses,
+            friction: c.friction,
+            restitution: c.restitution,
+            touching: c.touching,
+            began: c.began,
+            ended: c.ended,
+        })
+    }
+
+    /// Number of live contact pairs.
+    pub fn contact_count(&self) -> usize {
+        self.contacts.live_count()
+    }
+
+    /// Pairs that began or stopped touching in the last step, in contact order.
+    pub fn touch_events(&self) -> &[TouchEvent] {
+        &self.touch_events
+    }
+
+    /// Statistics of both broadphase trees.
+    pub fn broadphase_stats(&self) -> BroadphaseStats {
+        BroadphaseStats {
+            static_tree: self.broadphase.tree(ProxyType::Static).stats(),
+            movable_tree: self.broadphase.tree(ProxyType::Movable).stats(),
+            reinsertions_last_step: self.broadphase.reinsertions_last_step(),
+        }
+    }
+
+    /// The broadphase, for drawing its trees.
+    pub fn broadphase(&self) -> &Broadphase {
+        &self.broadphase
+    }
+
+    /// Timings and counters of the last step.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// Simulated seconds so far.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Captures the whole state.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot { world: Box::new(self.clone()) }
+    }
+
+    /// Returns to a captured state.
+    pub fn restore(&mut self, snapshot: &Snapshot) {
+        *self = (*snapshot.world).clone();
+    }
+}
+
+/// The body's tight world AABB.
+pub(crate) fn tight_aabb(b: &Body) -> Aabb {
+    Aabb::transformed(&b.shape.local_aabb(), &b.transform)
+}

@@ -1,0 +1,80 @@
+//! Step settings: every tunable of the pipeline, changeable between steps.
+
+use crate::error::{AtollError, check_non_negative, check_positive, check_vec3};
+use crate::math::Vec3;
+
+/// Settings for [`super::World::step`]. All can change between steps.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StepSettings {
+    /// Time step in seconds.
+    pub dt: f32,
+    /// Solver substeps per step (soft step). Eight by default: a column of 20 boxes on soft
+    /// contacts buckles unless contacts are stiff (60 Hz), and stiff contacts need short
+    /// substeps for the iterative solver to keep up (measured in `physics/tests/stacking.rs`).
+    pub substeps: u32,
+    /// Acceleration applied to every dynamic body, m/s².
+    pub gravity: Vec3,
+    /// Contact stiffness as a natural frequency in Hz. Clamped to a quarter of the substep rate,
+    /// above which a soft constraint stops behaving like a spring. Contacts against static and
+    /// kinematic bodies use twice this (within the same clamp).
+    pub contact_hertz: f32,
+    /// Contact damping ratio (1 = critical).
+    pub contact_damping_ratio: f32,
+    /// Fastest speed (m/s) at which overlapping bodies are pushed apart.
+    pub max_push_out_speed: f32,
+    /// Approach speed (m/s) below which restitution is ignored, so resting bodies do not jitter.
+    pub restitution_threshold: f32,
+    /// Start each step's solve from last step's impulses.
+    pub warm_starting: bool,
+    /// Contact points are kept while the surfaces are this close (m), before they touch.
+    pub speculative_distance: f32,
+    /// Allowed overlap (m) that the solver does not push out; keeps resting contact steady.
+    pub linear_slop: f32,
+    /// Fat AABB margin (m) around each body's tight box in the broadphase.
+    pub aabb_margin: f32,
+    /// Run time-of-impact checks for fast bodies against static bodies.
+    pub continuous_collision: bool,
+    /// Largest angular speed, rad/s, so a spinning body cannot blow up the integrator.
+    pub max_angular_speed: f32,
+}
+
+impl Default for StepSettings {
+    fn default() -> Self {
+        Self {
+            dt: 1.0 / 60.0,
+            substeps: 8,
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            contact_hertz: 60.0,
+            contact_damping_ratio: 10.0,
+            max_push_out_speed: 3.0,
+            restitution_threshold: 1.0,
+            warm_starting: true,
+            speculative_distance: 0.02,
+            linear_slop: 0.005,
+            aabb_margin: 0.1,
+            continuous_collision: true,
+            max_angular_speed: 100.0,
+        }
+    }
+}
+
+impl StepSettings {
+    /// Checks every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), AtollError> {
+        check_positive("dt", self.dt)?;
+        if self.substeps == 0 || self.substeps > 64 {
+            return Err(AtollError::invalid("substeps", format!("must be 1..=64, got {}", self.substeps)));
+        }
+        check_vec3("gravity", self.gravity)?;
+        check_positive("contact hertz", self.contact_hertz)?;
+        check_non_negative("contact damping ratio", self.contact_damping_ratio)?;
+        check_positive("max push-out speed", self.max_push_out_speed)?;
+        check_non_negative("restitution threshold", self.restitution_threshold)?;
+        check_non_negative("speculative distance", self.speculative_distance)?;
+        check_non_negative("linear slop", self.linear_slop)?;
+        check_non_negative("AABB margin", self.aabb_margin)?;
+        check_positive("max angular speed", self.max_angular_speed)?;
+        Ok(())
+    }
+}

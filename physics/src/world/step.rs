@@ -1,0 +1,245 @@
+//! The step pipeline (see DESIGN.md, "One step").
+
+use super::continuous::time_of_impact;
+use super::{TouchEvent, World, tight_aabb};
+use crate::body::{Body, BodyStore, BodyType};
+use crate::broadphase::{ProxyType, fat_aabb};
+use crate::math::{Aabb, Transform, Vec3};
+use crate::narrowphase::{Contact, collide, update_manifold};
+use crate::profile::{Counters, Stage, StageTimer};
+use crate::solver::{
+    self, ContactConstraint, ContactSoftness, Softness, SolverBody, apply_restitution, prepare_contacts,
+    solve_contacts, store_impulses, warm_start,
+};
+
+/// Buffers reused by every step so the steady state allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StepScratch {
+    pairs: Vec<(u32, u32)>,
+    touching: Vec<u32>,
+    solver_bodies: Vec<SolverBody>,
+    centers: Vec<Vec3>,
+    constraints: Vec<ContactConstraint>,
+    candidates: Vec<u32>,
+}
+
+impl World {
+    /// Advances the simulation by one step of `settings().dt`.
+    pub fn step(&mut self) {
+        let start = std::time::Instant::now();
+        let mut timer = StageTimer::start();
+        let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
+        timer.lap(&mut self.profile, Stage::Broadphase);
+        counters.new_pairs = self.create_pairs();
+        timer.lap(&mut self.profile, Stage::Pairs);
+        self.update_contacts();
+        timer.lap(&mut self.profile, Stage::Narrowphase);
+        self.solve();
+        timer.lap(&mut self.profile, Stage::Solve);
+        self.finalize_bodies();
+        timer.lap(&mut self.profile, Stage::Finalize);
+        counters.continuous_hits =
+            if self.settings.continuous_collision { self.clip_fast_bodies() } else { 0 };
+        timer.lap(&mut self.profile, Stage::Continuous);
+
+        self.step_count += 1;
+        self.time += self.settings.dt as f64;
+        counters.bodies = self.bodies.live_count() as u32;
+        counters.awake_bodies =
+            self.bodies.bodies.iter().filter(|b| b.alive && b.body_type != BodyType::Static).count() as u32;
+        counters.proxies = counters.bodies;
+        counters.contact_pairs = self.contacts.live_count() as u32;
+        counters.touching_contacts = self.scratch.touching.len() as u32;
+        counters.manifold_points = self.scratch.constraints.iter().map(|c| c.count as u32).sum::<u32>();
+        self.profile.counters = counters;
+        self.profile.total_ms = start.elapsed().as_secs_f64() * 1e3;
+    }
+
+    /// Stage 2: re-insert a proxy only when its body's tight box left the fat one.
+    fn update_proxies(&mut self) -> u32 {
+        let (dt, margin) = (self.settings.dt, self.settings.aabb_margin);
+        let mut reinserted = 0;
+        for b in self.bodies.bodies.iter().filter(|b| b.alive && b.body_type != BodyType::Static) {
+            let tight = tight_aabb(b);
+            if !self.broadphase.fat_aabb(b.proxy).contains(&tight) {
+                self.broadphase.move_proxy(b.proxy, fat_aabb(&tight, b.linear_velocity * dt, margin));
+                reinserted += 1;
+            }
+        }
+        reinserted
+    }
+
+    /// Stage 3: contact pairs for new overlaps of moved proxies, in sorted pair order.
+    fn create_pairs(&mut self) -> u32 {
+        self.broadphase.update_pairs(&mut self.scratch.pairs);
+        let mut created = 0;
+        for &(a, b) in &self.scratch.pairs {
+            let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
+            let any_dynamic = ba.body_type == BodyType::Dynamic || bb.body_type == BodyType::Dynamic;
+            if any_dynamic && !self.contacts.contains(a, b) {
+                let friction = (ba.material.friction * bb.material.friction).sqrt();
+                let restitution = ba.material.restitution.max(bb.material.restitution);
+                self.contacts.create(a, b, friction, restitution);
+                created += 1;
+            }
+        }
+        created
+    }
+
+    /// Stage 4: update manifolds in contact order; drop pairs whose fat boxes separated.
+    fn update_contacts(&mut self) {
+        self.touch_events.clear();
+        self.scratch.touching.clear();
+        let settings = self.settings;
+        for id in 0..self.contacts.contacts.len() as u32 {
+            let c = &self.contacts.contacts[id as usize];
+            if !c.alive {
+                continue;
+            }
+            let (ba, bb) = (&self.bodies.bodies[c.body_a as usize], &self.bodies.bodies[c.body_b as usize]);
+            if !self.broadphase.fat_aabb(ba.proxy).overlaps(&self.broadphase.fat_aabb(bb.proxy)) {
+                if c.touching {
+                    self.touch_events.push(touch_event(&self.bodies, c, false));
+                }
+                self.contacts.destroy(id);
+                continue;
+            }
+            let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
+            let c = &mut self.contacts.contacts[id as usize];
+            let manifold =
+                collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache);
+            update_manifold(c, manifold);
+            if c.began || c.ended {
+                self.touch_events.push(touch_event(&self.bodies, c, c.began));
+            }
+            if c.touching {
+                self.scratch.touching.push(id);
+            }
+        }
+    }
+
+    /// Stage 6: the soft step over all touching contacts.
+    fn solve(&mut self) {
+        let s = self.settings;
+        let h = s.dt / s.substeps as f32;
+        let scratch = &mut self.scratch;
+        scratch.solver_bodies.clear();
+        scratch.centers.clear();
+        for b in &self.bodies.bodies {
+            scratch.solver_bodies.push(solver_body(b, s.gravity, h));
+            scratch.centers.push(if b.alive { b.center() } else { Vec3::ZERO });
+        }
+        let softness = ContactSoftness {
+            movable: Softness::new(s.contact_hertz.min(0.25 / h), s.contact_damping_ratio, h),
+            fixed: Softness::new((2.0 * s.contact_hertz).min(0.25 / h), s.contact_damping_ratio, h),
+        };
+        prepare_contacts(
+            &self.contacts.contacts,
+            &scratch.touching,
+            &scratch.solver_bodies,
+            &scratch.centers,
+            softness,
+            s.warm_starting,
+            &mut scratch.constraints,
+        );
+        let bodies = &mut scratch.solver_bodies;
+        for _ in 0..s.substeps {
+            solver::integrate_velocities(bodies, s.max_angular_speed);
+            warm_start(bodies, &scratch.constraints);
+            solve_contacts(bodies, &mut scratch.constraints, 1.0 / h, s.max_push_out_speed, true);
+            solver::integrate_positions(bodies, h);
+            solve_contacts(bodies, &mut scratch.constraints, 1.0 / h, s.max_push_out_speed, false);
+        }
+        apply_restitution(bodies, &mut scratch.constraints, s.restitution_threshold);
+        store_impulses(&scratch.constraints, &mut self.contacts.contacts);
+    }
+
+    /// Writes the solved motion back into the bodies and clears applied forces.
+    fn finalize_bodies(&mut self) {
+        for (b, sb) in self.bodies.bodies.iter_mut().zip(&self.scratch.solver_bodies) {
+            if !b.alive || b.body_type == BodyType::Static {
+                continue;
+            }
+            let center = b.center() + sb.dp;
+            let rotation = (sb.dq * b.transform.rotation).normalize();
+            b.transform = Transform::new(center - rotation * b.local_center, rotation);
+            b.linear_velocity = sb.v;
+            b.angular_velocity = sb.w;
+            b.force = Vec3::ZERO;
+            b.torque = Vec3::ZERO;
+        }
+    }
+
+    /// Time of impact for dynamic bodies that moved farther than half their thickness this step,
+    /// against static bodies: such a body is put back where it first touches. Its velocity is
+    /// kept; next step's speculative contact stops it.
+    fn clip_fast_bodies(&mut self) -> u32 {
+        let mut hits = 0;
+        for i in 0..self.bodies.bodies.len() {
+            let b = &self.bodies.bodies[i];
+            let sb = &self.scratch.solver_bodies[i];
+            if !b.alive || b.body_type != BodyType::Dynamic {
+                continue;
+            }
+            let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
+            let motion = sb.dp.length() + angle * b.shape.bounding_radius();
+            if motion < 0.5 * b.shape.min_half_extent() {
+                continue;
+            }
+            let end = b.transform;
+            let start = Transform::new(
+                self.scratch.centers[i] - sb.dp - (sb.dq.inverse() * end.rotation) * b.local_center,
+                (sb.dq.inverse() * end.rotation).normalize(),
+            );
+            let swept = Aabb::transformed(&b.shape.local_aabb(), &start).union(&tight_aabb(b));
+            self.scratch.candidates.clear();
+            let candidates = &mut self.scratch.candidates;
+            self.broadphase.tree(ProxyType::Static).query(&swept, |_, body| {
+                candidates.push(body);
+                true
+            });
+            let mut first = 1.0f32;
+            for &other in self.scratch.candidates.iter() {
+                let o = &self.bodies.bodies[other as usize];
+                if let Some(t) = time_of_impact(b, &start, &end, o, self.settings.linear_slop) {
+                    first = first.min(t);
+                }
+            }
+            if first < 1.0 {
+                let b = &mut self.bodies.bodies[i];
+                b.transform = super::continuous::interpolate(&start, &end, b.local_center, first);
+                hits += 1;
+            }
+        }
+        hits
+    }
+}
+
+fn touch_event(bodies: &BodyStore, c: &Contact, began: bool) -> TouchEvent {
+    TouchEvent { body_a: bodies.id_at(c.body_a), body_b: bodies.id_at(c.body_b), began }
+}
+
+/// Upper bound on how fast any point of `a` can approach any point of `b`.
+fn approach_speed_bound(a: &Body, b: &Body) -> f32 {
+    (a.linear_velocity - b.linear_velocity).length()
+        + a.angular_velocity.length() * a.shape.bounding_radius()
+        + b.angular_velocity.length() * b.shape.bounding_radius()
+}
+
+/// The solver's view of a body for substep length `h`.
+fn solver_body(b: &Body, gravity: Vec3, h: f32) -> SolverBody {
+    if !b.alive || b.body_type == BodyType::Static {
+        return SolverBody::FIXED;
+    }
+    let mut sb = SolverBody { v: b.linear_velocity, w: b.angular_velocity, ..SolverBody::FIXED };
+    if b.body_type == BodyType::Dynamic {
+        let inv_inertia = b.inv_inertia_world();
+        sb.inv_mass = b.inv_mass;
+        sb.inv_inertia = inv_inertia;
+        sb.dv = h * (gravity * b.gravity_scale + b.force * b.inv_mass);
+        sb.dw = h * (inv_inertia * b.torque);
+        sb.linear_retention = 1.0 / (1.0 + h * b.linear_damping);
+        sb.angular_retention = 1.0 / (1.0 + h * b.angular_damping);
+    }
+    sb
+}

@@ -1,0 +1,163 @@
+//! Scene files: round trips, and errors that name the line, column and field.
+
+use atoll_physics::scene::{MAX_HULL_POINTS, SCENE_VERSION};
+use atoll_physics::{BodyType, Scene, SceneBody, SceneError, SceneShape, Vec3};
+
+fn sample() -> Scene {
+    let mut scene = Scene::new("sample");
+    scene.bodies.push(SceneBody::new(
+        BodyType::Static,
+        SceneShape::Box { half_extents: Vec3::new(10.0, 0.5, 10.0) },
+        Vec3::new(0.0, -0.5, 0.0),
+    ));
+    let mut ball =
+        SceneBody::new(BodyType::Dynamic, SceneShape::Sphere { radius: 0.5 }, Vec3::new(0.1, 3.0, -0.2));
+    ball.name = "ball".into();
+    ball.linear_velocity = Vec3::new(1.0, 0.0, 0.25);
+    ball.material.restitution = 0.5;
+    scene.bodies.push(ball);
+    scene.bodies.push(SceneBody::new(
+        BodyType::Kinematic,
+        SceneShape::Capsule { half_height: 0.5, radius: 0.25 },
+        Vec3::new(3.0, 1.0, 0.0),
+    ));
+    scene
+}
+
+fn parse_error(text: &str) -> (usize, usize, String, String) {
+    match Scene::from_ron_str(text) {
+        Err(SceneError::Parse { line, column, field, message }) => (line, column, field, message),
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+#[test]
+fn save_and_load_round_trip_exactly() {
+    let scene = sample();
+    let text = scene.to_ron_string();
+    let back = Scene::from_ron_str(&text).unwrap();
+    assert_eq!(back, scene);
+    assert_eq!(back.to_ron_string(), text);
+}
+
+#[test]
+fn odd_floats_round_trip_bit_for_bit() {
+    let mut scene = sample();
+    scene.bodies[1].position = Vec3::new(0.1 + 0.2, 1.0 / 3.0, f32::MIN_POSITIVE);
+    scene.settings.dt = 1.0 / 144.0;
+    let back = Scene::from_ron_str(&scene.to_ron_string()).unwrap();
+    assert_eq!(
+        back.bodies[1].position.to_array().map(f32::to_bits),
+        scene.bodies[1].position.to_array().map(f32::to_bits)
+    );
+    assert_eq!(back.settings.dt.to_bits(), scene.settings.dt.to_bits());
+}
+
+#[test]
+fn syntax_error_names_line_and_column() {
+    let text = "(\n    version: 1,\n    bodies: [\n        (body_type: Dynamic shape: Sphere(radius: 1.0), position: (0.0, 0.0, 0.0)),\n    ],\n)\n";
+    let (line, column, _, message) = parse_error(text);
+    assert_eq!(line, 4);
+    assert!(column > 20, "column {column}");
+    assert!(!message.is_empty());
+}
+
+#[test]
+fn negative_radius_names_the_field() {
+    let text = "(\n    version: 1,\n    bodies: [\n        (body_type: Dynamic, position: (0.0, 1.0, 0.0), shape: Sphere(radius: 1.0)),\n        (body_type: Dynamic, position: (0.0, 1.0, 0.0), shape: Sphere(radius: -2.0)),\n    ],\n)\n";
+    let (line, _, field, message) = parse_error(text);
+    assert_eq!(line, 5);
+    assert_eq!(field, "bodies[1].shape");
+    assert!(message.contains("sphere radius") && message.contains("-2"), "{message}");
+}
+
+#[test]
+fn non_finite_position_is_refused() {
+    let text =
+        "(version: 1, bodies: [(body_type: Dynamic, position: (0.0, NaN, 0.0), shape: Sphere(radius: 1.0))])";
+    let (_, _, field, message) = parse_error(text);
+    assert_eq!(field, "bodies[0].position");
+    assert!(message.contains("non-finite"), "{message}");
+}
+
+#[test]
+fn coplanar_hull_is_refused() {
+    let text = "(version: 1, bodies: [(body_type: Dynamic, position: (0.0, 0.0, 0.0), shape: Hull(points: [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (1.0, 0.0, 1.0), (0.5, 0.0, 0.5)]))])";
+    let (_, _, field, message) = parse_error(text);
+    assert_eq!(field, "bodies[0].shape");
+    assert!(message.contains("coplanar"), "{message}");
+}
+
+#[test]
+fn bad_material_and_settings_are_refused() {
+    let text = "(version: 1, bodies: [(body_type: Dynamic, position: (0.0, 0.0, 0.0), shape: Sphere(radius: 1.0), material: (density: 0.0, friction: 0.5, restitution: 0.0))])";
+    let (_, _, field, message) = parse_error(text);
+    assert_eq!(field, "bodies[0].material");
+    assert!(message.contains("density"), "{message}");
+
+    let text = "(version: 1, settings: (substeps: 0))";
+    let (_, _, field, message) = parse_error(text);
+    assert_eq!(field, "settings");
+    assert!(message.contains("substeps"), "{message}");
+}
+
+#[test]
+fn unknown_fields_and_versions_are_refused() {
+    let (_, _, field, message) = parse_error("(version: 1, bodies: [], gravity: (0.0, 0.0, 0.0))");
+    assert!(message.contains("gravity"), "{field}: {message}");
+    let (_, _, field, message) = parse_error("(version: 99)");
+    assert_eq!(field, "version");
+    assert!(message.contains(&format!("version {SCENE_VERSION}")), "{message}");
+}
+
+#[test]
+fn oversized_hull_point_list_is_refused() {
+    let points: Vec<String> =
+        (0..MAX_HULL_POINTS + 1).map(|i| format!("({i}.0, {}.0, 0.5)", i % 7)).collect();
+    let text = format!(
+        "(version: 1, bodies: [(body_type: Dynamic, position: (0.0, 0.0, 0.0), shape: Hull(points: [{}]))])",
+        points.join(", ")
+    );
+    let (_, _, field, message) = parse_error(&text);
+    assert_eq!(field, "bodies[0].shape.Hull.points");
+    assert!(message.contains(&format!("more than {MAX_HULL_POINTS}")), "{message}");
+}
+
+#[test]
+fn saving_replaces_the_file_and_a_failed_save_keeps_it() {
+    let dir = std::env::temp_dir().join(format!("atoll-scene-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scene.ron");
+    let first = sample();
+    first.save(&path).unwrap();
+    let mut second = sample();
+    second.name = "second".into();
+    second.save(&path).unwrap();
+    assert_eq!(Scene::load(&path).unwrap().name, "second");
+    // Saving into a directory that does not exist fails and leaves the old file whole.
+    assert!(matches!(first.save(&dir.join("missing").join("scene.ron")), Err(SceneError::Io { .. })));
+    // Saving over a path that is a directory fails before touching anything.
+    let blocker = dir.join("blocker.ron");
+    std::fs::create_dir_all(&blocker).unwrap();
+    assert!(first.save(&blocker).is_err());
+    assert_eq!(Scene::load(&path).unwrap().name, "second");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".saving"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn scene_builds_a_world_and_reads_back() {
+    let scene = sample();
+    let (world, ids) = scene.build_world().unwrap();
+    assert_eq!(world.body_count(), 3);
+    let names = ["", "ball", ""];
+    let back = Scene::from_world(&world, "sample", |id| {
+        names[ids.iter().position(|i| *i == id).unwrap()].to_string()
+    });
+    assert_eq!(back, scene);
+}

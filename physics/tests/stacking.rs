@@ -1,0 +1,155 @@
+//! Scenario tests of the solver: stacks stand, balls bounce and roll as physics says.
+
+mod common;
+
+use atoll_physics::{BodyDesc, Material, Quat, Shape, StepSettings, Vec3, World};
+
+#[test]
+fn tower_of_20_boxes_stands_for_60_seconds() {
+    let (mut world, ids) = common::builtin("tower.ron");
+    let top = *ids.last().unwrap();
+    let start = world.transform(top).unwrap().position;
+    for second in 0..60 {
+        common::run(&mut world, 60);
+        let p = world.transform(top).unwrap().position;
+        assert!(
+            (p - start).length() < 0.05,
+            "top box moved {} m after {} s",
+            (p - start).length(),
+            second + 1
+        );
+    }
+}
+
+#[test]
+fn plane_pyramid_of_base_20_stands_for_30_seconds() {
+    let (mut world, ids) = common::builtin("plane_pyramid.ron");
+    let starts: Vec<Vec3> = ids.iter().map(|id| world.transform(*id).unwrap().position).collect();
+    common::run(&mut world, 30 * 60);
+    let worst = ids
+        .iter()
+        .zip(&starts)
+        .map(|(id, s)| (world.transform(*id).unwrap().position - *s).length())
+        .fold(0.0f32, f32::max);
+    assert!(worst < 0.05, "a box moved {worst} m");
+}
+
+#[test]
+fn elastic_ball_returns_to_its_drop_height() {
+    let (mut world, floor) = common::world_with_floor();
+    let _ = floor;
+    let bouncy = Material { restitution: 1.0, ..Material::default() };
+    let radius = 0.5;
+    let drop_height = 5.0;
+    let ball = world
+        .create_body(
+            &BodyDesc::dynamic(Shape::sphere(radius).unwrap(), Vec3::Y * (drop_height + radius))
+                .with_material(bouncy),
+        )
+        .unwrap();
+    let mut bounced = false;
+    let mut apex = 0.0f32;
+    for _ in 0..240 {
+        world.step();
+        let v = world.linear_velocity(ball).unwrap();
+        let y = world.transform(ball).unwrap().position.y - radius;
+        if v.y > 0.0 {
+            bounced = true;
+        }
+        if bounced {
+            apex = apex.max(y);
+        }
+    }
+    assert!(bounced);
+    assert!(apex >= 0.95 * drop_height, "rebound apex {apex} m of {drop_height} m");
+}
+
+fn incline(angle: f32, friction: f32) -> (World, atoll_physics::BodyId, Vec3) {
+    let mut world = World::new(StepSettings::default()).unwrap();
+    let rotation = Quat::from_rotation_z(angle);
+    let surface = Material { friction, ..Material::default() };
+    world
+        .create_body(
+            &BodyDesc::fixed(Shape::cuboid(Vec3::new(40.0, 0.5, 5.0)).unwrap(), Vec3::ZERO)
+                .with_rotation(rotation)
+                .with_material(surface),
+        )
+        .unwrap();
+    let normal = rotation * Vec3::Y;
+    let downhill = rotation * Vec3::NEG_X;
+    let radius = 0.5;
+    let ball = world
+        .create_body(
+            &BodyDesc::dynamic(Shape::sphere(radius).unwrap(), normal * (0.5 + radius) - downhill * 20.0)
+                .with_material(surface),
+        )
+        .unwrap();
+    (world, ball, downhill)
+}
+
+#[test]
+fn frictionless_ball_slides_at_g_sin_theta() {
+    let angle = 20f32.to_radians();
+    let (mut world, ball, downhill) = incline(angle, 0.0);
+    common::run(&mut world, 30);
+    let v0 = world.linear_velocity(ball).unwrap().dot(downhill);
+    common::run(&mut world, 60);
+    let v1 = world.linear_velocity(ball).unwrap().dot(downhill);
+    let theory = 9.81 * angle.sin();
+    assert!(((v1 - v0) - theory).abs() < 0.05 * theory, "accelerated {} m/s², theory {theory}", v1 - v0);
+}
+
+#[test]
+fn rolling_ball_accelerates_at_five_sevenths_g_sin_theta() {
+    let angle = 20f32.to_radians();
+    let (mut world, ball, downhill) = incline(angle, 0.8);
+    common::run(&mut world, 30);
+    let v0 = world.linear_velocity(ball).unwrap().dot(downhill);
+    common::run(&mut world, 60);
+    let v1 = world.linear_velocity(ball).unwrap().dot(downhill);
+    let theory = 5.0 / 7.0 * 9.81 * angle.sin();
+    assert!(((v1 - v0) - theory).abs() < 0.05 * theory, "accelerated {} m/s², theory {theory}", v1 - v0);
+}
+
+#[test]
+fn fast_sphere_never_passes_a_thin_wall() {
+    for offset in [0.0f32, 0.37, 1.21, 2.9] {
+        let settings = StepSettings { gravity: Vec3::ZERO, ..StepSettings::default() };
+        let mut world = World::new(settings).unwrap();
+        world
+            .create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::new(0.1, 5.0, 5.0)).unwrap(), Vec3::ZERO))
+            .unwrap();
+        let bullet = world
+            .create_body(
+                &BodyDesc::dynamic(Shape::sphere(0.1).unwrap(), Vec3::new(-20.0 - offset, 0.3, 0.0))
+                    .with_linear_velocity(Vec3::new(200.0, 0.0, 0.0)),
+            )
+            .unwrap();
+        for _ in 0..120 {
+            world.step();
+            let x = world.transform(bullet).unwrap().position.x;
+            assert!(x < 0.0, "offset {offset}: the bullet passed the wall (x = {x})");
+        }
+    }
+}
+
+#[test]
+fn fast_box_never_passes_a_thin_wall() {
+    let settings = StepSettings { gravity: Vec3::ZERO, ..StepSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    world
+        .create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::new(0.1, 5.0, 5.0)).unwrap(), Vec3::ZERO))
+        .unwrap();
+    let bullet = world
+        .create_body(
+            &BodyDesc::dynamic(Shape::cuboid(Vec3::splat(0.1)).unwrap(), Vec3::new(-10.0, 0.0, 0.0))
+                .with_rotation(Quat::from_rotation_y(0.4))
+                .with_linear_velocity(Vec3::new(200.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    world.set_angular_velocity(bullet, Vec3::new(0.0, 20.0, 5.0)).unwrap();
+    for _ in 0..120 {
+        world.step();
+        assert!(world.transform(bullet).unwrap().position.x < 0.0, "the box passed the wall");
+    }
+}

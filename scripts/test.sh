@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every test of the workspace. Installs what a fresh machine lacks first, so the same
+# command works on a developer's machine and in CI (`.ci/run` calls exactly this script).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The toolchain components the checks below use.
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    rustup component add rustfmt clippy
+fi
+
+echo "== format"
+cargo fmt --all -- --check
+
+echo "== lints"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== headless runner smoke run"
+cargo run --release --locked -q -- run scenes/tower.ron --steps 30
+
+echo "== tests"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --locked 2>&1 | tee "$log"
+# One closing line over every test binary, so a reader (or CI) sees the total at the end.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     END { printf "tests: %d passed, %d failed\n", p, f; if (p == 0) exit 1 }' "$log"
