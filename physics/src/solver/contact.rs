@@ -1,9 +1,24 @@
 //! Contact constraints: non-penetration with soft position feedback and speculative distance,
 //! Coulomb friction on a disc, restitution and warm starting.
+//!
+//! Each point keeps its Jacobian's angular parts and their images under the inverse inertia,
+//! computed once per step, so an iteration is a few dot products and scaled adds; each
+//! constraint loads its two bodies' velocities once and writes them back once.
 
 use super::{Softness, SolverBody};
-use crate::math::{Mat3, Vec3, orthonormal_basis};
+use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
+
+/// The angular part of one constraint direction at one point.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AngularTerms {
+    /// `r_a × dir` and `r_b × dir`: how each body's spin moves the point along `dir`.
+    pub arm_a: Vec3,
+    pub arm_b: Vec3,
+    /// The same through each body's inverse inertia: the spin a unit impulse gives.
+    pub spin_a: Vec3,
+    pub spin_b: Vec3,
+}
 
 /// One point of a contact constraint.
 #[derive(Clone, Copy, Debug, Default)]
@@ -14,6 +29,8 @@ pub(crate) struct ConstraintPoint {
     /// Separation minus the anchors' offset along the normal; adding the bodies' current
     /// relative displacement gives the current separation without re-running collision.
     pub adjusted_separation: f32,
+    pub normal: AngularTerms,
+    pub tangent: [AngularTerms; 2],
     pub normal_mass: f32,
     pub tangent_mass: [f32; 2],
     pub normal_impulse: f32,
@@ -36,8 +53,6 @@ pub(crate) struct ContactConstraint {
     pub softness: Softness,
     pub inv_mass_a: f32,
     pub inv_mass_b: f32,
-    pub inv_i_a: Mat3,
-    pub inv_i_b: Mat3,
     pub count: usize,
     pub points: [ConstraintPoint; MAX_MANIFOLD_POINTS],
 }
@@ -47,6 +62,47 @@ pub(crate) struct ContactConstraint {
 pub(crate) struct ContactSoftness {
     pub movable: Softness,
     pub fixed: Softness,
+}
+
+/// The velocities of a constraint's two bodies while it is being solved.
+struct PairVelocity {
+    va: Vec3,
+    wa: Vec3,
+    vb: Vec3,
+    wb: Vec3,
+}
+
+impl PairVelocity {
+    #[inline]
+    fn load(bodies: &[SolverBody], cc: &ContactConstraint) -> Self {
+        let (a, b) = (&bodies[cc.body_a as usize], &bodies[cc.body_b as usize]);
+        PairVelocity { va: a.v, wa: a.w, vb: b.v, wb: b.w }
+    }
+
+    #[inline]
+    fn store(&self, bodies: &mut [SolverBody], cc: &ContactConstraint) {
+        let a = &mut bodies[cc.body_a as usize];
+        a.v = self.va;
+        a.w = self.wa;
+        let b = &mut bodies[cc.body_b as usize];
+        b.v = self.vb;
+        b.w = self.wb;
+    }
+
+    /// Relative velocity of B's point against A's along `dir`.
+    #[inline]
+    fn along(&self, dir: Vec3, ang: &AngularTerms) -> f32 {
+        dir.dot(self.vb - self.va) + ang.arm_b.dot(self.wb) - ang.arm_a.dot(self.wa)
+    }
+
+    /// Applies `impulse` along `dir` (to B, and its opposite to A).
+    #[inline]
+    fn push(&mut self, cc: &ContactConstraint, dir: Vec3, ang: &AngularTerms, impulse: f32) {
+        self.va -= dir * (impulse * cc.inv_mass_a);
+        self.wa -= ang.spin_a * impulse;
+        self.vb += dir * (impulse * cc.inv_mass_b);
+        self.wb += ang.spin_b * impulse;
+    }
 }
 
 /// Builds constraints for the touching contacts listed in `touching` (contact ids, ascending).
@@ -81,31 +137,32 @@ pub(crate) fn prepare_contacts(
             },
             inv_mass_a: ba.inv_mass,
             inv_mass_b: bb.inv_mass,
-            inv_i_a: ba.inv_inertia,
-            inv_i_b: bb.inv_inertia,
             count: c.manifold.count,
             points: Default::default(),
         };
+        let pair = PairVelocity { va: ba.v, wa: ba.w, vb: bb.v, wb: bb.w };
         for (i, mp) in c.manifold.points().iter().enumerate() {
             let r_a = mp.position - centers[a];
             let r_b = mp.position - centers[b];
-            let effective = |dir: Vec3| {
-                let ra_x = r_a.cross(dir);
-                let rb_x = r_b.cross(dir);
-                let k = ba.inv_mass
-                    + bb.inv_mass
-                    + ra_x.dot(ba.inv_inertia * ra_x)
-                    + rb_x.dot(bb.inv_inertia * rb_x);
+            let terms = |dir: Vec3| {
+                let (arm_a, arm_b) = (r_a.cross(dir), r_b.cross(dir));
+                AngularTerms { arm_a, arm_b, spin_a: ba.inv_inertia * arm_a, spin_b: bb.inv_inertia * arm_b }
+            };
+            let effective_mass = |t: &AngularTerms| {
+                let k = ba.inv_mass + bb.inv_mass + t.arm_a.dot(t.spin_a) + t.arm_b.dot(t.spin_b);
                 if k > 0.0 { 1.0 / k } else { 0.0 }
             };
+            let normal = terms(n);
+            let tangent = [terms(t1), terms(t2)];
             let stored = c.impulses[i];
-            let rel_v = (bb.v + bb.w.cross(r_b)) - (ba.v + ba.w.cross(r_a));
             cc.points[i] = ConstraintPoint {
                 r_a,
                 r_b,
                 adjusted_separation: mp.separation - (r_b - r_a).dot(n),
-                normal_mass: effective(n),
-                tangent_mass: [effective(t1), effective(t2)],
+                normal,
+                tangent,
+                normal_mass: effective_mass(&normal),
+                tangent_mass: [effective_mass(&tangent[0]), effective_mass(&tangent[1])],
                 normal_impulse: if warm_starting { stored.normal } else { 0.0 },
                 tangent_impulse: if warm_starting {
                     [stored.tangent.dot(t1), stored.tangent.dot(t2)]
@@ -113,37 +170,23 @@ pub(crate) fn prepare_contacts(
                     [0.0, 0.0]
                 },
                 max_normal_impulse: 0.0,
-                relative_velocity: rel_v.dot(n),
+                relative_velocity: pair.along(n, &normal),
             };
         }
         out.push(cc);
     }
 }
 
-#[inline]
-fn apply(bodies: &mut [SolverBody], cc: &ContactConstraint, r_a: Vec3, r_b: Vec3, impulse: Vec3) {
-    let (a, b) = (cc.body_a as usize, cc.body_b as usize);
-    bodies[a].v -= impulse * cc.inv_mass_a;
-    bodies[a].w -= cc.inv_i_a * r_a.cross(impulse);
-    bodies[b].v += impulse * cc.inv_mass_b;
-    bodies[b].w += cc.inv_i_b * r_b.cross(impulse);
-}
-
-#[inline]
-fn relative_velocity(bodies: &[SolverBody], cc: &ContactConstraint, r_a: Vec3, r_b: Vec3) -> Vec3 {
-    let (ba, bb) = (&bodies[cc.body_a as usize], &bodies[cc.body_b as usize]);
-    (bb.v + bb.w.cross(r_b)) - (ba.v + ba.w.cross(r_a))
-}
-
 /// Applies the accumulated impulses (warm start).
 pub(crate) fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
     for cc in constraints {
+        let mut pair = PairVelocity::load(bodies, cc);
         for p in &cc.points[..cc.count] {
-            let impulse = cc.normal * p.normal_impulse
-                + cc.tangents[0] * p.tangent_impulse[0]
-                + cc.tangents[1] * p.tangent_impulse[1];
-            apply(bodies, cc, p.r_a, p.r_b, impulse);
+            pair.push(cc, cc.normal, &p.normal, p.normal_impulse);
+            pair.push(cc, cc.tangents[0], &p.tangent[0], p.tangent_impulse[0]);
+            pair.push(cc, cc.tangents[1], &p.tangent[1], p.tangent_impulse[1]);
         }
+        pair.store(bodies, cc);
     }
 }
 
@@ -158,11 +201,12 @@ pub(crate) fn solve_contacts(
 ) {
     for cc in constraints.iter_mut() {
         let (ba, bb) = (&bodies[cc.body_a as usize], &bodies[cc.body_b as usize]);
-        let (dp_a, dq_a, dp_b, dq_b) = (ba.dp, ba.dq, bb.dp, bb.dq);
+        let (dp, dq_a, dq_b) = (bb.dp - ba.dp, ba.dq, bb.dq);
+        let mut pair = PairVelocity::load(bodies, cc);
         for i in 0..cc.count {
-            let p = cc.points[i];
+            let p = &cc.points[i];
             // Current separation from the bodies' motion since the step began.
-            let d = (dp_b - dp_a) + (dq_b * p.r_b) - (dq_a * p.r_a);
+            let d = dp + (dq_b * p.r_b) - (dq_a * p.r_a);
             let s = d.dot(cc.normal) + p.adjusted_separation;
             let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                 // Speculative: allow exactly the approach that closes the gap this substep.
@@ -176,27 +220,28 @@ pub(crate) fn solve_contacts(
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let vn = relative_velocity(bodies, cc, p.r_a, p.r_b).dot(cc.normal);
+            let vn = pair.along(cc.normal, &p.normal);
             let lambda = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
             let new_impulse = (p.normal_impulse + lambda).max(0.0);
             let applied = new_impulse - p.normal_impulse;
-            let pt = &mut cc.points[i];
-            pt.normal_impulse = new_impulse;
-            pt.max_normal_impulse = pt.max_normal_impulse.max(new_impulse);
-            apply(bodies, cc, p.r_a, p.r_b, cc.normal * applied);
+            let normal_terms = p.normal;
+            let p = &mut cc.points[i];
+            p.normal_impulse = new_impulse;
+            p.max_normal_impulse = p.max_normal_impulse.max(new_impulse);
+            pair.push(cc, cc.normal, &normal_terms, applied);
         }
-        solve_friction(bodies, cc);
+        solve_friction(&mut pair, cc);
+        pair.store(bodies, cc);
     }
 }
 
-fn solve_friction(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
+fn solve_friction(pair: &mut PairVelocity, cc: &mut ContactConstraint) {
     for i in 0..cc.count {
         let p = cc.points[i];
-        let vt = relative_velocity(bodies, cc, p.r_a, p.r_b);
         let old = p.tangent_impulse;
         let mut new = [
-            old[0] - p.tangent_mass[0] * vt.dot(cc.tangents[0]),
-            old[1] - p.tangent_mass[1] * vt.dot(cc.tangents[1]),
+            old[0] - p.tangent_mass[0] * pair.along(cc.tangents[0], &p.tangent[0]),
+            old[1] - p.tangent_mass[1] * pair.along(cc.tangents[1], &p.tangent[1]),
         ];
         // Coulomb's cone, as a disc: the friction impulse may not exceed mu times the normal one.
         let limit = cc.friction * p.normal_impulse;
@@ -206,8 +251,8 @@ fn solve_friction(bodies: &mut [SolverBody], cc: &mut ContactConstraint) {
             new = [new[0] * scale, new[1] * scale];
         }
         cc.points[i].tangent_impulse = new;
-        let applied = cc.tangents[0] * (new[0] - old[0]) + cc.tangents[1] * (new[1] - old[1]);
-        apply(bodies, cc, p.r_a, p.r_b, applied);
+        pair.push(cc, cc.tangents[0], &p.tangent[0], new[0] - old[0]);
+        pair.push(cc, cc.tangents[1], &p.tangent[1], new[1] - old[1]);
     }
 }
 
@@ -219,19 +264,20 @@ pub(crate) fn apply_restitution(
     threshold: f32,
 ) {
     for cc in constraints.iter_mut().filter(|cc| cc.restitution > 0.0) {
+        let mut pair = PairVelocity::load(bodies, cc);
         for i in 0..cc.count {
             let p = cc.points[i];
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = relative_velocity(bodies, cc, p.r_a, p.r_b).dot(cc.normal);
+            let vn = pair.along(cc.normal, &p.normal);
             let lambda = -p.normal_mass * (vn + cc.restitution * p.relative_velocity);
             let new_impulse = (p.normal_impulse + lambda).max(0.0);
-            let applied = new_impulse - p.normal_impulse;
             cc.points[i].normal_impulse = new_impulse;
             cc.points[i].max_normal_impulse = p.max_normal_impulse.max(new_impulse);
-            apply(bodies, cc, p.r_a, p.r_b, cc.normal * applied);
+            pair.push(cc, cc.normal, &p.normal, new_impulse - p.normal_impulse);
         }
+        pair.store(bodies, cc);
     }
 }
 
