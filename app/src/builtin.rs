@@ -122,6 +122,17 @@ impl Lcg {
 pub fn rain(count: u32) -> Scene {
     let mut scene = Scene::new(format!("Rain ({count} mixed shapes)"));
     ground(&mut scene);
+    // A low wall around the drop zone keeps rolling balls in view (nothing damps rolling).
+    for (name, half, position) in [
+        ("wall -x", Vec3::new(0.25, 1.0, 12.0), Vec3::new(-12.25, 1.0, 0.0)),
+        ("wall +x", Vec3::new(0.25, 1.0, 12.0), Vec3::new(12.25, 1.0, 0.0)),
+        ("wall -z", Vec3::new(12.5, 1.0, 0.25), Vec3::new(0.0, 1.0, -12.25)),
+        ("wall +z", Vec3::new(12.5, 1.0, 0.25), Vec3::new(0.0, 1.0, 12.25)),
+    ] {
+        let mut wall = SceneBody::new(BodyType::Static, SceneShape::Box { half_extents: half }, position);
+        wall.name = name.into();
+        scene.bodies.push(wall);
+    }
     let mut rng = Lcg(0x5eed_a7011);
     let per_side = 10;
     for i in 0..count {
@@ -242,6 +253,6 @@ mod tests {
         assert_eq!(plane_pyramid(20).bodies.len(), 1 + 210);
         assert_eq!(pyramid_3d(10).bodies.len(), 1 + 385);
         assert_eq!(tower(20).bodies.len(), 21);
-        assert_eq!(rain(500).bodies.len(), 501);
+        assert_eq!(rain(500).bodies.len(), 505);
     }
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use atoll_physics::{BodyDesc, Material, Quat, Shape, StepSettings, Vec3, World};
+use atoll_physics::{BodyDesc, Material, Quat, Shape, ShapeKind, StepSettings, Vec3, World};
 
 #[test]
 fn tower_of_20_boxes_stands_for_60_seconds() {
@@ -151,5 +151,42 @@ fn fast_box_never_passes_a_thin_wall() {
     for _ in 0..120 {
         world.step();
         assert!(world.transform(bullet).unwrap().position.x < 0.0, "the box passed the wall");
+    }
+}
+
+#[test]
+fn rain_of_mixed_shapes_comes_to_rest_in_its_bin() {
+    let (mut world, ids) = common::builtin("rain.ron");
+    common::run(&mut world, 12 * 60);
+    let mut fastest_angular = 0.0f32;
+    for id in &ids[5..] {
+        let b = world.body(*id).unwrap();
+        // The lowest point of the shape itself (its AABB is looser for rotated hulls).
+        let down = b.transform.inverse_transform_vector(Vec3::NEG_Y);
+        let lowest = b.transform.transform_point(b.shape.support(down)).y;
+        assert!(lowest > -0.05, "a {:?} sank to {lowest}", b.shape.kind());
+        let p = b.transform.position;
+        assert!(p.x.abs() < 12.0 && p.z.abs() < 12.0, "a {:?} left the bin: {p}", b.shape.kind());
+        // Balls may roll on (nothing damps rolling); boxes and rocks must have settled.
+        if matches!(b.shape.kind(), ShapeKind::Cuboid | ShapeKind::Hull) {
+            fastest_angular = fastest_angular.max(b.angular_velocity.length());
+            assert!(
+                b.linear_velocity.length() < 0.2,
+                "a {:?} still moves at {}",
+                b.shape.kind(),
+                b.linear_velocity
+            );
+        }
+    }
+    assert!(fastest_angular < 0.5, "a box or rock still spins at {fastest_angular} rad/s");
+}
+
+#[test]
+fn dominoes_all_fall() {
+    let (mut world, ids) = common::builtin("dominoes.ron");
+    common::run(&mut world, 20 * 60);
+    for id in &ids[1..] {
+        let up = world.transform(*id).unwrap().rotation * Vec3::Y;
+        assert!(up.y < 0.9, "a domino is still standing (up = {up})");
     }
 }
