@@ -147,7 +147,28 @@ fn print_table(r: &RunReport, dt: f32) {
 
 #[cfg(test)]
 mod tests {
-    use super::median;
+    use super::*;
+
+    #[test]
+    fn report_has_every_stage_counters_and_hash() {
+        let path = crate::cli::scenes_dir().join("tower.ron");
+        let (mut world, _) = Scene::load(&path).unwrap().build_world().unwrap();
+        let options = RunOptions { steps: 5, warmup: 2, ..RunOptions::new(path) };
+        let report = measure(&mut world, &options);
+        assert_eq!(world.step_count(), 7);
+        assert_eq!(report.median_stage_ms.len(), Stage::ALL.len());
+        assert_eq!(report.counters.bodies, 21);
+        assert_eq!(report.state_hash, format!("{:016x}", state_hash(&world)));
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["median_stage_ms"][2][0], "narrowphase");
+        assert_eq!(json["counters"]["manifold_points"], 80);
+    }
+
+    #[test]
+    fn missing_scene_is_a_clear_error() {
+        let err = run(&RunOptions::new(PathBuf::from("no/such/scene.ron"))).unwrap_err();
+        assert!(err.contains("no/such/scene.ron"), "{err}");
+    }
 
     #[test]
     fn median_of_odd_and_even() {
