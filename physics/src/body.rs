@@ -204,7 +204,23 @@ pub(crate) struct Body {
     pub can_sleep: bool,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
+    /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
+    pub island: u32,
+    /// Neighbours in the island's body list.
+    pub island_prev: u32,
+    pub island_next: u32,
+    /// Seconds the body has been slow enough to sleep.
+    pub sleep_timer: f32,
+    /// Simulated this step (static bodies never are).
+    pub awake: bool,
+    /// First edge of the body's contact list (`contact << 1 | side`), or [`NONE`].
+    pub contact_head: u32,
+    /// Number of contacts in that list.
+    pub contact_count: u32,
 }
+
+/// "No index" for the intrusive lists of bodies, contacts and islands.
+pub(crate) const NONE: u32 = u32::MAX;
 
 impl Body {
     pub fn from_desc(desc: &BodyDesc, generation: u32) -> Body {
@@ -234,6 +250,13 @@ impl Body {
             gravity_scale: desc.gravity_scale,
             can_sleep: desc.can_sleep,
             proxy: ProxyKey::NONE,
+            island: NONE,
+            island_prev: NONE,
+            island_next: NONE,
+            sleep_timer: 0.0,
+            awake: moving,
+            contact_head: NONE,
+            contact_count: 0,
         }
     }
 

@@ -4,9 +4,11 @@
 //! arrays named by generational ids, and a fixed step pipeline (see [`World::step`]).
 //! Units are metres, kilograms, seconds and radians; +Y is up; everything is `f32`.
 
+pub mod bitset;
 pub mod body;
 pub mod broadphase;
 pub mod error;
+pub(crate) mod island;
 pub mod math;
 pub mod narrowphase;
 pub mod profile;

@@ -7,25 +7,34 @@ pub enum Stage {
     Broadphase,
     /// Query the trees with moved proxies; create contact pairs.
     Pairs,
-    /// Update every contact pair's manifold; destroy pairs whose fat AABBs separated.
+    /// Update every awake contact pair's manifold; destroy pairs whose fat AABBs separated.
     Narrowphase,
+    /// Walk the begin/end-touching bits: merge islands, wake them, flag islands that may split.
+    Islands,
     /// Prepare constraints and run the substeps, restitution and impulse storage.
     Solve,
     /// Write solved motion back to bodies.
     Finalize,
     /// Time of impact for fast bodies against static bodies.
     Continuous,
+    /// Put islands whose bodies all rested long enough to sleep.
+    Sleep,
+    /// Rebuild the largest island that may have split.
+    Split,
 }
 
 impl Stage {
     /// Every stage in pipeline order.
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Broadphase,
         Stage::Pairs,
         Stage::Narrowphase,
+        Stage::Islands,
         Stage::Solve,
         Stage::Finalize,
         Stage::Continuous,
+        Stage::Sleep,
+        Stage::Split,
     ];
 
     /// A short lowercase name for tables and JSON.
@@ -34,9 +43,12 @@ impl Stage {
             Stage::Broadphase => "broadphase",
             Stage::Pairs => "pairs",
             Stage::Narrowphase => "narrowphase",
+            Stage::Islands => "islands",
             Stage::Solve => "solve",
             Stage::Finalize => "finalize",
             Stage::Continuous => "continuous",
+            Stage::Sleep => "sleep",
+            Stage::Split => "split",
         }
     }
 }
@@ -46,7 +58,7 @@ impl Stage {
 pub struct Counters {
     /// Live bodies of every type.
     pub bodies: u32,
-    /// Dynamic and kinematic bodies that were simulated.
+    /// Dynamic and kinematic bodies that were simulated (not static, not asleep).
     pub awake_bodies: u32,
     /// Broadphase proxies in both trees.
     pub proxies: u32,
@@ -62,6 +74,10 @@ pub struct Counters {
     pub reinsertions: u32,
     /// Bodies whose motion was clipped by time of impact.
     pub continuous_hits: u32,
+    /// Live islands.
+    pub islands: u32,
+    /// Islands that are awake.
+    pub awake_islands: u32,
 }
 
 /// Timings (milliseconds) and counters of the last step.

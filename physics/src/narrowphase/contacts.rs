@@ -3,6 +3,7 @@
 //! walked in index order; a hash map is used only to look up a pair, never iterated.
 
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold};
+use crate::body::NONE;
 use crate::math::Vec3;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -38,6 +39,25 @@ pub(crate) struct Contact {
     pub began: bool,
     /// Stopped touching during the last step (still overlapping fat AABBs).
     pub ended: bool,
+    /// Links in each body's contact list: `edges[0]` for body A, `edges[1]` for body B.
+    pub edges: [ContactEdge; 2],
+    /// The island this contact is an edge of (touching contacts between dynamic bodies only).
+    pub island: u32,
+    pub island_prev: u32,
+    pub island_next: u32,
+}
+
+/// Neighbours of a contact in one body's contact list, as edge keys (`contact << 1 | side`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ContactEdge {
+    pub prev: u32,
+    pub next: u32,
+}
+
+impl Default for ContactEdge {
+    fn default() -> Self {
+        ContactEdge { prev: NONE, next: NONE }
+    }
 }
 
 /// A small, fixed hasher for pair keys (deterministic; the map is never iterated anyway).
@@ -85,8 +105,17 @@ impl ContactStore {
     /// Creates the contact between body indices `a < b`.
     pub fn create(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
         debug_assert!(a < b);
-        let contact =
-            Contact { alive: true, body_a: a, body_b: b, friction, restitution, ..Default::default() };
+        let contact = Contact {
+            alive: true,
+            body_a: a,
+            body_b: b,
+            friction,
+            restitution,
+            island: NONE,
+            island_prev: NONE,
+            island_next: NONE,
+            ..Default::default()
+        };
         let id = match self.free.pop() {
             Some(id) => {
                 self.contacts[id as usize] = contact;

@@ -57,11 +57,13 @@ pub(crate) struct ContactConstraint {
     pub points: [ConstraintPoint; MAX_MANIFOLD_POINTS],
 }
 
-/// Softness for contacts between two movable bodies, and (stiffer) against immovable ones.
+/// How contacts are prepared this step: softness between two movable bodies and (stiffer)
+/// against immovable ones, and whether last step's impulses are reused.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContactSoftness {
     pub movable: Softness,
     pub fixed: Softness,
+    pub warm_starting: bool,
 }
 
 /// The velocities of a constraint's two bodies while it is being solved.
@@ -109,16 +111,16 @@ impl PairVelocity {
 pub(crate) fn prepare_contacts(
     contacts: &[Contact],
     touching: &[u32],
+    solver_index: &[u32],
     bodies: &[SolverBody],
     centers: &[Vec3],
     softness: ContactSoftness,
-    warm_starting: bool,
     out: &mut Vec<ContactConstraint>,
 ) {
     out.clear();
     for &id in touching {
         let c = &contacts[id as usize];
-        let (a, b) = (c.body_a as usize, c.body_b as usize);
+        let (a, b) = (solver_index[c.body_a as usize] as usize, solver_index[c.body_b as usize] as usize);
         let (ba, bb) = (&bodies[a], &bodies[b]);
         let n = c.manifold.normal;
         let (t1, t2) = orthonormal_basis(n);
@@ -163,8 +165,8 @@ pub(crate) fn prepare_contacts(
                 tangent,
                 normal_mass: effective_mass(&normal),
                 tangent_mass: [effective_mass(&tangent[0]), effective_mass(&tangent[1])],
-                normal_impulse: if warm_starting { stored.normal } else { 0.0 },
-                tangent_impulse: if warm_starting {
+                normal_impulse: if softness.warm_starting { stored.normal } else { 0.0 },
+                tangent_impulse: if softness.warm_starting {
                     [stored.tangent.dot(t1), stored.tangent.dot(t2)]
                 } else {
                     [0.0, 0.0]

@@ -2,14 +2,19 @@
 //! everything the editor shows.
 
 mod continuous;
+pub(crate) mod graph;
+mod islands;
 mod settings;
 mod step;
 
+pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
 
+use crate::bitset::BitSet;
 use crate::body::{Body, BodyDesc, BodyId, BodyStore, BodyType, Material, validate_rotation};
 use crate::broadphase::{Broadphase, ProxyType, TreeStats, fat_aabb};
 use crate::error::{AtollError, check_vec3};
+use crate::island::IslandStore;
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::narrowphase::{ContactStore, Manifold, PointImpulse};
 use crate::profile::Profile;
@@ -103,7 +108,16 @@ pub struct World {
     broadphase: Broadphase,
     contacts: ContactStore,
     scratch: StepScratch,
+    islands: IslandStore,
+    /// Dynamic and kinematic bodies simulated this step, by slot.
+    awake_bodies: BitSet,
+    /// Contacts updated this step (at least one body awake), by contact id.
+    awake_contacts: BitSet,
+    /// Contacts that began / stopped touching in this step's narrowphase.
+    began_bits: BitSet,
+    ended_bits: BitSet,
     touch_events: Vec<TouchEvent>,
+    sleep_events: Vec<SleepEvent>,
     step_count: u64,
     time: f64,
     profile: Profile,
@@ -144,20 +158,44 @@ impl World {
             fat_aabb(&tight_aabb(body), body.linear_velocity * self.settings.dt, self.settings.aabb_margin);
         let key = self.broadphase.create_proxy(fat, kind, id.index());
         self.bodies.bodies[id.index() as usize].proxy = key;
+        match desc.body_type {
+            BodyType::Dynamic => {
+                self.islands.create_for(&mut self.bodies.bodies, id.index());
+                self.awake_bodies.set(id.index() as usize);
+            }
+            BodyType::Kinematic => self.awake_bodies.set(id.index() as usize),
+            BodyType::Static => {}
+        }
         Ok(id)
     }
 
-    /// Removes a body with its contacts and proxy.
+    /// Removes a body with its contacts and proxy; its island wakes (its neighbours lose
+    /// their support) and may split.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<(), AtollError> {
+        self.bodies.get(id)?;
+        self.wake(id.index());
+        let index = id.index();
+        while self.bodies.bodies[index as usize].contact_head != crate::body::NONE {
+            let (contact, _) = graph::edge_parts(self.bodies.bodies[index as usize].contact_head);
+            self.destroy_contact(contact);
+        }
+        self.islands.remove_body(&mut self.bodies.bodies, index);
+        self.awake_bodies.clear(index as usize);
         let proxy = self.bodies.remove(id)?;
         self.broadphase.destroy_proxy(proxy);
-        for cid in 0..self.contacts.contacts.len() as u32 {
-            let c = &self.contacts.contacts[cid as usize];
-            if c.alive && (c.body_a == id.index() || c.body_b == id.index()) {
-                self.contacts.destroy(cid);
-            }
-        }
         Ok(())
+    }
+
+    /// Destroys a contact, unlinking it from its island and its bodies' lists.
+    fn destroy_contact(&mut self, contact: u32) {
+        let c = &self.contacts.contacts[contact as usize];
+        if c.touching {
+            self.touch_events.push(step::touch_event(&self.bodies, c, false));
+        }
+        self.islands.unlink(&mut self.contacts.contacts, contact);
+        graph::detach(&mut self.bodies.bodies, &mut self.contacts.contacts, contact);
+        self.awake_contacts.clear(contact as usize);
+        self.contacts.destroy(contact);
     }
 
     /// Number of live bodies.
@@ -201,12 +239,19 @@ impl World {
         validate_rotation(transform.rotation)?;
         let margin = self.settings.aabb_margin;
         let dt = self.settings.dt;
-        let b = self.bodies.get_mut(id)?;
+        let b = self.edit_body(id)?;
         b.transform = Transform::new(transform.position, transform.rotation.normalize());
         let fat = fat_aabb(&tight_aabb(b), b.linear_velocity * dt, margin);
         let key = b.proxy;
         self.broadphase.move_proxy(key, fat);
         Ok(())
+    }
+
+    /// A live body about to be edited: its island wakes first (an edit is a disturbance).
+    fn edit_body(&mut self, id: BodyId) -> Result<&mut Body, AtollError> {
+        self.bodies.get(id)?;
+        self.wake(id.index());
+        Ok(&mut self.bodies.bodies[id.index() as usize])
     }
 
     /// Velocity of a body's centre of mass.
@@ -222,7 +267,7 @@ impl World {
     /// Sets the linear velocity (ignored for static bodies).
     pub fn set_linear_velocity(&mut self, id: BodyId, v: Vec3) -> Result<(), AtollError> {
         check_vec3("linear velocity", v)?;
-        let b = self.bodies.get_mut(id)?;
+        let b = self.edit_body(id)?;
         if b.body_type != BodyType::Static {
             b.linear_velocity = v;
         }
@@ -232,7 +277,7 @@ impl World {
     /// Sets the angular velocity (ignored for static bodies).
     pub fn set_angular_velocity(&mut self, id: BodyId, w: Vec3) -> Result<(), AtollError> {
         check_vec3("angular velocity", w)?;
-        let b = self.bodies.get_mut(id)?;
+        let b = self.edit_body(id)?;
         if b.body_type != BodyType::Static {
             b.angular_velocity = w;
         }
@@ -242,7 +287,7 @@ impl World {
     /// Adds a force (N) at the centre of mass for the next step.
     pub fn apply_force(&mut self, id: BodyId, force: Vec3) -> Result<(), AtollError> {
         check_vec3("force", force)?;
-        self.bodies.get_mut(id)?.force += force;
+        self.edit_body(id)?.force += force;
         Ok(())
     }
 
@@ -250,7 +295,7 @@ impl World {
     pub fn apply_force_at_point(&mut self, id: BodyId, force: Vec3, point: Vec3) -> Result<(), AtollError> {
         check_vec3("force", force)?;
         check_vec3("point", point)?;
-        let b = self.bodies.get_mut(id)?;
+        let b = self.edit_body(id)?;
         b.force += force;
         b.torque += (point - b.center()).cross(force);
         Ok(())
@@ -259,14 +304,14 @@ impl World {
     /// Adds a torque (N·m) for the next step.
     pub fn apply_torque(&mut self, id: BodyId, torque: Vec3) -> Result<(), AtollError> {
         check_vec3("torque", torque)?;
-        self.bodies.get_mut(id)?.torque += torque;
+        self.edit_body(id)?.torque += torque;
         Ok(())
     }
 
     /// Applies an impulse (N·s) at the centre of mass now.
     pub fn apply_impulse(&mut self, id: BodyId, impulse: Vec3) -> Result<(), AtollError> {
         check_vec3("impulse", impulse)?;
-        let b = self.bodies.get_mut(id)?;
+        let b = self.edit_body(id)?;
         b.linear_velocity += impulse * b.inv_mass;
         Ok(())
     }
@@ -280,7 +325,7 @@ impl World {
     ) -> Result<(), AtollError> {
         check_vec3("impulse", impulse)?;
         check_vec3("point", point)?;
-        let b = self.bodies.get_mut(id)?;
+        let b = self.edit_body(id)?;
         b.linear_velocity += impulse * b.inv_mass;
         let inv_i = b.inv_inertia_world();
         b.angular_velocity += inv_i * (point - b.center()).cross(impulse);

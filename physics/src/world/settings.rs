@@ -37,6 +37,14 @@ pub struct StepSettings {
     pub continuous_collision: bool,
     /// Largest angular speed, rad/s, so a spinning body cannot blow up the integrator.
     pub max_angular_speed: f32,
+    /// Let islands fall asleep when all their bodies have been slow for `time_to_sleep`.
+    pub sleep_enabled: bool,
+    /// A body faster than this (m/s) resets its sleep timer.
+    pub sleep_linear_threshold: f32,
+    /// A body spinning faster than this (rad/s) resets its sleep timer.
+    pub sleep_angular_threshold: f32,
+    /// Seconds every body of an island must stay slow before the island sleeps.
+    pub time_to_sleep: f32,
 }
 
 impl Default for StepSettings {
@@ -55,6 +63,10 @@ impl Default for StepSettings {
             aabb_margin: 0.1,
             continuous_collision: true,
             max_angular_speed: 100.0,
+            sleep_enabled: true,
+            sleep_linear_threshold: 0.05,
+            sleep_angular_threshold: 0.05,
+            time_to_sleep: 0.5,
         }
     }
 }
@@ -75,6 +87,9 @@ impl StepSettings {
         check_non_negative("linear slop", self.linear_slop)?;
         check_non_negative("AABB margin", self.aabb_margin)?;
         check_positive("max angular speed", self.max_angular_speed)?;
+        check_non_negative("sleep linear threshold", self.sleep_linear_threshold)?;
+        check_non_negative("sleep angular threshold", self.sleep_angular_threshold)?;
+        check_non_negative("time to sleep", self.time_to_sleep)?;
         Ok(())
     }
 }

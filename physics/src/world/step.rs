@@ -1,7 +1,8 @@
-//! The step pipeline (see DESIGN.md, "One step").
+//! The step pipeline (see DESIGN.md, "One step"). Every stage walks the awake sets only, so a
+//! step's cost follows the awake work, not the size of the world.
 
 use super::continuous::time_of_impact;
-use super::{TouchEvent, World, tight_aabb};
+use super::{TouchEvent, World, graph, tight_aabb};
 use crate::body::{Body, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Transform, Vec3};
@@ -12,11 +13,19 @@ use crate::solver::{
     solve_contacts, store_impulses, warm_start,
 };
 
+/// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
+/// arrays holds an immovable body at rest.
+const FIXED_SLOT: u32 = 0;
+
 /// Buffers reused by every step so the steady state allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StepScratch {
     pairs: Vec<(u32, u32)>,
     touching: Vec<u32>,
+    /// Body slots simulated this step; solver index `k + 1` is `awake[k]`.
+    awake: Vec<u32>,
+    /// Solver index per body slot (`FIXED_SLOT` unless awake this step).
+    solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
     centers: Vec<Vec3>,
     constraints: Vec<ContactConstraint>,
@@ -28,12 +37,16 @@ impl World {
     pub fn step(&mut self) {
         let start = std::time::Instant::now();
         let mut timer = StageTimer::start();
+        self.touch_events.clear();
+        self.sleep_events.clear();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
         timer.lap(&mut self.profile, Stage::Broadphase);
         counters.new_pairs = self.create_pairs();
         timer.lap(&mut self.profile, Stage::Pairs);
         self.update_contacts();
         timer.lap(&mut self.profile, Stage::Narrowphase);
+        self.update_islands();
+        timer.lap(&mut self.profile, Stage::Islands);
         self.solve();
         timer.lap(&mut self.profile, Stage::Solve);
         self.finalize_bodies();
@@ -41,16 +54,25 @@ impl World {
         counters.continuous_hits =
             if self.settings.continuous_collision { self.clip_fast_bodies() } else { 0 };
         timer.lap(&mut self.profile, Stage::Continuous);
+        self.sleep_islands();
+        timer.lap(&mut self.profile, Stage::Sleep);
+        self.split_one_island();
+        timer.lap(&mut self.profile, Stage::Split);
 
+        // Forget this step's solver indices so sleeping bodies read as fixed next time.
+        for &body in &self.scratch.awake {
+            self.scratch.solver_index[body as usize] = FIXED_SLOT;
+        }
         self.step_count += 1;
         self.time += self.settings.dt as f64;
         counters.bodies = self.bodies.live_count() as u32;
-        counters.awake_bodies =
-            self.bodies.bodies.iter().filter(|b| b.alive && b.body_type != BodyType::Static).count() as u32;
+        counters.awake_bodies = self.awake_bodies.count() as u32;
         counters.proxies = counters.bodies;
         counters.contact_pairs = self.contacts.live_count() as u32;
         counters.touching_contacts = self.scratch.touching.len() as u32;
         counters.manifold_points = self.scratch.constraints.iter().map(|c| c.count as u32).sum::<u32>();
+        counters.islands = self.islands.islands.iter().filter(|i| i.alive).count() as u32;
+        counters.awake_islands = self.islands.islands.iter().filter(|i| i.alive && i.awake).count() as u32;
         self.profile.counters = counters;
         self.profile.total_ms = start.elapsed().as_secs_f64() * 1e3;
     }
@@ -59,7 +81,8 @@ impl World {
     fn update_proxies(&mut self) -> u32 {
         let (dt, margin) = (self.settings.dt, self.settings.aabb_margin);
         let mut reinserted = 0;
-        for b in self.bodies.bodies.iter().filter(|b| b.alive && b.body_type != BodyType::Static) {
+        for i in self.awake_bodies.iter() {
+            let b = &self.bodies.bodies[i];
             let tight = tight_aabb(b);
             if !self.broadphase.fat_aabb(b.proxy).contains(&tight) {
                 self.broadphase.move_proxy(b.proxy, fat_aabb(&tight, b.linear_velocity * dt, margin));
@@ -79,67 +102,88 @@ impl World {
             if any_dynamic && !self.contacts.contains(a, b) {
                 let friction = (ba.material.friction * bb.material.friction).sqrt();
                 let restitution = ba.material.restitution.max(bb.material.restitution);
-                self.contacts.create(a, b, friction, restitution);
+                let awake = ba.awake || bb.awake;
+                let id = self.contacts.create(a, b, friction, restitution);
+                graph::attach(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
+                if awake {
+                    self.awake_contacts.set(id as usize);
+                }
                 created += 1;
             }
         }
         created
     }
 
-    /// Stage 4: update manifolds in contact order; drop pairs whose fat boxes separated.
+    /// Stage 4: update the awake contacts' manifolds in contact order, recording begin and end
+    /// of touching as bits; drop pairs whose fat boxes separated.
     fn update_contacts(&mut self) {
-        self.touch_events.clear();
-        self.scratch.touching.clear();
         let settings = self.settings;
-        for id in 0..self.contacts.contacts.len() as u32 {
-            let c = &self.contacts.contacts[id as usize];
-            if !c.alive {
-                continue;
-            }
+        let mut next = self.awake_contacts.next_from(0);
+        while let Some(id) = next {
+            next = self.awake_contacts.next_from(id + 1);
+            let c = &self.contacts.contacts[id];
             let (ba, bb) = (&self.bodies.bodies[c.body_a as usize], &self.bodies.bodies[c.body_b as usize]);
             if !self.broadphase.fat_aabb(ba.proxy).overlaps(&self.broadphase.fat_aabb(bb.proxy)) {
-                if c.touching {
-                    self.touch_events.push(touch_event(&self.bodies, c, false));
-                }
-                self.contacts.destroy(id);
+                self.destroy_contact(id as u32);
                 continue;
             }
             let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
-            let c = &mut self.contacts.contacts[id as usize];
+            let c = &mut self.contacts.contacts[id];
             let manifold =
                 collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache);
             update_manifold(c, manifold);
-            if c.began || c.ended {
-                self.touch_events.push(touch_event(&self.bodies, c, c.began));
-            }
-            if c.touching {
-                self.scratch.touching.push(id);
+            if c.began {
+                self.began_bits.set(id);
+                self.touch_events.push(touch_event(&self.bodies, c, true));
+            } else if c.ended {
+                self.ended_bits.set(id);
+                self.touch_events.push(touch_event(&self.bodies, c, false));
             }
         }
     }
 
-    /// Stage 6: the soft step over all touching contacts.
+    /// Stage 6: the soft step over the awake bodies and their touching contacts.
     fn solve(&mut self) {
         let s = self.settings;
         let h = s.dt / s.substeps as f32;
         let scratch = &mut self.scratch;
+        scratch.awake.clear();
+        scratch.awake.extend(self.awake_bodies.iter().map(|i| i as u32));
+        if scratch.solver_index.len() < self.bodies.bodies.len() {
+            scratch.solver_index.resize(self.bodies.bodies.len(), FIXED_SLOT);
+        }
         scratch.solver_bodies.clear();
         scratch.centers.clear();
-        for b in &self.bodies.bodies {
+        scratch.solver_bodies.push(SolverBody::FIXED);
+        scratch.centers.push(Vec3::ZERO);
+        for (k, &body) in scratch.awake.iter().enumerate() {
+            let b = &self.bodies.bodies[body as usize];
+            scratch.solver_index[body as usize] = k as u32 + 1;
             scratch.solver_bodies.push(solver_body(b, s.gravity, h));
-            scratch.centers.push(if b.alive { b.center() } else { Vec3::ZERO });
+            scratch.centers.push(b.center());
+        }
+        // Touching contacts with at least one simulated body, in contact order.
+        scratch.touching.clear();
+        for id in self.awake_contacts.iter() {
+            let c = &self.contacts.contacts[id];
+            let simulated = scratch.solver_index[c.body_a as usize] != FIXED_SLOT
+                || scratch.solver_index[c.body_b as usize] != FIXED_SLOT;
+            if c.touching && simulated {
+                scratch.touching.push(id as u32);
+            }
         }
         let softness = ContactSoftness {
             movable: Softness::new(s.contact_hertz.min(0.25 / h), s.contact_damping_ratio, h),
             fixed: Softness::new((2.0 * s.contact_hertz).min(0.25 / h), s.contact_damping_ratio, h),
+            warm_starting: s.warm_starting,
         };
         prepare_contacts(
             &self.contacts.contacts,
             &scratch.touching,
+            &scratch.solver_index,
             &scratch.solver_bodies,
             &scratch.centers,
             softness,
-            s.warm_starting,
             &mut scratch.constraints,
         );
         let bodies = &mut scratch.solver_bodies;
@@ -154,12 +198,13 @@ impl World {
         store_impulses(&scratch.constraints, &mut self.contacts.contacts);
     }
 
-    /// Writes the solved motion back into the bodies and clears applied forces.
+    /// Writes the solved motion back into the awake bodies, clears applied forces and advances
+    /// sleep timers. A moving kinematic body keeps what it touches awake.
     fn finalize_bodies(&mut self) {
-        for (b, sb) in self.bodies.bodies.iter_mut().zip(&self.scratch.solver_bodies) {
-            if !b.alive || b.body_type == BodyType::Static {
-                continue;
-            }
+        let s = self.settings;
+        for (k, &body) in self.scratch.awake.iter().enumerate() {
+            let sb = &self.scratch.solver_bodies[k + 1];
+            let b = &mut self.bodies.bodies[body as usize];
             let center = b.center() + sb.dp;
             let rotation = (sb.dq * b.transform.rotation).normalize();
             b.transform = Transform::new(center - rotation * b.local_center, rotation);
@@ -167,7 +212,38 @@ impl World {
             b.angular_velocity = sb.w;
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
+            let restless = !b.can_sleep
+                || b.linear_velocity.length_squared() > s.sleep_linear_threshold * s.sleep_linear_threshold
+                || b.angular_velocity.length_squared()
+                    > s.sleep_angular_threshold * s.sleep_angular_threshold;
+            b.sleep_timer = if restless { 0.0 } else { b.sleep_timer + s.dt };
         }
+        for k in 0..self.scratch.awake.len() {
+            let body = self.scratch.awake[k];
+            let b = &self.bodies.bodies[body as usize];
+            if b.body_type == BodyType::Kinematic && b.sleep_timer == 0.0 {
+                self.keep_touching_awake(body);
+            }
+        }
+    }
+
+    /// Resets the sleep timers of the dynamic bodies that kinematic body `body` touches (waking
+    /// any that slept).
+    fn keep_touching_awake(&mut self, body: u32) {
+        let mut touched = std::mem::take(&mut self.scratch.candidates);
+        touched.clear();
+        graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, body, |c, other| {
+            if self.contacts.contacts[c as usize].touching {
+                touched.push(other);
+            }
+        });
+        for &other in &touched {
+            if self.bodies.bodies[other as usize].body_type == BodyType::Dynamic {
+                self.wake(other);
+                self.bodies.bodies[other as usize].sleep_timer = 0.0;
+            }
+        }
+        self.scratch.candidates = touched;
     }
 
     /// Time of impact for dynamic bodies that moved farther than half their thickness this step,
@@ -175,10 +251,11 @@ impl World {
     /// kept; next step's speculative contact stops it.
     fn clip_fast_bodies(&mut self) -> u32 {
         let mut hits = 0;
-        for i in 0..self.bodies.bodies.len() {
+        for k in 0..self.scratch.awake.len() {
+            let i = self.scratch.awake[k] as usize;
             let b = &self.bodies.bodies[i];
-            let sb = &self.scratch.solver_bodies[i];
-            if !b.alive || b.body_type != BodyType::Dynamic {
+            let sb = &self.scratch.solver_bodies[k + 1];
+            if b.body_type != BodyType::Dynamic {
                 continue;
             }
             let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
@@ -187,10 +264,9 @@ impl World {
                 continue;
             }
             let end = b.transform;
-            let start = Transform::new(
-                self.scratch.centers[i] - sb.dp - (sb.dq.inverse() * end.rotation) * b.local_center,
-                (sb.dq.inverse() * end.rotation).normalize(),
-            );
+            let start_rotation = (sb.dq.inverse() * end.rotation).normalize();
+            let start =
+                Transform::new(self.scratch.centers[k + 1] - start_rotation * b.local_center, start_rotation);
             let swept = Aabb::transformed(&b.shape.local_aabb(), &start).union(&tight_aabb(b));
             self.scratch.candidates.clear();
             let candidates = &mut self.scratch.candidates;
@@ -215,7 +291,8 @@ impl World {
     }
 }
 
-fn touch_event(bodies: &BodyStore, c: &Contact, began: bool) -> TouchEvent {
+/// The event for contact `c` beginning or ending.
+pub(crate) fn touch_event(bodies: &BodyStore, c: &Contact, began: bool) -> TouchEvent {
     TouchEvent { body_a: bodies.id_at(c.body_a), body_b: bodies.id_at(c.body_b), began }
 }
 
@@ -226,11 +303,8 @@ fn approach_speed_bound(a: &Body, b: &Body) -> f32 {
         + b.angular_velocity.length() * b.shape.bounding_radius()
 }
 
-/// The solver's view of a body for substep length `h`.
+/// The solver's view of an awake body for substep length `h`.
 fn solver_body(b: &Body, gravity: Vec3, h: f32) -> SolverBody {
-    if !b.alive || b.body_type == BodyType::Static {
-        return SolverBody::FIXED;
-    }
     let mut sb = SolverBody { v: b.linear_velocity, w: b.angular_velocity, ..SolverBody::FIXED };
     if b.body_type == BodyType::Dynamic {
         let inv_inertia = b.inv_inertia_world();

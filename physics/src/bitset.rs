@@ -1,0 +1,101 @@
+//! A growable bit set over dense indices, iterated in index order. The step uses it for the
+//! awake sets and the touch-event bits: walking set bits costs one word per 64 indices, so a
+//! world of sleeping bodies costs almost nothing, and the order is always ascending.
+
+/// Bits over `0..len`, growing on demand.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BitSet {
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    /// Makes room for index `i` (never shrinks, so steady-state use does not allocate).
+    #[inline]
+    pub fn grow_to(&mut self, i: usize) {
+        let need = i / 64 + 1;
+        if self.words.len() < need {
+            self.words.resize(need.next_power_of_two(), 0);
+        }
+    }
+
+    /// Sets bit `i`.
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        self.grow_to(i);
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Clears bit `i`.
+    #[inline]
+    pub fn clear(&mut self, i: usize) {
+        if let Some(w) = self.words.get_mut(i / 64) {
+            *w &= !(1 << (i % 64));
+        }
+    }
+
+    /// Reads bit `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        self.words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// Clears every bit, keeping the capacity.
+    pub fn clear_all(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Number of set bits.
+    pub fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The set bits in ascending order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(k, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let bit = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(k * 64 + bit)
+            })
+        })
+    }
+
+    /// The index of the first set bit at or after `start`, for walking a set while changing it.
+    pub fn next_from(&self, start: usize) -> Option<usize> {
+        let mut k = start / 64;
+        let mut w = *self.words.get(k)? & (u64::MAX << (start % 64));
+        loop {
+            if w != 0 {
+                return Some(k * 64 + w.trailing_zeros() as usize);
+            }
+            k += 1;
+            w = *self.words.get(k)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_clear_iterate_in_order() {
+        let mut b = BitSet::default();
+        for i in [130, 3, 64, 63, 0, 200] {
+            b.set(i);
+        }
+        b.clear(64);
+        assert_eq!(b.iter().collect::<Vec<_>>(), vec![0, 3, 63, 130, 200]);
+        assert_eq!(b.count(), 5);
+        assert!(b.get(130) && !b.get(64) && !b.get(10_000));
+        assert_eq!(b.next_from(4), Some(63));
+        assert_eq!(b.next_from(131), Some(200));
+        assert_eq!(b.next_from(201), None);
+        b.clear_all();
+        assert_eq!(b.iter().count(), 0);
+    }
+}

@@ -1,0 +1,37 @@
+//! The reference island builder: connected components from scratch by depth-first search over
+//! every dynamic body and every touching contact between two dynamic bodies. Kept for tests
+//! (persistent islands must equal it) and for the benchmark comparison.
+
+use crate::body::{Body, BodyType};
+use crate::narrowphase::Contact;
+use crate::world::graph;
+
+/// The components as sorted lists of body slot indices, the lists sorted by their first body.
+/// `work` is reused scratch so timing it measures the search, not the allocator.
+pub(crate) fn reference_islands(bodies: &[Body], contacts: &[Contact], work: &mut Vec<u32>) -> Vec<Vec<u32>> {
+    let mut visited = vec![false; bodies.len()];
+    let mut components = Vec::new();
+    for (seed, b) in bodies.iter().enumerate() {
+        if !b.alive || b.body_type != BodyType::Dynamic || visited[seed] {
+            continue;
+        }
+        let mut component = Vec::new();
+        visited[seed] = true;
+        work.clear();
+        work.push(seed as u32);
+        while let Some(body) = work.pop() {
+            component.push(body);
+            graph::for_each_contact(bodies, contacts, body, |c, other| {
+                let c = &contacts[c as usize];
+                let dynamic = bodies[other as usize].body_type == BodyType::Dynamic;
+                if c.touching && dynamic && !visited[other as usize] {
+                    visited[other as usize] = true;
+                    work.push(other);
+                }
+            });
+        }
+        component.sort_unstable();
+        components.push(component);
+    }
+    components
+}
