@@ -8,8 +8,9 @@ pub const DEFAULT_SCENE: &str = "pyramid_3d.ron";
 
 const USAGE: &str = "usage:
   atoll                                   run the default scene headless (the editor comes later)
-  atoll run SCENE.ron [--steps N] [--json] [--warmup N]
+  atoll run SCENE.ron [--steps N] [--json] [--warmup N] [--no-sleep]
                                           step a scene headless; print median stage times,
+                                          island management against the reference builder,
                                           counters and the final state hash
   atoll generate-scenes DIR               write the built-in scenes as RON files into DIR";
 
@@ -49,6 +50,7 @@ fn parse_run(args: &[String]) -> Result<Command, String> {
             "--steps" => options.steps = number(it.next(), "--steps")?,
             "--warmup" => options.warmup = number(it.next(), "--warmup")?,
             "--json" => options.json = true,
+            "--no-sleep" => options.sleep = false,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`\n{USAGE}")),
             path if scene.is_none() => scene = Some(PathBuf::from(path)),
             extra => return Err(format!("unexpected argument `{extra}`\n{USAGE}")),

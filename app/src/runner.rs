@@ -1,8 +1,9 @@
 //! `atoll run`: step a scene headless and report stage times, counters and the state hash.
 
 use atoll_physics::profile::Counters;
-use atoll_physics::{Scene, Stage, World, state_hash};
+use atoll_physics::{Scene, Stage, StepSettings, World, state_hash};
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// What `atoll run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -15,12 +16,14 @@ pub struct RunOptions {
     pub warmup: u32,
     /// Print JSON instead of a table.
     pub json: bool,
+    /// Let islands sleep (the scene's setting); `--no-sleep` turns it off.
+    pub sleep: bool,
 }
 
 impl RunOptions {
     /// Defaults: 600 timed steps, no warm-up, a table.
     pub fn new(scene: PathBuf) -> Self {
-        Self { scene, steps: 600, warmup: 0, json: false }
+        Self { scene, steps: 600, warmup: 0, json: false, sleep: true }
     }
 }
 
@@ -39,6 +42,12 @@ pub struct RunReport {
     pub median_step_ms: f64,
     /// Slowest step.
     pub max_step_ms: f64,
+    /// Median milliseconds of island management per step (link, sleep and split stages).
+    pub island_ms: f64,
+    /// Median milliseconds the reference builder takes to find the islands from scratch.
+    pub reference_island_ms: f64,
+    /// Whether islands could sleep.
+    pub sleep: bool,
     /// Counters of the last step.
     pub counters: CounterReport,
     /// `state_hash` after the last step, as 16 hex digits.
@@ -50,6 +59,8 @@ pub struct RunReport {
 pub struct CounterReport {
     bodies: u32,
     awake_bodies: u32,
+    islands: u32,
+    awake_islands: u32,
     proxies: u32,
     contact_pairs: u32,
     touching_contacts: u32,
@@ -62,6 +73,8 @@ impl From<Counters> for CounterReport {
         Self {
             bodies: c.bodies,
             awake_bodies: c.awake_bodies,
+            islands: c.islands,
+            awake_islands: c.awake_islands,
             proxies: c.proxies,
             contact_pairs: c.contact_pairs,
             touching_contacts: c.touching_contacts,
@@ -75,6 +88,10 @@ impl From<Counters> for CounterReport {
 pub fn run(options: &RunOptions) -> Result<(), String> {
     let scene = Scene::load(&options.scene).map_err(|e| e.to_string())?;
     let (mut world, _) = scene.build_world().map_err(|e| format!("{}: {e}", options.scene.display()))?;
+    if !options.sleep {
+        let settings = StepSettings { sleep_enabled: false, ..*world.settings() };
+        world.set_settings(settings).map_err(|e| e.to_string())?;
+    }
     let report = measure(&mut world, options);
     if options.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("report serialises"));
@@ -91,6 +108,9 @@ pub fn measure(world: &mut World, options: &RunOptions) -> RunReport {
     }
     let mut per_stage: Vec<Vec<f64>> = vec![Vec::with_capacity(options.steps as usize); Stage::ALL.len()];
     let mut totals = Vec::with_capacity(options.steps as usize);
+    let mut islands = Vec::with_capacity(options.steps as usize);
+    let mut reference = Vec::with_capacity(options.steps as usize);
+    let mut work = Vec::new();
     for _ in 0..options.steps {
         world.step();
         let p = world.profile();
@@ -98,6 +118,11 @@ pub fn measure(world: &mut World, options: &RunOptions) -> RunReport {
             samples.push(ms);
         }
         totals.push(p.total_ms);
+        islands.push(p.stage(Stage::Islands) + p.stage(Stage::Sleep) + p.stage(Stage::Split));
+        // The from-scratch builder on the same state, timed apart from the step.
+        let start = Instant::now();
+        std::hint::black_box(world.reference_partition(&mut work));
+        reference.push(start.elapsed().as_secs_f64() * 1e3);
     }
     RunReport {
         scene: options.scene.display().to_string(),
@@ -110,6 +135,9 @@ pub fn measure(world: &mut World, options: &RunOptions) -> RunReport {
             .collect(),
         median_step_ms: median(totals.clone()),
         max_step_ms: totals.iter().copied().fold(0.0, f64::max),
+        island_ms: median(islands),
+        reference_island_ms: median(reference),
+        sleep: world.settings().sleep_enabled,
         counters: world.profile().counters.into(),
         state_hash: format!("{:016x}", state_hash(world)),
     }
@@ -131,11 +159,20 @@ fn print_table(r: &RunReport, dt: f32) {
         println!("{name:<14}{ms:>12.4}");
     }
     println!("{:<14}{:>12.4}   (max {:.4})", "step", r.median_step_ms, r.max_step_ms);
+    println!(
+        "islands: {:.4} ms per step persistent (link + sleep + split), {:.4} ms reference DFS; sleeping {}",
+        r.island_ms,
+        r.reference_island_ms,
+        if r.sleep { "on" } else { "off" }
+    );
     let c = &r.counters;
     println!(
-        "last step: bodies {}, awake {}, proxies {}, contact pairs {}, touching {}, manifold points {}, re-insertions {}",
+        "last step: bodies {}, awake {}, islands {} ({} awake), proxies {}, contact pairs {}, touching {}, \
+         manifold points {}, re-insertions {}",
         c.bodies,
         c.awake_bodies,
+        c.islands,
+        c.awake_islands,
         c.proxies,
         c.contact_pairs,
         c.touching_contacts,

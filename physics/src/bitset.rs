@@ -50,18 +50,8 @@ impl BitSet {
     }
 
     /// The set bits in ascending order.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(k, &word)| {
-            let mut w = word;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let bit = w.trailing_zeros() as usize;
-                w &= w - 1;
-                Some(k * 64 + bit)
-            })
-        })
+    pub fn iter(&self) -> Ones<'_> {
+        Ones { words: &self.words, index: 0, current: self.words.first().copied().unwrap_or(0) }
     }
 
     /// The index of the first set bit at or after `start`, for walking a set while changing it.
@@ -75,6 +65,28 @@ impl BitSet {
             k += 1;
             w = *self.words.get(k)?;
         }
+    }
+}
+
+/// Iterator over the set bits of a [`BitSet`], ascending.
+pub struct Ones<'a> {
+    words: &'a [u64],
+    index: usize,
+    current: u64,
+}
+
+impl Iterator for Ones<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.current == 0 {
+            self.index += 1;
+            self.current = *self.words.get(self.index)?;
+        }
+        let bit = self.current.trailing_zeros() as usize;
+        self.current &= self.current - 1;
+        Some(self.index * 64 + bit)
     }
 }
 

@@ -11,6 +11,7 @@ mod reference;
 
 pub(crate) use reference::reference_islands;
 
+use crate::bitset::BitSet;
 use crate::body::{Body, NONE};
 use crate::narrowphase::Contact;
 use crate::world::graph;
@@ -54,6 +55,8 @@ impl Island {
 pub(crate) struct IslandStore {
     pub islands: Vec<Island>,
     free: Vec<u32>,
+    /// Ids of the awake islands, so the sleep and split stages walk only those.
+    awake: BitSet,
     /// Scratch for splitting: a visit stamp per body slot, the DFS stack, the island's contacts.
     stamps: Vec<u32>,
     stamp: u32,
@@ -64,7 +67,7 @@ pub(crate) struct IslandStore {
 
 impl IslandStore {
     fn allocate(&mut self) -> u32 {
-        match self.free.pop() {
+        let id = match self.free.pop() {
             Some(id) => {
                 self.islands[id as usize] = Island::empty();
                 id
@@ -73,12 +76,40 @@ impl IslandStore {
                 self.islands.push(Island::empty());
                 self.islands.len() as u32 - 1
             }
-        }
+        };
+        self.awake.set(id as usize);
+        id
     }
 
     fn release(&mut self, id: u32) {
         self.islands[id as usize].alive = false;
+        self.awake.clear(id as usize);
         self.free.push(id);
+    }
+
+    /// Marks an island awake or asleep (the flag and the awake set together).
+    pub fn set_awake(&mut self, id: u32, awake: bool) {
+        self.islands[id as usize].awake = awake;
+        if awake {
+            self.awake.set(id as usize);
+        } else {
+            self.awake.clear(id as usize);
+        }
+    }
+
+    /// Live islands.
+    pub fn live_count(&self) -> usize {
+        self.islands.len() - self.free.len()
+    }
+
+    /// Awake islands.
+    pub fn awake_count(&self) -> usize {
+        self.awake.count()
+    }
+
+    /// The first awake island with an id at or after `start`.
+    pub fn next_awake(&self, start: u32) -> Option<u32> {
+        self.awake.next_from(start as usize).map(|i| i as u32)
     }
 
     /// A new one-body island for dynamic body `body`.
@@ -223,20 +254,17 @@ impl IslandStore {
         r.body_count += o.body_count;
         r.contact_count += o.contact_count;
         r.may_split |= o.may_split;
-        r.awake = true;
         self.release(other);
+        self.set_awake(root, true);
         root
     }
 
     /// The largest awake island flagged as possibly split (lowest id on ties).
     pub fn split_candidate(&self) -> Option<u32> {
         let mut best: Option<(u32, u32)> = None;
-        for (id, island) in self.islands.iter().enumerate() {
-            if island.alive
-                && island.awake
-                && island.may_split
-                && best.is_none_or(|(_, n)| island.body_count > n)
-            {
+        for id in self.awake.iter() {
+            let island = &self.islands[id];
+            if island.may_split && best.is_none_or(|(_, n)| island.body_count > n) {
                 best = Some((id as u32, island.body_count));
             }
         }
@@ -277,13 +305,14 @@ impl IslandStore {
             if self.stamps[seed as usize] == self.stamp {
                 continue;
             }
+            let awake = self.islands[id as usize].awake;
             let target = if islands_made == 0 {
-                let island = &mut self.islands[id as usize];
-                *island = Island { awake: island.awake, ..Island::empty() };
+                self.islands[id as usize] = Island::empty();
                 id
             } else {
                 self.allocate()
             };
+            self.set_awake(target, awake);
             islands_made += 1;
             self.stamps[seed as usize] = self.stamp;
             stack.push(seed);

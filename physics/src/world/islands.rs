@@ -48,7 +48,7 @@ impl World {
         if self.islands.islands[id as usize].awake {
             return;
         }
-        self.islands.islands[id as usize].awake = true;
+        self.islands.set_awake(id, true);
         self.sleep_events.push(SleepEvent { island: id, asleep: false });
         let mut body = self.islands.islands[id as usize].body_head;
         while body != NONE {
@@ -67,7 +67,7 @@ impl World {
     /// Puts an island to sleep: velocities and forces zeroed, bodies leave the awake set, and so
     /// do their contacts unless the other body is still awake.
     fn sleep_island(&mut self, id: u32) {
-        self.islands.islands[id as usize].awake = false;
+        self.islands.set_awake(id, false);
         self.sleep_events.push(SleepEvent { island: id, asleep: true });
         let mut body = self.islands.islands[id as usize].body_head;
         while body != NONE {
@@ -120,11 +120,10 @@ impl World {
     /// already left it.
     pub(super) fn sleep_islands(&mut self) {
         let s = self.settings;
-        for id in 0..self.islands.islands.len() as u32 {
+        let mut next = self.islands.next_awake(0);
+        while let Some(id) = next {
+            next = self.islands.next_awake(id + 1);
             let island = &self.islands.islands[id as usize];
-            if !island.alive || !island.awake {
-                continue;
-            }
             let mut min_timer = f32::MAX;
             let mut body = island.body_head;
             while body != NONE {

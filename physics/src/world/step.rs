@@ -71,8 +71,8 @@ impl World {
         counters.contact_pairs = self.contacts.live_count() as u32;
         counters.touching_contacts = self.scratch.touching.len() as u32;
         counters.manifold_points = self.scratch.constraints.iter().map(|c| c.count as u32).sum::<u32>();
-        counters.islands = self.islands.islands.iter().filter(|i| i.alive).count() as u32;
-        counters.awake_islands = self.islands.islands.iter().filter(|i| i.alive && i.awake).count() as u32;
+        counters.islands = self.islands.live_count() as u32;
+        counters.awake_islands = self.islands.awake_count() as u32;
         self.profile.counters = counters;
         self.profile.total_ms = start.elapsed().as_secs_f64() * 1e3;
     }
