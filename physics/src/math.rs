@@ -148,6 +148,13 @@ impl Aabb {
         (self.max - self.min) * 0.5
     }
 
+    /// Distance between the boxes (0 when they overlap or touch).
+    #[inline]
+    pub fn distance(&self, other: &Aabb) -> f32 {
+        let gap = (other.min - self.max).max(self.min - other.max).max(Vec3::ZERO);
+        gap.length()
+    }
+
     /// True when min and max are finite.
     pub fn is_finite(&self) -> bool {
         self.min.is_finite() && self.max.is_finite()
@@ -188,6 +195,14 @@ mod tests {
         let p = Vec3::new(-0.5, 4.0, 2.0);
         let q = xf.inverse_transform_point(xf.transform_point(p));
         assert!((p - q).length() < 1e-5);
+    }
+
+    #[test]
+    fn box_distance() {
+        let a = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        let b = Aabb::new(Vec3::new(2.0, 0.0, 3.0), Vec3::new(3.0, 1.0, 4.0));
+        assert!((a.distance(&b) - 5f32.sqrt()).abs() < 1e-6);
+        assert_eq!(a.distance(&a.grown(-0.1)), 0.0);
     }
 
     #[test]

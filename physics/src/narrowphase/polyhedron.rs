@@ -9,7 +9,7 @@ use super::closest::{closest_on_poly, closest_segments};
 use super::feature;
 use super::polytope::{Polyhedron, Posed};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
-use crate::math::{Transform, Vec3};
+use crate::math::{Aabb, Transform, Vec3};
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
 /// (two resting boxes) must not flip the reference from step to step.
@@ -364,6 +364,12 @@ fn face_fallback<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     let id = feature::vertex(!ref_is_b, vi as u16);
     let mut m = Manifold::default();
     if s > 0.0 {
+        // Near but not facing (say, diagonal neighbours): the gap between the two boxes around
+        // the shapes bounds their distance from below and usually rules the pair out without
+        // the exhaustive closest-pair search.
+        if common_frame_bounds(r).distance(&common_frame_bounds(inc)) > speculative {
+            return m;
+        }
         let (on_r, on_i, dist) = closest_pair(r, inc);
         if dist <= speculative && dist > 1e-7 {
             let normal = (on_i - on_r) / dist;
@@ -380,6 +386,17 @@ fn face_fallback<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
 /// Exact closest points `(on_p, on_q, distance)` of two separated polyhedra, by brute force:
 /// the closest pair is a vertex against the other shape, or an edge against an edge. Only used
 /// on the rare fallback path, so its cost does not matter.
+/// The axis-aligned box, in the common frame, around a posed polyhedron's vertices.
+fn common_frame_bounds<P: Polyhedron + ?Sized>(p: &Posed<P>) -> Aabb {
+    let mut bounds = Aabb::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for v in p.poly.edges().iter().flat_map(|e| e.vertices) {
+        let x = p.vertex(v as usize);
+        bounds.min = bounds.min.min(x);
+        bounds.max = bounds.max.max(x);
+    }
+    bounds
+}
+
 fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
     p: &Posed<P>,
     q: &Posed<Q>,
