@@ -40,7 +40,7 @@ fn fs_main(in: GridOut) -> @location(0) vec4<f32> {
     let major = line_coverage(in.world.xz, 10.0, 1.5);
     let d = distance(globals.eye.xyz, in.world);
     let fade = 1.0 - smoothstep(globals.fog.x * 0.5, globals.fog.y * 0.8, d);
-    let alpha = max(minor * 0.22, major * 0.45) * fade;
+    let alpha = max(minor * 0.15, major * 0.4) * fade;
     let colour = vec3<f32>(0.92, 0.94, 1.0);
     return vec4<f32>(colour, alpha);
 }

@@ -55,7 +55,7 @@ fn pyramid_renders_bodies_over_the_background() {
     camera.frame_world(&world, SIZE[0] as f32 / SIZE[1] as f32);
     let image = render(&gpu, &world, &camera);
     // The same view of an empty world: background, grid and fog only.
-    let empty = World::new(world.settings().clone()).unwrap();
+    let empty = World::new(*world.settings()).unwrap();
     let background = render(&gpu, &empty, &camera);
 
     // A top corner looks at the sky, far from every body: exactly the background there, and sky

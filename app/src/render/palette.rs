@@ -21,7 +21,9 @@ pub const STATIC_GREY: [u8; 3] = [128, 132, 138];
 pub fn body_colour(index: u32, body_type: BodyType) -> [u8; 3] {
     match body_type {
         BodyType::Static => STATIC_GREY,
-        _ => PALETTE[index as usize % PALETTE.len()],
+        // Scramble the index (Fibonacci hashing) so scenes generated in a repeating pattern
+        // (sphere, capsule, box, hull, ...) do not get one colour per shape kind.
+        _ => PALETTE[(index.wrapping_mul(0x9E37_79B9) >> 29) as usize % PALETTE.len()],
     }
 }
 
