@@ -65,6 +65,10 @@ fn viewport_shows_the_scene() {
     let mut harness = harness("pyramid_3d.ron");
     harness.run_steps(2);
     let image = harness.render().expect("the harness renders through wgpu");
+    // Set ATOLL_UI_SNAPSHOT=file.png to look at the frame this test checks.
+    if let Some(path) = std::env::var_os("ATOLL_UI_SNAPSHOT") {
+        image.save(path).unwrap();
+    }
     // The viewport fills the middle of the window: it must show a picture, not a flat colour.
     let (w, h) = image.dimensions();
     let mut colours = std::collections::HashSet::new();

@@ -46,7 +46,7 @@ impl Viewport {
     /// new texture whenever the target was reallocated.
     fn register_texture(&mut self, resized: bool) {
         let device = &self.render_state.device;
-        let view = self.renderer.colour_view();
+        let view = self.renderer.egui_view();
         let mut egui_renderer = self.render_state.renderer.write();
         match self.texture {
             None => {

@@ -103,9 +103,9 @@ impl Renderer {
         &self.target.resolved
     }
 
-    /// A view of the resolved colour texture, for egui.
-    pub fn colour_view(&self) -> &wgpu::TextureView {
-        &self.target.resolved_view
+    /// A view of the resolved colour texture for egui (`Rgba8Unorm`: egui decodes sRGB itself).
+    pub fn egui_view(&self) -> &wgpu::TextureView {
+        &self.target.egui_view
     }
 
     /// Renders `world` from `camera` and submits the work; returns the resolved colour texture.
