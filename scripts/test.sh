@@ -9,14 +9,24 @@ if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 
     rustup component add rustfmt clippy
 fi
 
+# Software Vulkan (Mesa's lavapipe) for the rendering tests, which fail without a GPU adapter.
+if ! compgen -G "/usr/share/vulkan/icd.d/lvp_icd*.json" >/dev/null; then
+    echo "== installing mesa-vulkan-drivers (software Vulkan for the rendering tests)"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q mesa-vulkan-drivers
+fi
+
 echo "== format"
 cargo fmt --all -- --check
 
 echo "== lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== headless runner smoke run"
-cargo run --release --locked -q -- run scenes/tower.ron --steps 30
+echo "== headless runner smoke run (reuses the test build's dependencies)"
+cargo run --locked -q -- run scenes/tower.ron --steps 30
 
 echo "== tests"
 log=$(mktemp)

@@ -1,24 +1,30 @@
 //! Command-line parsing and dispatch.
 
-use crate::{builtin, runner};
+use crate::{builtin, editor, runner, shot};
 use std::path::PathBuf;
 
-/// The default scene, used when `atoll` runs with no arguments.
+/// The default scene, opened when `atoll` runs with no arguments.
 pub const DEFAULT_SCENE: &str = "pyramid_3d.ron";
 
 const USAGE: &str = "usage:
-  atoll                                   run the default scene headless (the editor comes later)
+  atoll [SCENE.ron]                       open the editor (on the default scene without a file)
   atoll run SCENE.ron [--steps N] [--json] [--warmup N] [--no-sleep]
                                           step a scene headless; print median stage times,
                                           island management against the reference builder,
                                           counters and the final state hash
+  atoll shot SCENE.ron [--steps N] --out FILE.png [--size WxH]
+                                          step a scene headless, render it offscreen, write a PNG
   atoll generate-scenes DIR               write the built-in scenes as RON files into DIR";
 
 /// A parsed command line.
 #[derive(Debug, PartialEq)]
 pub enum Command {
+    /// Open the editor window on a scene file.
+    Editor(PathBuf),
     /// Step a scene headless.
     Run(runner::RunOptions),
+    /// Render a scene offscreen into a PNG.
+    Shot(shot::ShotOptions),
     /// Write the built-in scenes.
     GenerateScenes(PathBuf),
     /// Print usage.
@@ -28,15 +34,17 @@ pub enum Command {
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Command, String> {
     let Some(first) = args.first() else {
-        return Ok(Command::Run(runner::RunOptions::new(scenes_dir().join(DEFAULT_SCENE))));
+        return Ok(Command::Editor(scenes_dir().join(DEFAULT_SCENE)));
     };
     match first.as_str() {
         "run" => parse_run(&args[1..]),
+        "shot" => parse_shot(&args[1..]),
         "generate-scenes" => match &args[1..] {
             [dir] => Ok(Command::GenerateScenes(PathBuf::from(dir))),
             _ => Err(format!("generate-scenes takes one directory\n{USAGE}")),
         },
         "-h" | "--help" | "help" => Ok(Command::Help),
+        scene if scene.ends_with(".ron") && args.len() == 1 => Ok(Command::Editor(PathBuf::from(scene))),
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }
 }
@@ -60,6 +68,36 @@ fn parse_run(args: &[String]) -> Result<Command, String> {
     Ok(Command::Run(options))
 }
 
+fn parse_shot(args: &[String]) -> Result<Command, String> {
+    let mut scene = None;
+    let mut out = None;
+    let mut options = shot::ShotOptions::new(PathBuf::new(), PathBuf::new());
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--steps" => options.steps = number(it.next(), "--steps")?,
+            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a file name")?)),
+            "--size" => options.size = size(it.next())?,
+            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`\n{USAGE}")),
+            path if scene.is_none() => scene = Some(PathBuf::from(path)),
+            extra => return Err(format!("unexpected argument `{extra}`\n{USAGE}")),
+        }
+    }
+    options.scene = scene.ok_or_else(|| format!("shot needs a scene file\n{USAGE}"))?;
+    options.out = out.ok_or_else(|| format!("shot needs --out FILE.png\n{USAGE}"))?;
+    Ok(Command::Shot(options))
+}
+
+/// Parses `WxH`, each side from 1 to 8192 pixels.
+fn size(value: Option<&String>) -> Result<[u32; 2], String> {
+    let v = value.ok_or("--size needs WxH, e.g. 1280x720")?;
+    let parsed = v.split_once(['x', 'X']).and_then(|(w, h)| Some([w.parse().ok()?, h.parse().ok()?]));
+    match parsed {
+        Some([w, h]) if (1..=8192).contains(&w) && (1..=8192).contains(&h) => Ok([w, h]),
+        _ => Err(format!("--size needs WxH with sides from 1 to 8192, got `{v}`")),
+    }
+}
+
 fn number(value: Option<&String>, flag: &str) -> Result<u32, String> {
     let v = value.ok_or_else(|| format!("{flag} needs a number"))?;
     v.parse().map_err(|_| format!("{flag} needs a whole number, got `{v}`"))
@@ -75,7 +113,9 @@ pub fn scenes_dir() -> PathBuf {
 /// Runs a parsed command.
 pub fn execute(command: Command) -> Result<(), String> {
     match command {
+        Command::Editor(scene) => editor::run_window(&scene),
         Command::Run(options) => runner::run(&options),
+        Command::Shot(options) => shot::shot(&options),
         Command::GenerateScenes(dir) => builtin::write_all(&dir),
         Command::Help => {
             println!("{USAGE}");
@@ -103,9 +143,22 @@ mod tests {
     }
 
     #[test]
-    fn bare_command_runs_default_scene() {
-        let Command::Run(o) = parse(&[]).unwrap() else { panic!("expected run") };
-        assert!(o.scene.ends_with(DEFAULT_SCENE));
+    fn bare_command_opens_the_editor_on_the_default_scene() {
+        let Command::Editor(scene) = parse(&[]).unwrap() else { panic!("expected the editor") };
+        assert!(scene.ends_with(DEFAULT_SCENE));
+    }
+
+    #[test]
+    fn parses_shot() {
+        let Command::Shot(o) =
+            parse(&args("shot scenes/tower.ron --steps 5 --out t.png --size 320x200")).unwrap()
+        else {
+            panic!("expected shot");
+        };
+        assert_eq!((o.steps, o.size), (5, [320, 200]));
+        assert_eq!(o.out, PathBuf::from("t.png"));
+        assert!(parse(&args("shot a.ron")).unwrap_err().contains("--out"));
+        assert!(parse(&args("shot a.ron --out a.png --size 0x5")).unwrap_err().contains("WxH"));
     }
 
     #[test]

@@ -1,9 +1,6 @@
-//! The `atoll` binary: with no arguments it runs the default scene; subcommands run headless.
+//! The `atoll` binary: with no arguments it opens the editor; subcommands run headless.
 
-mod builtin;
-mod cli;
-mod runner;
-
+use atoll::cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -1,0 +1,95 @@
+//! The editor: state, panels and the 3D viewport, plus the eframe window that hosts them.
+//!
+//! [`Editor::ui`] draws one frame into any [`egui::Ui`], so the window and the egui_kittest
+//! tests run the same code.
+
+pub mod panels;
+pub mod scenes;
+pub mod state;
+pub mod viewport;
+
+pub use state::EditorState;
+pub use viewport::Viewport;
+
+use std::path::Path;
+use std::time::Instant;
+
+/// The editor: what it knows and the viewport that draws it.
+pub struct Editor {
+    /// The state tests and panels read and change.
+    pub state: EditorState,
+    viewport: Viewport,
+    title_shown: String,
+}
+
+impl Editor {
+    /// An editor on `state`, rendering with the device of `render_state`.
+    pub fn new(state: EditorState, render_state: egui_wgpu::RenderState) -> Editor {
+        Editor { state, viewport: Viewport::new(render_state), title_shown: String::new() }
+    }
+
+    /// Draws one frame: shortcuts, simulation, bars, viewport.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let frame_start = Instant::now();
+        let ctx = ui.ctx().clone();
+        panels::handle_shortcuts(&ctx, &mut self.state);
+        let frame_seconds = ctx.input(|i| i.stable_dt) as f64;
+        self.state.advance(frame_seconds);
+
+        egui::Panel::top("controls").show(ui, |ui| panels::top_bar(ui, &mut self.state));
+        egui::Panel::bottom("status").show(ui, |ui| panels::status_bar(ui, &self.state));
+        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
+            self.viewport.show(ui, &mut self.state);
+        });
+        panels::error_window(&ctx, &mut self.state);
+        self.update_title(&ctx);
+
+        if self.state.playing {
+            ctx.request_repaint();
+        }
+        self.state.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let file = self.state.scene_path.as_deref().and_then(Path::file_name).map(|f| f.to_string_lossy());
+        let title = match file {
+            Some(file) => format!("Atoll — {} ({file})", self.state.scene_name),
+            None => format!("Atoll — {}", self.state.scene_name),
+        };
+        if title != self.title_shown {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title_shown = title;
+        }
+    }
+}
+
+/// The eframe application: an [`Editor`] in a native window.
+struct EditorApp {
+    editor: Editor,
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.editor.ui(ui);
+    }
+}
+
+/// Opens the editor window on the scene at `scene` and returns when it is closed.
+pub fn run_window(scene: &Path) -> Result<(), String> {
+    let state = EditorState::open(scene)?;
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Wgpu,
+        viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_title("Atoll"),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Atoll",
+        options,
+        Box::new(move |cc| {
+            let render_state =
+                cc.wgpu_render_state.clone().ok_or("eframe started without a wgpu renderer")?;
+            Ok(Box::new(EditorApp { editor: Editor::new(state, render_state) }))
+        }),
+    )
+    .map_err(|e| format!("could not open the editor window: {e}"))
+}

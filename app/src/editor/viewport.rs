@@ -1,0 +1,91 @@
+//! The 3D viewport inside egui: renders the world offscreen with [`Renderer`], shows the texture
+//! as an image, and turns mouse input into camera moves and picks.
+
+use super::state::EditorState;
+use crate::render::Renderer;
+use egui::{PointerButton, Rect, Sense, Vec2};
+
+/// The offscreen renderer and the egui texture id it is registered under.
+pub struct Viewport {
+    render_state: egui_wgpu::RenderState,
+    renderer: Renderer,
+    texture: Option<egui::TextureId>,
+}
+
+impl Viewport {
+    /// A viewport drawing with the device of `render_state` (eframe's, or a test's).
+    pub fn new(render_state: egui_wgpu::RenderState) -> Viewport {
+        let renderer = Renderer::new(&render_state.device, &render_state.queue, [1, 1]);
+        Viewport { render_state, renderer, texture: None }
+    }
+
+    /// Fills the remaining space of `ui` with the 3D view.
+    pub fn show(&mut self, ui: &mut egui::Ui, state: &mut EditorState) -> egui::Response {
+        let rect = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(rect, Sense::click_and_drag());
+        let aspect = rect.width() / rect.height().max(1.0);
+        if state.needs_framing && rect.width() > 1.0 {
+            state.camera.frame_world(&state.world, aspect);
+            state.needs_framing = false;
+        }
+        handle_input(ui, &response, rect, state);
+
+        let pixels = (rect.size() * ui.pixels_per_point()).round();
+        let resized = self.renderer.resize([pixels.x as u32, pixels.y as u32]);
+        self.renderer.set_selection(state.selected);
+        self.renderer.render(&state.world, &state.camera);
+        self.register_texture(resized);
+        if let Some(texture) = self.texture {
+            let uv = Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+            ui.painter_at(rect).image(texture, rect, uv, egui::Color32::WHITE);
+        }
+        response
+    }
+
+    /// Registers the colour texture with egui's wgpu renderer once, and points the id at the
+    /// new texture whenever the target was reallocated.
+    fn register_texture(&mut self, resized: bool) {
+        let device = &self.render_state.device;
+        let view = self.renderer.egui_view();
+        let mut egui_renderer = self.render_state.renderer.write();
+        match self.texture {
+            None => {
+                self.texture =
+                    Some(egui_renderer.register_native_texture(device, view, wgpu::FilterMode::Linear))
+            }
+            Some(id) if resized => egui_renderer.update_egui_texture_from_wgpu_texture(
+                device,
+                view,
+                wgpu::FilterMode::Linear,
+                id,
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// Left drag orbits, right or middle drag pans, the wheel zooms, a click picks.
+fn handle_input(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut EditorState) {
+    let delta = to_glam(response.drag_delta());
+    if response.dragged_by(PointerButton::Primary) {
+        state.camera.orbit(delta);
+    } else if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
+        state.camera.pan(delta, rect.height());
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            // One wheel notch is about 50 points; make it one zoom step.
+            state.camera.zoom(scroll / 50.0);
+        }
+    }
+    if response.clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        state.pick(to_glam(pos - rect.min), to_glam(rect.size()));
+    }
+}
+
+fn to_glam(v: Vec2) -> glam::Vec2 {
+    glam::Vec2::new(v.x, v.y)
+}

@@ -1,0 +1,79 @@
+//! Turns the world's bodies into per-mesh batches of instances for the shape pipeline.
+
+use super::palette;
+use atoll_physics::{BodyId, Shape, World};
+use glam::Vec3;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+
+/// Which mesh an instance draws. Capsules and hulls carry what makes their mesh unique, so equal
+/// shapes share one mesh however many bodies use them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MeshKey {
+    /// The unit sphere, scaled by the radius.
+    Sphere,
+    /// The unit box, scaled by the half extents.
+    Box,
+    /// A capsule mesh of this half height and radius (as `f32` bits).
+    Capsule { half_height: u32, radius: u32 },
+    /// A hull mesh, named by a hash of its vertex positions (content, not address, so a hull
+    /// freed and another allocated in its place never reuses a stale mesh).
+    Hull(u64),
+}
+
+/// One drawn body, laid out as the shader's instance attributes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Instance {
+    /// World position of the body's origin.
+    pub translation: [f32; 3],
+    /// Orientation quaternion (x, y, z, w).
+    pub rotation: [f32; 4],
+    /// Per-axis scale applied to the mesh before rotating.
+    pub scale: [f32; 3],
+    /// Linear RGB; alpha 1 normally, 2 for the selected body (the shader adds a highlight).
+    pub colour: [f32; 4],
+}
+
+/// The instances of one frame, grouped by mesh in a stable order.
+#[derive(Debug, Default)]
+pub struct Batches {
+    /// Instances per mesh.
+    pub by_mesh: BTreeMap<MeshKey, Vec<Instance>>,
+}
+
+/// The mesh key of a shape and the scale its unit mesh needs.
+pub fn mesh_for(shape: &Shape) -> (MeshKey, Vec3) {
+    match shape {
+        Shape::Sphere { radius } => (MeshKey::Sphere, Vec3::splat(*radius)),
+        Shape::Cuboid { half_extents } => (MeshKey::Box, *half_extents),
+        Shape::Capsule { half_height, radius } => {
+            (MeshKey::Capsule { half_height: half_height.to_bits(), radius: radius.to_bits() }, Vec3::ONE)
+        }
+        Shape::Hull(hull) => {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            for v in hull.vertices() {
+                v.to_array().map(f32::to_bits).hash(&mut hasher);
+            }
+            (MeshKey::Hull(hasher.finish()), Vec3::ONE)
+        }
+    }
+}
+
+/// Collects every body of `world` into batches, highlighting `selected`.
+pub fn collect(world: &World, selected: Option<BodyId>) -> Batches {
+    let mut batches = Batches::default();
+    for id in world.body_ids() {
+        let Ok(body) = world.body(id) else { continue };
+        let (key, scale) = mesh_for(body.shape);
+        let rgb = palette::linear(palette::body_colour(id.index(), body.body_type));
+        let highlight = if Some(id) == selected { 2.0 } else { 1.0 };
+        batches.by_mesh.entry(key).or_default().push(Instance {
+            translation: body.transform.position.into(),
+            rotation: body.transform.rotation.into(),
+            scale: scale.into(),
+            colour: [rgb[0], rgb[1], rgb[2], highlight],
+        });
+    }
+    batches
+}

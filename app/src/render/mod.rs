@@ -1,0 +1,259 @@
+//! The 3D viewport renderer: draws a [`World`] seen by an [`OrbitCamera`] into an offscreen
+//! target of its own. It needs no window, so the editor, `atoll shot` and the tests share it.
+
+pub mod camera;
+pub mod gpu;
+pub mod instances;
+pub mod mesh;
+pub mod palette;
+pub mod pipelines;
+pub mod readback;
+pub mod target;
+
+pub use camera::OrbitCamera;
+pub use gpu::{HeadlessGpu, headless_gpu};
+
+use atoll_physics::{BodyId, World};
+use glam::Vec3;
+use instances::{Instance, MeshKey};
+use pipelines::{Globals, Pipelines};
+use std::collections::HashMap;
+use target::Target;
+use wgpu::util::DeviceExt;
+
+/// Zenith colour of the background (sRGB).
+pub const SKY_TOP: [u8; 3] = [52, 84, 132];
+/// Horizon colour of the background and of the fog (sRGB).
+pub const SKY_HORIZON: [u8; 3] = [178, 192, 210];
+/// Height of the ground grid plane: 2 mm above y = 0, where the built-in scenes put the top of
+/// their ground box, so the lines lie on the ground instead of fighting it in the depth test.
+pub const GRID_HEIGHT: f32 = 0.002;
+
+/// A mesh uploaded to the GPU.
+struct GpuMesh {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+}
+
+/// Draws worlds into its own colour + depth target (4× MSAA, resolved to one sample).
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipelines: Pipelines,
+    target: Target,
+    globals: wgpu::Buffer,
+    globals_bind_group: wgpu::BindGroup,
+    meshes: HashMap<MeshKey, GpuMesh>,
+    instances: wgpu::Buffer,
+    selected: Option<BodyId>,
+}
+
+impl Renderer {
+    /// Builds the pipelines and a target of `size` pixels on `device`.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, size: [u32; 2]) -> Renderer {
+        let pipelines = Pipelines::new(device);
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("viewport globals"),
+            size: size_of::<Globals>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let globals_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("viewport globals"),
+            layout: &pipelines.globals_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
+        });
+        Renderer {
+            device: device.clone(),
+            queue: queue.clone(),
+            target: Target::new(device, size),
+            instances: instance_buffer(device, 256),
+            pipelines,
+            globals,
+            globals_bind_group,
+            meshes: HashMap::new(),
+            selected: None,
+        }
+    }
+
+    /// Size of the target in pixels.
+    pub fn size(&self) -> [u32; 2] {
+        self.target.size
+    }
+
+    /// Reallocates the target when `size` differs from the current one. Returns whether it did
+    /// (views handed out before are then stale).
+    pub fn resize(&mut self, size: [u32; 2]) -> bool {
+        let size = size.map(|s| s.max(1));
+        if size == self.target.size {
+            return false;
+        }
+        self.target = Target::new(&self.device, size);
+        true
+    }
+
+    /// Highlights one body in the next renders.
+    pub fn set_selection(&mut self, selected: Option<BodyId>) {
+        self.selected = selected;
+    }
+
+    /// The resolved colour texture (what [`Renderer::render`] draws into).
+    pub fn colour_texture(&self) -> &wgpu::Texture {
+        &self.target.resolved
+    }
+
+    /// A view of the resolved colour texture for egui (`Rgba8Unorm`: egui decodes sRGB itself).
+    pub fn egui_view(&self) -> &wgpu::TextureView {
+        &self.target.egui_view
+    }
+
+    /// Renders `world` from `camera` and submits the work; returns the resolved colour texture.
+    pub fn render(&mut self, world: &World, camera: &OrbitCamera) -> &wgpu::Texture {
+        self.write_globals(camera);
+        let batches = instances::collect(world, self.selected);
+        let all: Vec<Instance> = batches.by_mesh.values().flatten().copied().collect();
+        self.upload_instances(&all);
+        for key in batches.by_mesh.keys() {
+            self.ensure_mesh(*key, world);
+        }
+
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("viewport"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.target.msaa_view,
+                    depth_slice: None,
+                    resolve_target: Some(&self.target.resolved_view),
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        // Only the resolved image is read afterwards.
+                        store: wgpu::StoreOp::Discard,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.target.depth_view,
+                    // Reversed depth: 0 is infinitely far.
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_bind_group(0, &self.globals_bind_group, &[]);
+            pass.set_pipeline(&self.pipelines.background);
+            pass.draw(0..3, 0..1);
+
+            pass.set_pipeline(&self.pipelines.shapes);
+            pass.set_vertex_buffer(1, self.instances.slice(..));
+            let mut first = 0u32;
+            for (key, list) in &batches.by_mesh {
+                let mesh = &self.meshes[key];
+                let count = list.len() as u32;
+                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..mesh.index_count, 0, first..first + count);
+                first += count;
+            }
+
+            // The grid goes last: it blends over the ground and is hidden by bodies in front.
+            pass.set_pipeline(&self.pipelines.grid);
+            pass.draw(0..6, 0..1);
+        }
+        self.queue.submit([encoder.finish()]);
+        self.evict_unused_meshes(&batches);
+        &self.target.resolved
+    }
+
+    /// Copies the last render back to the CPU as an sRGB RGBA image (blocks until the GPU is done).
+    pub fn read_back_rgba(&self) -> image::RgbaImage {
+        readback::texture_to_rgba(&self.device, &self.queue, &self.target.resolved, self.target.size)
+    }
+
+    fn write_globals(&self, camera: &OrbitCamera) {
+        let [w, h] = self.target.size;
+        let view_proj = camera.view_projection(w as f32 / h as f32);
+        let with_w = |rgb: [f32; 3]| [rgb[0], rgb[1], rgb[2], 1.0];
+        // Fog scales with the camera distance so every scene size gets the same depth cue.
+        let fog_start = camera.distance * 1.2;
+        let globals = Globals {
+            view_proj: view_proj.to_cols_array_2d(),
+            inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
+            eye: camera.eye().extend(1.0).into(),
+            light_dir: Vec3::new(-0.45, 1.0, 0.35).normalize().extend(0.0).into(),
+            sky_top: with_w(palette::linear(SKY_TOP)),
+            sky_horizon: with_w(palette::linear(SKY_HORIZON)),
+            fog: [fog_start, fog_start + camera.distance * 5.0, GRID_HEIGHT, 0.0],
+        };
+        self.queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+    }
+
+    fn upload_instances(&mut self, all: &[Instance]) {
+        let needed = all.len().max(1);
+        if (self.instances.size() as usize) < needed * size_of::<Instance>() {
+            // Grow to the next power of two so a scene that spawns bodies reallocates rarely.
+            self.instances = instance_buffer(&self.device, needed.next_power_of_two());
+        }
+        self.queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(all));
+    }
+
+    fn ensure_mesh(&mut self, key: MeshKey, world: &World) {
+        if self.meshes.contains_key(&key) {
+            return;
+        }
+        let data = match key {
+            MeshKey::Sphere => mesh::unit_sphere(),
+            MeshKey::Box => mesh::unit_box(),
+            MeshKey::Capsule { half_height, radius } => {
+                mesh::capsule(f32::from_bits(half_height), f32::from_bits(radius))
+            }
+            MeshKey::Hull(_) => {
+                // Find a body with this hull; the key is a hash of its vertices.
+                let hull = world.body_ids().find_map(|id| match world.body(id).ok()?.shape {
+                    shape @ atoll_physics::Shape::Hull(h) if instances::mesh_for(shape).0 == key => {
+                        Some(h.clone())
+                    }
+                    _ => None,
+                });
+                match hull {
+                    Some(h) => mesh::hull(&h),
+                    None => return,
+                }
+            }
+        };
+        let vertices = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("mesh vertices"),
+            contents: bytemuck::cast_slice(&data.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let indices = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("mesh indices"),
+            contents: bytemuck::cast_slice(&data.indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        self.meshes.insert(key, GpuMesh { vertices, indices, index_count: data.indices.len() as u32 });
+    }
+
+    /// Drops meshes no body uses any more once the cache grows, so loading scene after scene with
+    /// different capsules or hulls does not keep every mesh alive forever.
+    fn evict_unused_meshes(&mut self, batches: &instances::Batches) {
+        const KEEP_UNUSED_BELOW: usize = 64;
+        if self.meshes.len() > KEEP_UNUSED_BELOW {
+            self.meshes.retain(|key, _| batches.by_mesh.contains_key(key));
+        }
+    }
+}
+
+fn instance_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("viewport instances"),
+        size: (capacity * size_of::<Instance>()) as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}

@@ -1,0 +1,147 @@
+//! The three render pipelines of the viewport (background, bodies, grid) and the shared uniform
+//! layout they read.
+
+use super::instances::Instance;
+use super::mesh::Vertex;
+use super::target::{COLOUR_FORMAT, DEPTH_FORMAT, SAMPLES};
+
+const COMMON_WGSL: &str = include_str!("../../../shaders/common.wgsl");
+const BACKGROUND_WGSL: &str = include_str!("../../../shaders/background.wgsl");
+const SHAPES_WGSL: &str = include_str!("../../../shaders/shapes.wgsl");
+const GRID_WGSL: &str = include_str!("../../../shaders/grid.wgsl");
+
+/// The per-frame uniforms, laid out exactly as `Globals` in `shaders/common.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Globals {
+    /// World to clip.
+    pub view_proj: [[f32; 4]; 4],
+    /// Clip to world.
+    pub inverse_view_proj: [[f32; 4]; 4],
+    /// Camera position (w unused).
+    pub eye: [f32; 4],
+    /// Unit direction towards the light (w unused).
+    pub light_dir: [f32; 4],
+    /// Zenith colour, linear.
+    pub sky_top: [f32; 4],
+    /// Horizon colour, linear; also the fog colour.
+    pub sky_horizon: [f32; 4],
+    /// Fog start, fog end, grid height, unused.
+    pub fog: [f32; 4],
+}
+
+/// The pipelines and the bind group layout of [`Globals`].
+pub struct Pipelines {
+    /// Layout of group 0 (the uniform buffer).
+    pub globals_layout: wgpu::BindGroupLayout,
+    /// Full-screen sky gradient.
+    pub background: wgpu::RenderPipeline,
+    /// Instanced, lit body meshes.
+    pub shapes: wgpu::RenderPipeline,
+    /// Alpha-blended ground grid.
+    pub grid: wgpu::RenderPipeline,
+}
+
+/// How a pipeline uses the depth buffer.
+struct DepthUse {
+    write: bool,
+    test: bool,
+}
+
+impl Pipelines {
+    /// Compiles the shaders and builds the pipelines.
+    pub fn new(device: &wgpu::Device) -> Pipelines {
+        let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("viewport globals"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("viewport"),
+            bind_group_layouts: &[Some(&globals_layout)],
+            immediate_size: 0,
+        });
+        let shape_buffers = [
+            wgpu::VertexBufferLayout {
+                array_stride: size_of::<Vertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3],
+            },
+            wgpu::VertexBufferLayout {
+                array_stride: size_of::<Instance>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &wgpu::vertex_attr_array![
+                    2 => Float32x3, 3 => Float32x4, 4 => Float32x3, 5 => Float32x4
+                ],
+            },
+        ];
+        let build = |label, source: &str, buffers: &[wgpu::VertexBufferLayout], depth: DepthUse, blend| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(format!("{COMMON_WGSL}\n{source}").into()),
+            });
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &buffers.iter().cloned().map(Some).collect::<Vec<_>>(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    // Meshes wind outward, but hull faces come from another crate's data: drawing
+                    // both sides costs little and can never leave a hole.
+                    cull_mode: None,
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(depth.write),
+                    // Reversed depth: nearer is greater.
+                    depth_compare: Some(if depth.test {
+                        wgpu::CompareFunction::GreaterEqual
+                    } else {
+                        wgpu::CompareFunction::Always
+                    }),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: SAMPLES, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: COLOUR_FORMAT,
+                        blend,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let background =
+            build("viewport background", BACKGROUND_WGSL, &[], DepthUse { write: false, test: false }, None);
+        let shapes =
+            build("viewport shapes", SHAPES_WGSL, &shape_buffers, DepthUse { write: true, test: true }, None);
+        let grid = build(
+            "viewport grid",
+            GRID_WGSL,
+            &[],
+            DepthUse { write: false, test: true },
+            Some(wgpu::BlendState::ALPHA_BLENDING),
+        );
+        Pipelines { globals_layout, background, shapes, grid }
+    }
+}

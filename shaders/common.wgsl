@@ -1,0 +1,42 @@
+// Shared by every viewport shader: the per-frame uniform block. The renderer prepends this file
+// to each shader so the layout is written once.
+
+struct Globals {
+    view_proj: mat4x4<f32>,
+    inverse_view_proj: mat4x4<f32>,
+    // xyz: camera position in world space.
+    eye: vec4<f32>,
+    // xyz: unit direction from the surface towards the light.
+    light_dir: vec4<f32>,
+    // Background gradient, linear RGB.
+    sky_top: vec4<f32>,
+    sky_horizon: vec4<f32>,
+    // x: distance where fog starts, y: distance where the fog hides everything, z: grid height.
+    fog: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> globals: Globals;
+
+// The world-space direction of the view ray through a clip-space point.
+fn view_ray(clip_xy: vec2<f32>) -> vec3<f32> {
+    // Reversed depth: z = 1 is the near plane, z = 0 is infinitely far.
+    let near = globals.inverse_view_proj * vec4<f32>(clip_xy, 1.0, 1.0);
+    let far = globals.inverse_view_proj * vec4<f32>(clip_xy, 0.5, 1.0);
+    return normalize(far.xyz / far.w - near.xyz / near.w);
+}
+
+// Sky colour seen along a world-space direction: horizon haze blending into a deeper zenith.
+fn sky_colour(dir: vec3<f32>) -> vec3<f32> {
+    let up = clamp(dir.y, 0.0, 1.0);
+    let below = clamp(-dir.y * 4.0, 0.0, 1.0);
+    let sky = mix(globals.sky_horizon.rgb, globals.sky_top.rgb, pow(up, 0.6));
+    // Below the horizon (no ground body there): a slightly darker haze, so the eye reads "floor".
+    return mix(sky, globals.sky_horizon.rgb * 0.8, below);
+}
+
+// Distance fog towards the horizon colour: far things fade, which makes depth readable.
+fn apply_fog(colour: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+    let d = distance(globals.eye.xyz, world);
+    let f = smoothstep(globals.fog.x, globals.fog.y, d);
+    return mix(colour, globals.sky_horizon.rgb, f * 0.85);
+}

@@ -1,0 +1,66 @@
+// Bodies: instanced unit meshes placed by a translation, a rotation quaternion and a per-axis
+// scale, lit by one directional light, a sky/ground hemisphere ambient and a faint rim.
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+};
+
+struct InstanceIn {
+    @location(2) translation: vec3<f32>,
+    @location(3) rotation: vec4<f32>,
+    @location(4) scale: vec3<f32>,
+    @location(5) colour: vec4<f32>,
+};
+
+struct ShapeOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) colour: vec4<f32>,
+};
+
+fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
+    let t = 2.0 * cross(q.xyz, v);
+    return v + q.w * t + cross(q.xyz, t);
+}
+
+@vertex
+fn vs_main(v: VertexIn, i: InstanceIn) -> ShapeOut {
+    let world = i.translation + rotate(i.rotation, v.position * i.scale);
+    var out: ShapeOut;
+    out.clip = globals.view_proj * vec4<f32>(world, 1.0);
+    out.world = world;
+    // Normals transform by the inverse scale so non-uniform boxes keep correct shading.
+    out.normal = rotate(i.rotation, normalize(v.normal / i.scale));
+    out.colour = i.colour;
+    return out;
+}
+
+@fragment
+fn fs_main(in: ShapeOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    var n = normalize(in.normal);
+    if !front {
+        n = -n;
+    }
+    let l = globals.light_dir.xyz;
+    let v = normalize(globals.eye.xyz - in.world);
+    let base = in.colour.rgb;
+
+    // Wrapped Lambert: soft terminator instead of a hard edge where the light grazes.
+    let wrap = 0.35;
+    let diffuse = clamp((dot(n, l) + wrap) / (1.0 + wrap), 0.0, 1.0);
+    let sky_ambient = vec3<f32>(0.36, 0.40, 0.48);
+    let ground_ambient = vec3<f32>(0.16, 0.14, 0.12);
+    let ambient = mix(ground_ambient, sky_ambient, n.y * 0.5 + 0.5);
+    let sun = vec3<f32>(1.0, 0.96, 0.88) * 0.85;
+
+    let h = normalize(l + v);
+    let specular = pow(max(dot(n, h), 0.0), 48.0) * 0.18;
+    let rim = pow(1.0 - max(dot(n, v), 0.0), 4.0) * 0.12;
+
+    var colour = base * (ambient + diffuse * sun) + vec3<f32>(specular + rim);
+    // colour.a > 1 marks the selected body: a warm emissive lift.
+    colour = colour + vec3<f32>(0.35, 0.22, 0.02) * (in.colour.a - 1.0);
+    return vec4<f32>(apply_fog(colour, in.world), 1.0);
+}
