@@ -208,6 +208,12 @@ impl World {
         self.bodies.ids()
     }
 
+    /// The id of the live body in slot `index` (slots come from [`BodyId::index`] and the
+    /// broadphase's user data).
+    pub(crate) fn body_id_at(&self, index: u32) -> BodyId {
+        self.bodies.id_at(index)
+    }
+
     /// Everything about one body.
     pub fn body(&self, id: BodyId) -> Result<BodyView<'_>, AtollError> {
         let b = self.bodies.get(id)?;
