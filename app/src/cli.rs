@@ -8,7 +8,7 @@ pub const DEFAULT_SCENE: &str = "pyramid_3d.ron";
 
 const USAGE: &str = "usage:
   atoll [SCENE.ron]                       open the editor (on the default scene without a file)
-  atoll run SCENE.ron [--steps N] [--json] [--warmup N] [--no-sleep]
+  atoll run SCENE.ron [--steps N] [--json] [--warmup N] [--no-sleep] [--threads N]
                                           step a scene headless; print median stage times,
                                           island management against the reference builder,
                                           counters and the final state hash
@@ -59,6 +59,7 @@ fn parse_run(args: &[String]) -> Result<Command, String> {
             "--warmup" => options.warmup = number(it.next(), "--warmup")?,
             "--json" => options.json = true,
             "--no-sleep" => options.sleep = false,
+            "--threads" => options.threads = number(it.next(), "--threads")?,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`\n{USAGE}")),
             path if scene.is_none() => scene = Some(PathBuf::from(path)),
             extra => return Err(format!("unexpected argument `{extra}`\n{USAGE}")),

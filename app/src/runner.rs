@@ -18,12 +18,14 @@ pub struct RunOptions {
     pub json: bool,
     /// Let islands sleep (the scene's setting); `--no-sleep` turns it off.
     pub sleep: bool,
+    /// Threads for the parallel stages (results are identical for any count).
+    pub threads: u32,
 }
 
 impl RunOptions {
     /// Defaults: 600 timed steps, no warm-up, a table.
     pub fn new(scene: PathBuf) -> Self {
-        Self { scene, steps: 600, warmup: 0, json: false, sleep: true }
+        Self { scene, steps: 600, warmup: 0, json: false, sleep: true, threads: 1 }
     }
 }
 
@@ -48,6 +50,8 @@ pub struct RunReport {
     pub reference_island_ms: f64,
     /// Whether islands could sleep.
     pub sleep: bool,
+    /// Threads used.
+    pub threads: usize,
     /// Counters of the last step.
     pub counters: CounterReport,
     /// `state_hash` after the last step, as 16 hex digits.
@@ -88,6 +92,7 @@ impl From<Counters> for CounterReport {
 pub fn run(options: &RunOptions) -> Result<(), String> {
     let scene = Scene::load(&options.scene).map_err(|e| e.to_string())?;
     let (mut world, _) = scene.build_world().map_err(|e| format!("{}: {e}", options.scene.display()))?;
+    world.set_thread_count(options.threads as usize).map_err(|e| e.to_string())?;
     if !options.sleep {
         let settings = StepSettings { sleep_enabled: false, ..*world.settings() };
         world.set_settings(settings).map_err(|e| e.to_string())?;
@@ -138,6 +143,7 @@ pub fn measure(world: &mut World, options: &RunOptions) -> RunReport {
         island_ms: median(islands),
         reference_island_ms: median(reference),
         sleep: world.settings().sleep_enabled,
+        threads: world.thread_count(),
         counters: world.profile().counters.into(),
         state_hash: format!("{:016x}", state_hash(world)),
     }
@@ -153,7 +159,14 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn print_table(r: &RunReport, dt: f32) {
-    println!("scene {}: {} bodies, {} steps of {:.2} ms", r.scene, r.bodies, r.steps, dt * 1e3);
+    println!(
+        "scene {}: {} bodies, {} steps of {:.2} ms, {} thread(s)",
+        r.scene,
+        r.bodies,
+        r.steps,
+        dt * 1e3,
+        r.threads
+    );
     println!("{:<14}{:>12}", "stage", "median ms");
     for (name, ms) in &r.median_stage_ms {
         println!("{name:<14}{ms:>12.4}");

@@ -47,3 +47,20 @@ fn hash_sees_every_change() {
     world.set_transform(ids[5], xf).unwrap();
     assert_ne!(state_hash(&world), before);
 }
+
+#[test]
+fn thread_count_never_changes_the_result() {
+    for scene in ["rain.ron", "pyramid_3d.ron", "dominoes.ron"] {
+        let hashes: Vec<u64> = [1usize, 2, 3, 4]
+            .iter()
+            .map(|&threads| {
+                let (mut world, _) = common::builtin(scene);
+                world.set_thread_count(threads).unwrap();
+                assert_eq!(world.thread_count(), threads);
+                common::run(&mut world, 150);
+                state_hash(&world)
+            })
+            .collect();
+        assert!(hashes.iter().all(|h| *h == hashes[0]), "{scene}: {hashes:x?}");
+    }
+}

@@ -39,6 +39,8 @@ pub(crate) struct Contact {
     pub began: bool,
     /// Stopped touching during the last step (still overlapping fat AABBs).
     pub ended: bool,
+    /// The fat AABBs no longer overlap: destroy the pair once the parallel update is done.
+    pub separated: bool,
     /// Links in each body's contact list: `edges[0]` for body A, `edges[1]` for body B.
     pub edges: [ContactEdge; 2],
     /// The island this contact is an edge of (touching contacts between dynamic bodies only).

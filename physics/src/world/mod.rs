@@ -20,6 +20,7 @@ use crate::narrowphase::{ContactStore, Manifold, PointImpulse};
 use crate::profile::Profile;
 use crate::shape::Shape;
 use crate::snapshot::Snapshot;
+use std::sync::Arc;
 use step::StepScratch;
 
 /// A body's state as the world reports it.
@@ -121,6 +122,9 @@ pub struct World {
     step_count: u64,
     time: f64,
     profile: Profile,
+    /// Worker threads for the parallel stages; `None` runs everything on the caller's thread.
+    /// Results are identical either way.
+    threads: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl World {
@@ -128,6 +132,29 @@ impl World {
     pub fn new(settings: StepSettings) -> Result<World, AtollError> {
         settings.validate()?;
         Ok(World { settings, ..Default::default() })
+    }
+
+    /// Runs the parallel stages on `count` threads (1 = the caller's thread only). The result
+    /// of every step is bit-identical for any count.
+    pub fn set_thread_count(&mut self, count: usize) -> Result<(), AtollError> {
+        if count == 0 || count > 256 {
+            return Err(AtollError::invalid("thread count", format!("must be 1..=256, got {count}")));
+        }
+        self.threads = if count == 1 {
+            None
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(count)
+                .build()
+                .map_err(|e| AtollError::invalid("thread count", e.to_string()))?;
+            Some(Arc::new(pool))
+        };
+        Ok(())
+    }
+
+    /// Threads the parallel stages use.
+    pub fn thread_count(&self) -> usize {
+        self.threads.as_ref().map_or(1, |p| p.current_num_threads())
     }
 
     /// The step settings.
@@ -408,9 +435,11 @@ impl World {
         Snapshot { world: Box::new(self.clone()) }
     }
 
-    /// Returns to a captured state.
+    /// Returns to a captured state (keeping this world's thread count, which is not state).
     pub fn restore(&mut self, snapshot: &Snapshot) {
+        let threads = self.threads.take();
         *self = (*snapshot.world).clone();
+        self.threads = threads;
     }
 }
 

@@ -12,6 +12,7 @@ use crate::solver::{
     self, ContactConstraint, ContactSoftness, Softness, SolverBody, apply_restitution, prepare_contacts,
     solve_contacts, store_impulses, warm_start,
 };
+use rayon::prelude::*;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
 /// arrays holds an immovable body at rest.
@@ -114,25 +115,38 @@ impl World {
         created
     }
 
-    /// Stage 4: update the awake contacts' manifolds in contact order, recording begin and end
-    /// of touching as bits; drop pairs whose fat boxes separated.
+    /// Stage 4: update the awake contacts' manifolds, in parallel when the world has more than
+    /// one thread: each contact reads the bodies and writes only itself, so the result does not
+    /// depend on scheduling. Then, in contact order, begin and end of touching become bits and
+    /// events, and pairs whose fat boxes separated are destroyed.
     fn update_contacts(&mut self) {
         let settings = self.settings;
+        let (bodies, broadphase, awake) = (&self.bodies.bodies, &self.broadphase, &self.awake_contacts);
+        let update = |(id, c): (usize, &mut Contact)| {
+            if !awake.get(id) {
+                return;
+            }
+            let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+            c.separated = !broadphase.fat_aabb(ba.proxy).overlaps(&broadphase.fat_aabb(bb.proxy));
+            if c.separated {
+                return;
+            }
+            let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
+            let manifold =
+                collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache);
+            update_manifold(c, manifold);
+        };
+        match &self.threads {
+            Some(pool) => pool.install(|| self.contacts.contacts.par_iter_mut().enumerate().for_each(update)),
+            None => self.contacts.contacts.iter_mut().enumerate().for_each(update),
+        }
         let mut next = self.awake_contacts.next_from(0);
         while let Some(id) = next {
             next = self.awake_contacts.next_from(id + 1);
             let c = &self.contacts.contacts[id];
-            let (ba, bb) = (&self.bodies.bodies[c.body_a as usize], &self.bodies.bodies[c.body_b as usize]);
-            if !self.broadphase.fat_aabb(ba.proxy).overlaps(&self.broadphase.fat_aabb(bb.proxy)) {
+            if c.separated {
                 self.destroy_contact(id as u32);
-                continue;
-            }
-            let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
-            let c = &mut self.contacts.contacts[id];
-            let manifold =
-                collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache);
-            update_manifold(c, manifold);
-            if c.began {
+            } else if c.began {
                 self.began_bits.set(id);
                 self.touch_events.push(touch_event(&self.bodies, c, true));
             } else if c.ended {
