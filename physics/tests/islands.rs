@@ -206,3 +206,17 @@ fn a_settled_pyramid_costs_nothing_to_step() {
     assert_eq!(world.profile().counters.touching_contacts, 0);
     assert_eq!(world.profile().counters.awake_islands, 0);
 }
+
+#[test]
+fn turning_sleep_off_wakes_everything() {
+    let (mut world, _) = common::builtin("tower.ron");
+    common::run(&mut world, 120);
+    assert_eq!(world.profile().counters.awake_bodies, 0);
+    let settings = atoll_physics::StepSettings { sleep_enabled: false, ..*world.settings() };
+    world.set_settings(settings).unwrap();
+    world.validate_islands().unwrap();
+    world.step();
+    assert_eq!(world.profile().counters.awake_bodies, 20);
+    common::run(&mut world, 120);
+    assert_eq!(world.profile().counters.awake_bodies, 20, "nothing sleeps while sleeping is off");
+}

@@ -163,10 +163,24 @@ impl World {
     }
 
     /// Replaces the step settings (validated first; the world is unchanged on error).
+    /// Turning sleeping off wakes every island, so what the user sees is what is simulated.
     pub fn set_settings(&mut self, settings: StepSettings) -> Result<(), AtollError> {
         settings.validate()?;
+        let wake_all = self.settings.sleep_enabled && !settings.sleep_enabled;
         self.settings = settings;
+        if wake_all {
+            self.wake_all();
+        }
         Ok(())
+    }
+
+    /// Wakes every sleeping island.
+    pub fn wake_all(&mut self) {
+        for id in 0..self.islands.islands.len() as u32 {
+            if self.islands.islands[id as usize].alive {
+                self.wake_island(id);
+            }
+        }
     }
 
     /// Sets gravity (m/s²).
