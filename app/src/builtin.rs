@@ -1,7 +1,7 @@
 //! The built-in scenes, generated here and written to `scenes/` by `atoll generate-scenes`.
 //! A test checks the committed files equal what these functions produce.
 
-use atoll_physics::{BodyType, Material, Quat, Scene, SceneBody, SceneShape, Vec3};
+use atoll_physics::{BodyType, KinematicMotion, Material, Quat, Scene, SceneBody, SceneShape, Vec3};
 use std::path::Path;
 
 /// Every built-in scene with its file name.
@@ -15,6 +15,7 @@ pub fn all() -> Vec<(&'static str, Scene)> {
         ("ramp.ron", ramp()),
         ("pyramids_182.ron", pyramid_field(14, 13, 10)),
         ("stacks_500.ron", resting_stacks()),
+        ("tumbler.ron", tumbler(2000)),
     ]
 }
 
@@ -117,6 +118,41 @@ pub fn resting_stacks() -> Scene {
         ball.can_sleep = false;
         ball.linear_velocity = Vec3::new(0.0, 0.0, if b % 2 == 0 { 1.0 } else { -1.0 });
         scene.bodies.push(ball);
+    }
+    scene
+}
+
+/// `count` small boxes inside a closed hollow box (six kinematic walls) that turns about Z at
+/// a steady 0.25 rad/s: islands merge and split all the time.
+pub fn tumbler(count: u32) -> Scene {
+    let mut scene = Scene::new(format!("Tumbler ({count} boxes)"));
+    ground(&mut scene);
+    let inner = 6.0f32;
+    let wall = 0.25f32;
+    let pivot = Vec3::new(0.0, inner + 2.0, 0.0);
+    let outer = inner + 2.0 * wall;
+    let walls = [
+        ("wall -x", Vec3::new(-(inner + wall), 0.0, 0.0), Vec3::new(wall, outer, outer)),
+        ("wall +x", Vec3::new(inner + wall, 0.0, 0.0), Vec3::new(wall, outer, outer)),
+        ("wall -y", Vec3::new(0.0, -(inner + wall), 0.0), Vec3::new(inner, wall, inner)),
+        ("wall +y", Vec3::new(0.0, inner + wall, 0.0), Vec3::new(inner, wall, inner)),
+        ("wall -z", Vec3::new(0.0, 0.0, -(inner + wall)), Vec3::new(inner, outer, wall)),
+        ("wall +z", Vec3::new(0.0, 0.0, inner + wall), Vec3::new(inner, outer, wall)),
+    ];
+    for (name, offset, half) in walls {
+        let mut w =
+            SceneBody::new(BodyType::Kinematic, SceneShape::Box { half_extents: half }, pivot + offset);
+        w.name = name.into();
+        w.motion = Some(KinematicMotion::Rotate { pivot, angular_velocity: Vec3::new(0.0, 0.0, 0.25) });
+        scene.bodies.push(w);
+    }
+    let (nx, ny) = (10u32, 20u32);
+    for i in 0..count {
+        let (x, y, z) = (i % nx, (i / nx) % ny, i / (nx * ny));
+        let p = pivot + Vec3::new((x as f32 - 4.5) * 0.5, (y as f32 - 9.5) * 0.5, (z as f32 - 4.5) * 0.5);
+        let mut b = SceneBody::new(BodyType::Dynamic, SceneShape::Box { half_extents: Vec3::splat(0.2) }, p);
+        b.name = format!("box {i}");
+        scene.bodies.push(b);
     }
     scene
 }
@@ -312,5 +348,6 @@ mod tests {
         assert_eq!(rain(500).bodies.len(), 505);
         assert_eq!(pyramid_field(14, 13, 10).bodies.len(), 1 + 10_010);
         assert_eq!(resting_stacks().bodies.len(), 1 + 500);
+        assert_eq!(tumbler(2000).bodies.len(), 1 + 6 + 2000);
     }
 }

@@ -92,6 +92,33 @@ pub struct BodyDesc {
     pub gravity_scale: f32,
     /// Whether the body may fall asleep (used by island sleeping).
     pub can_sleep: bool,
+    /// A scripted motion for a kinematic body (for example a rotating container).
+    pub motion: Option<KinematicMotion>,
+}
+
+/// A motion the engine drives a kinematic body along, step after step.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum KinematicMotion {
+    /// Turn about a fixed world point at a constant angular velocity (rad/s, world axes): the
+    /// body's velocities are set each step so it lands exactly where the rotation takes it.
+    Rotate {
+        /// The fixed point.
+        pivot: Vec3,
+        /// Axis times speed.
+        angular_velocity: Vec3,
+    },
+}
+
+impl KinematicMotion {
+    fn validate(&self) -> Result<(), AtollError> {
+        match self {
+            KinematicMotion::Rotate { pivot, angular_velocity } => {
+                check_vec3("motion pivot", *pivot)?;
+                check_vec3("motion angular velocity", *angular_velocity)?;
+                Ok(())
+            }
+        }
+    }
 }
 
 impl BodyDesc {
@@ -118,6 +145,7 @@ impl BodyDesc {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             can_sleep: true,
+            motion: None,
         }
     }
 
@@ -149,6 +177,15 @@ impl BodyDesc {
         check_non_negative("linear damping", self.linear_damping)?;
         check_non_negative("angular damping", self.angular_damping)?;
         check_finite("gravity scale", self.gravity_scale)?;
+        if let Some(motion) = &self.motion {
+            if self.body_type != BodyType::Kinematic {
+                return Err(AtollError::invalid(
+                    "motion",
+                    "only a kinematic body can follow a scripted motion",
+                ));
+            }
+            motion.validate()?;
+        }
         validate_shape(&self.shape)
     }
 }
@@ -202,6 +239,7 @@ pub(crate) struct Body {
     pub angular_damping: f32,
     pub gravity_scale: f32,
     pub can_sleep: bool,
+    pub motion: Option<KinematicMotion>,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
@@ -249,6 +287,7 @@ impl Body {
             angular_damping: desc.angular_damping,
             gravity_scale: desc.gravity_scale,
             can_sleep: desc.can_sleep,
+            motion: desc.motion,
             proxy: ProxyKey::NONE,
             island: NONE,
             island_prev: NONE,

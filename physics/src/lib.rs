@@ -19,7 +19,7 @@ pub mod snapshot;
 pub mod solver;
 pub mod world;
 
-pub use body::{BodyDesc, BodyId, BodyType, Material};
+pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 pub use error::AtollError;
 pub use math::{Aabb, Mat3, Quat, Transform, Vec3};
 pub use profile::{Profile, Stage};

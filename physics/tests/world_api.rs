@@ -117,3 +117,25 @@ fn gravity_and_forces_integrate() {
     let v = world.linear_velocity(id).unwrap();
     assert!((v.x - 1.0).abs() < 1e-3, "1 m/s² for 1 s, got {v}");
 }
+
+#[test]
+fn a_scripted_kinematic_rotation_stays_on_its_circle() {
+    use atoll_physics::{BodyType, KinematicMotion};
+    let mut world = World::new(StepSettings::default()).unwrap();
+    let mut desc = BodyDesc::new(
+        BodyType::Kinematic,
+        Shape::cuboid(Vec3::splat(0.5)).unwrap(),
+        Vec3::new(3.0, 1.0, 0.0),
+    );
+    let omega = Vec3::new(0.0, 0.0, std::f32::consts::FRAC_PI_2); // a quarter turn per second
+    desc.motion = Some(KinematicMotion::Rotate { pivot: Vec3::new(0.0, 1.0, 0.0), angular_velocity: omega });
+    let id = world.create_body(&desc).unwrap();
+    common::run(&mut world, 60);
+    let xf = world.transform(id).unwrap();
+    assert!((xf.position - Vec3::new(0.0, 4.0, 0.0)).length() < 1e-3, "at {}", xf.position);
+    assert!((xf.rotation * Vec3::X - Vec3::Y).length() < 1e-3, "turned with the motion");
+    // Only kinematic bodies take a scripted motion.
+    let mut dynamic = BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), Vec3::ZERO);
+    dynamic.motion = desc.motion;
+    assert_eq!(invalid_what(world.create_body(&dynamic)), "motion");
+}

@@ -31,6 +31,8 @@ pub(crate) struct Island {
     pub may_split: bool,
     /// Smallest sleep timer of its bodies, as of the last sleep check.
     pub min_sleep_timer: f32,
+    /// Largest sleep timer of its bodies, as of the last sleep check.
+    pub max_sleep_timer: f32,
 }
 
 impl Island {
@@ -46,6 +48,7 @@ impl Island {
             contact_count: 0,
             may_split: false,
             min_sleep_timer: 0.0,
+            max_sleep_timer: 0.0,
         }
     }
 }
@@ -259,12 +262,18 @@ impl IslandStore {
         root
     }
 
-    /// The largest awake island flagged as possibly split (lowest id on ties).
-    pub fn split_candidate(&self) -> Option<u32> {
+    /// The island to split this step: splitting exists so that the resting part of a pile can
+    /// sleep without the part that moves, so only flagged islands holding a body that has rested
+    /// at least `min_rest` seconds qualify; of those, the largest (lowest id on ties). A pile
+    /// that keeps tumbling is never split in vain.
+    pub fn split_candidate(&self, min_rest: f32) -> Option<u32> {
         let mut best: Option<(u32, u32)> = None;
         for id in self.awake.iter() {
             let island = &self.islands[id];
-            if island.may_split && best.is_none_or(|(_, n)| island.body_count > n) {
+            if island.may_split
+                && island.max_sleep_timer >= min_rest
+                && best.is_none_or(|(_, n)| island.body_count > n)
+            {
                 best = Some((id as u32, island.body_count));
             }
         }

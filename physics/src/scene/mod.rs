@@ -8,7 +8,7 @@ mod io;
 
 pub use error::SceneError;
 
-use crate::body::{BodyDesc, BodyId, BodyType, Material};
+use crate::body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 use crate::error::AtollError;
 use crate::math::{Quat, Transform, Vec3};
 use crate::shape::Shape;
@@ -84,6 +84,9 @@ pub struct SceneBody {
     /// May fall asleep.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub can_sleep: bool,
+    /// A scripted motion (kinematic bodies only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub motion: Option<KinematicMotion>,
 }
 
 fn identity() -> Quat {
@@ -192,6 +195,7 @@ impl SceneBody {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             can_sleep: true,
+            motion: None,
         }
     }
 
@@ -208,6 +212,7 @@ impl SceneBody {
             angular_damping: self.angular_damping,
             gravity_scale: self.gravity_scale,
             can_sleep: self.can_sleep,
+            motion: self.motion,
         })
     }
 }
@@ -252,6 +257,7 @@ impl Scene {
                 angular_damping: b.angular_damping,
                 gravity_scale: b.gravity_scale,
                 can_sleep: b.can_sleep,
+                motion: b.motion,
             });
         }
         scene

@@ -124,23 +124,28 @@ impl World {
         while let Some(id) = next {
             next = self.islands.next_awake(id + 1);
             let island = &self.islands.islands[id as usize];
-            let mut min_timer = f32::MAX;
+            let (mut min_timer, mut max_timer) = (f32::MAX, 0.0f32);
             let mut body = island.body_head;
             while body != NONE {
-                min_timer = min_timer.min(self.bodies.bodies[body as usize].sleep_timer);
+                let timer = self.bodies.bodies[body as usize].sleep_timer;
+                min_timer = min_timer.min(timer);
+                max_timer = max_timer.max(timer);
                 body = self.bodies.bodies[body as usize].island_next;
             }
             let island = &mut self.islands.islands[id as usize];
             island.min_sleep_timer = min_timer;
+            island.max_sleep_timer = max_timer;
             if s.sleep_enabled && !island.may_split && min_timer >= s.time_to_sleep {
                 self.sleep_island(id);
             }
         }
     }
 
-    /// Stage 9: rebuild the largest island that may have split.
+    /// Stage 9: rebuild at most one island that may have split (see
+    /// [`crate::island::IslandStore::split_candidate`]): one with a body that has rested for
+    /// four steps, long enough to tell resting from the top of a bounce.
     pub(super) fn split_one_island(&mut self) -> usize {
-        match self.islands.split_candidate() {
+        match self.islands.split_candidate(4.0 * self.settings.dt) {
             Some(id) => self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id),
             None => 0,
         }
@@ -148,7 +153,7 @@ impl World {
 
     /// Runs every pending split now (tests compare islands with the reference builder after it).
     pub fn split_all_islands(&mut self) {
-        while let Some(id) = self.islands.split_candidate() {
+        while let Some(id) = self.islands.split_candidate(f32::MIN) {
             self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
         }
         // Sleeping islands that were flagged wait for their next wake; split them too.

@@ -11,7 +11,9 @@ pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
 
 use crate::bitset::BitSet;
-use crate::body::{Body, BodyDesc, BodyId, BodyStore, BodyType, Material, validate_rotation};
+use crate::body::{
+    Body, BodyDesc, BodyId, BodyStore, BodyType, KinematicMotion, Material, validate_rotation,
+};
 use crate::broadphase::{Broadphase, ProxyType, TreeStats, fat_aabb};
 use crate::error::{AtollError, check_vec3};
 use crate::island::IslandStore;
@@ -52,6 +54,8 @@ pub struct BodyView<'a> {
     pub gravity_scale: f32,
     /// May fall asleep.
     pub can_sleep: bool,
+    /// Scripted motion of a kinematic body.
+    pub motion: Option<KinematicMotion>,
 }
 
 /// A contact pair as the world reports it.
@@ -272,6 +276,7 @@ impl World {
             angular_damping: b.angular_damping,
             gravity_scale: b.gravity_scale,
             can_sleep: b.can_sleep,
+            motion: b.motion,
         })
     }
 

@@ -3,9 +3,9 @@
 
 use super::continuous::time_of_impact;
 use super::{TouchEvent, World, graph, tight_aabb};
-use crate::body::{Body, BodyStore, BodyType};
+use crate::body::{Body, BodyStore, BodyType, KinematicMotion};
 use crate::broadphase::{ProxyType, fat_aabb};
-use crate::math::{Aabb, Transform, Vec3};
+use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{Contact, collide, update_manifold};
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::solver::{
@@ -40,6 +40,7 @@ impl World {
         let mut timer = StageTimer::start();
         self.touch_events.clear();
         self.sleep_events.clear();
+        self.drive_kinematic_motions();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
         timer.lap(&mut self.profile, Stage::Broadphase);
         counters.new_pairs = self.create_pairs();
@@ -76,6 +77,21 @@ impl World {
         counters.awake_islands = self.islands.awake_count() as u32;
         self.profile.counters = counters;
         self.profile.total_ms = start.elapsed().as_secs_f64() * 1e3;
+    }
+
+    /// Sets the velocities of kinematic bodies with a scripted motion so this step takes them
+    /// exactly where the motion says (a chord of the circle, landing on it).
+    fn drive_kinematic_motions(&mut self) {
+        let dt = self.settings.dt;
+        for i in self.awake_bodies.iter() {
+            let b = &mut self.bodies.bodies[i];
+            let Some(KinematicMotion::Rotate { pivot, angular_velocity }) = b.motion else { continue };
+            let turn = Quat::from_scaled_axis(angular_velocity * dt);
+            let center = b.center();
+            let target = pivot + turn * (center - pivot);
+            b.linear_velocity = (target - center) / dt;
+            b.angular_velocity = angular_velocity;
+        }
     }
 
     /// Stage 2: re-insert a proxy only when its body's tight box left the fat one.
