@@ -2,7 +2,7 @@
 
 use crate::broadphase::ProxyKey;
 use crate::error::{AtollError, check_finite, check_non_negative, check_positive, check_vec3};
-use crate::math::{Mat3, Quat, Transform, Vec3};
+use crate::math::{Aabb, Mat3, Quat, Transform, Vec3};
 use crate::shape::Shape;
 
 /// Names a body: an index into the dense body array plus the generation of that slot, so an id
@@ -240,6 +240,9 @@ pub(crate) struct Body {
     pub gravity_scale: f32,
     pub can_sleep: bool,
     pub motion: Option<KinematicMotion>,
+    /// World bounds at the current pose, refreshed whenever the pose changes outside the
+    /// solver and at the start of each step for awake bodies.
+    pub tight: Aabb,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
@@ -288,6 +291,7 @@ impl Body {
             gravity_scale: desc.gravity_scale,
             can_sleep: desc.can_sleep,
             motion: desc.motion,
+            tight: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             proxy: ProxyKey::NONE,
             island: NONE,
             island_prev: NONE,

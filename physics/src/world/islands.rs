@@ -77,6 +77,8 @@ impl World {
             b.angular_velocity = Vec3::ZERO;
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
+            // Its last step moved it after its bounds were taken; neighbours test against these.
+            b.tight = super::tight_aabb(b);
             self.awake_bodies.clear(body as usize);
             let (bodies, awake_contacts) = (&self.bodies.bodies, &mut self.awake_contacts);
             graph::for_each_contact(bodies, &self.contacts.contacts, body, |c, other| {

@@ -293,7 +293,8 @@ impl World {
         let dt = self.settings.dt;
         let b = self.edit_body(id)?;
         b.transform = Transform::new(transform.position, transform.rotation.normalize());
-        let fat = fat_aabb(&tight_aabb(b), b.linear_velocity * dt, margin);
+        b.tight = tight_aabb(b);
+        let fat = fat_aabb(&b.tight, b.linear_velocity * dt, margin);
         let key = b.proxy;
         self.broadphase.move_proxy(key, fat);
         Ok(())

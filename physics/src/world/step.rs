@@ -6,7 +6,7 @@ use super::{TouchEvent, World, graph, tight_aabb};
 use crate::body::{Body, BodyStore, BodyType, KinematicMotion};
 use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
-use crate::narrowphase::{Contact, collide, update_manifold};
+use crate::narrowphase::{Contact, Manifold, collide, update_manifold};
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::solver::{
     self, ContactConstraint, ContactSoftness, Softness, SolverBody, apply_restitution, prepare_contacts,
@@ -99,8 +99,9 @@ impl World {
         let (dt, margin) = (self.settings.dt, self.settings.aabb_margin);
         let mut reinserted = 0;
         for i in self.awake_bodies.iter() {
-            let b = &self.bodies.bodies[i];
+            let b = &mut self.bodies.bodies[i];
             let tight = tight_aabb(b);
+            b.tight = tight;
             if !self.broadphase.fat_aabb(b.proxy).contains(&tight) {
                 self.broadphase.move_proxy(b.proxy, fat_aabb(&tight, b.linear_velocity * dt, margin));
                 reinserted += 1;
@@ -148,8 +149,12 @@ impl World {
                 return;
             }
             let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
-            let manifold =
-                collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache);
+            // Most pairs in a busy pile are near but apart: their bounds rule them out cheaply.
+            let manifold = if ba.tight.grown(speculative).overlaps(&bb.tight) {
+                collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache)
+            } else {
+                Manifold::default()
+            };
             update_manifold(c, manifold);
         };
         match &self.threads {
