@@ -96,11 +96,17 @@ fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
     harness.get_by_label("Settings").click();
     harness.run_steps(2);
     let old = *harness.state().state.world.settings();
+    // Type a negative dt into the panel's field, as assistive technology would.
+    harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "dt").set_value_accesskit(-0.01);
+    harness.run_steps(2);
+    let refused = harness.state().state.settings_error.clone();
+    assert!(refused.as_deref().is_some_and(|e| e.contains("dt")), "typed -0.01 was not refused: {refused:?}");
+    assert_eq!(*harness.state().state.world.settings(), old);
+    // The same refusal through the function the panel calls.
     let bad = StepSettings { dt: -0.01, ..old };
     assert!(harness.state_mut().state.apply_settings(bad).is_err());
-    harness.run_steps(2);
     assert_eq!(*harness.state().state.world.settings(), old);
-    harness.get_by_label_contains("refused");
+    harness.get_by_label_contains("refused: invalid dt");
     // A valid change goes through and clears the message.
     harness.state_mut().state.set_rate(120).unwrap();
     harness.run_steps(2);

@@ -45,7 +45,8 @@ pub fn heat(t: f32) -> [u8; 3] {
 /// A linear colour washed towards a dim grey: how sleeping bodies are drawn.
 pub fn greyed(rgb: [f32; 3]) -> [f32; 3] {
     let grey = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
-    rgb.map(|c| c * 0.2 + grey * 0.55)
+    // A trace of the hue stays so a sleeping pile still reads as the same bodies.
+    rgb.map(|c| c * 0.06 + grey * 0.6)
 }
 
 /// sRGB byte to linear light, the space the shaders light in.

@@ -208,16 +208,24 @@ pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut Pane
 pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
     ui.horizontal(|ui| {
         let world = &state.world;
-        let counters = world.profile().counters;
+        // Counted from the world rather than the last step's profile, so they are right
+        // before the first step and after edits too.
+        let awake_bodies = world
+            .body_ids()
+            .filter(|id| world.body(*id).is_ok_and(|b| b.body_type != atoll_physics::BodyType::Static))
+            .filter(|id| world.is_awake(*id).unwrap_or(false))
+            .count();
+        let (islands, awake_islands) =
+            world.islands().fold((0, 0), |(n, awake), i| (n + 1, awake + usize::from(i.awake)));
         ui.label(format!("step {}", world.step_count()));
         ui.separator();
         ui.label(format!("t = {:.3} s", world.time()));
         ui.separator();
         ui.label(format!("{} bodies", world.body_count()));
         ui.separator();
-        ui.label(format!("{} awake", counters.awake_bodies));
+        ui.label(format!("{awake_bodies} awake"));
         ui.separator();
-        ui.label(format!("{} islands ({} awake)", counters.islands, counters.awake_islands));
+        ui.label(format!("{islands} islands ({awake_islands} awake)"));
         ui.separator();
         ui.label(format!("step {:.2} ms", state.last_step_ms));
         ui.separator();

@@ -11,9 +11,10 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     let mut changed = false;
     Grid::new("settings grid").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         let mut float = |ui: &mut egui::Ui, name: &str, tip: &str, value: &mut f32, speed: f64| {
-            ui.label(name).on_hover_text(tip);
-            changed |=
-                ui.add(DragValue::new(value).speed(speed).max_decimals(5)).on_hover_text(tip).changed();
+            // Labelled by its name so screen readers (and the UI tests) find each field.
+            let label = ui.label(name).on_hover_text(tip).id;
+            let drag = ui.add(DragValue::new(value).speed(speed).max_decimals(5));
+            changed |= drag.labelled_by(label).on_hover_text(tip).changed();
             ui.end_row();
         };
         float(ui, "dt", "Time step in seconds (also set by the rate menu).", &mut s.dt, 0.0005);
