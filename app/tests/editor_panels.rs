@@ -141,7 +141,15 @@ fn view_menu_overlays_and_island_colours_change_the_viewport() {
     let recoloured = changed_fraction(&plain, &islands);
     assert!(recoloured > 0.05, "colour by island changed only {:.2} %", recoloured * 100.0);
 
+    // Set ATOLL_UI_SNAPSHOT=file.png to look at a working session: stepped, a body selected,
+    // contacts drawn, the islands listed.
     if let Some(path) = std::env::var_os("ATOLL_UI_SNAPSHOT") {
+        let editor = harness.state_mut();
+        editor.state.step_many(20);
+        editor.state.selected = editor.state.world.body_ids().nth(200);
+        editor.state.view.overlays.contacts = true;
+        harness.get_by_label("Islands").click();
+        harness.run_steps(3);
         harness.render().unwrap().save(path).unwrap();
     }
 }

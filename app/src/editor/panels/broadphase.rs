@@ -34,7 +34,7 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
     let history = &state.history;
     Plot::new("broadphase plot")
         .height(120.0)
-        .legend(Legend::default())
+        .legend(Legend::default().text_style(egui::TextStyle::Small).position(egui_plot::Corner::LeftTop))
         .allow_scroll(false)
         .include_y(0.0)
         .show(ui, |plot| {

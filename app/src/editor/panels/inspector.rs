@@ -45,10 +45,9 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         row("state", if awake { "awake".into() } else { "asleep".into() });
         row("touching", format!("{touching} contacts"));
         let m = body.material;
-        row(
-            "material",
-            format!("density {:.0}, friction {:.2}, restitution {:.2}", m.density, m.friction, m.restitution),
-        );
+        row("density", format!("{:.0} kg/m3", m.density));
+        row("friction", format!("{:.2}", m.friction));
+        row("restitution", format!("{:.2}", m.restitution));
     });
 }
 

@@ -13,8 +13,15 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         ui.weak("Play or step to collect step times.");
     }
     Plot::new("timing plot")
-        .height(150.0)
-        .legend(Legend::default())
+        .height(190.0)
+        // Small, translucent, in pipeline order: the legend shares the plot with nine lines.
+        .legend(
+            Legend::default()
+                .text_style(egui::TextStyle::Small)
+                .background_alpha(0.6)
+                .follow_insertion_order(true)
+                .position(egui_plot::Corner::LeftTop),
+        )
         .allow_scroll(false)
         .include_y(0.0)
         .y_axis_label("ms")
