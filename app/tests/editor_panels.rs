@@ -155,7 +155,7 @@ fn view_menu_overlays_and_island_colours_change_the_viewport() {
 }
 
 #[test]
-fn islands_panel_selects_an_island_and_step_n_steps() {
+fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     let mut harness = harness("tower.ron");
     harness.state_mut().state.step_n = 30;
     harness.get_by_label("Step N").click();
@@ -170,4 +170,9 @@ fn islands_panel_selects_an_island_and_step_n_steps() {
     let state = &harness.state().state;
     assert_eq!(state.selected_island, Some(island.id));
     assert_eq!(state.view.highlighted.len(), island.body_count as usize);
+
+    // The Sleep panel plots the counts and bins every dynamic body's timer.
+    harness.get_by_label("Sleep").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("past the time to sleep");
 }
