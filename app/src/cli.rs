@@ -14,7 +14,7 @@ const USAGE: &str = "usage:
                                           island management against the reference builder,
                                           counters and the final state hash
   atoll shot SCENE.ron [--steps N] --out FILE.png [--size WxH]
-             [--overlay aabbs,fat-aabbs,contacts,velocities,tree] [--colour body|island|sleep]
+             [--overlay aabbs,fat-aabbs,contacts,velocities,axes,tree] [--colour body|island|sleep]
                                           step a scene headless, render it offscreen, write a PNG
   atoll generate-scenes DIR               write the built-in scenes as RON files into DIR";
 
@@ -101,10 +101,11 @@ fn overlays(value: Option<&String>, overlays: &mut Overlays) -> Result<(), Strin
             "fat-aabbs" => overlays.fat_aabbs = true,
             "contacts" => overlays.contacts = true,
             "velocities" => overlays.velocities = true,
+            "axes" => overlays.axes = true,
             "tree" => overlays.tree = true,
             other => {
                 return Err(format!(
-                    "unknown overlay `{other}` (aabbs, fat-aabbs, contacts, velocities, tree)"
+                    "unknown overlay `{other}` (aabbs, fat-aabbs, contacts, velocities, axes, tree)"
                 ));
             }
         }

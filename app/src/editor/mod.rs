@@ -44,6 +44,8 @@ impl Editor {
         panels::handle_shortcuts(&ctx, &mut self.state);
         let frame_seconds = ctx.input(|i| i.stable_dt) as f64;
         self.state.advance(frame_seconds);
+        // Set again by the Contacts panel while a row is under the pointer.
+        self.state.view.marker = None;
 
         egui::Panel::top("controls").show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.panels));
         egui::Panel::bottom("status").show(ui, |ui| panels::status_bar(ui, &self.state));

@@ -23,15 +23,24 @@ const FAT_AABB: [u8; 3] = [250, 210, 90];
 const CONTACT_POINT: [u8; 3] = [255, 60, 60];
 const CONTACT_NORMAL: [u8; 3] = [255, 255, 255];
 const VELOCITY: [u8; 3] = [80, 220, 255];
+const MARKER: [u8; 3] = [255, 230, 40];
+const AXES: [[u8; 3]; 3] = [[240, 70, 70], [90, 220, 90], [80, 130, 255]];
 
-/// Length of a drawn contact normal, in metres.
-const NORMAL_LENGTH: f32 = 0.3;
+/// Length of a drawn contact normal without impulse, in metres.
+const NORMAL_LENGTH: f32 = 0.15;
+/// Extra normal length per newton-second of normal impulse, capped at [`MAX_IMPULSE_LENGTH`].
+const METRES_PER_IMPULSE: f32 = 0.02;
+const MAX_IMPULSE_LENGTH: f32 = 1.5;
 /// Seconds of motion a velocity arrow spans (a 1 m/s body gets a 0.25 m arrow).
 const VELOCITY_SECONDS: f32 = 0.25;
 
-/// Builds the segments of every enabled overlay (two vertices per segment).
-pub fn build(world: &World, overlays: &Overlays) -> Vec<LineVertex> {
+/// Builds the segments of every enabled overlay and the marker (two vertices per segment).
+pub fn build(world: &World, overlays: &Overlays, marker: Option<(Vec3, Vec3)>) -> Vec<LineVertex> {
     let mut out = Vec::new();
+    if let Some((point, normal)) = marker {
+        push_cross(&mut out, point, 0.15, rgba(MARKER, 1.0));
+        push(&mut out, point, point + normal * 0.6, rgba(MARKER, 1.0));
+    }
     if !overlays.any() {
         return out;
     }
@@ -48,6 +57,13 @@ pub fn build(world: &World, overlays: &Overlays) -> Vec<LineVertex> {
         {
             push_box(&mut out, &aabb, rgba(FAT_AABB, 0.8));
         }
+        if overlays.axes {
+            let (position, rotation) = (body.transform.position, body.transform.rotation);
+            let size = world.aabb(id).map_or(0.5, |b| (b.max - b.min).min_element() * 0.6);
+            for (axis, colour) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(AXES) {
+                push(&mut out, position, position + rotation * axis * size, rgba(colour, 1.0));
+            }
+        }
         if overlays.velocities && body.body_type != BodyType::Static {
             let from = body.center_of_mass;
             let to = from + body.linear_velocity * VELOCITY_SECONDS;
@@ -58,21 +74,25 @@ pub fn build(world: &World, overlays: &Overlays) -> Vec<LineVertex> {
     }
     if overlays.contacts {
         for contact in world.contacts().filter(|c| c.touching) {
-            for point in contact.manifold.points() {
+            for (point, impulse) in contact.manifold.points().iter().zip(&contact.impulses) {
                 push_cross(&mut out, point.position, 0.04, rgba(CONTACT_POINT, 1.0));
-                let tip = point.position + contact.manifold.normal * NORMAL_LENGTH;
+                let length =
+                    NORMAL_LENGTH + (impulse.normal.max(0.0) * METRES_PER_IMPULSE).min(MAX_IMPULSE_LENGTH);
+                let tip = point.position + contact.manifold.normal * length;
                 push(&mut out, point.position, tip, rgba(CONTACT_NORMAL, 1.0));
             }
         }
     }
     if overlays.tree {
         let tree = world.broadphase().tree(ProxyType::Movable);
-        let root_height = tree.stats().height.max(1) as f32;
+        let root_height = tree.stats().height;
         tree.for_each_node(|aabb, height, is_leaf| {
-            if !is_leaf {
-                // Depth from the root: the root is hot, nodes near the leaves cold.
-                let depth = 1.0 - height as f32 / root_height;
-                push_box(&mut out, aabb, rgba(palette::heat(1.0 - depth), 0.7));
+            // Depth from the root, as the height difference (the tree is balanced): the root
+            // is hot, nodes near the leaves cold.
+            let depth = root_height.saturating_sub(height);
+            if !is_leaf && depth <= overlays.tree_depth {
+                let t = 1.0 - depth as f32 / root_height.max(1) as f32;
+                push_box(&mut out, aabb, rgba(palette::heat(t), 0.7));
             }
         });
     }
@@ -124,10 +144,14 @@ mod tests {
         for _ in 0..30 {
             world.step();
         }
-        assert!(build(&world, &Overlays::default()).is_empty());
-        let boxes = build(&world, &Overlays { aabbs: true, ..Default::default() });
-        assert_eq!(boxes.len(), world.body_count() * 24);
-        assert!(!build(&world, &Overlays { contacts: true, ..Default::default() }).is_empty());
-        assert!(!build(&world, &Overlays { tree: true, ..Default::default() }).is_empty());
+        let only = |overlays: Overlays| build(&world, &overlays, None).len();
+        assert_eq!(only(Overlays::default()), 0);
+        assert_eq!(only(Overlays { aabbs: true, ..Default::default() }), world.body_count() * 24);
+        assert_eq!(only(Overlays { axes: true, ..Default::default() }), world.body_count() * 6);
+        assert!(only(Overlays { contacts: true, ..Default::default() }) > 0);
+        let shallow = only(Overlays { tree: true, tree_depth: 0, ..Default::default() });
+        assert_eq!(shallow, 24, "depth 0 is the root alone");
+        assert!(only(Overlays { tree: true, tree_depth: 10, ..Default::default() }) > shallow);
+        assert_eq!(build(&world, &Overlays::default(), Some((Vec3::ZERO, Vec3::Y))).len(), 8);
     }
 }

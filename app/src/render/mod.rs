@@ -127,7 +127,7 @@ impl Renderer {
         let batches = instances::collect(world, &self.view);
         let all: Vec<Instance> = batches.by_mesh.values().flatten().copied().collect();
         self.upload_instances(&all);
-        let line_vertices = lines::build(world, &self.view.overlays);
+        let line_vertices = lines::build(world, &self.view.overlays, self.view.marker);
         self.upload_lines(&line_vertices);
         for key in batches.by_mesh.keys() {
             self.ensure_mesh(*key, world);

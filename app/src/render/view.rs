@@ -30,24 +30,43 @@ impl ColourMode {
 }
 
 /// Debug overlays drawn as lines over the bodies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overlays {
     /// Each body's tight world AABB.
     pub aabbs: bool,
     /// Each body's fat AABB in the broadphase.
     pub fat_aabbs: bool,
-    /// Contact points and their normals.
+    /// Contact points and their normals, scaled by the normal impulse.
     pub contacts: bool,
     /// Linear velocity vectors.
     pub velocities: bool,
+    /// Each body's local axes (x red, y green, z blue).
+    pub axes: bool,
     /// Internal nodes of the movable broadphase tree, coloured by depth.
     pub tree: bool,
+    /// How many levels of the tree below the root are drawn.
+    pub tree_depth: u32,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Overlays {
+            aabbs: false,
+            fat_aabbs: false,
+            contacts: false,
+            velocities: false,
+            axes: false,
+            tree: false,
+            // Deeper levels of a big tree are a mesh of lines that hides the scene.
+            tree_depth: 6,
+        }
+    }
 }
 
 impl Overlays {
     /// Whether any overlay is on.
     pub fn any(&self) -> bool {
-        self.aabbs || self.fat_aabbs || self.contacts || self.velocities || self.tree
+        self.aabbs || self.fat_aabbs || self.contacts || self.velocities || self.axes || self.tree
     }
 }
 
@@ -64,4 +83,7 @@ pub struct ViewOptions {
     pub highlighted: Vec<BodyId>,
     /// Seconds of sleep timer that map to the hot end of [`ColourMode::SleepTimer`].
     pub time_to_sleep: f32,
+    /// A contact point to mark whatever the overlays (the Contacts row under the pointer):
+    /// position and normal.
+    pub marker: Option<(glam::Vec3, glam::Vec3)>,
 }

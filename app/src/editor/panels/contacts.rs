@@ -7,10 +7,10 @@ use egui::{Grid, ScrollArea};
 const MAX_ROWS: usize = 300;
 
 /// Draws the manifold table.
-pub fn show(ui: &mut egui::Ui, state: &EditorState) {
-    let world = &state.world;
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     let selected = state.selected;
-    let contacts: Vec<_> = world
+    let contacts: Vec<_> = state
+        .world
         .contacts()
         .filter(|c| c.touching)
         .filter(|c| selected.is_none_or(|id| c.body_a == id || c.body_b == id))
@@ -28,6 +28,7 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
             }
             ui.end_row();
             let mut rows = 0;
+            let mut hovered = None;
             'pairs: for c in &contacts {
                 let n = c.manifold.normal;
                 for (k, point) in c.manifold.points().iter().enumerate() {
@@ -42,15 +43,22 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
                     };
                     let impulse = c.impulses[k];
                     let p = point.position;
-                    ui.label(pair);
-                    ui.monospace(format!("{:.3} {:.3} {:.3}", p.x, p.y, p.z));
-                    ui.monospace(format!("{:+.4}", point.separation));
-                    ui.monospace(format!("{:+.2} {:+.2} {:+.2}", n.x, n.y, n.z));
-                    ui.monospace(format!("{:.4} / {:.4}", impulse.normal, impulse.tangent.length()));
-                    ui.monospace(format!("{:08x}", point.feature));
+                    let cells = [
+                        ui.label(pair),
+                        ui.monospace(format!("{:.3} {:.3} {:.3}", p.x, p.y, p.z)),
+                        ui.monospace(format!("{:+.4}", point.separation)),
+                        ui.monospace(format!("{:+.2} {:+.2} {:+.2}", n.x, n.y, n.z)),
+                        ui.monospace(format!("{:.4} / {:.4}", impulse.normal, impulse.tangent.length())),
+                        ui.monospace(format!("{:08x}", point.feature)),
+                    ];
+                    if cells.iter().any(egui::Response::hovered) {
+                        hovered = Some((p, n));
+                    }
                     ui.end_row();
                 }
             }
+            // The viewport marks the hovered point this frame (it draws after the panels).
+            state.view.marker = hovered;
         });
     });
     if points > MAX_ROWS {

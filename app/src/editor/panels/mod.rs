@@ -175,7 +175,10 @@ fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
     ui.checkbox(&mut overlays.fat_aabbs, "Fat AABBs");
     ui.checkbox(&mut overlays.contacts, "Contacts");
     ui.checkbox(&mut overlays.velocities, "Velocities");
+    ui.checkbox(&mut overlays.axes, "Body axes");
     ui.checkbox(&mut overlays.tree, "Broadphase tree");
+    ui.add_enabled(overlays.tree, egui::Slider::new(&mut overlays.tree_depth, 0..=32).text("tree depth"))
+        .on_hover_text("Levels of the tree below the root to draw");
 }
 
 fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
