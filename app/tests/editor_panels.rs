@@ -176,3 +176,25 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     harness.run_steps(2);
     harness.get_by_label_contains("past the time to sleep");
 }
+
+#[test]
+fn open_through_the_menu_falls_back_to_the_path_prompt() {
+    let mut harness = harness("tower.ron");
+    // As on a machine without a desktop portal: the menu must not wait for a dialog.
+    harness.state_mut().state.native_dialogs = false;
+    harness.get_by_label("File").click();
+    harness.run_steps(3);
+    harness.get_by_label("Open...").click();
+    harness.run_steps(2);
+    harness.get_by_label("Path of the .ron file:");
+    let target = scenes_dir().join("pyramid_3d.ron");
+    harness.state_mut().state.path_prompt.as_mut().unwrap().text = target.display().to_string();
+    harness.run_steps(1);
+    harness.get_by_label("OK").click();
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert!(state.path_prompt.is_none());
+    assert_eq!(state.scene_path.as_deref(), Some(target.as_path()));
+    assert_eq!(state.recent.first().map(|p| p.as_path()), Some(target.as_path()));
+    assert!(harness.state().title().contains("pyramid_3d.ron"));
+}

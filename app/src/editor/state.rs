@@ -63,6 +63,9 @@ pub struct EditorState {
     pub settings_error: Option<String>,
     /// The path prompt, while it is open.
     pub path_prompt: Option<PathPrompt>,
+    /// Whether Open and Save As may use the desktop's file dialog; when false (no portal or
+    /// display, or a test) they use the path prompt.
+    pub native_dialogs: bool,
     /// A box the viewport should frame on its next frame (it knows the aspect ratio).
     pub frame_target: Option<Aabb>,
     /// Simulated seconds owed to the world while playing.
@@ -103,6 +106,7 @@ impl EditorState {
             time_scale: 1.0,
             settings_error: None,
             path_prompt: None,
+            native_dialogs: super::files::native_dialogs_available(),
             frame_target: None,
             pending_seconds: 0.0,
         })
@@ -132,7 +136,7 @@ impl EditorState {
         let camera = self.camera;
         let view = ViewOptions { selected: None, highlighted: Vec::new(), ..self.view.clone() };
         let recent = std::mem::take(&mut self.recent);
-        let (step_n, time_scale) = (self.step_n, self.time_scale);
+        let (step_n, time_scale, native_dialogs) = (self.step_n, self.time_scale, self.native_dialogs);
         *self = state;
         // The framing only moves the target and distance.
         self.camera = camera;
@@ -140,6 +144,7 @@ impl EditorState {
         self.recent = recent;
         self.step_n = step_n;
         self.time_scale = time_scale;
+        self.native_dialogs = native_dialogs;
     }
 
     /// Puts `path` first in the recent files.
