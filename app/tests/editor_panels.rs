@@ -3,6 +3,7 @@
 //! menu calls, with a path instead of a dialog.
 
 use atoll::cli::scenes_dir;
+use atoll::editor::panels::islands::Column;
 use atoll::editor::{Editor, EditorState, files};
 use atoll_physics::{Scene, StepSettings};
 use egui_kittest::Harness;
@@ -170,6 +171,14 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     let state = &harness.state().state;
     assert_eq!(state.selected_island, Some(island.id));
     assert_eq!(state.view.highlighted.len(), island.body_count as usize);
+
+    // Headers sort; a second click reverses.
+    harness.get_by_label("bodies").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().panels.island_sort.column, Column::Bodies);
+    harness.get_by_label("bodies ^").click();
+    harness.run_steps(2);
+    assert!(harness.state().panels.island_sort.descending);
 
     // The Sleep panel plots the counts and bins every dynamic body's timer.
     harness.get_by_label("Sleep").click();
