@@ -246,7 +246,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
 pub fn error_window(ctx: &egui::Context, state: &mut EditorState) {
     let Some(message) = state.error.clone() else { return };
     let mut open = true;
-    egui::Window::new("Could not open the scene").open(&mut open).collapsible(false).show(ctx, |ui| {
+    egui::Window::new("Scene file error").open(&mut open).collapsible(false).show(ctx, |ui| {
         ui.label(message);
     });
     if !open {
