@@ -4,6 +4,7 @@
 //! The menu and the tests call the same functions with a path; only where the path comes from
 //! differs (rfd dialog, path prompt, or the test).
 
+use super::native_dialog::{DialogOutcome, PendingDialog};
 use super::state::EditorState;
 use atoll_physics::{BodyType, Scene, SceneBody, SceneShape, Vec3};
 use std::path::{Path, PathBuf};
@@ -64,10 +65,40 @@ pub fn save(state: &mut EditorState) -> Result<bool, String> {
     save_as(state, &path).map(|()| true)
 }
 
-/// Asks the user for a path for `purpose` and carries it out when it is confirmed. The path
-/// comes from the editor's own prompt: a native dialog (rfd) is not linked yet, and where one
-/// is, [`native_dialogs_available`] decides whether it can appear at all.
+/// Asks the user for a path for `purpose`; the action happens once a path is chosen. Uses the
+/// desktop's file dialog when [`EditorState::native_dialogs`] allows it, on a thread of its own
+/// (see [`poll_dialog`]); otherwise, and when the desktop refuses the dialog, the editor's own
+/// path prompt.
 pub fn choose_path(state: &mut EditorState, purpose: PathPurpose) {
+    if state.pending_dialog.is_some() {
+        return;
+    }
+    if !state.native_dialogs {
+        open_prompt(state, purpose);
+        return;
+    }
+    let file_name = format!("{}.ron", state.scene_name);
+    state.pending_dialog = Some(PendingDialog::open(purpose, start_dir(state), file_name));
+}
+
+/// Checks the open file dialog, once per frame: carries out a chosen path, and falls back to the
+/// path prompt (and stops offering the dialog) when the desktop could not show one.
+pub fn poll_dialog(state: &mut EditorState) {
+    let Some(dialog) = &state.pending_dialog else { return };
+    let purpose = dialog.purpose;
+    match dialog.poll() {
+        DialogOutcome::Waiting => return,
+        DialogOutcome::Picked(path) => finish(state, purpose, &path),
+        DialogOutcome::Cancelled => {}
+        DialogOutcome::Unavailable => {
+            state.native_dialogs = false;
+            open_prompt(state, purpose);
+        }
+    }
+    state.pending_dialog = None;
+}
+
+fn open_prompt(state: &mut EditorState, purpose: PathPurpose) {
     state.path_prompt = Some(PathPrompt { purpose, text: default_prompt_text(state) });
 }
 
@@ -83,7 +114,7 @@ pub fn finish(state: &mut EditorState, purpose: PathPurpose, path: &Path) {
     }
 }
 
-/// Whether a native file dialog could appear: on Linux rfd talks to the XDG desktop portal over
+/// Whether a native file dialog can appear: on Linux rfd talks to the XDG desktop portal over
 /// the session bus, and without a display and a session bus it fails (or waits) instead.
 /// `ATOLL_NO_NATIVE_DIALOG` forces the path prompt.
 pub fn native_dialogs_available() -> bool {
@@ -128,5 +159,16 @@ mod tests {
         assert!(!state.dirty);
         assert_eq!(Scene::load(&path).unwrap().bodies[0].name, "ground");
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_refused_dialog_falls_back_to_the_prompt() {
+        let mut state = EditorState::from_scene(&crate::builtin::tower(2), None).unwrap();
+        state.native_dialogs = true;
+        state.pending_dialog =
+            Some(PendingDialog::answered(PathPurpose::SaveAs, None, std::time::Duration::ZERO));
+        poll_dialog(&mut state);
+        assert!(state.pending_dialog.is_none() && !state.native_dialogs);
+        assert_eq!(state.path_prompt.as_ref().map(|p| p.purpose), Some(PathPurpose::SaveAs));
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod files;
 pub mod history;
+pub mod native_dialog;
 pub mod panels;
 pub mod scenes;
 pub mod state;
@@ -71,11 +72,15 @@ impl Editor {
             self.viewport.show(ui, &mut self.state);
         });
         panels::error_window(&ctx, &mut self.state);
+        files::poll_dialog(&mut self.state);
         panels::path_prompt(&ctx, &mut self.state);
         self.update_title(&ctx);
 
         if self.state.playing {
             ctx.request_repaint();
+        } else if self.state.pending_dialog.is_some() {
+            // Nothing else wakes the UI when the dialog thread answers.
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         self.state.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
     }

@@ -66,6 +66,8 @@ pub struct EditorState {
     /// Whether Open and Save As may use the desktop's file dialog; when false (no portal or
     /// display, or a test) they use the path prompt.
     pub native_dialogs: bool,
+    /// The desktop's file dialog, while it is open.
+    pub pending_dialog: Option<super::native_dialog::PendingDialog>,
     /// A box the viewport should frame on its next frame (it knows the aspect ratio).
     pub frame_target: Option<Aabb>,
     /// Simulated seconds owed to the world while playing.
@@ -107,6 +109,7 @@ impl EditorState {
             settings_error: None,
             path_prompt: None,
             native_dialogs: super::files::native_dialogs_available(),
+            pending_dialog: None,
             frame_target: None,
             pending_seconds: 0.0,
         })
