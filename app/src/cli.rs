@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch.
 
+use crate::render::{ColourMode, Overlays};
 use crate::{builtin, editor, runner, shot};
 use std::path::PathBuf;
 
@@ -13,6 +14,7 @@ const USAGE: &str = "usage:
                                           island management against the reference builder,
                                           counters and the final state hash
   atoll shot SCENE.ron [--steps N] --out FILE.png [--size WxH]
+             [--overlay aabbs,fat-aabbs,contacts,velocities,axes,tree] [--colour body|island|sleep]
                                           step a scene headless, render it offscreen, write a PNG
   atoll generate-scenes DIR               write the built-in scenes as RON files into DIR";
 
@@ -79,6 +81,8 @@ fn parse_shot(args: &[String]) -> Result<Command, String> {
             "--steps" => options.steps = number(it.next(), "--steps")?,
             "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a file name")?)),
             "--size" => options.size = size(it.next())?,
+            "--overlay" => overlays(it.next(), &mut options.view.overlays)?,
+            "--colour" => options.view.colour_mode = colour_mode(it.next())?,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`\n{USAGE}")),
             path if scene.is_none() => scene = Some(PathBuf::from(path)),
             extra => return Err(format!("unexpected argument `{extra}`\n{USAGE}")),
@@ -87,6 +91,37 @@ fn parse_shot(args: &[String]) -> Result<Command, String> {
     options.scene = scene.ok_or_else(|| format!("shot needs a scene file\n{USAGE}"))?;
     options.out = out.ok_or_else(|| format!("shot needs --out FILE.png\n{USAGE}"))?;
     Ok(Command::Shot(options))
+}
+
+/// Parses a comma-separated overlay list into `overlays`.
+fn overlays(value: Option<&String>, overlays: &mut Overlays) -> Result<(), String> {
+    let list = value.ok_or("--overlay needs a list, e.g. aabbs,contacts")?;
+    for name in list.split(',').map(str::trim) {
+        match name {
+            "aabbs" => overlays.aabbs = true,
+            "fat-aabbs" => overlays.fat_aabbs = true,
+            "contacts" => overlays.contacts = true,
+            "velocities" => overlays.velocities = true,
+            "axes" => overlays.axes = true,
+            "tree" => overlays.tree = true,
+            other => {
+                return Err(format!(
+                    "unknown overlay `{other}` (aabbs, fat-aabbs, contacts, velocities, axes, tree)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses `body`, `island` or `sleep`.
+fn colour_mode(value: Option<&String>) -> Result<ColourMode, String> {
+    match value.map(String::as_str) {
+        Some("body") => Ok(ColourMode::Body),
+        Some("island") => Ok(ColourMode::Island),
+        Some("sleep") => Ok(ColourMode::SleepTimer),
+        other => Err(format!("--colour needs body, island or sleep, got {other:?}")),
+    }
 }
 
 /// Parses `WxH`, each side from 1 to 8192 pixels.
@@ -160,6 +195,14 @@ mod tests {
         assert_eq!(o.out, PathBuf::from("t.png"));
         assert!(parse(&args("shot a.ron")).unwrap_err().contains("--out"));
         assert!(parse(&args("shot a.ron --out a.png --size 0x5")).unwrap_err().contains("WxH"));
+        let Command::Shot(o) =
+            parse(&args("shot a.ron --out a.png --overlay aabbs,tree --colour island")).unwrap()
+        else {
+            panic!("expected shot");
+        };
+        assert!(o.view.overlays.aabbs && o.view.overlays.tree && !o.view.overlays.contacts);
+        assert_eq!(o.view.colour_mode, ColourMode::Island);
+        assert!(parse(&args("shot a.ron --out a.png --overlay nope")).unwrap_err().contains("nope"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `atoll shot`: step a scene headless, render the viewport offscreen and write a PNG.
 
-use crate::render::{OrbitCamera, Renderer, headless_gpu};
+use crate::render::{OrbitCamera, Renderer, ViewOptions, headless_gpu};
 use atoll_physics::Scene;
 use std::path::PathBuf;
 
@@ -15,12 +15,14 @@ pub struct ShotOptions {
     pub out: PathBuf,
     /// Image width and height in pixels.
     pub size: [u32; 2],
+    /// Colouring and overlays, as the editor's View menu sets them.
+    pub view: ViewOptions,
 }
 
 impl ShotOptions {
     /// Defaults: no steps, 1280×720.
     pub fn new(scene: PathBuf, out: PathBuf) -> Self {
-        Self { scene, steps: 0, out, size: [1280, 720] }
+        Self { scene, steps: 0, out, size: [1280, 720], view: ViewOptions::default() }
     }
 }
 
@@ -33,6 +35,8 @@ pub fn shot(options: &ShotOptions) -> Result<(), String> {
     }
     let gpu = headless_gpu()?;
     let mut renderer = Renderer::new(&gpu.device, &gpu.queue, options.size);
+    let time_to_sleep = world.settings().time_to_sleep;
+    renderer.set_view(&ViewOptions { time_to_sleep, ..options.view.clone() });
     let mut camera = OrbitCamera::default();
     camera.frame_world(&world, options.size[0] as f32 / options.size[1] as f32);
     renderer.render(&world, &camera);

@@ -13,7 +13,7 @@ fn harness<'a>(scene: &str) -> Harness<'a, Editor> {
     let state = EditorState::open(&scenes_dir().join(scene)).unwrap();
     let editor = Editor::new(state, render_state.clone());
     Harness::builder()
-        .with_size([640.0, 420.0])
+        .with_size([1280.0, 800.0])
         .renderer(WgpuTestRenderer::from_render_state(render_state))
         .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
 }
@@ -78,6 +78,8 @@ fn viewport_shows_the_scene() {
         }
     }
     assert!(colours.len() > 50, "viewport looks uniform: {} colours", colours.len());
-    // The status bar reports the scene.
-    harness.get_by_label_contains("bodies");
+    // The status bar reports the scene, its awake bodies and islands.
+    let bodies = harness.state().state.world.body_count();
+    harness.get_by_label(&format!("{bodies} bodies"));
+    harness.get_by_label_contains("awake)");
 }

@@ -2,7 +2,9 @@
 //! adapter, including Mesa's software Vulkan (lavapipe); fails (never skips) without one.
 
 use atoll::cli::scenes_dir;
-use atoll::render::{HeadlessGpu, OrbitCamera, Renderer, headless_gpu, palette};
+use atoll::render::{
+    ColourMode, HeadlessGpu, OrbitCamera, Overlays, Renderer, ViewOptions, headless_gpu, palette,
+};
 use atoll_physics::{BodyType, Scene, World};
 use glam::Vec2;
 use image::{Rgba, RgbaImage};
@@ -126,4 +128,80 @@ fn selection_changes_the_selected_body_only() {
     let (x, y) = (p.x as u32, p.y as u32);
     assert!(difference(*plain.get_pixel(x, y), *selected.get_pixel(x, y)) > 20);
     assert_eq!(plain.get_pixel(2, 2), selected.get_pixel(2, 2));
+}
+
+/// Renders the pyramid with `view` and returns the image and the camera used.
+fn render_with(gpu: &HeadlessGpu, world: &World, view: &ViewOptions) -> (RgbaImage, OrbitCamera) {
+    let mut camera = OrbitCamera::default();
+    camera.frame_world(world, SIZE[0] as f32 / SIZE[1] as f32);
+    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, SIZE);
+    renderer.set_view(view);
+    renderer.render(world, &camera);
+    (renderer.read_back_rgba(), camera)
+}
+
+fn changed_pixels(a: &RgbaImage, b: &RgbaImage) -> usize {
+    a.pixels().zip(b.pixels()).filter(|(p, q)| difference(**p, **q) > 30).count()
+}
+
+#[test]
+fn aabb_overlay_draws_lines_where_the_boxes_are() {
+    let gpu = gpu();
+    let world = pyramid();
+    let (plain, camera) = render_with(&gpu, &world, &ViewOptions::default());
+    let overlays = Overlays { fat_aabbs: true, ..Default::default() };
+    let (boxed, _) = render_with(&gpu, &world, &ViewOptions { overlays, ..Default::default() });
+    let changed = changed_pixels(&plain, &boxed);
+    assert!(changed > 500, "fat AABB overlay changed only {changed} pixels");
+    // The sky corner is far from every box: untouched.
+    assert_eq!(plain.get_pixel(2, 2), boxed.get_pixel(2, 2));
+    // Lines are drawn near the bodies: most changed pixels lie inside the pyramid's projection.
+    let ground_free = world.body_ids().filter(|id| world.body(*id).unwrap().body_type == BodyType::Dynamic);
+    let size = Vec2::new(SIZE[0] as f32, SIZE[1] as f32);
+    let projected: Vec<Vec2> =
+        ground_free.filter_map(|id| camera.project(world.transform(id).unwrap().position, size)).collect();
+    let lo = projected.iter().fold(Vec2::splat(f32::MAX), |a, p| a.min(*p)) - Vec2::splat(25.0);
+    let hi = projected.iter().fold(Vec2::splat(f32::MIN), |a, p| a.max(*p)) + Vec2::splat(25.0);
+    let inside = plain
+        .enumerate_pixels()
+        .filter(|(x, y, p)| difference(**p, *boxed.get_pixel(*x, *y)) > 30)
+        .filter(|(x, y, _)| {
+            let p = Vec2::new(*x as f32, *y as f32);
+            p.cmpge(lo).all() && p.cmple(hi).all()
+        })
+        .count();
+    assert!(inside * 10 >= changed * 9, "{inside} of {changed} changed pixels near the pyramid");
+}
+
+#[test]
+fn colour_by_island_and_sleep_greying_recolour_the_bodies() {
+    let gpu = gpu();
+    let mut world = pyramid();
+    let (by_body, _) = render_with(&gpu, &world, &ViewOptions::default());
+    let island_view = ViewOptions { colour_mode: ColourMode::Island, ..Default::default() };
+    let (by_island, _) = render_with(&gpu, &world, &island_view);
+    let changed = changed_pixels(&by_body, &by_island);
+    assert!(changed > 2000, "colour by island changed only {changed} pixels");
+
+    // Once the pyramid sleeps, every mode draws it grey: far less colour than awake.
+    for _ in 0..400 {
+        world.step();
+    }
+    assert!(world.body_ids().all(|id| !world.is_awake(id).unwrap()), "the pyramid did not fall asleep");
+    let (asleep, _) = render_with(&gpu, &world, &ViewOptions::default());
+    let empty = World::new(*world.settings()).unwrap();
+    let (background, _) = render_with(&gpu, &empty, &ViewOptions::default());
+    // Coloured pixels where something is drawn over the (blue, hence coloured) sky.
+    let coloured = |image: &RgbaImage| {
+        image
+            .enumerate_pixels()
+            .filter(|(x, y, p)| difference(**p, *background.get_pixel(*x, *y)) > 30 && is_coloured(**p))
+            .count()
+    };
+    assert!(
+        coloured(&asleep) * 4 < coloured(&by_body),
+        "sleeping bodies still coloured: {} vs {} awake",
+        coloured(&asleep),
+        coloured(&by_body)
+    );
 }

@@ -3,6 +3,9 @@
 //! [`Editor::ui`] draws one frame into any [`egui::Ui`], so the window and the egui_kittest
 //! tests run the same code.
 
+pub mod files;
+pub mod history;
+pub mod native_dialog;
 pub mod panels;
 pub mod scenes;
 pub mod state;
@@ -18,6 +21,8 @@ use std::time::Instant;
 pub struct Editor {
     /// The state tests and panels read and change.
     pub state: EditorState,
+    /// Filters and sort orders of the panels.
+    pub panels: panels::PanelState,
     viewport: Viewport,
     title_shown: String,
 }
@@ -25,7 +30,12 @@ pub struct Editor {
 impl Editor {
     /// An editor on `state`, rendering with the device of `render_state`.
     pub fn new(state: EditorState, render_state: egui_wgpu::RenderState) -> Editor {
-        Editor { state, viewport: Viewport::new(render_state), title_shown: String::new() }
+        Editor {
+            state,
+            panels: panels::PanelState::default(),
+            viewport: Viewport::new(render_state),
+            title_shown: String::new(),
+        }
     }
 
     /// Draws one frame: shortcuts, simulation, bars, viewport.
@@ -35,26 +45,57 @@ impl Editor {
         panels::handle_shortcuts(&ctx, &mut self.state);
         let frame_seconds = ctx.input(|i| i.stable_dt) as f64;
         self.state.advance(frame_seconds);
+        // Set again by the Contacts panel while a row is under the pointer.
+        self.state.view.marker = None;
 
-        egui::Panel::top("controls").show(ui, |ui| panels::top_bar(ui, &mut self.state));
+        egui::Panel::top("controls").show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.panels));
         egui::Panel::bottom("status").show(ui, |ui| panels::status_bar(ui, &self.state));
+        egui::Panel::left("scene").resizable(true).default_size(190.0).show_collapsible(
+            ui,
+            &mut self.panels.left_open,
+            |ui| {
+                ui.heading("Scene");
+                panels::scene_tree::show(ui, &mut self.state, &mut self.panels.body_filter);
+            },
+        );
+        // The panels borrow the panel state, so the open flag travels separately.
+        let mut right_open = self.panels.right_open;
+        egui::Panel::right("inspect").resizable(true).default_size(360.0).show_collapsible(
+            ui,
+            &mut right_open,
+            |ui| {
+                panels::side_panels(ui, &mut self.state, &mut self.panels);
+            },
+        );
+        self.panels.right_open = right_open;
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             self.viewport.show(ui, &mut self.state);
         });
         panels::error_window(&ctx, &mut self.state);
+        files::poll_dialog(&mut self.state);
+        panels::path_prompt(&ctx, &mut self.state);
         self.update_title(&ctx);
 
         if self.state.playing {
             ctx.request_repaint();
+        } else if self.state.pending_dialog.is_some() {
+            // Nothing else wakes the UI when the dialog thread answers.
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         self.state.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
     }
 
+    /// The window title of the last frame: the scene, its file, and `*` when unsaved.
+    pub fn title(&self) -> &str {
+        &self.title_shown
+    }
+
     fn update_title(&mut self, ctx: &egui::Context) {
         let file = self.state.scene_path.as_deref().and_then(Path::file_name).map(|f| f.to_string_lossy());
+        let star = if self.state.dirty { " *" } else { "" };
         let title = match file {
-            Some(file) => format!("Atoll — {} ({file})", self.state.scene_name),
-            None => format!("Atoll — {}", self.state.scene_name),
+            Some(file) => format!("Atoll — {} ({file}){star}", self.state.scene_name),
+            None => format!("Atoll — {}{star}", self.state.scene_name),
         };
         if title != self.title_shown {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

@@ -28,11 +28,15 @@ impl Viewport {
             state.camera.frame_world(&state.world, aspect);
             state.needs_framing = false;
         }
+        if let Some(bounds) = state.frame_target.take() {
+            state.camera.frame_aabb(&bounds, aspect);
+        }
         handle_input(ui, &response, rect, state);
 
         let pixels = (rect.size() * ui.pixels_per_point()).round();
         let resized = self.renderer.resize([pixels.x as u32, pixels.y as u32]);
-        self.renderer.set_selection(state.selected);
+        state.refresh_highlight();
+        self.renderer.set_view(&state.view);
         self.renderer.render(&state.world, &state.camera);
         self.register_texture(resized);
         if let Some(texture) = self.texture {

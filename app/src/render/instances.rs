@@ -1,7 +1,8 @@
 //! Turns the world's bodies into per-mesh batches of instances for the shape pipeline.
 
 use super::palette;
-use atoll_physics::{BodyId, Shape, World};
+use super::view::{ColourMode, ViewOptions};
+use atoll_physics::{BodyId, BodyType, Shape, World};
 use glam::Vec3;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -60,14 +61,20 @@ pub fn mesh_for(shape: &Shape) -> (MeshKey, Vec3) {
     }
 }
 
-/// Collects every body of `world` into batches, highlighting `selected`.
-pub fn collect(world: &World, selected: Option<BodyId>) -> Batches {
+/// Collects every body of `world` into batches, coloured and highlighted as `view` says.
+pub fn collect(world: &World, view: &ViewOptions) -> Batches {
     let mut batches = Batches::default();
     for id in world.body_ids() {
         let Ok(body) = world.body(id) else { continue };
         let (key, scale) = mesh_for(body.shape);
-        let rgb = palette::linear(palette::body_colour(id.index(), body.body_type));
-        let highlight = if Some(id) == selected { 2.0 } else { 1.0 };
+        let rgb = body_rgb(world, id, body.body_type, view);
+        let highlight = if Some(id) == view.selected {
+            2.0
+        } else if view.highlighted.contains(&id) {
+            1.6
+        } else {
+            1.0
+        };
         batches.by_mesh.entry(key).or_default().push(Instance {
             translation: body.transform.position.into(),
             rotation: body.transform.rotation.into(),
@@ -76,4 +83,23 @@ pub fn collect(world: &World, selected: Option<BodyId>) -> Batches {
         });
     }
     batches
+}
+
+/// Linear colour of one body under the view's colour mode; sleeping bodies are greyed in every
+/// mode so what is simulated stands out.
+fn body_rgb(world: &World, id: BodyId, body_type: BodyType, view: &ViewOptions) -> [f32; 3] {
+    let srgb = match (view.colour_mode, body_type) {
+        (_, BodyType::Static) | (ColourMode::Body, _) => palette::body_colour(id.index(), body_type),
+        (ColourMode::Island, _) => match world.body_island(id).ok().flatten() {
+            Some(island) => palette::island_colour(island),
+            None => palette::body_colour(id.index(), body_type),
+        },
+        (ColourMode::SleepTimer, _) => {
+            let timer = world.sleep_timer(id).unwrap_or(0.0);
+            palette::heat(timer / view.time_to_sleep.max(1e-3))
+        }
+    };
+    let rgb = palette::linear(srgb);
+    let asleep = body_type == BodyType::Dynamic && !world.is_awake(id).unwrap_or(true);
+    if asleep { palette::greyed(rgb) } else { rgb }
 }

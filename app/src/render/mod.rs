@@ -4,18 +4,22 @@
 pub mod camera;
 pub mod gpu;
 pub mod instances;
+pub mod lines;
 pub mod mesh;
 pub mod palette;
 pub mod pipelines;
 pub mod readback;
 pub mod target;
+pub mod view;
 
 pub use camera::OrbitCamera;
 pub use gpu::{HeadlessGpu, headless_gpu};
+pub use view::{ColourMode, Overlays, ViewOptions};
 
 use atoll_physics::{BodyId, World};
 use glam::Vec3;
 use instances::{Instance, MeshKey};
+use lines::LineVertex;
 use pipelines::{Globals, Pipelines};
 use std::collections::HashMap;
 use target::Target;
@@ -46,7 +50,8 @@ pub struct Renderer {
     globals_bind_group: wgpu::BindGroup,
     meshes: HashMap<MeshKey, GpuMesh>,
     instances: wgpu::Buffer,
-    selected: Option<BodyId>,
+    lines: wgpu::Buffer,
+    view: ViewOptions,
 }
 
 impl Renderer {
@@ -69,11 +74,12 @@ impl Renderer {
             queue: queue.clone(),
             target: Target::new(device, size),
             instances: instance_buffer(device, 256),
+            lines: line_buffer(device, 1024),
             pipelines,
             globals,
             globals_bind_group,
             meshes: HashMap::new(),
-            selected: None,
+            view: ViewOptions { time_to_sleep: 0.5, ..Default::default() },
         }
     }
 
@@ -95,7 +101,14 @@ impl Renderer {
 
     /// Highlights one body in the next renders.
     pub fn set_selection(&mut self, selected: Option<BodyId>) {
-        self.selected = selected;
+        self.view.selected = selected;
+    }
+
+    /// Sets the colouring, overlays and highlights of the next renders.
+    pub fn set_view(&mut self, view: &ViewOptions) {
+        if *view != self.view {
+            self.view.clone_from(view);
+        }
     }
 
     /// The resolved colour texture (what [`Renderer::render`] draws into).
@@ -111,9 +124,11 @@ impl Renderer {
     /// Renders `world` from `camera` and submits the work; returns the resolved colour texture.
     pub fn render(&mut self, world: &World, camera: &OrbitCamera) -> &wgpu::Texture {
         self.write_globals(camera);
-        let batches = instances::collect(world, self.selected);
+        let batches = instances::collect(world, &self.view);
         let all: Vec<Instance> = batches.by_mesh.values().flatten().copied().collect();
         self.upload_instances(&all);
+        let line_vertices = lines::build(world, &self.view.overlays, self.view.marker);
+        self.upload_lines(&line_vertices);
         for key in batches.by_mesh.keys() {
             self.ensure_mesh(*key, world);
         }
@@ -164,6 +179,13 @@ impl Renderer {
             // The grid goes last: it blends over the ground and is hidden by bodies in front.
             pass.set_pipeline(&self.pipelines.grid);
             pass.draw(0..6, 0..1);
+
+            // Overlays over everything, still hidden by bodies in front of them.
+            if !line_vertices.is_empty() {
+                pass.set_pipeline(&self.pipelines.lines);
+                pass.set_vertex_buffer(0, self.lines.slice(..));
+                pass.draw(0..line_vertices.len() as u32, 0..1);
+            }
         }
         self.queue.submit([encoder.finish()]);
         self.evict_unused_meshes(&batches);
@@ -200,6 +222,16 @@ impl Renderer {
             self.instances = instance_buffer(&self.device, needed.next_power_of_two());
         }
         self.queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(all));
+    }
+
+    fn upload_lines(&mut self, vertices: &[LineVertex]) {
+        if vertices.is_empty() {
+            return;
+        }
+        if (self.lines.size() as usize) < std::mem::size_of_val(vertices) {
+            self.lines = line_buffer(&self.device, vertices.len().next_power_of_two());
+        }
+        self.queue.write_buffer(&self.lines, 0, bytemuck::cast_slice(vertices));
     }
 
     fn ensure_mesh(&mut self, key: MeshKey, world: &World) {
@@ -253,6 +285,15 @@ fn instance_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("viewport instances"),
         size: (capacity * size_of::<Instance>()) as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn line_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("viewport overlay lines"),
+        size: (capacity * size_of::<LineVertex>()) as u64,
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })

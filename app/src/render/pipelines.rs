@@ -1,7 +1,8 @@
-//! The three render pipelines of the viewport (background, bodies, grid) and the shared uniform
-//! layout they read.
+//! The render pipelines of the viewport (background, bodies, grid, overlay lines) and the shared
+//! uniform layout they read.
 
 use super::instances::Instance;
+use super::lines::LineVertex;
 use super::mesh::Vertex;
 use super::target::{COLOUR_FORMAT, DEPTH_FORMAT, SAMPLES};
 
@@ -9,6 +10,7 @@ const COMMON_WGSL: &str = include_str!("../../../shaders/common.wgsl");
 const BACKGROUND_WGSL: &str = include_str!("../../../shaders/background.wgsl");
 const SHAPES_WGSL: &str = include_str!("../../../shaders/shapes.wgsl");
 const GRID_WGSL: &str = include_str!("../../../shaders/grid.wgsl");
+const LINES_WGSL: &str = include_str!("../../../shaders/lines.wgsl");
 
 /// The per-frame uniforms, laid out exactly as `Globals` in `shaders/common.wgsl`.
 #[repr(C)]
@@ -40,6 +42,8 @@ pub struct Pipelines {
     pub shapes: wgpu::RenderPipeline,
     /// Alpha-blended ground grid.
     pub grid: wgpu::RenderPipeline,
+    /// Debug overlay line segments.
+    pub lines: wgpu::RenderPipeline,
 }
 
 /// How a pipeline uses the depth buffer.
@@ -47,6 +51,9 @@ struct DepthUse {
     write: bool,
     test: bool,
 }
+
+/// Triangles for surfaces, segments for the overlays.
+const TRIANGLES: wgpu::PrimitiveTopology = wgpu::PrimitiveTopology::TriangleList;
 
 impl Pipelines {
     /// Compiles the shaders and builds the pipelines.
@@ -83,7 +90,17 @@ impl Pipelines {
                 ],
             },
         ];
-        let build = |label, source: &str, buffers: &[wgpu::VertexBufferLayout], depth: DepthUse, blend| {
+        let line_buffers = [wgpu::VertexBufferLayout {
+            array_stride: size_of::<LineVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+        }];
+        let build = |label,
+                     source: &str,
+                     buffers: &[wgpu::VertexBufferLayout],
+                     topology: wgpu::PrimitiveTopology,
+                     depth: DepthUse,
+                     blend| {
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
                 source: wgpu::ShaderSource::Wgsl(format!("{COMMON_WGSL}\n{source}").into()),
@@ -98,7 +115,7 @@ impl Pipelines {
                     buffers: &buffers.iter().cloned().map(Some).collect::<Vec<_>>(),
                 },
                 primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    topology,
                     // Meshes wind outward, but hull faces come from another crate's data: drawing
                     // both sides costs little and can never leave a hole.
                     cull_mode: None,
@@ -131,17 +148,38 @@ impl Pipelines {
                 cache: None,
             })
         };
-        let background =
-            build("viewport background", BACKGROUND_WGSL, &[], DepthUse { write: false, test: false }, None);
-        let shapes =
-            build("viewport shapes", SHAPES_WGSL, &shape_buffers, DepthUse { write: true, test: true }, None);
+        let background = build(
+            "viewport background",
+            BACKGROUND_WGSL,
+            &[],
+            TRIANGLES,
+            DepthUse { write: false, test: false },
+            None,
+        );
+        let shapes = build(
+            "viewport shapes",
+            SHAPES_WGSL,
+            &shape_buffers,
+            TRIANGLES,
+            DepthUse { write: true, test: true },
+            None,
+        );
         let grid = build(
             "viewport grid",
             GRID_WGSL,
             &[],
+            TRIANGLES,
             DepthUse { write: false, test: true },
             Some(wgpu::BlendState::ALPHA_BLENDING),
         );
-        Pipelines { globals_layout, background, shapes, grid }
+        let lines = build(
+            "viewport lines",
+            LINES_WGSL,
+            &line_buffers,
+            wgpu::PrimitiveTopology::LineList,
+            DepthUse { write: false, test: true },
+            Some(wgpu::BlendState::ALPHA_BLENDING),
+        );
+        Pipelines { globals_layout, background, shapes, grid, lines }
     }
 }

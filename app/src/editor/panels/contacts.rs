@@ -1,0 +1,67 @@
+//! Contacts: the manifolds of the selected body, or of every touching pair (capped).
+
+use crate::editor::state::EditorState;
+use egui::{Grid, ScrollArea};
+
+/// Most rows drawn: beyond this the table stops being readable and costs frame time.
+const MAX_ROWS: usize = 300;
+
+/// Draws the manifold table.
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
+    let selected = state.selected;
+    let contacts: Vec<_> = state
+        .world
+        .contacts()
+        .filter(|c| c.touching)
+        .filter(|c| selected.is_none_or(|id| c.body_a == id || c.body_b == id))
+        .collect();
+    let scope = match selected {
+        Some(id) => format!("of {}", state.body_name(id)),
+        None => "of all bodies".into(),
+    };
+    let points: usize = contacts.iter().map(|c| c.manifold.count).sum();
+    ui.label(format!("{} touching pairs {scope}, {points} points", contacts.len()));
+    ScrollArea::both().id_salt("contacts scroll").max_height(260.0).show(ui, |ui| {
+        Grid::new("contacts table").num_columns(6).striped(true).spacing([10.0, 2.0]).show(ui, |ui| {
+            for title in ["pair", "point", "separation", "normal", "impulse n / t", "feature"] {
+                ui.strong(title);
+            }
+            ui.end_row();
+            let mut rows = 0;
+            let mut hovered = None;
+            'pairs: for c in &contacts {
+                let n = c.manifold.normal;
+                for (k, point) in c.manifold.points().iter().enumerate() {
+                    if rows == MAX_ROWS {
+                        break 'pairs;
+                    }
+                    rows += 1;
+                    let pair = if k == 0 {
+                        format!("{} - {}", state.body_name(c.body_a), state.body_name(c.body_b))
+                    } else {
+                        String::new()
+                    };
+                    let impulse = c.impulses[k];
+                    let p = point.position;
+                    let cells = [
+                        ui.label(pair),
+                        ui.monospace(format!("{:.3} {:.3} {:.3}", p.x, p.y, p.z)),
+                        ui.monospace(format!("{:+.4}", point.separation)),
+                        ui.monospace(format!("{:+.2} {:+.2} {:+.2}", n.x, n.y, n.z)),
+                        ui.monospace(format!("{:.4} / {:.4}", impulse.normal, impulse.tangent.length())),
+                        ui.monospace(format!("{:08x}", point.feature)),
+                    ];
+                    if cells.iter().any(egui::Response::hovered) {
+                        hovered = Some((p, n));
+                    }
+                    ui.end_row();
+                }
+            }
+            // The viewport marks the hovered point this frame (it draws after the panels).
+            state.view.marker = hovered;
+        });
+    });
+    if points > MAX_ROWS {
+        ui.weak(format!("showing the first {MAX_ROWS} points; select a body to narrow the list"));
+    }
+}

@@ -1,0 +1,283 @@
+//! The bars and panels around the viewport: menus and simulation controls on top, the status
+//! line at the bottom, the Scene list on the left, the inspection panels on the right, and the
+//! keyboard shortcuts.
+
+pub mod broadphase;
+pub mod contacts;
+pub mod inspector;
+pub mod islands;
+pub mod scene_tree;
+pub mod settings;
+pub mod sleep;
+pub mod timing;
+
+use super::files::{self, PathPurpose};
+use super::scenes;
+use super::state::EditorState;
+use crate::render::ColourMode;
+use egui::{CollapsingHeader, DragValue, Key, Modifiers, RichText};
+
+/// Step rates offered by the rate menu, in steps per simulated second.
+pub const RATES_HZ: [u32; 3] = [60, 120, 240];
+
+/// Panel state that is about the UI rather than the world: which panels are open, filters and
+/// sort orders.
+#[derive(Clone, Debug)]
+pub struct PanelState {
+    /// The Scene list on the left is shown.
+    pub left_open: bool,
+    /// The inspection panels on the right are shown.
+    pub right_open: bool,
+    /// The Scene list's name filter.
+    pub body_filter: String,
+    /// The Islands table's sort order.
+    pub island_sort: islands::IslandSort,
+}
+
+impl Default for PanelState {
+    fn default() -> Self {
+        PanelState {
+            left_open: true,
+            right_open: true,
+            body_filter: String::new(),
+            island_sort: islands::IslandSort::default(),
+        }
+    }
+}
+
+/// Applies the shortcuts: Space plays or pauses, `.` or → steps once, `R` resets, `F` frames
+/// the selection. They are consumed before widgets run, so a focused button never sees the same
+/// Space press; while a text field has focus they are left to it.
+pub fn handle_shortcuts(ctx: &egui::Context, state: &mut EditorState) {
+    if ctx.egui_wants_keyboard_input() {
+        return;
+    }
+    let (play, step, reset, frame) = ctx.input_mut(|i| {
+        let play = i.consume_key(Modifiers::NONE, Key::Space);
+        let step =
+            i.consume_key(Modifiers::NONE, Key::Period) | i.consume_key(Modifiers::NONE, Key::ArrowRight);
+        let reset = i.consume_key(Modifiers::NONE, Key::R);
+        let frame = i.consume_key(Modifiers::NONE, Key::F);
+        (play, step, reset, frame)
+    });
+    if play {
+        state.toggle_play();
+    }
+    if step {
+        state.step_once();
+    }
+    if reset {
+        state.reset();
+    }
+    if frame {
+        state.frame_selection();
+    }
+}
+
+/// The menu and control bar.
+pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| file_menu(ui, state));
+        ui.menu_button("View", |ui| view_menu(ui, state, panels));
+        ui.separator();
+        let play_label = if state.playing { "Pause" } else { "Play" };
+        if ui.button(play_label).on_hover_text("Start or stop the simulation (Space)").clicked() {
+            state.toggle_play();
+        }
+        if ui.button("Step").on_hover_text("Advance one step (. or Right)").clicked() {
+            state.step_once();
+        }
+        ui.add(DragValue::new(&mut state.step_n).range(1..=10_000).suffix(" steps"))
+            .on_hover_text("How many steps Step N takes");
+        if ui.button("Step N").on_hover_text("Advance that many steps at once").clicked() {
+            state.step_many(state.step_n);
+        }
+        if ui.button("Reset").on_hover_text("Back to the loaded state (R)").clicked() {
+            state.reset();
+        }
+        ui.separator();
+        ui.label("speed");
+        ui.add(DragValue::new(&mut state.time_scale).range(0.05..=8.0).speed(0.01).suffix("x"))
+            .on_hover_text("Simulated seconds per real second while playing");
+        rate_menu(ui, state);
+        ui.separator();
+        ui.label(RichText::new(&state.scene_name).strong());
+    });
+}
+
+fn rate_menu(ui: &mut egui::Ui, state: &mut EditorState) {
+    let current = (1.0 / state.world.settings().dt).round() as u32;
+    let text = format!("{current} Hz");
+    egui::ComboBox::from_id_salt("rate")
+        .selected_text(text)
+        .width(70.0)
+        .show_ui(ui, |ui| {
+            for hz in RATES_HZ {
+                if ui.selectable_label(current == hz, format!("{hz} Hz")).clicked() {
+                    let _ = state.set_rate(hz);
+                }
+            }
+        })
+        .response
+        .on_hover_text("Fixed step rate: sets dt");
+}
+
+fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
+    if ui.button("New").on_hover_text("An empty scene with a ground").clicked() {
+        files::new_scene(state);
+        ui.close();
+    }
+    if ui.button("Open...").clicked() {
+        ui.close();
+        files::choose_path(state, PathPurpose::Open);
+    }
+    if ui.button("Save").on_hover_text("Write the world as it is now to the open file").clicked() {
+        ui.close();
+        match files::save(state) {
+            Ok(true) => {}
+            Ok(false) => files::choose_path(state, PathPurpose::SaveAs),
+            Err(e) => state.error = Some(e),
+        }
+    }
+    if ui.button("Save As...").clicked() {
+        ui.close();
+        files::choose_path(state, PathPurpose::SaveAs);
+    }
+    if ui.button("Type a path...").on_hover_text("Open a file by typing its path").clicked() {
+        ui.close();
+        state.path_prompt = Some(files::PathPrompt { purpose: PathPurpose::Open, text: String::new() });
+    }
+    ui.separator();
+    ui.menu_button("Scenes", |ui| scenes_menu(ui, state));
+    ui.menu_button("Recent", |ui| {
+        if state.recent.is_empty() {
+            ui.weak("nothing yet");
+        }
+        for path in state.recent.clone() {
+            if ui.button(path.display().to_string()).clicked() {
+                files::open(state, &path);
+                ui.close();
+            }
+        }
+    });
+}
+
+fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+    ui.checkbox(&mut panels.left_open, "Scene panel");
+    ui.checkbox(&mut panels.right_open, "Inspection panels");
+    ui.separator();
+    for mode in ColourMode::ALL {
+        ui.radio_value(&mut state.view.colour_mode, mode, mode.label());
+    }
+    ui.separator();
+    let overlays = &mut state.view.overlays;
+    ui.checkbox(&mut overlays.aabbs, "AABBs");
+    ui.checkbox(&mut overlays.fat_aabbs, "Fat AABBs");
+    ui.checkbox(&mut overlays.contacts, "Contacts");
+    ui.checkbox(&mut overlays.velocities, "Velocities");
+    ui.checkbox(&mut overlays.axes, "Body axes");
+    ui.checkbox(&mut overlays.tree, "Broadphase tree");
+    ui.add_enabled(overlays.tree, egui::Slider::new(&mut overlays.tree_depth, 0..=32).text("tree depth"))
+        .on_hover_text("Levels of the tree below the root to draw");
+}
+
+fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
+    let files = scenes::list(&crate::cli::scenes_dir());
+    if files.is_empty() {
+        ui.label("no scenes/ folder found");
+    }
+    for path in files {
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let is_open = state.scene_path.as_deref() == Some(path.as_path());
+        if ui.selectable_label(is_open, name).clicked() {
+            files::open(state, &path);
+            ui.close();
+        }
+    }
+}
+
+/// The right-hand panels, each collapsible.
+pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+    egui::ScrollArea::vertical().id_salt("side panels").show(ui, |ui| {
+        CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector::show(ui, state));
+        CollapsingHeader::new("Timing").default_open(true).show(ui, |ui| timing::show(ui, state));
+        CollapsingHeader::new("Broadphase").show(ui, |ui| broadphase::show(ui, state));
+        CollapsingHeader::new("Contacts").show(ui, |ui| contacts::show(ui, state));
+        CollapsingHeader::new("Islands").show(ui, |ui| islands::show(ui, state, &mut panels.island_sort));
+        CollapsingHeader::new("Sleep").show(ui, |ui| sleep::show(ui, state));
+        CollapsingHeader::new("Settings").show(ui, |ui| settings::show(ui, state));
+    });
+}
+
+/// The status line: step, simulated time, bodies, awake bodies, islands, step and frame times.
+pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
+    ui.horizontal(|ui| {
+        let world = &state.world;
+        // Counted from the world rather than the last step's profile, so they are right
+        // before the first step and after edits too.
+        let awake_bodies = world
+            .body_ids()
+            .filter(|id| world.body(*id).is_ok_and(|b| b.body_type != atoll_physics::BodyType::Static))
+            .filter(|id| world.is_awake(*id).unwrap_or(false))
+            .count();
+        let (islands, awake_islands) =
+            world.islands().fold((0, 0), |(n, awake), i| (n + 1, awake + usize::from(i.awake)));
+        ui.label(format!("step {}", world.step_count()));
+        ui.separator();
+        ui.label(format!("t = {:.3} s", world.time()));
+        ui.separator();
+        ui.label(format!("{} bodies", world.body_count()));
+        ui.separator();
+        ui.label(format!("{awake_bodies} awake"));
+        ui.separator();
+        ui.label(format!("{islands} islands ({awake_islands} awake)"));
+        ui.separator();
+        ui.label(format!("step {:.2} ms", state.last_step_ms));
+        ui.separator();
+        ui.label(format!("frame {:.2} ms", state.frame_ms));
+        if let Some(selected) = state.selected {
+            ui.separator();
+            ui.label(format!("selected {}", state.body_name(selected)));
+        }
+    });
+}
+
+/// A dismissable window showing the last error, if any.
+pub fn error_window(ctx: &egui::Context, state: &mut EditorState) {
+    let Some(message) = state.error.clone() else { return };
+    let mut open = true;
+    egui::Window::new("Scene file error").open(&mut open).collapsible(false).show(ctx, |ui| {
+        ui.label(message);
+    });
+    if !open {
+        state.error = None;
+    }
+}
+
+/// The editor's own path prompt, used where no native file dialog is available.
+pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
+    let Some(mut prompt) = state.path_prompt.take() else { return };
+    let title = match prompt.purpose {
+        PathPurpose::Open => "Open scene",
+        PathPurpose::SaveAs => "Save scene as",
+    };
+    let mut done = None;
+    egui::Window::new(title).collapsible(false).resizable(false).show(ctx, |ui| {
+        ui.label("Path of the .ron file:");
+        let edit = ui.add(egui::TextEdit::singleline(&mut prompt.text).desired_width(360.0));
+        let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        ui.horizontal(|ui| {
+            if ui.button("OK").clicked() || entered {
+                done = Some(true);
+            }
+            if ui.button("Cancel").clicked() {
+                done = Some(false);
+            }
+        });
+    });
+    match done {
+        Some(true) => files::finish(state, prompt.purpose, std::path::Path::new(prompt.text.trim())),
+        Some(false) => {}
+        None => state.path_prompt = Some(prompt),
+    }
+}

@@ -1,0 +1,143 @@
+//! Settings: every `StepSettings` field, edited live. The world validates each change; a
+//! refused value is reported here and the old settings stay in force.
+
+use crate::editor::state::EditorState;
+use atoll_physics::StepSettings;
+use egui::{DragValue, Grid, RichText};
+
+/// Draws one editor per field and applies the result when anything changed.
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
+    let mut s: StepSettings = *state.world.settings();
+    let mut changed = false;
+    Grid::new("settings grid").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
+        let mut float = |ui: &mut egui::Ui, name: &str, tip: &str, value: &mut f32, speed: f64| {
+            // Labelled by its name so screen readers (and the UI tests) find each field.
+            let label = ui.label(name).on_hover_text(tip).id;
+            let drag = ui.add(DragValue::new(value).speed(speed).max_decimals(5));
+            changed |= drag.labelled_by(label).on_hover_text(tip).changed();
+            ui.end_row();
+        };
+        float(ui, "dt", "Time step in seconds (also set by the rate menu).", &mut s.dt, 0.0005);
+        float(
+            ui,
+            "contact hertz",
+            "Contact stiffness as a natural frequency, Hz. Clamped to a quarter of the substep rate.",
+            &mut s.contact_hertz,
+            0.5,
+        );
+        float(
+            ui,
+            "contact damping",
+            "Contact damping ratio (1 = critical).",
+            &mut s.contact_damping_ratio,
+            0.1,
+        );
+        float(
+            ui,
+            "max push-out speed",
+            "Fastest speed (m/s) at which overlapping bodies are pushed apart.",
+            &mut s.max_push_out_speed,
+            0.05,
+        );
+        float(
+            ui,
+            "restitution threshold",
+            "Approach speed (m/s) below which restitution is ignored, so resting bodies do not jitter.",
+            &mut s.restitution_threshold,
+            0.05,
+        );
+        float(
+            ui,
+            "speculative distance",
+            "Contact points are kept while the surfaces are this close (m), before they touch.",
+            &mut s.speculative_distance,
+            0.001,
+        );
+        float(
+            ui,
+            "linear slop",
+            "Allowed overlap (m) the solver does not push out; keeps resting contact steady.",
+            &mut s.linear_slop,
+            0.0005,
+        );
+        float(
+            ui,
+            "AABB margin",
+            "Fat AABB margin (m) around each body's tight box.",
+            &mut s.aabb_margin,
+            0.005,
+        );
+        float(
+            ui,
+            "max angular speed",
+            "Largest angular speed, rad/s, so a spinning body cannot blow up the integrator.",
+            &mut s.max_angular_speed,
+            1.0,
+        );
+        float(
+            ui,
+            "sleep linear threshold",
+            "A body faster than this (m/s) resets its sleep timer.",
+            &mut s.sleep_linear_threshold,
+            0.005,
+        );
+        float(
+            ui,
+            "sleep angular threshold",
+            "A body spinning faster than this (rad/s) resets its sleep timer.",
+            &mut s.sleep_angular_threshold,
+            0.005,
+        );
+        float(
+            ui,
+            "time to sleep",
+            "Seconds every body of an island must stay slow before the island sleeps.",
+            &mut s.time_to_sleep,
+            0.05,
+        );
+
+        let tip = "Solver substeps per step (1 to 64). More substeps: stiffer, slower.";
+        ui.label("substeps").on_hover_text(tip);
+        changed |= ui.add(DragValue::new(&mut s.substeps).speed(0.1)).on_hover_text(tip).changed();
+        ui.end_row();
+
+        let tip = "Acceleration applied to every dynamic body, m/s^2.";
+        ui.label("gravity").on_hover_text(tip);
+        ui.horizontal(|ui| {
+            for axis in 0..3 {
+                changed |=
+                    ui.add(DragValue::new(&mut s.gravity[axis]).speed(0.05)).on_hover_text(tip).changed();
+            }
+        });
+        ui.end_row();
+
+        let mut flag = |ui: &mut egui::Ui, name: &str, tip: &str, value: &mut bool| {
+            ui.label(name).on_hover_text(tip);
+            changed |= ui.checkbox(value, "").on_hover_text(tip).changed();
+            ui.end_row();
+        };
+        flag(ui, "warm starting", "Start each step's solve from last step's impulses.", &mut s.warm_starting);
+        flag(
+            ui,
+            "continuous collision",
+            "Time-of-impact checks for fast bodies against static bodies.",
+            &mut s.continuous_collision,
+        );
+        flag(
+            ui,
+            "sleeping",
+            "Let islands fall asleep once all their bodies were slow for the time to sleep.",
+            &mut s.sleep_enabled,
+        );
+    });
+    if changed {
+        // A refused value is recorded in the state and shown below; the world keeps its settings.
+        let _ = state.apply_settings(s);
+    }
+    if let Some(error) = &state.settings_error {
+        ui.label(RichText::new(format!("refused: {error}")).color(ui.visuals().error_fg_color));
+    }
+    if ui.button("Defaults").on_hover_text("Back to the engine's default settings").clicked() {
+        let _ = state.apply_settings(StepSettings::default());
+    }
+}

@@ -1,0 +1,157 @@
+//! The debug overlays as line segments: tight and fat AABBs, contact points and normals,
+//! velocity vectors and the broadphase tree, built on the CPU each frame.
+
+use super::palette;
+use super::view::Overlays;
+use atoll_physics::broadphase::ProxyType;
+use atoll_physics::{Aabb, BodyType, World};
+use glam::Vec3;
+
+/// One end of a line segment, laid out as the line shader's vertex attributes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct LineVertex {
+    /// World position.
+    pub position: [f32; 3],
+    /// Linear RGBA.
+    pub colour: [f32; 4],
+}
+
+/// Colours of the overlays (sRGB).
+const TIGHT_AABB: [u8; 3] = [120, 230, 140];
+const FAT_AABB: [u8; 3] = [250, 210, 90];
+const CONTACT_POINT: [u8; 3] = [255, 60, 60];
+const CONTACT_NORMAL: [u8; 3] = [255, 255, 255];
+const VELOCITY: [u8; 3] = [80, 220, 255];
+const MARKER: [u8; 3] = [255, 230, 40];
+const AXES: [[u8; 3]; 3] = [[240, 70, 70], [90, 220, 90], [80, 130, 255]];
+
+/// Length of a drawn contact normal without impulse, in metres.
+const NORMAL_LENGTH: f32 = 0.15;
+/// Extra normal length per newton-second of normal impulse, capped at [`MAX_IMPULSE_LENGTH`].
+const METRES_PER_IMPULSE: f32 = 0.02;
+const MAX_IMPULSE_LENGTH: f32 = 1.5;
+/// Seconds of motion a velocity arrow spans (a 1 m/s body gets a 0.25 m arrow).
+const VELOCITY_SECONDS: f32 = 0.25;
+
+/// Builds the segments of every enabled overlay and the marker (two vertices per segment).
+pub fn build(world: &World, overlays: &Overlays, marker: Option<(Vec3, Vec3)>) -> Vec<LineVertex> {
+    let mut out = Vec::new();
+    if let Some((point, normal)) = marker {
+        push_cross(&mut out, point, 0.15, rgba(MARKER, 1.0));
+        push(&mut out, point, point + normal * 0.6, rgba(MARKER, 1.0));
+    }
+    if !overlays.any() {
+        return out;
+    }
+    for id in world.body_ids() {
+        let Ok(body) = world.body(id) else { continue };
+        if overlays.aabbs
+            && let Ok(aabb) = world.aabb(id)
+        {
+            push_box(&mut out, &aabb, rgba(TIGHT_AABB, 1.0));
+        }
+        if overlays.fat_aabbs
+            && body.body_type != BodyType::Static
+            && let Ok(aabb) = world.fat_aabb(id)
+        {
+            push_box(&mut out, &aabb, rgba(FAT_AABB, 0.8));
+        }
+        if overlays.axes {
+            let (position, rotation) = (body.transform.position, body.transform.rotation);
+            let size = world.aabb(id).map_or(0.5, |b| (b.max - b.min).min_element() * 0.6);
+            for (axis, colour) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(AXES) {
+                push(&mut out, position, position + rotation * axis * size, rgba(colour, 1.0));
+            }
+        }
+        if overlays.velocities && body.body_type != BodyType::Static {
+            let from = body.center_of_mass;
+            let to = from + body.linear_velocity * VELOCITY_SECONDS;
+            if from.distance_squared(to) > 1e-6 {
+                push(&mut out, from, to, rgba(VELOCITY, 1.0));
+            }
+        }
+    }
+    if overlays.contacts {
+        for contact in world.contacts().filter(|c| c.touching) {
+            for (point, impulse) in contact.manifold.points().iter().zip(&contact.impulses) {
+                push_cross(&mut out, point.position, 0.04, rgba(CONTACT_POINT, 1.0));
+                let length =
+                    NORMAL_LENGTH + (impulse.normal.max(0.0) * METRES_PER_IMPULSE).min(MAX_IMPULSE_LENGTH);
+                let tip = point.position + contact.manifold.normal * length;
+                push(&mut out, point.position, tip, rgba(CONTACT_NORMAL, 1.0));
+            }
+        }
+    }
+    if overlays.tree {
+        let tree = world.broadphase().tree(ProxyType::Movable);
+        let root_height = tree.stats().height;
+        tree.for_each_node(|aabb, height, is_leaf| {
+            // Depth from the root, as the height difference (the tree is balanced): the root
+            // is hot, nodes near the leaves cold.
+            let depth = root_height.saturating_sub(height);
+            if !is_leaf && depth <= overlays.tree_depth {
+                let t = 1.0 - depth as f32 / root_height.max(1) as f32;
+                push_box(&mut out, aabb, rgba(palette::heat(t), 0.7));
+            }
+        });
+    }
+    out
+}
+
+fn rgba(srgb: [u8; 3], alpha: f32) -> [f32; 4] {
+    let [r, g, b] = palette::linear(srgb);
+    [r, g, b, alpha]
+}
+
+fn push(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, colour: [f32; 4]) {
+    out.push(LineVertex { position: a.into(), colour });
+    out.push(LineVertex { position: b.into(), colour });
+}
+
+fn push_cross(out: &mut Vec<LineVertex>, p: Vec3, half: f32, colour: [f32; 4]) {
+    for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+        push(out, p - axis * half, p + axis * half, colour);
+    }
+}
+
+/// The twelve edges of an axis-aligned box.
+fn push_box(out: &mut Vec<LineVertex>, aabb: &Aabb, colour: [f32; 4]) {
+    let (lo, hi) = (aabb.min, aabb.max);
+    let corner = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { lo.x } else { hi.x },
+            if i & 2 == 0 { lo.y } else { hi.y },
+            if i & 4 == 0 { lo.z } else { hi.z },
+        )
+    };
+    for i in 0..8 {
+        for bit in [1, 2, 4] {
+            if i & bit == 0 {
+                push(out, corner(i), corner(i | bit), colour);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_overlay_adds_its_segments() {
+        let (mut world, _) = crate::builtin::tower(3).build_world().unwrap();
+        for _ in 0..30 {
+            world.step();
+        }
+        let only = |overlays: Overlays| build(&world, &overlays, None).len();
+        assert_eq!(only(Overlays::default()), 0);
+        assert_eq!(only(Overlays { aabbs: true, ..Default::default() }), world.body_count() * 24);
+        assert_eq!(only(Overlays { axes: true, ..Default::default() }), world.body_count() * 6);
+        assert!(only(Overlays { contacts: true, ..Default::default() }) > 0);
+        let shallow = only(Overlays { tree: true, tree_depth: 0, ..Default::default() });
+        assert_eq!(shallow, 24, "depth 0 is the root alone");
+        assert!(only(Overlays { tree: true, tree_depth: 10, ..Default::default() }) > shallow);
+        assert_eq!(build(&world, &Overlays::default(), Some((Vec3::ZERO, Vec3::Y))).len(), 8);
+    }
+}

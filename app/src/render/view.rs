@@ -1,0 +1,89 @@
+//! What the viewport draws besides the bodies themselves: the colouring mode, the debug
+//! overlays and the bodies to highlight. The editor owns one and hands it to the renderer.
+
+use atoll_physics::BodyId;
+
+/// How bodies are coloured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColourMode {
+    /// A stable palette colour per body.
+    #[default]
+    Body,
+    /// One palette colour per island, so piles that interact share a colour.
+    Island,
+    /// From blue (just moved) to red (about to sleep), by the body's sleep timer.
+    SleepTimer,
+}
+
+impl ColourMode {
+    /// Every mode, in menu order.
+    pub const ALL: [ColourMode; 3] = [ColourMode::Body, ColourMode::Island, ColourMode::SleepTimer];
+
+    /// The menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            ColourMode::Body => "Colour by body",
+            ColourMode::Island => "Colour by island",
+            ColourMode::SleepTimer => "Colour by sleep timer",
+        }
+    }
+}
+
+/// Debug overlays drawn as lines over the bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlays {
+    /// Each body's tight world AABB.
+    pub aabbs: bool,
+    /// Each body's fat AABB in the broadphase.
+    pub fat_aabbs: bool,
+    /// Contact points and their normals, scaled by the normal impulse.
+    pub contacts: bool,
+    /// Linear velocity vectors.
+    pub velocities: bool,
+    /// Each body's local axes (x red, y green, z blue).
+    pub axes: bool,
+    /// Internal nodes of the movable broadphase tree, coloured by depth.
+    pub tree: bool,
+    /// How many levels of the tree below the root are drawn.
+    pub tree_depth: u32,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Overlays {
+            aabbs: false,
+            fat_aabbs: false,
+            contacts: false,
+            velocities: false,
+            axes: false,
+            tree: false,
+            // Deeper levels of a big tree are a mesh of lines that hides the scene.
+            tree_depth: 6,
+        }
+    }
+}
+
+impl Overlays {
+    /// Whether any overlay is on.
+    pub fn any(&self) -> bool {
+        self.aabbs || self.fat_aabbs || self.contacts || self.velocities || self.axes || self.tree
+    }
+}
+
+/// Everything about a render that is not the world or the camera.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ViewOptions {
+    /// How bodies are coloured.
+    pub colour_mode: ColourMode,
+    /// The overlays to draw.
+    pub overlays: Overlays,
+    /// The selected body, drawn with a warm highlight.
+    pub selected: Option<BodyId>,
+    /// Further bodies drawn highlighted (the selected island's).
+    pub highlighted: Vec<BodyId>,
+    /// Seconds of sleep timer that map to the hot end of [`ColourMode::SleepTimer`].
+    pub time_to_sleep: f32,
+    /// A contact point to mark whatever the overlays (the Contacts row under the pointer):
+    /// position and normal.
+    pub marker: Option<(glam::Vec3, glam::Vec3)>,
+}

@@ -1,0 +1,209 @@
+//! The editor's panels, files and view modes driven through the real UI with egui_kittest and
+//! rendered through wgpu (lavapipe in CI). File operations go through the functions the File
+//! menu calls, with a path instead of a dialog.
+
+use atoll::cli::scenes_dir;
+use atoll::editor::panels::islands::Column;
+use atoll::editor::{Editor, EditorState, files};
+use atoll_physics::{Scene, StepSettings};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+
+fn harness<'a>(scene: &str) -> Harness<'a, Editor> {
+    // Panics (fails the test) when no adapter exists: rendering tests never skip.
+    let render_state = create_render_state(default_wgpu_setup(), egui_wgpu::RendererOptions::PREDICTABLE);
+    let state = EditorState::open(&scenes_dir().join(scene)).unwrap();
+    let editor = Editor::new(state, render_state.clone());
+    Harness::builder()
+        .with_size([1280.0, 800.0])
+        .renderer(WgpuTestRenderer::from_render_state(render_state))
+        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
+}
+
+/// The viewport's share of a UI frame: the middle of the window, away from the side panels.
+fn viewport_pixels(image: &image::RgbaImage) -> Vec<[u8; 4]> {
+    let (w, h) = image.dimensions();
+    let mut out = Vec::new();
+    for y in (h * 3 / 10..h * 7 / 10).step_by(2) {
+        for x in (w * 4 / 10..w * 6 / 10).step_by(2) {
+            out.push(image.get_pixel(x, y).0);
+        }
+    }
+    out
+}
+
+fn changed_fraction(a: &[[u8; 4]], b: &[[u8; 4]]) -> f64 {
+    let changed = a.iter().zip(b).filter(|(p, q)| (0..3).any(|i| p[i].abs_diff(q[i]) > 12)).count();
+    changed as f64 / a.len() as f64
+}
+
+#[test]
+fn open_through_the_file_path_and_inspect_the_selected_body() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    files::open(&mut harness.state_mut().state, &scenes_dir().join("pyramid_3d.ron"));
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert!(state.scene_name.to_lowercase().contains("pyramid"), "{}", state.scene_name);
+
+    // Select the first box through the Scene list, by its name from the file.
+    let id = state.world.body_ids().nth(1).unwrap();
+    let name = state.body_name(id);
+    let mass = state.world.body(id).unwrap().mass;
+    harness.get_by_label(&name).click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.selected, Some(id));
+    // The inspector shows its mass.
+    harness.get_by_label(&format!("{mass:.3} kg"));
+    assert!(harness.state().title().contains("pyramid_3d.ron"), "{}", harness.state().title());
+}
+
+#[test]
+fn a_bad_file_keeps_the_scene_and_reports_where() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(1);
+    let path = std::env::temp_dir().join(format!("atoll-bad-{}.ron", std::process::id()));
+    std::fs::write(&path, "(\n  version: 1,\n  name: \"x\",\n  bodies: [ ( nme: 3 ) ],\n)\n").unwrap();
+    let bodies = harness.state().state.world.body_count();
+    files::open(&mut harness.state_mut().state, &path);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.body_count(), bodies);
+    let error = harness.state().state.error.clone().unwrap();
+    assert!(error.contains("line 4, column"), "no line in {error}");
+    harness.get_by_label_contains("nme");
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn save_writes_a_file_that_loads_back_and_clears_the_star() {
+    let mut harness = harness("tower.ron");
+    harness.get_by_label("Step").click();
+    harness.run_steps(2);
+    assert!(harness.state().title().ends_with('*'), "stepped, not marked: {}", harness.state().title());
+    let path = std::env::temp_dir().join(format!("atoll-save-{}.ron", std::process::id()));
+    files::save_as(&mut harness.state_mut().state, &path).unwrap();
+    harness.run_steps(1);
+    assert!(!harness.state().title().ends_with('*'), "{}", harness.state().title());
+    let scene = Scene::load(&path).unwrap();
+    assert_eq!(scene.bodies.len(), harness.state().state.world.body_count());
+    assert_eq!(scene.bodies[0].name, "ground");
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
+    let mut harness = harness("tower.ron");
+    harness.get_by_label("Settings").click();
+    harness.run_steps(2);
+    let old = *harness.state().state.world.settings();
+    // Type a negative dt into the panel's field, as assistive technology would.
+    harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "dt").set_value_accesskit(-0.01);
+    harness.run_steps(2);
+    let refused = harness.state().state.settings_error.clone();
+    assert!(refused.as_deref().is_some_and(|e| e.contains("dt")), "typed -0.01 was not refused: {refused:?}");
+    assert_eq!(*harness.state().state.world.settings(), old);
+    // The same refusal through the function the panel calls.
+    let bad = StepSettings { dt: -0.01, ..old };
+    assert!(harness.state_mut().state.apply_settings(bad).is_err());
+    assert_eq!(*harness.state().state.world.settings(), old);
+    harness.get_by_label_contains("refused: invalid dt");
+    // A valid change goes through and clears the message.
+    harness.state_mut().state.set_rate(120).unwrap();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.settings().dt, 1.0 / 120.0);
+    assert!(harness.query_by_label_contains("refused").is_none());
+}
+
+#[test]
+fn view_menu_overlays_and_island_colours_change_the_viewport() {
+    let mut harness = harness("pyramid_3d.ron");
+    harness.run_steps(3);
+    let plain = viewport_pixels(&harness.render().unwrap());
+
+    harness.get_by_label("View").click();
+    harness.run_steps(3);
+    harness.get_by_label("AABBs").click();
+    harness.run_steps(2);
+    assert!(harness.state().state.view.overlays.aabbs);
+    let with_boxes = viewport_pixels(&harness.render().unwrap());
+    let boxes = changed_fraction(&plain, &with_boxes);
+    assert!(boxes > 0.01, "AABB overlay changed only {:.2} % of the viewport", boxes * 100.0);
+
+    harness.state_mut().state.view.overlays.aabbs = false;
+    if harness.query_by_label("AABBs").is_none() {
+        harness.get_by_label("View").click();
+        harness.run_steps(3);
+    }
+    harness.get_by_label("Colour by island").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.view.colour_mode, atoll::render::ColourMode::Island);
+    let islands = viewport_pixels(&harness.render().unwrap());
+    let recoloured = changed_fraction(&plain, &islands);
+    assert!(recoloured > 0.05, "colour by island changed only {:.2} %", recoloured * 100.0);
+
+    // Set ATOLL_UI_SNAPSHOT=file.png to look at a working session: stepped, a body selected,
+    // contacts drawn, the islands listed.
+    if let Some(path) = std::env::var_os("ATOLL_UI_SNAPSHOT") {
+        let editor = harness.state_mut();
+        editor.state.step_many(20);
+        editor.state.selected = editor.state.world.body_ids().nth(200);
+        editor.state.view.overlays.contacts = true;
+        harness.get_by_label("Islands").click();
+        harness.run_steps(3);
+        harness.render().unwrap().save(path).unwrap();
+    }
+}
+
+#[test]
+fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
+    let mut harness = harness("tower.ron");
+    harness.state_mut().state.step_n = 30;
+    harness.get_by_label("Step N").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.step_count(), 30);
+    harness.get_by_label("Islands").click();
+    harness.run_steps(2);
+    let island = harness.state().state.world.islands().next().unwrap();
+    // The id cell is the first cell with that text (counts in other columns may repeat it).
+    harness.query_all_by_label(&island.id.to_string()).next().unwrap().click();
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert_eq!(state.selected_island, Some(island.id));
+    assert_eq!(state.view.highlighted.len(), island.body_count as usize);
+
+    // Headers sort; a second click reverses.
+    harness.get_by_label("bodies").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().panels.island_sort.column, Column::Bodies);
+    harness.get_by_label("bodies ^").click();
+    harness.run_steps(2);
+    assert!(harness.state().panels.island_sort.descending);
+
+    // The Sleep panel plots the counts and bins every dynamic body's timer.
+    harness.get_by_label("Sleep").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("past the time to sleep");
+}
+
+#[test]
+fn open_through_the_menu_falls_back_to_the_path_prompt() {
+    let mut harness = harness("tower.ron");
+    // As on a machine without a desktop portal: the menu must not wait for a dialog.
+    harness.state_mut().state.native_dialogs = false;
+    harness.get_by_label("File").click();
+    harness.run_steps(3);
+    harness.get_by_label("Open...").click();
+    harness.run_steps(2);
+    harness.get_by_label("Path of the .ron file:");
+    let target = scenes_dir().join("pyramid_3d.ron");
+    harness.state_mut().state.path_prompt.as_mut().unwrap().text = target.display().to_string();
+    harness.run_steps(1);
+    harness.get_by_label("OK").click();
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert!(state.path_prompt.is_none());
+    assert_eq!(state.scene_path.as_deref(), Some(target.as_path()));
+    assert_eq!(state.recent.first().map(|p| p.as_path()), Some(target.as_path()));
+    assert!(harness.state().title().contains("pyramid_3d.ron"));
+}
