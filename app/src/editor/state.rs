@@ -290,18 +290,11 @@ fn bounds(world: &World, ids: impl IntoIterator<Item = BodyId>) -> Option<Aabb> 
         .reduce(|a, b| Aabb { min: a.min.min(b.min), max: a.max.max(b.max) })
 }
 
-/// The body whose shape the ray `origin + t·dir` enters first.
+/// The body whose shape the ray `origin + t·dir` enters first, through the engine's
+/// broadphase-accelerated ray cast.
 pub fn nearest_hit(world: &World, origin: Vec3, dir: Vec3) -> Option<BodyId> {
     const MAX_DISTANCE: f32 = 1.0e4;
-    world
-        .body_ids()
-        .filter_map(|id| {
-            let body = world.body(id).ok()?;
-            let hit = body.shape.cast_ray_world(&body.transform, origin, dir, MAX_DISTANCE)?;
-            Some((hit.t, id))
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, id)| id)
+    world.cast_ray(origin, dir, MAX_DISTANCE).ok().flatten().map(|hit| hit.body)
 }
 
 #[cfg(test)]
