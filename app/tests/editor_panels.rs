@@ -2,24 +2,14 @@
 //! rendered through wgpu (lavapipe in CI). File operations go through the functions the File
 //! menu calls, with a path instead of a dialog.
 
-use atoll::cli::scenes_dir;
-use atoll::editor::panels::islands::Column;
-use atoll::editor::{Editor, EditorState, files};
-use atoll_physics::{Scene, StepSettings};
-use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
-use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+mod common;
 
-fn harness<'a>(scene: &str) -> Harness<'a, Editor> {
-    // Panics (fails the test) when no adapter exists: rendering tests never skip.
-    let render_state = create_render_state(default_wgpu_setup(), egui_wgpu::RendererOptions::PREDICTABLE);
-    let state = EditorState::open(&scenes_dir().join(scene)).unwrap();
-    let editor = Editor::new(state, render_state.clone());
-    Harness::builder()
-        .with_size([1280.0, 800.0])
-        .renderer(WgpuTestRenderer::from_render_state(render_state))
-        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
-}
+use atoll::cli::scenes_dir;
+use atoll::editor::files;
+use atoll::editor::panels::islands::Column;
+use atoll_physics::{Scene, StepSettings};
+use common::harness;
+use egui_kittest::kittest::Queryable;
 
 /// The viewport's share of a UI frame: the middle of the window, away from the side panels.
 fn viewport_pixels(image: &image::RgbaImage) -> Vec<[u8; 4]> {

@@ -1,22 +1,12 @@
 //! The editor's real UI driven by egui_kittest and rendered through wgpu (lavapipe in CI): play,
 //! pause and single-step change the world as they should, and the viewport shows a picture.
 
-use atoll::cli::scenes_dir;
-use atoll::editor::{Editor, EditorState};
+mod common;
+
+use atoll::editor::Editor;
+use common::harness;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
-
-fn harness<'a>(scene: &str) -> Harness<'a, Editor> {
-    // Panics (fails the test) when no adapter exists: rendering tests never skip.
-    let render_state = create_render_state(default_wgpu_setup(), egui_wgpu::RendererOptions::PREDICTABLE);
-    let state = EditorState::open(&scenes_dir().join(scene)).unwrap();
-    let editor = Editor::new(state, render_state.clone());
-    Harness::builder()
-        .with_size([1280.0, 800.0])
-        .renderer(WgpuTestRenderer::from_render_state(render_state))
-        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
-}
 
 fn steps(harness: &Harness<'_, Editor>) -> u64 {
     harness.state().state.world.step_count()
