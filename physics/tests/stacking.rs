@@ -114,14 +114,20 @@ fn rolling_ball_accelerates_at_five_sevenths_g_sin_theta() {
     assert_incline_acceleration(0.8, 5.0 / 7.0);
 }
 
+/// No gravity, and a static wall 0.2 m thick across x = 0.
+fn world_with_thin_wall() -> World {
+    let settings = StepSettings { gravity: Vec3::ZERO, ..StepSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    world
+        .create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::new(0.1, 5.0, 5.0)).unwrap(), Vec3::ZERO))
+        .unwrap();
+    world
+}
+
 #[test]
 fn fast_sphere_never_passes_a_thin_wall() {
     for offset in [0.0f32, 0.37, 1.21, 2.9] {
-        let settings = StepSettings { gravity: Vec3::ZERO, ..StepSettings::default() };
-        let mut world = World::new(settings).unwrap();
-        world
-            .create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::new(0.1, 5.0, 5.0)).unwrap(), Vec3::ZERO))
-            .unwrap();
+        let mut world = world_with_thin_wall();
         let bullet = world
             .create_body(
                 &BodyDesc::dynamic(Shape::sphere(0.1).unwrap(), Vec3::new(-20.0 - offset, 0.3, 0.0))
@@ -138,11 +144,7 @@ fn fast_sphere_never_passes_a_thin_wall() {
 
 #[test]
 fn fast_box_never_passes_a_thin_wall() {
-    let settings = StepSettings { gravity: Vec3::ZERO, ..StepSettings::default() };
-    let mut world = World::new(settings).unwrap();
-    world
-        .create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::new(0.1, 5.0, 5.0)).unwrap(), Vec3::ZERO))
-        .unwrap();
+    let mut world = world_with_thin_wall();
     let bullet = world
         .create_body(
             &BodyDesc::dynamic(Shape::cuboid(Vec3::splat(0.1)).unwrap(), Vec3::new(-10.0, 0.0, 0.0))
