@@ -1,7 +1,7 @@
 //! Command-line parsing and dispatch.
 
 use crate::render::{ColourMode, Overlays};
-use crate::{builtin, editor, runner, shot};
+use crate::{builtin, editor, frame_bench, runner, shot};
 use std::path::PathBuf;
 
 /// The default scene, opened when `atoll` runs with no arguments.
@@ -16,6 +16,10 @@ const USAGE: &str = "usage:
   atoll shot SCENE.ron [--steps N] --out FILE.png [--size WxH]
              [--overlay aabbs,fat-aabbs,contacts,velocities,axes,tree] [--colour body|island|sleep]
                                           step a scene headless, render it offscreen, write a PNG
+  atoll bench [SCENE.ron] [--frames N] [--warmup N] [--size WxH] [--overlay LIST] [--json]
+                                          the CPU cost of an editor frame (UI, overlay lines,
+                                          instance upload; not the step, not GPU time) on a
+                                          scene kept awake, by default the 2000-box tumbler
   atoll generate-scenes DIR               write the built-in scenes as RON files into DIR";
 
 /// A parsed command line.
@@ -27,6 +31,8 @@ pub enum Command {
     Run(runner::RunOptions),
     /// Render a scene offscreen into a PNG.
     Shot(shot::ShotOptions),
+    /// Measure the CPU cost of editor frames.
+    Bench(frame_bench::FrameBenchOptions),
     /// Write the built-in scenes.
     GenerateScenes(PathBuf),
     /// Print usage.
@@ -41,6 +47,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     match first.as_str() {
         "run" => parse_run(&args[1..]),
         "shot" => parse_shot(&args[1..]),
+        "bench" => parse_bench(&args[1..]),
         "generate-scenes" => match &args[1..] {
             [dir] => Ok(Command::GenerateScenes(PathBuf::from(dir))),
             _ => Err(format!("generate-scenes takes one directory\n{USAGE}")),
@@ -91,6 +98,28 @@ fn parse_shot(args: &[String]) -> Result<Command, String> {
     options.scene = scene.ok_or_else(|| format!("shot needs a scene file\n{USAGE}"))?;
     options.out = out.ok_or_else(|| format!("shot needs --out FILE.png\n{USAGE}"))?;
     Ok(Command::Shot(options))
+}
+
+fn parse_bench(args: &[String]) -> Result<Command, String> {
+    let mut options = frame_bench::FrameBenchOptions::new(scenes_dir().join("tumbler.ron"));
+    let mut scene = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--frames" => options.frames = number(it.next(), "--frames")?.max(1),
+            "--warmup" => options.warmup = number(it.next(), "--warmup")?,
+            "--size" => options.size = size(it.next())?,
+            "--overlay" => overlays(it.next(), &mut options.overlays)?,
+            "--json" => options.json = true,
+            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`\n{USAGE}")),
+            path if scene.is_none() => scene = Some(PathBuf::from(path)),
+            extra => return Err(format!("unexpected argument `{extra}`\n{USAGE}")),
+        }
+    }
+    if let Some(scene) = scene {
+        options.scene = scene;
+    }
+    Ok(Command::Bench(options))
 }
 
 /// Parses a comma-separated overlay list into `overlays`.
@@ -152,6 +181,7 @@ pub fn execute(command: Command) -> Result<(), String> {
         Command::Editor(scene) => editor::run_window(&scene),
         Command::Run(options) => runner::run(&options),
         Command::Shot(options) => shot::shot(&options),
+        Command::Bench(options) => frame_bench::run(&options),
         Command::GenerateScenes(dir) => builtin::write_all(&dir),
         Command::Help => {
             println!("{USAGE}");
@@ -203,6 +233,19 @@ mod tests {
         assert!(o.view.overlays.aabbs && o.view.overlays.tree && !o.view.overlays.contacts);
         assert_eq!(o.view.colour_mode, ColourMode::Island);
         assert!(parse(&args("shot a.ron --out a.png --overlay nope")).unwrap_err().contains("nope"));
+    }
+
+    #[test]
+    fn parses_bench() {
+        let Command::Bench(o) = parse(&args("bench")).unwrap() else { panic!("expected bench") };
+        assert!(o.scene.ends_with("tumbler.ron"));
+        let Command::Bench(o) =
+            parse(&args("bench scenes/rain.ron --frames 50 --overlay contacts --json")).unwrap()
+        else {
+            panic!("expected bench");
+        };
+        assert_eq!((o.frames, o.json, o.overlays.contacts), (50, true, true));
+        assert_eq!(o.scene, PathBuf::from("scenes/rain.ron"));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The Atoll sandbox: the editor (eframe on wgpu), its offscreen 3D renderer, and the headless
-//! subcommands (`run`, `shot`, `generate-scenes`). The binary in `main.rs` only dispatches.
+//! subcommands (`run`, `shot`, `bench`, `generate-scenes`). The binary in `main.rs` only dispatches.
 
 pub mod builtin;
 pub mod cli;
 pub mod editor;
+pub mod frame_bench;
 pub mod render;
 pub mod runner;
 pub mod shot;

@@ -205,3 +205,44 @@ fn colour_by_island_and_sleep_greying_recolour_the_bodies() {
         coloured(&by_body)
     );
 }
+
+#[test]
+fn sleep_timer_colours_run_from_cold_to_hot_as_bodies_rest() {
+    let gpu = gpu();
+    let mut world = pyramid();
+    let view = ViewOptions { colour_mode: ColourMode::SleepTimer, time_to_sleep: 0.5, ..Default::default() };
+    let empty = World::new(*world.settings()).unwrap();
+    let (background, _) = render_with(&gpu, &empty, &view);
+    // Among the pixels that show a body, how many lean to the cold (blue) end and how many to
+    // the hot (red) end of the ramp.
+    let cold_and_hot = |image: &RgbaImage| {
+        let body_pixels =
+            image.enumerate_pixels().filter(|(x, y, p)| difference(**p, *background.get_pixel(*x, *y)) > 30);
+        body_pixels.fold((0, 0), |(cold, hot), (_, _, p)| {
+            let (r, b) = (p[0] as i32, p[2] as i32);
+            (cold + (b > r + 40) as usize, hot + (r > b + 40) as usize)
+        })
+    };
+    // Just loaded: every timer is zero, the pyramid is blue.
+    let (fresh, _) = render_with(&gpu, &world, &view);
+    let (cold, hot) = cold_and_hot(&fresh);
+    assert!(cold > 2000 && hot * 10 < cold, "fresh pyramid: {cold} cold, {hot} hot pixels");
+
+    // Settled but not yet asleep: the timers are close to the time to sleep, the pyramid red.
+    let mean_timer = |world: &World| {
+        let dynamic: Vec<f32> = world
+            .body_ids()
+            .filter(|&id| world.body(id).unwrap().body_type == BodyType::Dynamic)
+            .map(|id| world.sleep_timer(id).unwrap())
+            .collect();
+        dynamic.iter().sum::<f32>() / dynamic.len() as f32
+    };
+    while mean_timer(&world) < 0.4 {
+        world.step();
+        assert!(world.step_count() < 600, "the pyramid never came to rest");
+    }
+    assert!(world.body_ids().any(|id| world.is_awake(id).unwrap()), "asleep too early for the test");
+    let (resting, _) = render_with(&gpu, &world, &view);
+    let (cold, hot) = cold_and_hot(&resting);
+    assert!(hot > 2000 && cold * 10 < hot, "resting pyramid: {cold} cold, {hot} hot pixels");
+}

@@ -85,6 +85,11 @@ impl Editor {
         self.state.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
     }
 
+    /// The 3D view: its screen rectangle and the CPU cost of its last render.
+    pub fn viewport(&self) -> &Viewport {
+        &self.viewport
+    }
+
     /// The window title of the last frame: the scene, its file, and `*` when unsaved.
     pub fn title(&self) -> &str {
         &self.title_shown

@@ -3,26 +3,38 @@
 
 use super::state::EditorState;
 use crate::render::Renderer;
-use egui::{PointerButton, Rect, Sense, Vec2};
+use egui::{Key, PointerButton, Rect, Sense, Vec2};
 
 /// The offscreen renderer and the egui texture id it is registered under.
 pub struct Viewport {
     render_state: egui_wgpu::RenderState,
     renderer: Renderer,
     texture: Option<egui::TextureId>,
+    rect: Rect,
 }
 
 impl Viewport {
     /// A viewport drawing with the device of `render_state` (eframe's, or a test's).
     pub fn new(render_state: egui_wgpu::RenderState) -> Viewport {
         let renderer = Renderer::new(&render_state.device, &render_state.queue, [1, 1]);
-        Viewport { render_state, renderer, texture: None }
+        Viewport { render_state, renderer, texture: None, rect: Rect::NOTHING }
+    }
+
+    /// Where the CPU time of the last viewport render went.
+    pub fn render_cpu_times(&self) -> crate::render::RenderCpuTimes {
+        self.renderer.cpu_times()
+    }
+
+    /// The screen rectangle of the last frame's 3D view (for tests that click into it).
+    pub fn rect(&self) -> Rect {
+        self.rect
     }
 
     /// Fills the remaining space of `ui` with the 3D view.
     pub fn show(&mut self, ui: &mut egui::Ui, state: &mut EditorState) -> egui::Response {
         let rect = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
+        self.rect = rect;
         let aspect = rect.width() / rect.height().max(1.0);
         if state.needs_framing && rect.width() > 1.0 {
             state.camera.frame_world(&state.world, aspect);
@@ -68,7 +80,7 @@ impl Viewport {
     }
 }
 
-/// Left drag orbits, right or middle drag pans, the wheel zooms, a click picks.
+/// Left drag orbits, right or middle drag pans, the wheel zooms, WASD flies, a click picks.
 fn handle_input(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut EditorState) {
     let delta = to_glam(response.drag_delta());
     if response.dragged_by(PointerButton::Primary) {
@@ -83,10 +95,30 @@ fn handle_input(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mu
             state.camera.zoom(scroll / 50.0);
         }
     }
+    fly(ui, state);
     if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
         state.pick(to_glam(pos - rect.min), to_glam(rect.size()));
+    }
+}
+
+/// WASD flies (W forward, S back, A left, D right, E up, Q down; Shift is faster) while no
+/// text field has the keyboard.
+fn fly(ui: &egui::Ui, state: &mut EditorState) {
+    if ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
+    let (direction, seconds, fast) = ui.input(|i| {
+        let axis = |plus: Key, minus: Key| i.key_down(plus) as i32 as f32 - i.key_down(minus) as i32 as f32;
+        let direction = glam::Vec3::new(axis(Key::D, Key::A), axis(Key::E, Key::Q), axis(Key::W, Key::S));
+        // A stalled frame must not throw the camera across the world.
+        (direction, i.stable_dt.min(0.1), i.modifiers.shift)
+    });
+    if direction != glam::Vec3::ZERO {
+        state.camera.fly(direction, seconds, fast);
+        // Keep drawing while a key is held, even when the simulation is paused.
+        ui.ctx().request_repaint();
     }
 }
 

@@ -114,6 +114,19 @@ impl OrbitCamera {
         self.target += (-right * delta.x + up * delta.y) * metres_per_pixel;
     }
 
+    /// Flies the camera (eye and target together) for `seconds`: `direction.x` to the right,
+    /// `direction.y` up along world +Y and `direction.z` forward along the view direction, each
+    /// -1..=1. The speed scales with the orbit distance, so a small scene and a large one take
+    /// the same time to cross; `fast` multiplies it by four.
+    pub fn fly(&mut self, direction: Vec3, seconds: f32, fast: bool) {
+        // Half the orbit distance per second: a framed scene is crossed in about four seconds.
+        let speed = (0.5 * self.distance).max(1.0) * if fast { 4.0 } else { 1.0 };
+        let forward = self.forward();
+        let right = forward.cross(Vec3::Y).normalize_or_zero();
+        let step = right * direction.x + Vec3::Y * direction.y + forward * direction.z;
+        self.target += step.normalize_or_zero() * speed * seconds;
+    }
+
     /// Moves towards (positive `steps`) or away from the target, by a constant factor per step.
     pub fn zoom(&mut self, steps: f32) {
         self.distance = (self.distance * 0.9f32.powf(steps)).max(MIN_DISTANCE);
@@ -166,6 +179,23 @@ mod tests {
         let (origin, dir) = camera.ray_through(Vec2::new(50.0, 50.0), Vec2::new(100.0, 100.0));
         let closest = origin + dir * (camera.target - origin).dot(dir);
         assert!(closest.distance(camera.target) < 1e-3);
+    }
+
+    #[test]
+    fn flying_forward_moves_eye_and_target_along_the_view() {
+        let mut camera = OrbitCamera::default();
+        let (eye, target) = (camera.eye(), camera.target);
+        camera.fly(Vec3::Z, 0.5, false);
+        let moved = camera.target - target;
+        assert!((camera.eye() - eye - moved).length() < 1e-4, "eye and target move together");
+        assert!(moved.normalize().dot(camera.forward()) > 0.999, "{moved}");
+        // Half the distance (20 m) per second, for half a second.
+        assert!((moved.length() - 5.0).abs() < 1e-3, "{}", moved.length());
+        let before = camera.target;
+        camera.fly(Vec3::X, 0.5, true);
+        let right = camera.target - before;
+        assert!(right.dot(camera.forward()).abs() < 1e-4 && right.y.abs() < 1e-4);
+        assert!((right.length() - 20.0).abs() < 1e-3, "fast is four times as quick");
     }
 
     #[test]

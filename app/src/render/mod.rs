@@ -22,6 +22,7 @@ use instances::{Instance, MeshKey};
 use lines::LineVertex;
 use pipelines::{Globals, Pipelines};
 use std::collections::HashMap;
+use std::time::Instant;
 use target::Target;
 use wgpu::util::DeviceExt;
 
@@ -52,6 +53,22 @@ pub struct Renderer {
     instances: wgpu::Buffer,
     lines: wgpu::Buffer,
     view: ViewOptions,
+    cpu_times: RenderCpuTimes,
+}
+
+/// Where the CPU time of the last [`Renderer::render`] went, in milliseconds. GPU time is not
+/// in it: `submit_ms` is recording and handing over the commands, not executing them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RenderCpuTimes {
+    /// Building the per-body instances (pose, colour) and uploading them.
+    pub instances_ms: f64,
+    /// Building the overlay lines and uploading them.
+    pub lines_ms: f64,
+    /// Recording the render pass.
+    pub record_ms: f64,
+    /// `queue.submit`: a hand-over on a hardware GPU, but Mesa's lavapipe rasterises inside it,
+    /// so on a software adapter this is GPU time.
+    pub submit_ms: f64,
 }
 
 impl Renderer {
@@ -80,6 +97,7 @@ impl Renderer {
             globals_bind_group,
             meshes: HashMap::new(),
             view: ViewOptions { time_to_sleep: 0.5, ..Default::default() },
+            cpu_times: RenderCpuTimes::default(),
         }
     }
 
@@ -123,15 +141,18 @@ impl Renderer {
 
     /// Renders `world` from `camera` and submits the work; returns the resolved colour texture.
     pub fn render(&mut self, world: &World, camera: &OrbitCamera) -> &wgpu::Texture {
+        let start = Instant::now();
         self.write_globals(camera);
         let batches = instances::collect(world, &self.view);
         let all: Vec<Instance> = batches.by_mesh.values().flatten().copied().collect();
         self.upload_instances(&all);
-        let line_vertices = lines::build(world, &self.view.overlays, self.view.marker);
-        self.upload_lines(&line_vertices);
         for key in batches.by_mesh.keys() {
             self.ensure_mesh(*key, world);
         }
+        let instanced = Instant::now();
+        let line_vertices = lines::build(world, &self.view.overlays, self.view.marker);
+        self.upload_lines(&line_vertices);
+        let lined = Instant::now();
 
         let mut encoder = self.device.create_command_encoder(&Default::default());
         {
@@ -187,9 +208,24 @@ impl Renderer {
                 pass.draw(0..line_vertices.len() as u32, 0..1);
             }
         }
-        self.queue.submit([encoder.finish()]);
+        let commands = encoder.finish();
+        let recorded = Instant::now();
+        self.queue.submit([commands]);
+        let submitted = Instant::now();
         self.evict_unused_meshes(&batches);
+        let ms = |from: Instant, to: Instant| (to - from).as_secs_f64() * 1e3;
+        self.cpu_times = RenderCpuTimes {
+            instances_ms: ms(start, instanced),
+            lines_ms: ms(instanced, lined),
+            record_ms: ms(lined, recorded),
+            submit_ms: ms(recorded, submitted),
+        };
         &self.target.resolved
+    }
+
+    /// Where the CPU time of the last render went.
+    pub fn cpu_times(&self) -> RenderCpuTimes {
+        self.cpu_times
     }
 
     /// Copies the last render back to the CPU as an sRGB RGBA image (blocks until the GPU is done).

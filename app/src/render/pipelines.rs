@@ -93,7 +93,7 @@ impl Pipelines {
         let line_buffers = [wgpu::VertexBufferLayout {
             array_stride: size_of::<LineVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Unorm8x4],
         }];
         let build = |label,
                      source: &str,
