@@ -188,7 +188,7 @@ impl EguiFrame {
         let laid_out = Instant::now();
         let primitives = ctx.tessellate(output.shapes, output.pixels_per_point);
         let tessellated = Instant::now();
-        let egui_submit_ms = self.submit(&primitives, &output.textures_delta, output.pixels_per_point);
+        let egui_submit_ms = self.submit(&primitives, output.textures_delta, output.pixels_per_point);
         let done = Instant::now();
 
         let ms = |from: Instant, to: Instant| (to - from).as_secs_f64() * 1e3;
@@ -210,14 +210,15 @@ impl EguiFrame {
     fn submit(
         &mut self,
         primitives: &[egui::ClippedPrimitive],
-        textures: &egui::TexturesDelta,
+        mut textures: egui::TexturesDelta,
         pixels_per_point: f32,
     ) -> f64 {
         let (device, queue) = (&self.render_state.device, &self.render_state.queue);
         let mut renderer = self.render_state.renderer.write();
-        for (id, deltas) in &textures.set {
-            for delta in deltas {
-                renderer.update_texture(device, queue, *id, delta);
+        // Drained, not borrowed: epaint checks in debug builds that every delta was applied.
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
+                renderer.update_texture(device, queue, id, delta);
             }
         }
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: self.size, pixels_per_point };
@@ -245,8 +246,8 @@ impl EguiFrame {
         let recorded = Instant::now();
         queue.submit(user_buffers.into_iter().chain([commands]));
         let submit_ms = recorded.elapsed().as_secs_f64() * 1e3;
-        for id in &textures.free {
-            renderer.free_texture(id);
+        for id in textures.free.drain() {
+            renderer.free_texture(&id);
         }
         submit_ms
     }

@@ -197,3 +197,36 @@ fn open_through_the_menu_falls_back_to_the_path_prompt() {
     assert_eq!(state.recent.first().map(|p| p.as_path()), Some(target.as_path()));
     assert!(harness.state().title().contains("pyramid_3d.ron"));
 }
+
+#[test]
+fn timing_plot_switches_between_lines_and_stacked() {
+    let mut harness = harness("pyramid_3d.ron");
+    harness.state_mut().state.step_many(40);
+    harness.run_steps(3);
+    // The right-hand panel, where the Timing plot sits under the Inspector.
+    let panel = |image: &image::RgbaImage| {
+        let (w, h) = image.dimensions();
+        let mut out = Vec::new();
+        for y in (0..h).step_by(2) {
+            for x in (w - 340..w).step_by(2) {
+                out.push(image.get_pixel(x, y).0);
+            }
+        }
+        out
+    };
+    let lines = panel(&harness.render().unwrap());
+    harness.get_by_label("Stacked").click();
+    harness.run_steps(3);
+    assert!(harness.state().panels.timing_stacked);
+    let image = harness.render().unwrap();
+    if let Some(path) = std::env::var_os("ATOLL_TIMING_SNAPSHOT") {
+        image.save(path).unwrap();
+    }
+    let stacked = panel(&image);
+    // The filled bands cover far more of the plot than nine thin lines.
+    let changed = changed_fraction(&lines, &stacked);
+    assert!(changed > 0.02, "stacking changed only {:.2} % of the panel", changed * 100.0);
+    harness.get_by_label("Lines").click();
+    harness.run_steps(3);
+    assert!(!harness.state().panels.timing_stacked);
+}

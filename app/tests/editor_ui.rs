@@ -73,3 +73,20 @@ fn viewport_shows_the_scene() {
     harness.get_by_label(&format!("{bodies} bodies"));
     harness.get_by_label_contains("awake)");
 }
+
+#[test]
+fn frame_bench_times_the_editor_on_a_live_scene() {
+    use atoll::frame_bench::{FrameBenchOptions, measure};
+    let options = FrameBenchOptions {
+        frames: 3,
+        warmup: 1,
+        ..FrameBenchOptions::new(atoll::cli::scenes_dir().join("tower.ron"))
+    };
+    let report = measure(&options).expect("the bench needs a GPU adapter, as every rendering test");
+    assert_eq!((report.frames, report.bodies, report.min_awake), (3, 21, 20));
+    let m = report.median;
+    assert!(m.ui_ms > 0.0 && m.instances_ms > 0.0 && m.tessellate_ms > 0.0, "{m:?}");
+    let parts =
+        m.ui_ms + m.instances_ms + m.lines_ms + m.viewport_record_ms + m.tessellate_ms + m.egui_record_ms;
+    assert!(m.cpu_ms > 0.0 && parts <= m.cpu_ms * 1.5 + 0.1, "parts {parts} against {m:?}");
+}

@@ -32,6 +32,8 @@ pub struct PanelState {
     pub body_filter: String,
     /// The Islands table's sort order.
     pub island_sort: islands::IslandSort,
+    /// The Timing plot stacks the stages instead of drawing one line each.
+    pub timing_stacked: bool,
 }
 
 impl Default for PanelState {
@@ -41,6 +43,7 @@ impl Default for PanelState {
             right_open: true,
             body_filter: String::new(),
             island_sort: islands::IslandSort::default(),
+            timing_stacked: false,
         }
     }
 }
@@ -200,7 +203,9 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
 pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
     egui::ScrollArea::vertical().id_salt("side panels").show(ui, |ui| {
         CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector::show(ui, state));
-        CollapsingHeader::new("Timing").default_open(true).show(ui, |ui| timing::show(ui, state));
+        CollapsingHeader::new("Timing")
+            .default_open(true)
+            .show(ui, |ui| timing::show(ui, state, &mut panels.timing_stacked));
         CollapsingHeader::new("Broadphase").show(ui, |ui| broadphase::show(ui, state));
         CollapsingHeader::new("Contacts").show(ui, |ui| contacts::show(ui, state));
         CollapsingHeader::new("Islands").show(ui, |ui| islands::show(ui, state, &mut panels.island_sort));
