@@ -40,3 +40,9 @@ fn apply_fog(colour: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
     let f = smoothstep(globals.fog.x, globals.fog.y, d);
     return mix(colour, globals.sky_horizon.rgb, f * 0.85);
 }
+
+// Rotates `v` by the unit quaternion `q` (x, y, z, w).
+fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
+    let t = 2.0 * cross(q.xyz, v);
+    return v + q.w * t + cross(q.xyz, t);
+}

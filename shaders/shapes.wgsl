@@ -20,11 +20,6 @@ struct ShapeOut {
     @location(2) colour: vec4<f32>,
 };
 
-fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
-    let t = 2.0 * cross(q.xyz, v);
-    return v + q.w * t + cross(q.xyz, t);
-}
-
 @vertex
 fn vs_main(v: VertexIn, i: InstanceIn) -> ShapeOut {
     let world = i.translation + rotate(i.rotation, v.position * i.scale);

@@ -246,3 +246,66 @@ fn sleep_timer_colours_run_from_cold_to_hot_as_bodies_rest() {
     let (cold, hot) = cold_and_hot(&resting);
     assert!(hot > 2000 && cold * 10 < hot, "resting pyramid: {cold} cold, {hot} hot pixels");
 }
+
+#[test]
+fn the_selected_body_is_outlined_even_inside_the_pile() {
+    let gpu = gpu();
+    let world = pyramid();
+    let mut camera = OrbitCamera::default();
+    camera.frame_world(&world, SIZE[0] as f32 / SIZE[1] as f32);
+    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, SIZE);
+    renderer.render(&world, &camera);
+    let plain = renderer.read_back_rgba();
+    // A box of the bottom layer in the middle of the side facing the camera, with neighbours on
+    // both sides: its outline lies over them.
+    let eye = camera.eye();
+    let body = world
+        .body_ids()
+        .filter(|&id| world.body(id).unwrap().body_type == BodyType::Dynamic)
+        .filter(|&id| world.transform(id).unwrap().position.y < 1.0)
+        .min_by(|a, b| {
+            let d = |id| world.transform(id).unwrap().position.distance(eye);
+            d(*a).total_cmp(&d(*b))
+        })
+        .unwrap();
+    renderer.set_selection(Some(body));
+    renderer.render(&world, &camera);
+    let selected = renderer.read_back_rgba();
+    if let Some(path) = std::env::var_os("ATOLL_OUTLINE_SNAPSHOT") {
+        selected.save(path).unwrap();
+    }
+
+    // The body's screen box, from its AABB's corners, grown by the outline's width.
+    let bounds = world.aabb(body).unwrap();
+    let size = Vec2::new(SIZE[0] as f32, SIZE[1] as f32);
+    let corners = (0..8).map(|i| {
+        let pick = |bit, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
+        let corner = glam::Vec3::new(
+            pick(1, bounds.min.x, bounds.max.x),
+            pick(2, bounds.min.y, bounds.max.y),
+            pick(4, bounds.min.z, bounds.max.z),
+        );
+        camera.project(corner, size).unwrap()
+    });
+    let (lo, hi) =
+        corners.fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(lo, hi), p| (lo.min(p), hi.max(p)));
+    let (lo, hi) = (lo - 4.0, hi + 4.0);
+    let near_body =
+        |x: u32, y: u32| (x as f32) >= lo.x && (x as f32) <= hi.x && (y as f32) >= lo.y && (y as f32) <= hi.y;
+
+    // Outline orange: strong red, medium green, little blue.
+    let is_outline = |p: &Rgba<u8>| p[0] > 220 && (120..=210).contains(&p[1]) && p[2] < 110;
+    let mut outline = 0;
+    for (x, y, p) in selected.enumerate_pixels() {
+        if difference(*p, *plain.get_pixel(x, y)) > 20 {
+            assert!(near_body(x, y), "pixel ({x}, {y}) changed far from the selected body");
+            outline += is_outline(p) as usize;
+        }
+    }
+    // The perimeter of the box's screen box, at two pixels wide, is the order of magnitude.
+    let perimeter = 2.0 * ((hi.x - lo.x) + (hi.y - lo.y));
+    assert!(
+        outline as f32 > perimeter,
+        "only {outline} outline pixels around a {perimeter:.0}-pixel perimeter"
+    );
+}

@@ -52,6 +52,10 @@ pub struct Renderer {
     meshes: HashMap<MeshKey, GpuMesh>,
     instances: wgpu::Buffer,
     lines: wgpu::Buffer,
+    /// The selected body's instance, drawn alone into the selection mask.
+    selection: wgpu::Buffer,
+    /// Group 1 of the outline pass: the target's selection mask.
+    mask_bind_group: wgpu::BindGroup,
     view: ViewOptions,
     cpu_times: RenderCpuTimes,
 }
@@ -86,10 +90,13 @@ impl Renderer {
             layout: &pipelines.globals_layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals.as_entire_binding() }],
         });
+        let target = Target::new(device, size);
         Renderer {
             device: device.clone(),
             queue: queue.clone(),
-            target: Target::new(device, size),
+            mask_bind_group: mask_bind_group(device, &pipelines, &target),
+            target,
+            selection: instance_buffer(device, 1),
             instances: instance_buffer(device, 256),
             lines: line_buffer(device, 1024),
             pipelines,
@@ -114,6 +121,7 @@ impl Renderer {
             return false;
         }
         self.target = Target::new(&self.device, size);
+        self.mask_bind_group = mask_bind_group(&self.device, &self.pipelines, &self.target);
         true
     }
 
@@ -155,6 +163,7 @@ impl Renderer {
         let lined = Instant::now();
 
         let mut encoder = self.device.create_command_encoder(&Default::default());
+        let selected_mesh = self.draw_selection_mask(&mut encoder, world);
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("viewport"),
@@ -207,6 +216,13 @@ impl Renderer {
                 pass.set_vertex_buffer(0, self.lines.slice(..));
                 pass.draw(0..line_vertices.len() as u32, 0..1);
             }
+
+            // The selection outline goes over everything, bodies in front included.
+            if selected_mesh {
+                pass.set_pipeline(&self.pipelines.outline);
+                pass.set_bind_group(1, &self.mask_bind_group, &[]);
+                pass.draw(0..3, 0..1);
+            }
         }
         let commands = encoder.finish();
         let recorded = Instant::now();
@@ -226,6 +242,45 @@ impl Renderer {
     /// Where the CPU time of the last render went.
     pub fn cpu_times(&self) -> RenderCpuTimes {
         self.cpu_times
+    }
+
+    /// Draws the selected body's silhouette into the selection mask. Returns whether there was
+    /// one to draw (a live selected body whose mesh is uploaded).
+    fn draw_selection_mask(&self, encoder: &mut wgpu::CommandEncoder, world: &World) -> bool {
+        let Some(id) = self.view.selected else { return false };
+        let Ok(body) = world.body(id) else { return false };
+        let (key, scale) = instances::mesh_for(body.shape);
+        let Some(mesh) = self.meshes.get(&key) else { return false };
+        let instance = Instance {
+            translation: body.transform.position.into(),
+            rotation: body.transform.rotation.into(),
+            scale: scale.into(),
+            colour: [1.0; 4],
+        };
+        self.queue.write_buffer(&self.selection, 0, bytemuck::bytes_of(&instance));
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("viewport selection mask"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &self.target.mask_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.globals_bind_group, &[]);
+        pass.set_pipeline(&self.pipelines.selection_mask);
+        pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+        pass.set_vertex_buffer(1, self.selection.slice(..));
+        pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        true
     }
 
     /// Copies the last render back to the CPU as an sRGB RGBA image (blocks until the GPU is done).
@@ -315,6 +370,17 @@ impl Renderer {
             self.meshes.retain(|key, _| batches.by_mesh.contains_key(key));
         }
     }
+}
+
+fn mask_bind_group(device: &wgpu::Device, pipelines: &Pipelines, target: &Target) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("viewport selection mask"),
+        layout: &pipelines.mask_layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::TextureView(&target.mask_view),
+        }],
+    })
 }
 
 fn instance_buffer(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {

@@ -1,16 +1,19 @@
-//! The render pipelines of the viewport (background, bodies, grid, overlay lines) and the shared
+//! The render pipelines of the viewport (background, bodies, grid, overlay lines, selection
+//! outline) and the shared
 //! uniform layout they read.
 
 use super::instances::Instance;
 use super::lines::LineVertex;
 use super::mesh::Vertex;
-use super::target::{COLOUR_FORMAT, DEPTH_FORMAT, SAMPLES};
+use super::target::{COLOUR_FORMAT, DEPTH_FORMAT, MASK_FORMAT, SAMPLES};
 
 const COMMON_WGSL: &str = include_str!("../../../shaders/common.wgsl");
 const BACKGROUND_WGSL: &str = include_str!("../../../shaders/background.wgsl");
 const SHAPES_WGSL: &str = include_str!("../../../shaders/shapes.wgsl");
 const GRID_WGSL: &str = include_str!("../../../shaders/grid.wgsl");
 const LINES_WGSL: &str = include_str!("../../../shaders/lines.wgsl");
+const SELECTION_MASK_WGSL: &str = include_str!("../../../shaders/selection_mask.wgsl");
+const OUTLINE_WGSL: &str = include_str!("../../../shaders/outline.wgsl");
 
 /// The per-frame uniforms, laid out exactly as `Globals` in `shaders/common.wgsl`.
 #[repr(C)]
@@ -44,12 +47,25 @@ pub struct Pipelines {
     pub grid: wgpu::RenderPipeline,
     /// Debug overlay line segments.
     pub lines: wgpu::RenderPipeline,
+    /// The selected body's silhouette into the selection mask.
+    pub selection_mask: wgpu::RenderPipeline,
+    /// The selection outline traced from the mask, over the scene.
+    pub outline: wgpu::RenderPipeline,
+    /// Layout of group 1 of the outline pipeline (the mask texture).
+    pub mask_layout: wgpu::BindGroupLayout,
 }
 
 /// How a pipeline uses the depth buffer.
 struct DepthUse {
     write: bool,
     test: bool,
+}
+
+/// What a pipeline draws into: the viewport's multisampled colour and depth, or the
+/// single-sample selection mask without depth.
+enum Output {
+    Viewport(DepthUse),
+    Mask,
 }
 
 /// Triangles for surfaces, segments for the overlays.
@@ -95,33 +111,37 @@ impl Pipelines {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Unorm8x4],
         }];
+        let mask_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("selection mask"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
+        let outline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("viewport outline"),
+            bind_group_layouts: &[Some(&globals_layout), Some(&mask_layout)],
+            immediate_size: 0,
+        });
         let build = |label,
                      source: &str,
+                     layout: &wgpu::PipelineLayout,
                      buffers: &[wgpu::VertexBufferLayout],
                      topology: wgpu::PrimitiveTopology,
-                     depth: DepthUse,
+                     output: Output,
                      blend| {
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(format!("{COMMON_WGSL}\n{source}").into()),
-            });
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &buffers.iter().cloned().map(Some).collect::<Vec<_>>(),
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology,
-                    // Meshes wind outward, but hull faces come from another crate's data: drawing
-                    // both sides costs little and can never leave a hole.
-                    cull_mode: None,
-                    ..Default::default()
-                },
-                depth_stencil: Some(wgpu::DepthStencilState {
+            let (format, samples) = match output {
+                Output::Viewport(_) => (COLOUR_FORMAT, SAMPLES),
+                Output::Mask => (MASK_FORMAT, 1),
+            };
+            let depth_stencil = match output {
+                Output::Viewport(depth) => Some(wgpu::DepthStencilState {
                     format: DEPTH_FORMAT,
                     depth_write_enabled: Some(depth.write),
                     // Reversed depth: nearer is greater.
@@ -133,13 +153,36 @@ impl Pipelines {
                     stencil: Default::default(),
                     bias: Default::default(),
                 }),
-                multisample: wgpu::MultisampleState { count: SAMPLES, ..Default::default() },
+                Output::Mask => None,
+            };
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(format!("{COMMON_WGSL}\n{source}").into()),
+            });
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &buffers.iter().cloned().map(Some).collect::<Vec<_>>(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology,
+                    // Drawing both sides costs little and can never leave a hole, whatever the
+                    // winding of a mesh (hull faces come from quickhull's output).
+                    cull_mode: None,
+                    ..Default::default()
+                },
+                depth_stencil,
+                multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
                     entry_point: Some("fs_main"),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
-                        format: COLOUR_FORMAT,
+                        format,
                         blend,
                         write_mask: wgpu::ColorWrites::ALL,
                     })],
@@ -151,35 +194,57 @@ impl Pipelines {
         let background = build(
             "viewport background",
             BACKGROUND_WGSL,
+            &layout,
             &[],
             TRIANGLES,
-            DepthUse { write: false, test: false },
+            Output::Viewport(DepthUse { write: false, test: false }),
             None,
         );
         let shapes = build(
             "viewport shapes",
             SHAPES_WGSL,
+            &layout,
             &shape_buffers,
             TRIANGLES,
-            DepthUse { write: true, test: true },
+            Output::Viewport(DepthUse { write: true, test: true }),
             None,
         );
         let grid = build(
             "viewport grid",
             GRID_WGSL,
+            &layout,
             &[],
             TRIANGLES,
-            DepthUse { write: false, test: true },
+            Output::Viewport(DepthUse { write: false, test: true }),
             Some(wgpu::BlendState::ALPHA_BLENDING),
         );
         let lines = build(
             "viewport lines",
             LINES_WGSL,
+            &layout,
             &line_buffers,
             wgpu::PrimitiveTopology::LineList,
-            DepthUse { write: false, test: true },
+            Output::Viewport(DepthUse { write: false, test: true }),
             Some(wgpu::BlendState::ALPHA_BLENDING),
         );
-        Pipelines { globals_layout, background, shapes, grid, lines }
+        let selection_mask = build(
+            "viewport selection mask",
+            SELECTION_MASK_WGSL,
+            &layout,
+            &shape_buffers,
+            TRIANGLES,
+            Output::Mask,
+            None,
+        );
+        let outline = build(
+            "viewport selection outline",
+            OUTLINE_WGSL,
+            &outline_layout,
+            &[],
+            TRIANGLES,
+            Output::Viewport(DepthUse { write: false, test: false }),
+            Some(wgpu::BlendState::ALPHA_BLENDING),
+        );
+        Pipelines { globals_layout, background, shapes, grid, lines, selection_mask, outline, mask_layout }
     }
 }

@@ -8,6 +8,8 @@ pub const COLOUR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSr
 pub const EGUI_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Depth format: 32-bit float, which with reversed depth is precise at every distance.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Format of the selection mask (1 where the selected body covers the pixel).
+pub const MASK_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R8Unorm;
 /// Samples per pixel of the multisampled attachments.
 pub const SAMPLES: u32 = 4;
 
@@ -23,6 +25,8 @@ pub struct Target {
     pub resolved: wgpu::Texture,
     /// A view of `resolved`, the one rendering resolves into.
     pub resolved_view: wgpu::TextureView,
+    /// The selected body's silhouette, single-sample, read by the outline pass.
+    pub mask_view: wgpu::TextureView,
     /// The same texels seen as plain `Rgba8Unorm`: egui samples textures as sRGB-encoded bytes
     /// and decodes them itself, so it must not get the hardware sRGB decode on top.
     pub egui_view: wgpu::TextureView,
@@ -63,8 +67,16 @@ impl Target {
                 | wgpu::TextureUsages::COPY_SRC,
             &[EGUI_FORMAT],
         );
+        let mask = texture(
+            "viewport selection mask",
+            MASK_FORMAT,
+            1,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            &[],
+        );
         Target {
             size,
+            mask_view: mask.create_view(&Default::default()),
             msaa_view: msaa.create_view(&Default::default()),
             depth_view: depth.create_view(&Default::default()),
             resolved_view: resolved.create_view(&Default::default()),
