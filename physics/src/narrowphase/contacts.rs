@@ -2,7 +2,7 @@
 //! starting, and begin/end touching flags. Contacts live in one dense array named by index,
 //! walked in index order; a hash map is used only to look up a pair, never iterated.
 
-use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold};
+use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldAnchors};
 use crate::body::NONE;
 use crate::math::Vec3;
 use std::collections::HashMap;
@@ -33,6 +33,8 @@ pub(crate) struct Contact {
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
     pub cache: CollideCache,
+    /// The manifold's points fixed to the bodies, to carry it along while the pair barely moves.
+    pub anchors: ManifoldAnchors,
     /// True while the manifold has points.
     pub touching: bool,
     /// Began touching during the last step.
@@ -143,6 +145,26 @@ impl ContactStore {
     /// Number of live contacts.
     pub fn live_count(&self) -> usize {
         self.contacts.len() - self.free.len()
+    }
+}
+
+/// Replaces a touching contact's manifold by its anchors carried to the bodies' current poses:
+/// same points, same features, so the impulses stay where they are. Returns false (and changes
+/// nothing) when the pair moved too far for that; then it needs a full collision.
+pub(crate) fn carry_manifold(
+    contact: &mut Contact,
+    xa: &crate::math::Transform,
+    xb: &crate::math::Transform,
+    speculative: f32,
+) -> bool {
+    match contact.anchors.carry(&contact.manifold, xa, xb, speculative) {
+        Some(manifold) => {
+            contact.manifold = manifold;
+            contact.began = false;
+            contact.ended = false;
+            true
+        }
+        None => false,
     }
 }
 

@@ -13,14 +13,16 @@ mod dispatch;
 mod feature;
 mod polyhedron;
 mod polytope;
+mod reuse;
 mod sphere;
 #[cfg(test)]
 mod tests;
 
 pub use contacts::PointImpulse;
-pub(crate) use contacts::{Contact, ContactStore, update_manifold};
+pub(crate) use contacts::{Contact, ContactStore, carry_manifold, update_manifold};
 pub use dispatch::collide;
 pub use feature::flip_feature;
+pub(crate) use reuse::ManifoldAnchors;
 
 use crate::math::Vec3;
 

@@ -6,7 +6,7 @@ use super::{TouchEvent, World, graph, tight_aabb};
 use crate::body::{Body, BodyStore, BodyType, KinematicMotion};
 use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
-use crate::narrowphase::{Contact, Manifold, collide, update_manifold};
+use crate::narrowphase::{Contact, Manifold, ManifoldAnchors, carry_manifold, collide, update_manifold};
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::solver::{
     self, ContactConstraint, ContactSoftness, Softness, SolverBody, apply_restitution, prepare_contacts,
@@ -149,12 +149,17 @@ impl World {
                 return;
             }
             let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
+            // A touching pair that barely moved relative to itself keeps its points.
+            if c.touching && carry_manifold(c, &ba.transform, &bb.transform, speculative) {
+                return;
+            }
             // Most pairs in a busy pile are near but apart: their bounds rule them out cheaply.
             let manifold = if ba.tight.grown(speculative).overlaps(&bb.tight) {
                 collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache)
             } else {
                 Manifold::default()
             };
+            c.anchors = ManifoldAnchors::capture(&manifold, &ba.transform, &bb.transform);
             update_manifold(c, manifold);
         };
         match &self.threads {
