@@ -7,7 +7,7 @@ mod moving;
 mod rain;
 mod stacks;
 
-pub use moving::{ramp, tumbler};
+pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
 pub use rain::{RAIN_BIN_HALF_WIDTH, rain, rain_boxes_balls};
 pub use stacks::{dominoes, plane_pyramid, pyramid_3d, pyramid_field, resting_stacks, tower};
 

@@ -5,14 +5,21 @@ use crate::body::{BodyType, KinematicMotion, Material};
 use crate::math::{Quat, Vec3};
 use crate::scene::{Scene, SceneBody, SceneShape};
 
+/// Inner half width (m) of the hollow box of [`tumbler`].
+pub const TUMBLER_HALF_WIDTH: f32 = 6.0;
+/// The point the box of [`tumbler`] turns about: its centre, 2 m above its resting height.
+pub const TUMBLER_PIVOT: Vec3 = Vec3::new(0.0, TUMBLER_HALF_WIDTH + 2.0, 0.0);
+/// The tumbler's angular velocity (rad/s) about Z.
+pub const TUMBLER_SPIN: f32 = 0.25;
+
 /// `count` small boxes inside a closed hollow box (six kinematic walls) that turns about Z at
 /// a steady 0.25 rad/s: islands merge and split all the time.
 pub fn tumbler(count: u32) -> Scene {
     let mut scene = Scene::new(format!("Tumbler ({count} boxes)"));
     ground(&mut scene);
-    let inner = 6.0f32;
+    let inner = TUMBLER_HALF_WIDTH;
     let wall = 0.25f32;
-    let pivot = Vec3::new(0.0, inner + 2.0, 0.0);
+    let pivot = TUMBLER_PIVOT;
     let outer = inner + 2.0 * wall;
     let walls = [
         ("wall -x", Vec3::new(-(inner + wall), 0.0, 0.0), Vec3::new(wall, outer, outer)),
@@ -26,7 +33,7 @@ pub fn tumbler(count: u32) -> Scene {
         let mut w =
             SceneBody::new(BodyType::Kinematic, SceneShape::Box { half_extents: half }, pivot + offset);
         w.name = name.into();
-        w.motion = Some(KinematicMotion::Rotate { pivot, angular_velocity: Vec3::new(0.0, 0.0, 0.25) });
+        w.motion = Some(KinematicMotion::Rotate { pivot, angular_velocity: Vec3::new(0.0, 0.0, TUMBLER_SPIN) });
         scene.bodies.push(w);
     }
     let (nx, ny) = (10u32, 20u32);
