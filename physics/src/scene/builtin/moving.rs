@@ -33,7 +33,8 @@ pub fn tumbler(count: u32) -> Scene {
         let mut w =
             SceneBody::new(BodyType::Kinematic, SceneShape::Box { half_extents: half }, pivot + offset);
         w.name = name.into();
-        w.motion = Some(KinematicMotion::Rotate { pivot, angular_velocity: Vec3::new(0.0, 0.0, TUMBLER_SPIN) });
+        w.motion =
+            Some(KinematicMotion::Rotate { pivot, angular_velocity: Vec3::new(0.0, 0.0, TUMBLER_SPIN) });
         scene.bodies.push(w);
     }
     let (nx, ny) = (10u32, 20u32);

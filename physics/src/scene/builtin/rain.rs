@@ -70,7 +70,7 @@ pub fn rain(count: u32) -> Scene {
 
 /// Inner half width (m) of the square bin of [`rain_boxes_balls`]: every body that stays in the
 /// bin keeps its centre within this distance of the Y axis along X and Z.
-pub const RAIN_BIN_HALF_WIDTH: f32 = 7.0;
+pub const RAIN_BIN_HALF_WIDTH: f32 = 9.0;
 
 /// `count` bodies, boxes and balls in turn, dropped from a grid of 12 × 12 columns into a
 /// square bin with walls 8 m high (the benchmark rain: only the shapes both benchmarked
