@@ -2,6 +2,7 @@
 //! the line, column and field of the first problem, limits that stop a hostile file from
 //! allocating without bound, and saving that never destroys the previous file.
 
+pub mod builtin;
 mod error;
 mod fields;
 mod io;

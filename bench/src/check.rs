@@ -1,0 +1,114 @@
+//! Plausibility checks: objective tests of where the bodies ended up, so that a fast but wrong
+//! simulation (a collapsed pyramid, bodies through the floor) shows as FAIL next to its time.
+
+use crate::engine::{Engine, Pose};
+use atoll_physics::{BodyType, Quat, Scene, Vec3};
+
+/// Steps (4 s at 60 Hz) after which the bodies of the rain and the tumbler have landed and a
+/// pyramid that cannot stand has fallen; a shorter run is reported as not checked.
+pub const SETTLE_STEPS: usize = 240;
+
+/// What a plausible end state is, per scene.
+#[derive(Clone, Copy, Debug)]
+pub enum Check {
+    /// The dynamic bodies that start highest (the pyramids' top boxes) must all end within
+    /// `tolerance` metres of their starting height.
+    TopHeight {
+        /// Largest allowed drop or rise, m.
+        tolerance: f32,
+    },
+    /// Rain into a bin: no body centre below the floor (y < 0) or outside the bin, and every
+    /// body has come down below `max_height` (the walls' top), so none is still in the air.
+    Bin {
+        /// Inner half width of the bin along X and Z, m.
+        half_width: f32,
+        /// Highest allowed body centre, m.
+        max_height: f32,
+    },
+    /// A turning hollow box: no body centre outside the box (its frame read from the first
+    /// kinematic body, which starts unrotated), and the bodies' mean height at least
+    /// `min_drop` below the pivot, so they fell to the bottom rather than floating in place.
+    Tumbler {
+        /// Centre of the box.
+        pivot: Vec3,
+        /// Inner half width of the box, m.
+        half_width: f32,
+        /// Smallest drop of the mean height below the pivot, m.
+        min_drop: f32,
+    },
+}
+
+/// The outcome of a check.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Verdict {
+    /// What was measured.
+    pub measured: String,
+    /// What passes.
+    pub expected: String,
+    /// `Some(true)` passed, `Some(false)` failed, `None` not checked (run too short).
+    pub ok: Option<bool>,
+}
+
+impl Verdict {
+    /// OK, FAIL or "-" (not checked).
+    pub fn label(&self) -> &'static str {
+        match self.ok {
+            Some(true) => "OK",
+            Some(false) => "FAIL",
+            None => "-",
+        }
+    }
+}
+
+impl Check {
+    /// Judges `engine`'s world after `steps` steps of `scene`.
+    pub fn evaluate(&self, scene: &Scene, engine: &dyn Engine, steps: usize) -> Verdict {
+        let dynamic: Vec<usize> =
+            (0..scene.bodies.len()).filter(|&i| scene.bodies[i].body_type == BodyType::Dynamic).collect();
+        let position = |i: usize| Vec3::from_array(engine.pose(i).position);
+        match *self {
+            Check::TopHeight { tolerance } => {
+                let start = dynamic.iter().map(|&i| scene.bodies[i].position.y).fold(f32::MIN, f32::max);
+                let tops = dynamic.iter().filter(|&&i| scene.bodies[i].position.y == start);
+                let (low, high) =
+                    tops.map(|&i| position(i).y).fold((f32::MAX, f32::MIN), |(l, h), y| (l.min(y), h.max(y)));
+                let held = (start - low).abs() <= tolerance && (high - start).abs() <= tolerance;
+                Verdict {
+                    measured: format!("top {low:.3} m"),
+                    expected: format!("{start:.2} ± {tolerance} m"),
+                    ok: (steps >= SETTLE_STEPS).then_some(held),
+                }
+            }
+            Check::Bin { half_width, max_height } => {
+                let out = |p: Vec3| p.y < 0.0 || p.x.abs() > half_width || p.z.abs() > half_width;
+                let lost = dynamic.iter().filter(|&&i| out(position(i))).count();
+                let highest = dynamic.iter().map(|&i| position(i).y).fold(f32::MIN, f32::max);
+                let ok = (steps >= SETTLE_STEPS).then_some(lost == 0 && highest < max_height);
+                Verdict {
+                    measured: format!("{lost} out, highest {highest:.2} m"),
+                    expected: format!("0 below floor or out of bin, highest < {max_height} m"),
+                    ok,
+                }
+            }
+            Check::Tumbler { pivot, half_width, min_drop } => {
+                let frame = (0..scene.bodies.len())
+                    .find(|&i| scene.bodies[i].body_type == BodyType::Kinematic)
+                    .map_or(Quat::IDENTITY, |i| rotation(engine.pose(i)));
+                let local = |i: usize| frame.inverse() * (position(i) - pivot);
+                let outside = dynamic.iter().filter(|&&i| local(i).abs().max_element() > half_width).count();
+                let mean_y =
+                    dynamic.iter().map(|&i| position(i).y - pivot.y).sum::<f32>() / dynamic.len() as f32;
+                let ok = (steps >= SETTLE_STEPS).then_some(outside == 0 && mean_y <= -min_drop);
+                Verdict {
+                    measured: format!("{outside} outside, mean {mean_y:.2} m"),
+                    expected: format!("0 outside, mean ≤ -{min_drop} m from the pivot"),
+                    ok,
+                }
+            }
+        }
+    }
+}
+
+fn rotation(pose: Pose) -> Quat {
+    Quat::from_array(pose.rotation)
+}

@@ -1,0 +1,95 @@
+//! The command line: `atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE]`.
+
+use std::path::PathBuf;
+
+/// Steps per repeat unless `--steps` says otherwise: 5 s of simulated time, long enough for
+/// the rain to land and a pyramid that cannot stand to fall.
+pub const DEFAULT_STEPS: usize = 300;
+/// Repeats per engine and scene unless `--repeats` says otherwise.
+pub const DEFAULT_REPEATS: usize = 3;
+
+/// What to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Scene names; empty means every scene.
+    pub scenes: Vec<String>,
+    /// Steps per repeat.
+    pub steps: usize,
+    /// Repeats per engine and scene (the engines take turns).
+    pub repeats: usize,
+    /// Where to write the results as JSON.
+    pub json: Option<PathBuf>,
+}
+
+/// The usage text.
+pub fn usage(scene_names: &[&str]) -> String {
+    format!(
+        "usage: atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE]\n\
+         scenes: {} (default: all)\n\
+         --steps N     steps per repeat (default {DEFAULT_STEPS})\n\
+         --repeats R   fresh worlds per engine and scene, Atoll and Rapier in turn (default {DEFAULT_REPEATS})\n\
+         --json FILE   also write the results as JSON",
+        scene_names.join(", ")
+    )
+}
+
+/// Parses the arguments after the program name; `Ok(None)` asks for the usage text.
+pub fn parse(
+    args: impl IntoIterator<Item = String>,
+    scene_names: &[&str],
+) -> Result<Option<Options>, String> {
+    let mut options =
+        Options { scenes: Vec::new(), steps: DEFAULT_STEPS, repeats: DEFAULT_REPEATS, json: None };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--steps" => options.steps = positive("--steps", &value("--steps")?)?,
+            "--repeats" => options.repeats = positive("--repeats", &value("--repeats")?)?,
+            "--json" => options.json = Some(PathBuf::from(value("--json")?)),
+            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            name if scene_names.contains(&name) => options.scenes.push(name.to_string()),
+            name => return Err(format!("unknown scene {name} (scenes: {})", scene_names.join(", "))),
+        }
+    }
+    Ok(Some(options))
+}
+
+fn positive(flag: &str, text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{flag} wants a positive whole number, got {text:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_scenes_and_flags() {
+        let o = parse(args("rain --steps 10 tumbler --repeats 2 --json out.json"), &["rain", "tumbler"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.scenes, ["rain", "tumbler"]);
+        assert_eq!((o.steps, o.repeats), (10, 2));
+        assert_eq!(o.json, Some(PathBuf::from("out.json")));
+    }
+
+    #[test]
+    fn defaults_and_errors() {
+        let o = parse(args(""), &["rain"]).unwrap().unwrap();
+        assert!(o.scenes.is_empty());
+        assert_eq!((o.steps, o.repeats, o.json), (DEFAULT_STEPS, DEFAULT_REPEATS, None));
+        assert_eq!(parse(args("--help"), &[]).unwrap(), None);
+        assert!(parse(args("--steps 0"), &[]).is_err());
+        assert!(parse(args("--steps"), &[]).is_err());
+        assert!(parse(args("lake"), &["rain"]).is_err());
+        assert!(parse(args("--fast"), &[]).is_err());
+    }
+}

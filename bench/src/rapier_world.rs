@@ -1,0 +1,147 @@
+//! The Rapier side: the same `atoll_physics::Scene` turned into a Rapier world.
+//!
+//! Every scene body becomes one rigid body with one collider of the same shape, size, density,
+//! friction and restitution. Rapier's math is glam 0.33 through its own types and Atoll's is
+//! glam 0.34, so values cross over as arrays.
+
+use crate::engine::{Engine, Pose};
+use atoll_physics::{BodyType, KinematicMotion, Quat, Scene, SceneBody, SceneShape, Vec3};
+use rapier3d::prelude::{
+    CoefficientCombineRule, ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
+};
+
+type RVec = rapier3d::math::Vector;
+type RQuat = rapier3d::math::Rotation;
+type RPose = rapier3d::math::Pose;
+
+/// A kinematic body driven along a [`KinematicMotion`] by setting its next pose every step
+/// (Rapier's position-based kinematic bodies), so it follows the same path as in Atoll.
+struct DrivenBody {
+    handle: RigidBodyHandle,
+    start_position: Vec3,
+    start_rotation: Quat,
+    motion: KinematicMotion,
+}
+
+impl DrivenBody {
+    /// The pose after `time` seconds of the motion: a rigid turn about the pivot. Atoll drives
+    /// its bodies each step so they land on this pose (`World::step`, kinematic motions).
+    fn pose_at(&self, time: f32) -> RPose {
+        let KinematicMotion::Rotate { pivot, angular_velocity } = self.motion;
+        let turn = Quat::from_scaled_axis(angular_velocity * time);
+        let position = pivot + turn * (self.start_position - pivot);
+        to_pose(position, turn * self.start_rotation)
+    }
+}
+
+/// A Rapier world holding a scene, and the handles of its bodies in scene order.
+pub struct RapierWorld {
+    world: PhysicsWorld,
+    handles: Vec<RigidBodyHandle>,
+    driven: Vec<DrivenBody>,
+    steps: u64,
+}
+
+impl RapierWorld {
+    /// Builds the scene: gravity, `dt` and solver substeps from its settings; no sleeping when
+    /// the scene turns sleeping off.
+    pub fn build(scene: &Scene) -> Result<Self, String> {
+        let settings = &scene.settings;
+        let mut world = PhysicsWorld::new();
+        world.gravity = to_vec(settings.gravity);
+        world.integration_parameters.dt = settings.dt;
+        // Rapier's "solver iterations" are substeps: its solver divides `dt` by this count and
+        // runs integrate / solve / relax once per part, as Atoll's soft step does per substep
+        // (each with one velocity iteration and one relaxation iteration, Rapier's defaults).
+        world.integration_parameters.num_solver_iterations = settings.substeps as usize;
+        let mut handles = Vec::with_capacity(scene.bodies.len());
+        let mut driven = Vec::new();
+        for (index, body) in scene.bodies.iter().enumerate() {
+            let can_sleep = body.can_sleep && settings.sleep_enabled;
+            let collider = collider(body).ok_or_else(|| format!("body {index}: degenerate hull"))?;
+            let handle = world.insert(rigid_body(body, can_sleep), collider).0;
+            if let (BodyType::Kinematic, Some(motion)) = (body.body_type, body.motion) {
+                driven.push(DrivenBody {
+                    handle,
+                    start_position: body.position,
+                    start_rotation: body.rotation,
+                    motion,
+                });
+            }
+            handles.push(handle);
+        }
+        Ok(RapierWorld { world, handles, driven, steps: 0 })
+    }
+}
+
+impl Engine for RapierWorld {
+    fn step(&mut self) {
+        self.steps += 1;
+        let time = self.steps as f32 * self.world.integration_parameters.dt;
+        for d in &self.driven {
+            let pose = d.pose_at(time);
+            self.world.bodies[d.handle].set_next_kinematic_position(pose);
+        }
+        self.world.step();
+    }
+
+    fn pose(&self, index: usize) -> Pose {
+        let p = self.world.bodies[self.handles[index]].position();
+        Pose { position: p.translation.to_array(), rotation: p.rotation.to_array() }
+    }
+}
+
+/// The rigid body of a scene body: type, pose, velocities, damping, gravity scale.
+fn rigid_body(body: &SceneBody, can_sleep: bool) -> RigidBodyBuilder {
+    let builder = match body.body_type {
+        BodyType::Static => RigidBodyBuilder::fixed(),
+        BodyType::Kinematic if body.motion.is_some() => RigidBodyBuilder::kinematic_position_based(),
+        BodyType::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
+        BodyType::Dynamic => RigidBodyBuilder::dynamic(),
+    };
+    builder
+        .pose(to_pose(body.position, body.rotation))
+        .linvel(to_vec(body.linear_velocity))
+        .angvel(to_vec(body.angular_velocity))
+        // Both engines default to zero damping; the scenes benchmarked here use none, so the
+        // different damping formulas never come into play.
+        .linear_damping(body.linear_damping)
+        .angular_damping(body.angular_damping)
+        .gravity_scale(body.gravity_scale)
+        .can_sleep(can_sleep)
+}
+
+/// The collider of a scene body, `None` for a hull Rapier cannot build.
+fn collider(body: &SceneBody) -> Option<ColliderBuilder> {
+    let builder = match &body.shape {
+        SceneShape::Sphere { radius } => ColliderBuilder::ball(*radius),
+        // Both engines' capsules lie along local Y with `half_height` the inner segment's half.
+        SceneShape::Capsule { half_height, radius } => ColliderBuilder::capsule_y(*half_height, *radius),
+        SceneShape::Box { half_extents } => {
+            ColliderBuilder::cuboid(half_extents.x, half_extents.y, half_extents.z)
+        }
+        SceneShape::Hull { points } => {
+            let points: Vec<RVec> = points.iter().map(|&p| to_vec(p)).collect();
+            ColliderBuilder::convex_hull(&points)?
+        }
+    };
+    let m = body.material;
+    // Atoll combines friction by the geometric mean and restitution by the maximum; Rapier has
+    // both rules, and a pair uses them when either collider asks for them.
+    Some(
+        builder
+            .density(m.density)
+            .friction(m.friction)
+            .friction_combine_rule(CoefficientCombineRule::GeometricMean)
+            .restitution(m.restitution)
+            .restitution_combine_rule(CoefficientCombineRule::Max),
+    )
+}
+
+fn to_vec(v: Vec3) -> RVec {
+    RVec::from_array(v.to_array())
+}
+
+fn to_pose(position: Vec3, rotation: Quat) -> RPose {
+    RPose::from_parts(to_vec(position), RQuat::from_array(rotation.to_array()))
+}

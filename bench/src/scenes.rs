@@ -1,0 +1,78 @@
+//! The benchmarked scenes: each an `atoll_physics::Scene` from the engine's generators, with
+//! the settings both engines run it at and the check its result must pass.
+
+use crate::check::Check;
+use atoll_physics::Scene;
+use atoll_physics::scene::builtin;
+
+/// Solver substeps per step in both engines (Atoll `substeps`, Rapier `num_solver_iterations`).
+pub const SUBSTEPS: u32 = 4;
+/// Step length in both engines.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// One benchmarked scene.
+pub struct BenchScene {
+    /// The name given on the command line.
+    pub name: &'static str,
+    /// What it holds.
+    pub description: &'static str,
+    /// Builds the scene description (before the benchmark settings are applied).
+    generate: fn() -> Scene,
+    /// What a plausible result looks like.
+    pub check: Check,
+}
+
+impl BenchScene {
+    /// The scene with the benchmark's settings: dt 1/60, [`SUBSTEPS`] substeps, no sleeping
+    /// (every scene here measures the solver, so no body may drop out of the work).
+    pub fn build(&self) -> Scene {
+        let mut scene = (self.generate)();
+        scene.settings.dt = DT;
+        scene.settings.substeps = SUBSTEPS;
+        scene.settings.sleep_enabled = false;
+        scene
+    }
+}
+
+/// Every scene, in the order a full run goes through them.
+pub fn all() -> Vec<BenchScene> {
+    // A pyramid that holds keeps its top box where it started, up to the squeeze of soft
+    // contacts; one that loses a row drops by a whole box (1 m). Half a box tells them apart.
+    let top = Check::TopHeight { tolerance: 0.5 };
+    vec![
+        BenchScene {
+            name: "pyramid",
+            description: "plane pyramid, base 40 (820 boxes)",
+            generate: || builtin::plane_pyramid(40),
+            check: top,
+        },
+        BenchScene {
+            name: "pyramid3d",
+            description: "3D pyramid, 20 layers (2870 boxes)",
+            generate: || builtin::pyramid_3d(20),
+            check: top,
+        },
+        BenchScene {
+            name: "pyramids",
+            description: "14 × 14 plane pyramids of base 10 (10 780 boxes)",
+            generate: || builtin::pyramid_field(14, 14, 10),
+            check: top,
+        },
+        BenchScene {
+            name: "rain",
+            description: "2000 boxes and balls in turn, dropped into a walled bin",
+            generate: || builtin::rain_boxes_balls(2000),
+            check: Check::Bin { half_width: builtin::RAIN_BIN_HALF_WIDTH, max_height: 8.0 },
+        },
+        BenchScene {
+            name: "tumbler",
+            description: "2000 boxes in a hollow box turning at 0.25 rad/s",
+            generate: || builtin::tumbler(2000),
+            check: Check::Tumbler {
+                pivot: builtin::TUMBLER_PIVOT,
+                half_width: builtin::TUMBLER_HALF_WIDTH,
+                min_drop: 3.0,
+            },
+        },
+    ]
+}

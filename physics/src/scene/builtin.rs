@@ -1,0 +1,75 @@
+//! Scene generators: the built-in scenes of `scenes/` and the benchmark scenes, each built from
+//! a few parameters. The app writes the built-in ones to files (`atoll generate-scenes`); the
+//! Rapier benchmark (`bench/`) builds its scenes here so both engines start from one
+//! description.
+
+mod moving;
+mod rain;
+mod stacks;
+
+pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
+pub use rain::{RAIN_BIN_HALF_WIDTH, rain, rain_boxes_balls};
+pub use stacks::{dominoes, plane_pyramid, pyramid_3d, pyramid_field, resting_stacks, tower};
+
+use crate::body::BodyType;
+use crate::math::Vec3;
+use crate::scene::{Scene, SceneBody, SceneShape};
+
+/// Half the size of the unit boxes that stacks and pyramids are made of.
+pub const BOX_HALF: f32 = 0.5;
+/// Gap between neighbouring boxes in a row, so rows rest on the row below rather than
+/// leaning on their neighbours.
+const GAP: f32 = 0.02;
+
+/// Adds the common floor: a static slab whose top face is at y = 0.
+fn ground(scene: &mut Scene) {
+    let mut floor = SceneBody::new(
+        BodyType::Static,
+        SceneShape::Box { half_extents: Vec3::new(60.0, 0.5, 60.0) },
+        Vec3::new(0.0, -0.5, 0.0),
+    );
+    floor.name = "ground".into();
+    scene.bodies.push(floor);
+}
+
+/// A dynamic unit box (half size [`BOX_HALF`]) with default material.
+fn unit_box(name: String, position: Vec3) -> SceneBody {
+    let mut b =
+        SceneBody::new(BodyType::Dynamic, SceneShape::Box { half_extents: Vec3::splat(BOX_HALF) }, position);
+    b.name = name;
+    b
+}
+
+/// A static box wall.
+fn static_wall(name: &str, half_extents: Vec3, position: Vec3) -> SceneBody {
+    let mut wall = SceneBody::new(BodyType::Static, SceneShape::Box { half_extents }, position);
+    wall.name = name.into();
+    wall
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scene_sizes() {
+        assert_eq!(plane_pyramid(20).bodies.len(), 1 + 210);
+        assert_eq!(plane_pyramid(40).bodies.len(), 1 + 820);
+        assert_eq!(pyramid_3d(10).bodies.len(), 1 + 385);
+        assert_eq!(pyramid_3d(20).bodies.len(), 1 + 2870);
+        assert_eq!(tower(20).bodies.len(), 21);
+        assert_eq!(rain(500).bodies.len(), 505);
+        assert_eq!(pyramid_field(14, 13, 10).bodies.len(), 1 + 10_010);
+        assert_eq!(pyramid_field(14, 14, 10).bodies.len(), 1 + 10_780);
+        assert_eq!(resting_stacks().bodies.len(), 1 + 500);
+        assert_eq!(tumbler(2000).bodies.len(), 1 + 6 + 2000);
+        assert_eq!(rain_boxes_balls(2000).bodies.len(), 5 + 2000);
+    }
+
+    #[test]
+    fn generated_scenes_build_worlds() {
+        for scene in [dominoes(5), ramp(), rain(8), rain_boxes_balls(8), tumbler(8), resting_stacks()] {
+            scene.build_world().unwrap_or_else(|e| panic!("{}: {e}", scene.name));
+        }
+    }
+}
