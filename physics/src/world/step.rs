@@ -164,7 +164,11 @@ impl World {
         };
         match &self.threads {
             Some(pool) => pool.install(|| self.contacts.contacts.par_iter_mut().enumerate().for_each(update)),
-            None => self.contacts.contacts.iter_mut().enumerate().for_each(update),
+            // One thread: visit the awake contacts only, so a sleeping pile costs nothing here.
+            None => {
+                let contacts = &mut self.contacts.contacts;
+                awake.iter().for_each(|id| update((id, &mut contacts[id])));
+            }
         }
         let mut next = self.awake_contacts.next_from(0);
         while let Some(id) = next {
