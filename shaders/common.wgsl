@@ -46,3 +46,16 @@ fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
     let t = 2.0 * cross(q.xyz, v);
     return v + q.w * t + cross(q.xyz, t);
 }
+
+// A body mesh's vertex and the per-body instance that places it (shapes and selection mask).
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+};
+
+struct InstanceIn {
+    @location(2) translation: vec3<f32>,
+    @location(3) rotation: vec4<f32>,
+    @location(4) scale: vec3<f32>,
+    @location(5) colour: vec4<f32>,
+};

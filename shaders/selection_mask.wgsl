@@ -1,18 +1,6 @@
 // The selected body's silhouette, written as 1 into a single-channel mask with no depth test, so
 // the outline pass can trace the whole silhouette even where other bodies hide part of it.
 
-struct VertexIn {
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-};
-
-struct InstanceIn {
-    @location(2) translation: vec3<f32>,
-    @location(3) rotation: vec4<f32>,
-    @location(4) scale: vec3<f32>,
-    @location(5) colour: vec4<f32>,
-};
-
 @vertex
 fn vs_main(v: VertexIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
     let world = i.translation + rotate(i.rotation, v.position * i.scale);

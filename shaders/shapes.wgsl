@@ -1,18 +1,6 @@
 // Bodies: instanced unit meshes placed by a translation, a rotation quaternion and a per-axis
 // scale, lit by one directional light, a sky/ground hemisphere ambient and a faint rim.
 
-struct VertexIn {
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-};
-
-struct InstanceIn {
-    @location(2) translation: vec3<f32>,
-    @location(3) rotation: vec4<f32>,
-    @location(4) scale: vec3<f32>,
-    @location(5) colour: vec4<f32>,
-};
-
 struct ShapeOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) world: vec3<f32>,

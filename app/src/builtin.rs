@@ -10,17 +10,7 @@ use std::path::Path;
 
 /// Every built-in scene with its file name.
 pub fn all() -> Vec<(&'static str, Scene)> {
-    vec![
-        ("plane_pyramid.ron", plane_pyramid(20)),
-        ("pyramid_3d.ron", pyramid_3d(10)),
-        ("tower.ron", tower(20)),
-        ("rain.ron", rain(500)),
-        ("dominoes.ron", dominoes(40)),
-        ("ramp.ron", ramp()),
-        ("pyramids_182.ron", pyramid_field(14, 13, 10)),
-        ("stacks_500.ron", resting_stacks()),
-        ("tumbler.ron", tumbler(2000)),
-    ]
+    atoll_physics::scene::builtin::committed()
 }
 
 /// Writes every built-in scene into `dir`.

@@ -110,11 +110,7 @@ fn pyramid_renders_bodies_over_the_background() {
 fn selection_changes_the_selected_body_only() {
     let gpu = gpu();
     let world = pyramid();
-    let mut camera = OrbitCamera::default();
-    camera.frame_world(&world, SIZE[0] as f32 / SIZE[1] as f32);
-    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, SIZE);
-    renderer.render(&world, &camera);
-    let plain = renderer.read_back_rgba();
+    let (mut renderer, camera, plain) = framed_render(&gpu, &world);
     let apex = world
         .body_ids()
         .max_by(|a, b| {
@@ -128,6 +124,16 @@ fn selection_changes_the_selected_body_only() {
     let (x, y) = (p.x as u32, p.y as u32);
     assert!(difference(*plain.get_pixel(x, y), *selected.get_pixel(x, y)) > 20);
     assert_eq!(plain.get_pixel(2, 2), selected.get_pixel(2, 2));
+}
+
+/// A renderer with `world` framed and drawn once: the renderer, its camera and the image.
+fn framed_render(gpu: &HeadlessGpu, world: &World) -> (Renderer, OrbitCamera, RgbaImage) {
+    let mut camera = OrbitCamera::default();
+    camera.frame_world(world, SIZE[0] as f32 / SIZE[1] as f32);
+    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, SIZE);
+    renderer.render(world, &camera);
+    let image = renderer.read_back_rgba();
+    (renderer, camera, image)
 }
 
 /// Renders the pyramid with `view` and returns the image and the camera used.
@@ -251,11 +257,7 @@ fn sleep_timer_colours_run_from_cold_to_hot_as_bodies_rest() {
 fn the_selected_body_is_outlined_even_inside_the_pile() {
     let gpu = gpu();
     let world = pyramid();
-    let mut camera = OrbitCamera::default();
-    camera.frame_world(&world, SIZE[0] as f32 / SIZE[1] as f32);
-    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, SIZE);
-    renderer.render(&world, &camera);
-    let plain = renderer.read_back_rgba();
+    let (mut renderer, camera, plain) = framed_render(&gpu, &world);
     // A box of the bottom layer in the middle of the side facing the camera, with neighbours on
     // both sides: its outline lies over them.
     let eye = camera.eye();

@@ -3,24 +3,13 @@
 //! building the app).
 
 use atoll_physics::Scene;
-use atoll_physics::scene::builtin::*;
+use atoll_physics::scene::builtin::committed;
 use std::path::PathBuf;
 
 #[test]
 fn committed_scenes_equal_the_generators() {
-    let scenes = [
-        ("plane_pyramid.ron", plane_pyramid(20)),
-        ("pyramid_3d.ron", pyramid_3d(10)),
-        ("tower.ron", tower(20)),
-        ("rain.ron", rain(500)),
-        ("dominoes.ron", dominoes(40)),
-        ("ramp.ron", ramp()),
-        ("pyramids_182.ron", pyramid_field(14, 13, 10)),
-        ("stacks_500.ron", resting_stacks()),
-        ("tumbler.ron", tumbler(2000)),
-    ];
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes");
-    for (file, scene) in scenes {
+    for (file, scene) in committed() {
         let path = dir.join(file);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(text == scene.to_ron_string(), "{file} differs from its generator");

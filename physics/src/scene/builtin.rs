@@ -15,6 +15,21 @@ use crate::body::BodyType;
 use crate::math::Vec3;
 use crate::scene::{Scene, SceneBody, SceneShape};
 
+/// The built-in scenes committed under `scenes/`, each with its file name.
+pub fn committed() -> Vec<(&'static str, Scene)> {
+    vec![
+        ("plane_pyramid.ron", plane_pyramid(20)),
+        ("pyramid_3d.ron", pyramid_3d(10)),
+        ("tower.ron", tower(20)),
+        ("rain.ron", rain(500)),
+        ("dominoes.ron", dominoes(40)),
+        ("ramp.ron", ramp()),
+        ("pyramids_182.ron", pyramid_field(14, 13, 10)),
+        ("stacks_500.ron", resting_stacks()),
+        ("tumbler.ron", tumbler(2000)),
+    ]
+}
+
 /// Half the size of the unit boxes that stacks and pyramids are made of.
 pub const BOX_HALF: f32 = 0.5;
 /// Gap between neighbouring boxes in a row, so rows rest on the row below rather than
