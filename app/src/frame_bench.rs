@@ -150,9 +150,7 @@ fn headless_render_state() -> Result<egui_wgpu::RenderState, String> {
         None,
         egui_wgpu::RendererOptions::default(),
     ))
-    .map_err(|e| {
-        format!("no GPU adapter ({e}); on Debian install software Vulkan with `apt-get install mesa-vulkan-drivers`")
-    })
+    .map_err(|e| crate::render::gpu::no_adapter(&e))
 }
 
 /// What eframe does each frame, minus the window: run the UI, tessellate, upload, submit into

@@ -27,10 +27,8 @@ impl DrivenBody {
     /// The pose after `time` seconds of the motion: a rigid turn about the pivot. Atoll drives
     /// its bodies each step so they land on this pose (`World::step`, kinematic motions).
     fn pose_at(&self, time: f32) -> RPose {
-        let KinematicMotion::Rotate { pivot, angular_velocity } = self.motion;
-        let turn = Quat::from_scaled_axis(angular_velocity * time);
-        let position = pivot + turn * (self.start_position - pivot);
-        to_pose(position, turn * self.start_rotation)
+        let (position, rotation) = self.motion.moved(self.start_position, self.start_rotation, time);
+        to_pose(position, rotation)
     }
 }
 

@@ -110,6 +110,23 @@ pub enum KinematicMotion {
 }
 
 impl KinematicMotion {
+    /// Where the motion takes a body at `position` with `rotation` after `seconds`.
+    pub fn moved(&self, position: Vec3, rotation: Quat, seconds: f32) -> (Vec3, Quat) {
+        match *self {
+            KinematicMotion::Rotate { pivot, angular_velocity } => {
+                let turn = Quat::from_scaled_axis(angular_velocity * seconds);
+                (pivot + turn * (position - pivot), turn * rotation)
+            }
+        }
+    }
+
+    /// The angular velocity the motion gives a body.
+    pub fn angular_velocity(&self) -> Vec3 {
+        match *self {
+            KinematicMotion::Rotate { angular_velocity, .. } => angular_velocity,
+        }
+    }
+
     fn validate(&self) -> Result<(), AtollError> {
         match self {
             KinematicMotion::Rotate { pivot, angular_velocity } => {

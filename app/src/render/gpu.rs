@@ -10,6 +10,13 @@ pub struct HeadlessGpu {
     pub adapter_info: wgpu::AdapterInfo,
 }
 
+/// The message for a machine without any GPU adapter: what failed and what to install.
+pub fn no_adapter(error: &dyn std::fmt::Display) -> String {
+    format!(
+        "no GPU adapter found ({error}); on Debian install software Vulkan with `apt-get install mesa-vulkan-drivers`"
+    )
+}
+
 /// Requests any adapter (no surface needed) and a device on it. Fails with a message that says
 /// what to install when the machine offers no adapter at all.
 pub fn headless_gpu() -> Result<HeadlessGpu, String> {
@@ -18,12 +25,7 @@ pub fn headless_gpu() -> Result<HeadlessGpu, String> {
         power_preference: wgpu::PowerPreference::HighPerformance,
         ..Default::default()
     }))
-    .map_err(|e| {
-        format!(
-            "no GPU adapter found ({e}); on Debian install software Vulkan with \
-             `apt-get install mesa-vulkan-drivers`"
-        )
-    })?;
+    .map_err(|e| no_adapter(&e))?;
     let adapter_info = adapter.get_info();
     let (device, queue) = pollster::block_on(
         adapter

@@ -3,7 +3,7 @@
 
 use super::continuous::time_of_impact;
 use super::{TouchEvent, World, graph, tight_aabb};
-use crate::body::{Body, BodyStore, BodyType, KinematicMotion};
+use crate::body::{Body, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{Contact, Manifold, ManifoldAnchors, carry_manifold, collide, update_manifold};
@@ -85,12 +85,11 @@ impl World {
         let dt = self.settings.dt;
         for i in self.awake_bodies.iter() {
             let b = &mut self.bodies.bodies[i];
-            let Some(KinematicMotion::Rotate { pivot, angular_velocity }) = b.motion else { continue };
-            let turn = Quat::from_scaled_axis(angular_velocity * dt);
+            let Some(motion) = b.motion else { continue };
             let center = b.center();
-            let target = pivot + turn * (center - pivot);
+            let (target, _) = motion.moved(center, Quat::IDENTITY, dt);
             b.linear_velocity = (target - center) / dt;
-            b.angular_velocity = angular_velocity;
+            b.angular_velocity = motion.angular_velocity();
         }
     }
 
@@ -159,7 +158,13 @@ impl World {
             } else {
                 Manifold::default()
             };
-            c.anchors = ManifoldAnchors::capture(&manifold, &ba.transform, &bb.transform);
+            // Only a touching manifold is ever carried; apart pairs (most pairs of a busy pile)
+            // skip the capture.
+            c.anchors = if manifold.count > 0 {
+                ManifoldAnchors::capture(&manifold, &ba.transform, &bb.transform)
+            } else {
+                ManifoldAnchors::default()
+            };
             update_manifold(c, manifold);
         };
         match &self.threads {
