@@ -163,7 +163,8 @@ impl Renderer {
         let lined = Instant::now();
 
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        let selected_mesh = self.draw_selection_mask(&mut encoder, world);
+        let outline =
+            self.draw_selection_mask(&mut encoder, world).then(|| self.outline_scissor(world, camera));
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("viewport"),
@@ -218,7 +219,10 @@ impl Renderer {
             }
 
             // The selection outline goes over everything, bodies in front included.
-            if selected_mesh {
+            if let Some([x, y, w, h]) = outline {
+                // Only the pixels around the selection can be outline: the scissor keeps the
+                // full-screen pass's 25 mask reads per pixel off the rest of the view.
+                pass.set_scissor_rect(x, y, w, h);
                 pass.set_pipeline(&self.pipelines.outline);
                 pass.set_bind_group(1, &self.mask_bind_group, &[]);
                 pass.draw(0..3, 0..1);
@@ -242,6 +246,36 @@ impl Renderer {
     /// Where the CPU time of the last render went.
     pub fn cpu_times(&self) -> RenderCpuTimes {
         self.cpu_times
+    }
+
+    /// The pixel rectangle (x, y, width, height) the selection's outline can touch: its AABB's
+    /// projection grown by the outline width, clamped to the target; the whole target when a
+    /// corner lies behind the camera.
+    fn outline_scissor(&self, world: &World, camera: &OrbitCamera) -> [u32; 4] {
+        let [w, h] = self.target.size;
+        let whole = [0, 0, w, h];
+        let Some(bounds) = self.view.selected.and_then(|id| world.aabb(id).ok()) else { return whole };
+        let size = glam::Vec2::new(w as f32, h as f32);
+        let mut lo = glam::Vec2::splat(f32::MAX);
+        let mut hi = glam::Vec2::splat(f32::MIN);
+        for i in 0..8 {
+            let pick = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
+            let corner = Vec3::new(
+                pick(1, bounds.min.x, bounds.max.x),
+                pick(2, bounds.min.y, bounds.max.y),
+                pick(4, bounds.min.z, bounds.max.z),
+            );
+            let Some(p) = camera.project(corner, size) else { return whole };
+            (lo, hi) = (lo.min(p), hi.max(p));
+        }
+        // The outline reaches 2 pixels out (`shaders/outline.wgsl`); a little more for rounding.
+        let lo = (lo - 4.0).max(glam::Vec2::ZERO).min(size);
+        let hi = (hi + 4.0).max(glam::Vec2::ZERO).min(size);
+        let x = (lo.x as u32).min(w - 1);
+        let y = (lo.y as u32).min(h - 1);
+        let width = (hi.x.ceil() as u32).saturating_sub(x).clamp(1, w - x);
+        let height = (hi.y.ceil() as u32).saturating_sub(y).clamp(1, h - y);
+        [x, y, width, height]
     }
 
     /// Draws the selected body's silhouette into the selection mask. Returns whether there was
