@@ -64,13 +64,26 @@ impl Colours {
 /// Builds the segments of every enabled overlay and the marker (two vertices per segment).
 pub fn build(world: &World, overlays: &Overlays, marker: Option<(Vec3, Vec3)>) -> Vec<LineVertex> {
     let mut out = Vec::new();
+    build_into(&mut out, world, overlays, marker);
+    out
+}
+
+/// [`build`] into a vector the caller keeps: with every overlay on 2000 bodies the lines are
+/// megabytes, and a fresh allocation each frame costs page faults that dwarf the building.
+pub fn build_into(
+    out: &mut Vec<LineVertex>,
+    world: &World,
+    overlays: &Overlays,
+    marker: Option<(Vec3, Vec3)>,
+) {
+    out.clear();
     let colours = Colours::new();
     if let Some((point, normal)) = marker {
-        push_cross(&mut out, point, 0.15, colours.marker);
-        push(&mut out, point, point + normal * 0.6, colours.marker);
+        push_cross(out, point, 0.15, colours.marker);
+        push(out, point, point + normal * 0.6, colours.marker);
     }
     if !overlays.any() {
-        return out;
+        return;
     }
     let per_body = 24 * (overlays.aabbs as usize + overlays.fat_aabbs as usize)
         + 6 * overlays.axes as usize
@@ -81,37 +94,37 @@ pub fn build(world: &World, overlays: &Overlays, marker: Option<(Vec3, Vec3)>) -
         if overlays.aabbs
             && let Ok(aabb) = world.aabb(id)
         {
-            push_box(&mut out, &aabb, colours.tight);
+            push_box(out, &aabb, colours.tight);
         }
         if overlays.fat_aabbs
             && body.body_type != BodyType::Static
             && let Ok(aabb) = world.fat_aabb(id)
         {
-            push_box(&mut out, &aabb, colours.fat);
+            push_box(out, &aabb, colours.fat);
         }
         if overlays.axes {
             let (position, rotation) = (body.transform.position, body.transform.rotation);
             let size = world.aabb(id).map_or(0.5, |b| (b.max - b.min).min_element() * 0.6);
             for (axis, colour) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(colours.axes) {
-                push(&mut out, position, position + rotation * axis * size, colour);
+                push(out, position, position + rotation * axis * size, colour);
             }
         }
         if overlays.velocities && body.body_type != BodyType::Static {
             let from = body.center_of_mass;
             let to = from + body.linear_velocity * VELOCITY_SECONDS;
             if from.distance_squared(to) > 1e-6 {
-                push(&mut out, from, to, colours.velocity);
+                push(out, from, to, colours.velocity);
             }
         }
     }
     if overlays.contacts {
-        for contact in world.contacts().filter(|c| c.touching) {
+        for contact in world.touching_contacts() {
             for (point, impulse) in contact.manifold.points().iter().zip(&contact.impulses) {
-                push_cross(&mut out, point.position, 0.04, colours.contact_point);
+                push_cross(out, point.position, 0.04, colours.contact_point);
                 let length =
                     NORMAL_LENGTH + (impulse.normal.max(0.0) * METRES_PER_IMPULSE).min(MAX_IMPULSE_LENGTH);
                 let tip = point.position + contact.manifold.normal * length;
-                push(&mut out, point.position, tip, colours.contact_normal);
+                push(out, point.position, tip, colours.contact_normal);
             }
         }
     }
@@ -126,11 +139,10 @@ pub fn build(world: &World, overlays: &Overlays, marker: Option<(Vec3, Vec3)>) -
             // Depth from the root, as the height difference (the tree is balanced).
             let depth = root_height.saturating_sub(height);
             if !is_leaf && depth <= overlays.tree_depth {
-                push_box(&mut out, aabb, by_depth[depth as usize]);
+                push_box(out, aabb, by_depth[depth as usize]);
             }
         });
     }
-    out
 }
 
 fn rgba(srgb: [u8; 3], alpha: f32) -> [u8; 4] {
@@ -139,33 +151,41 @@ fn rgba(srgb: [u8; 3], alpha: f32) -> [u8; 4] {
 }
 
 fn push(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, colour: [u8; 4]) {
-    out.push(LineVertex { position: a.into(), colour });
-    out.push(LineVertex { position: b.into(), colour });
+    out.extend_from_slice(&[
+        LineVertex { position: a.into(), colour },
+        LineVertex { position: b.into(), colour },
+    ]);
 }
 
+// The shapes below go in with one `extend_from_slice` each rather than a push per vertex: with
+// every overlay on a busy scene there are a few hundred thousand vertices a frame, and one
+// capacity check per shape instead of per vertex is measurably cheaper.
+
 fn push_cross(out: &mut Vec<LineVertex>, p: Vec3, half: f32, colour: [u8; 4]) {
-    for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
-        push(out, p - axis * half, p + axis * half, colour);
-    }
+    let vertex = |q: Vec3| LineVertex { position: q.into(), colour };
+    let (x, y, z) = (Vec3::X * half, Vec3::Y * half, Vec3::Z * half);
+    out.extend_from_slice(&[p - x, p + x, p - y, p + y, p - z, p + z].map(vertex));
 }
 
 /// The twelve edges of an axis-aligned box.
 fn push_box(out: &mut Vec<LineVertex>, aabb: &Aabb, colour: [u8; 4]) {
     let (lo, hi) = (aabb.min, aabb.max);
-    let corner = |i: usize| {
-        Vec3::new(
+    let corner = |i: usize| LineVertex {
+        position: [
             if i & 1 == 0 { lo.x } else { hi.x },
             if i & 2 == 0 { lo.y } else { hi.y },
             if i & 4 == 0 { lo.z } else { hi.z },
-        )
+        ],
+        colour,
     };
-    for i in 0..8 {
-        for bit in [1, 2, 4] {
-            if i & bit == 0 {
-                push(out, corner(i), corner(i | bit), colour);
-            }
-        }
-    }
+    // Each edge joins a corner to the one that differs in a single axis bit.
+    const EDGES: [(usize, usize); 12] =
+        [(0, 1), (0, 2), (0, 4), (1, 3), (1, 5), (2, 3), (2, 6), (3, 7), (4, 5), (4, 6), (5, 7), (6, 7)];
+    let vertices: [LineVertex; 24] = std::array::from_fn(|k| {
+        let (a, b) = EDGES[k / 2];
+        corner(if k % 2 == 0 { a } else { b })
+    });
+    out.extend_from_slice(&vertices);
 }
 
 #[cfg(test)]

@@ -52,6 +52,8 @@ pub struct Renderer {
     meshes: HashMap<MeshKey, GpuMesh>,
     instances: wgpu::Buffer,
     lines: wgpu::Buffer,
+    /// The overlay line vertices, kept between frames so their memory is reused.
+    line_vertices: Vec<LineVertex>,
     /// The selected body's instance, drawn alone into the selection mask.
     selection: wgpu::Buffer,
     /// Group 1 of the outline pass: the target's selection mask.
@@ -97,6 +99,7 @@ impl Renderer {
             mask_bind_group: mask_bind_group(device, &pipelines, &target),
             target,
             selection: instance_buffer(device, 1),
+            line_vertices: Vec::new(),
             instances: instance_buffer(device, 256),
             lines: line_buffer(device, 1024),
             pipelines,
@@ -158,7 +161,8 @@ impl Renderer {
             self.ensure_mesh(*key, world);
         }
         let instanced = Instant::now();
-        let line_vertices = lines::build(world, &self.view.overlays, self.view.marker);
+        let mut line_vertices = std::mem::take(&mut self.line_vertices);
+        lines::build_into(&mut line_vertices, world, &self.view.overlays, self.view.marker);
         self.upload_lines(&line_vertices);
         let lined = Instant::now();
 
@@ -228,6 +232,7 @@ impl Renderer {
                 pass.draw(0..3, 0..1);
             }
         }
+        self.line_vertices = line_vertices;
         let commands = encoder.finish();
         let recorded = Instant::now();
         self.queue.submit([commands]);

@@ -397,7 +397,21 @@ impl World {
 
     /// Every live contact pair, in contact id order.
     pub fn contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
-        self.contacts.contacts.iter().enumerate().filter(|(_, c)| c.alive).map(|(i, c)| ContactView {
+        self.contact_views(|c| c.alive)
+    }
+
+    /// The contact pairs whose manifolds have points, in contact order. Filters before it copies
+    /// a view, so a busy pile's many near-but-apart pairs cost nothing (the editor's contact
+    /// overlay walks this every frame).
+    pub fn touching_contacts(&self) -> impl Iterator<Item = ContactView> + '_ {
+        self.contact_views(|c| c.alive && c.touching)
+    }
+
+    fn contact_views(
+        &self,
+        keep: impl Fn(&crate::narrowphase::Contact) -> bool + 'static,
+    ) -> impl Iterator<Item = ContactView> + '_ {
+        self.contacts.contacts.iter().enumerate().filter(move |(_, c)| keep(c)).map(|(i, c)| ContactView {
             id: i as u32,
             body_a: self.bodies.id_at(c.body_a),
             body_b: self.bodies.id_at(c.body_b),

@@ -11,8 +11,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     let selected = state.selected;
     let contacts: Vec<_> = state
         .world
-        .contacts()
-        .filter(|c| c.touching)
+        .touching_contacts()
         .filter(|c| selected.is_none_or(|id| c.body_a == id || c.body_b == id))
         .collect();
     let scope = match selected {

@@ -19,7 +19,7 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         let (x, y, z) = body.transform.rotation.to_euler(glam::EulerRot::XYZ);
         Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI)
     };
-    let touching = world.contacts().filter(|c| c.touching && (c.body_a == id || c.body_b == id)).count();
+    let touching = world.touching_contacts().filter(|c| c.body_a == id || c.body_b == id).count();
     let island = world.body_island(id).ok().flatten();
     let awake = world.is_awake(id).unwrap_or(false);
 
