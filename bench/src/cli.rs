@@ -19,16 +19,20 @@ pub struct Options {
     pub repeats: usize,
     /// Where to write the results as JSON.
     pub json: Option<PathBuf>,
+    /// Write the chosen scenes, with the benchmark's settings, as RON files into this folder
+    /// (for `atoll run` and profilers) instead of running them.
+    pub write_scenes: Option<PathBuf>,
 }
 
 /// The usage text.
 pub fn usage(scene_names: &[&str]) -> String {
     format!(
-        "usage: atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE]\n\
+        "usage: atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE] [--write-scenes DIR]\n\
          scenes: {} (default: all)\n\
          --steps N     steps per repeat (default {DEFAULT_STEPS})\n\
          --repeats R   fresh worlds per engine and scene, Atoll and Rapier in turn (default {DEFAULT_REPEATS})\n\
-         --json FILE   also write the results as JSON",
+         --json FILE   also write the results as JSON\n\
+         --write-scenes DIR  write the scenes with the benchmark's settings as RON files and stop",
         scene_names.join(", ")
     )
 }
@@ -39,7 +43,13 @@ pub fn parse(
     scene_names: &[&str],
 ) -> Result<Option<Options>, String> {
     let mut options =
-        Options { scenes: Vec::new(), steps: DEFAULT_STEPS, repeats: DEFAULT_REPEATS, json: None };
+        Options {
+        scenes: Vec::new(),
+        steps: DEFAULT_STEPS,
+        repeats: DEFAULT_REPEATS,
+        json: None,
+        write_scenes: None,
+    };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -48,6 +58,7 @@ pub fn parse(
             "--steps" => options.steps = positive("--steps", &value("--steps")?)?,
             "--repeats" => options.repeats = positive("--repeats", &value("--repeats")?)?,
             "--json" => options.json = Some(PathBuf::from(value("--json")?)),
+            "--write-scenes" => options.write_scenes = Some(PathBuf::from(value("--write-scenes")?)),
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             name if scene_names.contains(&name) => options.scenes.push(name.to_string()),
             name => return Err(format!("unknown scene {name} (scenes: {})", scene_names.join(", "))),
@@ -73,12 +84,16 @@ mod tests {
 
     #[test]
     fn parses_scenes_and_flags() {
-        let o = parse(args("rain --steps 10 tumbler --repeats 2 --json out.json"), &["rain", "tumbler"])
-            .unwrap()
-            .unwrap();
+        let o = parse(
+            args("rain --steps 10 tumbler --repeats 2 --json out.json --write-scenes dir"),
+            &["rain", "tumbler"],
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(o.scenes, ["rain", "tumbler"]);
         assert_eq!((o.steps, o.repeats), (10, 2));
         assert_eq!(o.json, Some(PathBuf::from("out.json")));
+        assert_eq!(o.write_scenes, Some(PathBuf::from("dir")));
     }
 
     #[test]

@@ -36,6 +36,10 @@ fn main() {
         .iter()
         .filter(|s| options.scenes.is_empty() || options.scenes.iter().any(|n| n == s.name))
         .collect();
+    if let Some(dir) = &options.write_scenes {
+        write_scenes(&chosen, dir);
+        return;
+    }
 
     println!(
         "{} steps × {} repeats per engine; dt 1/60, {} substeps, one thread, sleeping off; \
@@ -104,4 +108,21 @@ fn run_scene(bench: &scenes::BenchScene, steps: usize, repeats: usize) -> Result
         atoll,
         rapier,
     })
+}
+
+/// Writes each chosen scene, with the benchmark's settings, to `DIR/NAME.ron`, so that
+/// `atoll run` can show its per-stage times and a profiler can run Atoll alone on it.
+fn write_scenes(chosen: &[&scenes::BenchScene], dir: &std::path::Path) {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("atoll-bench: cannot create {}: {e}", dir.display());
+        std::process::exit(1);
+    }
+    for bench in chosen {
+        let path = dir.join(format!("{}.ron", bench.name));
+        if let Err(e) = bench.build().save(&path) {
+            eprintln!("atoll-bench: {e}");
+            std::process::exit(1);
+        }
+        println!("wrote {}", path.display());
+    }
 }
