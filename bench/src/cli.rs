@@ -42,8 +42,7 @@ pub fn parse(
     args: impl IntoIterator<Item = String>,
     scene_names: &[&str],
 ) -> Result<Option<Options>, String> {
-    let mut options =
-        Options {
+    let mut options = Options {
         scenes: Vec::new(),
         steps: DEFAULT_STEPS,
         repeats: DEFAULT_REPEATS,

@@ -70,6 +70,9 @@ pub struct Counters {
     pub touching_contacts: u32,
     /// Manifold points over all touching pairs.
     pub manifold_points: u32,
+    /// Graph colours the contact solver's batches needed (contacts of a colour share no
+    /// moving body, so four of them are solved at once).
+    pub colours: u32,
     /// Proxies re-inserted into a tree this step.
     pub reinsertions: u32,
     /// Bodies whose motion was clipped by time of impact.

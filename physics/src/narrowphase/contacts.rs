@@ -13,9 +13,6 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub struct PointImpulse {
     /// Normal impulse, N·s (never negative).
     pub normal: f32,
-    /// Friction impulse as a world vector, N·s. Stored as a vector rather than per tangent
-    /// because the tangent basis can flip when the normal wobbles; a vector re-projects cleanly.
-    pub tangent: Vec3,
     /// Largest normal impulse during the last step's substeps (decides whether restitution
     /// applies, and shown in the editor).
     pub max_normal: f32,
@@ -32,6 +29,12 @@ pub(crate) struct Contact {
     pub restitution: f32,
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
+    /// Friction impulse of the whole manifold, applied at its centre, as a world vector, N·s.
+    /// A vector rather than per tangent because the tangent basis turns when the normal
+    /// wobbles; a vector re-projects cleanly.
+    pub friction_impulse: Vec3,
+    /// Friction impulse about the normal (twist), N·m·s.
+    pub twist_impulse: f32,
     pub cache: CollideCache,
     /// The manifold's points fixed to the bodies, to carry it along while the pair barely moves.
     pub anchors: ManifoldAnchors,
@@ -173,10 +176,17 @@ pub(crate) fn update_manifold(contact: &mut Contact, manifold: Manifold) {
     let old = contact.manifold;
     let old_impulses = contact.impulses;
     contact.impulses = Default::default();
+    let mut kept_any = false;
     for (i, p) in manifold.points().iter().enumerate() {
         if let Some(j) = old.points().iter().position(|q| q.feature == p.feature) {
             contact.impulses[i] = old_impulses[j];
+            kept_any = true;
         }
+    }
+    // The manifold's friction lives on while any of its points does.
+    if !kept_any {
+        contact.friction_impulse = Vec3::ZERO;
+        contact.twist_impulse = 0.0;
     }
     let was_touching = contact.touching;
     contact.manifold = manifold;

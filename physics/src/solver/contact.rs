@@ -1,60 +1,76 @@
-//! Contact constraints: non-penetration with soft position feedback and speculative distance,
-//! Coulomb friction on a disc, restitution and warm starting.
+//! Contact constraints, four at a time: non-penetration per manifold point with soft position
+//! feedback and speculative distance, Coulomb friction per manifold (two directions at the
+//! manifold's centre plus a twist about the normal), restitution and warm starting.
 //!
-//! Each point keeps its Jacobian's angular parts and their images under the inverse inertia,
-//! computed once per step, so an iteration is a few dot products and scaled adds; each
-//! constraint loads its two bodies' velocities once and writes them back once.
+//! Contacts are coloured into batches of four that share no movable body ([`Batches`]); each
+//! batch is one [`WideContact`] whose fields hold the four lanes side by side, so an iteration
+//! is the scalar algorithm run on four contacts at once. Each point keeps its Jacobian's angular
+//! parts and their images under the inverse inertia, computed once per step.
 
+use super::colouring::{Batches, EMPTY_LANE};
+use super::simd::{Vec3x4, f32x4, select};
 use super::{Softness, SolverBody};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 
-/// The angular part of one constraint direction at one point.
+/// One manifold point of four lanes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct AngularTerms {
-    /// `r_a × dir` and `r_b × dir`: how each body's spin moves the point along `dir`.
-    pub arm_a: Vec3,
-    pub arm_b: Vec3,
+struct WidePoint {
+    /// Separation at the start of the step; the bodies' motion since then is added to it
+    /// (linearised in the rotation) to know the current separation without re-running collision.
+    separation: f32x4,
+    /// `r_a × n` and `r_b × n`: how each body's spin moves the point along the normal.
+    arm_a: Vec3x4,
+    arm_b: Vec3x4,
     /// The same through each body's inverse inertia: the spin a unit impulse gives.
-    pub spin_a: Vec3,
-    pub spin_b: Vec3,
-}
-
-/// One point of a contact constraint.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ConstraintPoint {
-    /// Anchors from each centre of mass, world axes, at the start of the step.
-    pub r_a: Vec3,
-    pub r_b: Vec3,
-    /// Separation minus the anchors' offset along the normal; adding the bodies' current
-    /// relative displacement gives the current separation without re-running collision.
-    pub adjusted_separation: f32,
-    pub normal: AngularTerms,
-    pub tangent: [AngularTerms; 2],
-    pub normal_mass: f32,
-    pub tangent_mass: [f32; 2],
-    pub normal_impulse: f32,
-    pub tangent_impulse: [f32; 2],
-    pub max_normal_impulse: f32,
+    spin_a: Vec3x4,
+    spin_b: Vec3x4,
+    /// Zero in lanes where the manifold has fewer points, so those lanes never push.
+    mass: f32x4,
+    impulse: f32x4,
+    max_impulse: f32x4,
     /// Normal relative velocity before solving (for restitution).
-    pub relative_velocity: f32,
+    relative_velocity: f32x4,
 }
 
-/// A contact prepared for this step's substeps.
+/// One friction direction at the manifold's centre, four lanes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct ContactConstraint {
-    pub contact: u32,
-    pub body_a: u32,
-    pub body_b: u32,
-    pub normal: Vec3,
-    pub tangents: [Vec3; 2],
-    pub friction: f32,
-    pub restitution: f32,
-    pub softness: Softness,
-    pub inv_mass_a: f32,
-    pub inv_mass_b: f32,
-    pub count: usize,
-    pub points: [ConstraintPoint; MAX_MANIFOLD_POINTS],
+struct WideFrictionRow {
+    direction: Vec3x4,
+    arm_a: Vec3x4,
+    arm_b: Vec3x4,
+    spin_a: Vec3x4,
+    spin_b: Vec3x4,
+    mass: f32x4,
+    impulse: f32x4,
+}
+
+/// Four contacts prepared for this step's substeps, one per lane.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WideContact {
+    /// Solver body indices per lane (slot 0, the fixed body, in empty lanes).
+    body_a: [u32; 4],
+    body_b: [u32; 4],
+    normal: Vec3x4,
+    inv_mass_a: f32x4,
+    inv_mass_b: f32x4,
+    friction: f32x4,
+    /// Friction times the points' mean distance from the centre: the twist limit per unit of
+    /// total normal impulse.
+    twist_friction: f32x4,
+    restitution: f32x4,
+    bias_rate: f32x4,
+    mass_scale: f32x4,
+    impulse_scale: f32x4,
+    /// Most points of any lane.
+    point_count: usize,
+    points: [WidePoint; MAX_MANIFOLD_POINTS],
+    friction_rows: [WideFrictionRow; 2],
+    /// Twist about the normal: each body's spin per unit impulse, effective mass, impulse.
+    twist_spin_a: Vec3x4,
+    twist_spin_b: Vec3x4,
+    twist_mass: f32x4,
+    twist_impulse: f32x4,
 }
 
 /// How contacts are prepared this step: softness between two movable bodies and (stiffer)
@@ -66,232 +82,323 @@ pub(crate) struct ContactSoftness {
     pub warm_starting: bool,
 }
 
-/// The velocities of a constraint's two bodies while it is being solved.
-struct PairVelocity {
-    va: Vec3,
-    wa: Vec3,
-    vb: Vec3,
-    wb: Vec3,
+/// The velocities of four lanes' bodies while a batch is solved.
+struct LaneVelocities {
+    va: Vec3x4,
+    wa: Vec3x4,
+    vb: Vec3x4,
+    wb: Vec3x4,
 }
 
-impl PairVelocity {
-    #[inline]
-    fn load(bodies: &[SolverBody], cc: &ContactConstraint) -> Self {
-        let (a, b) = (&bodies[cc.body_a as usize], &bodies[cc.body_b as usize]);
-        PairVelocity { va: a.v, wa: a.w, vb: b.v, wb: b.w }
+impl LaneVelocities {
+    #[inline(always)]
+    fn load(bodies: &[SolverBody], wc: &WideContact) -> Self {
+        let a = wc.body_a.map(|i| &bodies[i as usize]);
+        let b = wc.body_b.map(|i| &bodies[i as usize]);
+        LaneVelocities {
+            va: Vec3x4::from_lanes(a.map(|s| s.v)),
+            wa: Vec3x4::from_lanes(a.map(|s| s.w)),
+            vb: Vec3x4::from_lanes(b.map(|s| s.v)),
+            wb: Vec3x4::from_lanes(b.map(|s| s.w)),
+        }
     }
 
-    #[inline]
-    fn store(&self, bodies: &mut [SolverBody], cc: &ContactConstraint) {
-        let a = &mut bodies[cc.body_a as usize];
-        a.v = self.va;
-        a.w = self.wa;
-        let b = &mut bodies[cc.body_b as usize];
-        b.v = self.vb;
-        b.w = self.wb;
+    /// Writes the lanes back. Lanes are stored in order; an immovable body in several lanes
+    /// gets back the velocity it had, since no impulse changes it.
+    #[inline(always)]
+    fn store(&self, bodies: &mut [SolverBody], wc: &WideContact) {
+        let (va, wa, vb, wb) =
+            (self.va.to_lanes(), self.wa.to_lanes(), self.vb.to_lanes(), self.wb.to_lanes());
+        for k in 0..4 {
+            let a = &mut bodies[wc.body_a[k] as usize];
+            a.v = va[k];
+            a.w = wa[k];
+            let b = &mut bodies[wc.body_b[k] as usize];
+            b.v = vb[k];
+            b.w = wb[k];
+        }
     }
 
     /// Relative velocity of B's point against A's along `dir`.
-    #[inline]
-    fn along(&self, dir: Vec3, ang: &AngularTerms) -> f32 {
-        dir.dot(self.vb - self.va) + ang.arm_b.dot(self.wb) - ang.arm_a.dot(self.wa)
+    #[inline(always)]
+    fn along(&self, dir: Vec3x4, arm_a: Vec3x4, arm_b: Vec3x4) -> f32x4 {
+        dir.dot(self.vb - self.va) + arm_b.dot(self.wb) - arm_a.dot(self.wa)
     }
 
     /// Applies `impulse` along `dir` (to B, and its opposite to A).
-    #[inline]
-    fn push(&mut self, cc: &ContactConstraint, dir: Vec3, ang: &AngularTerms, impulse: f32) {
-        self.va -= dir * (impulse * cc.inv_mass_a);
-        self.wa -= ang.spin_a * impulse;
-        self.vb += dir * (impulse * cc.inv_mass_b);
-        self.wb += ang.spin_b * impulse;
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn push(&mut self, wc: &WideContact, dir: Vec3x4, spin_a: Vec3x4, spin_b: Vec3x4, impulse: f32x4) {
+        self.va -= dir * (impulse * wc.inv_mass_a);
+        self.wa -= spin_a * impulse;
+        self.vb += dir * (impulse * wc.inv_mass_b);
+        self.wb += spin_b * impulse;
     }
 }
 
-/// Builds constraints for the touching contacts listed in `touching` (contact ids, ascending).
-pub(crate) fn prepare_contacts(
-    contacts: &[Contact],
-    touching: &[u32],
-    solver_index: &[u32],
+/// The contact solver's state for one step: the colouring and the prepared batches.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactSolver {
+    batches: Batches,
+    movable: Vec<bool>,
+    wide: Vec<WideContact>,
+}
+
+impl ContactSolver {
+    /// Colours the touching contacts listed in `touching` (contact ids, ascending) and builds
+    /// their batches.
+    #[allow(clippy::too_many_arguments)]
+    pub fn prepare(
+        &mut self,
+        contacts: &[Contact],
+        touching: &[u32],
+        solver_index: &[u32],
+        bodies: &[SolverBody],
+        centers: &[Vec3],
+        softness: ContactSoftness,
+    ) {
+        self.movable.clear();
+        self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
+        let pair = |id: &u32| {
+            let c = &contacts[*id as usize];
+            (solver_index[c.body_a as usize], solver_index[c.body_b as usize])
+        };
+        self.batches.build(touching.iter().map(pair), &self.movable);
+        self.wide.clear();
+        for lanes in &self.batches.lanes {
+            let mut wc = WideContact::default();
+            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+                let id = touching[lane as usize];
+                let (a, b) = pair(&id);
+                prepare_lane(&mut wc, k, &contacts[id as usize], (a, b), bodies, centers, softness);
+            }
+            self.wide.push(wc);
+        }
+    }
+
+    /// Number of graph colours this step's contacts needed.
+    pub fn colour_count(&self) -> usize {
+        self.batches.colour_count()
+    }
+
+    /// Applies the accumulated impulses (warm start).
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        for wc in &self.wide {
+            let mut vel = LaneVelocities::load(bodies, wc);
+            let mut total = f32x4::ZERO;
+            let (mut spin_a, mut spin_b) = (Vec3x4::ZERO, Vec3x4::ZERO);
+            for p in &wc.points[..wc.point_count] {
+                total += p.impulse;
+                spin_a += p.spin_a * p.impulse;
+                spin_b += p.spin_b * p.impulse;
+            }
+            vel.va -= wc.normal * (total * wc.inv_mass_a);
+            vel.wa -= spin_a;
+            vel.vb += wc.normal * (total * wc.inv_mass_b);
+            vel.wb += spin_b;
+            for row in &wc.friction_rows {
+                vel.push(wc, row.direction, row.spin_a, row.spin_b, row.impulse);
+            }
+            vel.wa -= wc.twist_spin_a * wc.twist_impulse;
+            vel.wb += wc.twist_spin_b * wc.twist_impulse;
+            vel.store(bodies, wc);
+        }
+    }
+
+    /// One pass over all contacts. With `use_bias` the soft position feedback pushes overlapping
+    /// bodies apart; without it (the relax pass) only velocities are made consistent.
+    pub fn solve(&mut self, bodies: &mut [SolverBody], inv_h: f32, max_push_out_speed: f32, use_bias: bool) {
+        let inv_h = f32x4::splat(inv_h);
+        let max_push_out = f32x4::splat(-max_push_out_speed);
+        for wc in self.wide.iter_mut() {
+            let a = wc.body_a.map(|i| &bodies[i as usize]);
+            let b = wc.body_b.map(|i| &bodies[i as usize]);
+            let dp = Vec3x4::from_lanes(b.map(|s| s.dp)) - Vec3x4::from_lanes(a.map(|s| s.dp));
+            let (turn_a, turn_b) =
+                (Vec3x4::from_lanes(a.map(|s| s.dtheta)), Vec3x4::from_lanes(b.map(|s| s.dtheta)));
+            let mut vel = LaneVelocities::load(bodies, wc);
+            let normal_motion = wc.normal.dot(dp);
+            let mut total = f32x4::ZERO;
+            for i in 0..wc.point_count {
+                let p = wc.points[i];
+                // Current separation from the bodies' motion since the step began.
+                let s = normal_motion + p.arm_b.dot(turn_b) - p.arm_a.dot(turn_a) + p.separation;
+                // Speculative: allow exactly the approach that closes the gap this substep.
+                let speculative = s.simd_gt(f32x4::ZERO);
+                let (bias, mass_scale, impulse_scale) = if use_bias {
+                    (
+                        select(speculative, s * inv_h, (wc.bias_rate * s).fast_max(max_push_out)),
+                        select(speculative, f32x4::ONE, wc.mass_scale),
+                        select(speculative, f32x4::ZERO, wc.impulse_scale),
+                    )
+                } else {
+                    (select(speculative, s * inv_h, f32x4::ZERO), f32x4::ONE, f32x4::ZERO)
+                };
+                let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
+                let lambda = -p.mass * mass_scale * (vn + bias) - impulse_scale * p.impulse;
+                let new_impulse = (p.impulse + lambda).fast_max(f32x4::ZERO);
+                let applied = new_impulse - p.impulse;
+                let point = &mut wc.points[i];
+                point.impulse = new_impulse;
+                point.max_impulse = point.max_impulse.fast_max(new_impulse);
+                total += new_impulse;
+                vel.push(wc, wc.normal, p.spin_a, p.spin_b, applied);
+            }
+            solve_friction(&mut vel, wc, total);
+            vel.store(bodies, wc);
+        }
+    }
+
+    /// Restitution, once after the substeps: points that approached faster than `threshold` and
+    /// carried load get a normal velocity of `-restitution` times their approach speed.
+    pub fn apply_restitution(&mut self, bodies: &mut [SolverBody], threshold: f32) {
+        let threshold = f32x4::splat(-threshold);
+        for wc in self.wide.iter_mut() {
+            if !wc.restitution.simd_gt(f32x4::ZERO).any() {
+                continue;
+            }
+            let mut vel = LaneVelocities::load(bodies, wc);
+            for i in 0..wc.point_count {
+                let p = wc.points[i];
+                let bounces = wc.restitution.simd_gt(f32x4::ZERO)
+                    & threshold.simd_gt(p.relative_velocity)
+                    & p.max_impulse.simd_gt(f32x4::ZERO);
+                let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
+                let lambda = -p.mass * (vn + wc.restitution * p.relative_velocity);
+                let new_impulse = select(bounces, (p.impulse + lambda).fast_max(f32x4::ZERO), p.impulse);
+                let point = &mut wc.points[i];
+                point.impulse = new_impulse;
+                point.max_impulse = point.max_impulse.fast_max(new_impulse);
+                vel.push(wc, wc.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
+            }
+            vel.store(bodies, wc);
+        }
+    }
+
+    /// Copies the accumulated impulses back into the contacts for next step's warm start.
+    pub fn store_impulses(&self, touching: &[u32], contacts: &mut [Contact]) {
+        for (lanes, wc) in self.batches.lanes.iter().zip(&self.wide) {
+            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+                let c = &mut contacts[touching[lane as usize] as usize];
+                for (i, stored) in c.impulses[..c.manifold.count].iter_mut().enumerate() {
+                    let p = &wc.points[i];
+                    stored.normal = p.impulse.as_array()[k];
+                    stored.max_normal = p.max_impulse.as_array()[k];
+                }
+                let [t1, t2] = &wc.friction_rows;
+                c.friction_impulse = t1.direction.lane(k) * t1.impulse.as_array()[k]
+                    + t2.direction.lane(k) * t2.impulse.as_array()[k];
+                c.twist_impulse = wc.twist_impulse.as_array()[k];
+            }
+        }
+    }
+}
+
+/// Friction at the manifold's centre: two directions limited together to a disc of radius
+/// `friction × total normal impulse`, then the twist about the normal.
+#[inline(always)]
+fn solve_friction(vel: &mut LaneVelocities, wc: &mut WideContact, total_normal: f32x4) {
+    let [r1, r2] = wc.friction_rows;
+    let old = [r1.impulse, r2.impulse];
+    let mut new = [
+        old[0] - r1.mass * vel.along(r1.direction, r1.arm_a, r1.arm_b),
+        old[1] - r2.mass * vel.along(r2.direction, r2.arm_a, r2.arm_b),
+    ];
+    let limit = wc.friction * total_normal;
+    let len_sq = new[0] * new[0] + new[1] * new[1];
+    let outside = len_sq.simd_gt(limit * limit);
+    // Lanes inside the disc keep their impulse; `select` never lets the division's value
+    // through for them (so a zero length there does no harm).
+    let scale = select(outside, limit / len_sq.sqrt(), f32x4::ONE);
+    new = [new[0] * scale, new[1] * scale];
+    wc.friction_rows[0].impulse = new[0];
+    wc.friction_rows[1].impulse = new[1];
+    vel.push(wc, r1.direction, r1.spin_a, r1.spin_b, new[0] - old[0]);
+    vel.push(wc, r2.direction, r2.spin_a, r2.spin_b, new[1] - old[1]);
+
+    let twist_limit = wc.twist_friction * total_normal;
+    let spin = wc.normal.dot(vel.wb - vel.wa);
+    let old = wc.twist_impulse;
+    let new = (old - wc.twist_mass * spin).fast_max(-twist_limit).fast_min(twist_limit);
+    wc.twist_impulse = new;
+    vel.wa -= wc.twist_spin_a * (new - old);
+    vel.wb += wc.twist_spin_b * (new - old);
+}
+
+/// Fills lane `k` of `wc` with contact `c` between solver bodies `a` and `b`.
+fn prepare_lane(
+    wc: &mut WideContact,
+    k: usize,
+    c: &Contact,
+    (a, b): (u32, u32),
     bodies: &[SolverBody],
     centers: &[Vec3],
     softness: ContactSoftness,
-    out: &mut Vec<ContactConstraint>,
 ) {
-    out.clear();
-    for &id in touching {
-        let c = &contacts[id as usize];
-        let (a, b) = (solver_index[c.body_a as usize] as usize, solver_index[c.body_b as usize] as usize);
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        let n = c.manifold.normal;
-        let (t1, t2) = orthonormal_basis(n);
-        let mut cc = ContactConstraint {
-            contact: id,
-            body_a: a as u32,
-            body_b: b as u32,
-            normal: n,
-            tangents: [t1, t2],
-            friction: c.friction,
-            restitution: c.restitution,
-            softness: if ba.inv_mass == 0.0 || bb.inv_mass == 0.0 {
-                softness.fixed
-            } else {
-                softness.movable
-            },
-            inv_mass_a: ba.inv_mass,
-            inv_mass_b: bb.inv_mass,
-            count: c.manifold.count,
-            points: Default::default(),
-        };
-        let pair = PairVelocity { va: ba.v, wa: ba.w, vb: bb.v, wb: bb.w };
-        for (i, mp) in c.manifold.points().iter().enumerate() {
-            let r_a = mp.position - centers[a];
-            let r_b = mp.position - centers[b];
-            let terms = |dir: Vec3| {
-                let (arm_a, arm_b) = (r_a.cross(dir), r_b.cross(dir));
-                AngularTerms { arm_a, arm_b, spin_a: ba.inv_inertia * arm_a, spin_b: bb.inv_inertia * arm_b }
-            };
-            let effective_mass = |t: &AngularTerms| {
-                let k = ba.inv_mass + bb.inv_mass + t.arm_a.dot(t.spin_a) + t.arm_b.dot(t.spin_b);
-                if k > 0.0 { 1.0 / k } else { 0.0 }
-            };
-            let normal = terms(n);
-            let tangent = [terms(t1), terms(t2)];
-            let stored = c.impulses[i];
-            cc.points[i] = ConstraintPoint {
-                r_a,
-                r_b,
-                adjusted_separation: mp.separation - (r_b - r_a).dot(n),
-                normal,
-                tangent,
-                normal_mass: effective_mass(&normal),
-                tangent_mass: [effective_mass(&tangent[0]), effective_mass(&tangent[1])],
-                normal_impulse: if softness.warm_starting { stored.normal } else { 0.0 },
-                tangent_impulse: if softness.warm_starting {
-                    [stored.tangent.dot(t1), stored.tangent.dot(t2)]
-                } else {
-                    [0.0, 0.0]
-                },
-                max_normal_impulse: 0.0,
-                relative_velocity: pair.along(n, &normal),
-            };
-        }
-        out.push(cc);
+    fn set(x: &mut f32x4, k: usize, value: f32) {
+        x.as_mut_array()[k] = value;
     }
-}
+    let (ba, bb) = (&bodies[a as usize], &bodies[b as usize]);
+    let (ca, cb) = (centers[a as usize], centers[b as usize]);
+    let n = c.manifold.normal;
+    let velocity = |r_a: Vec3, r_b: Vec3| bb.v + bb.w.cross(r_b) - ba.v - ba.w.cross(r_a);
+    let effective_mass = |arm_a: Vec3, arm_b: Vec3| {
+        let k =
+            ba.inv_mass + bb.inv_mass + arm_a.dot(ba.inv_inertia * arm_a) + arm_b.dot(bb.inv_inertia * arm_b);
+        if k > 0.0 { 1.0 / k } else { 0.0 }
+    };
+    wc.body_a[k] = a;
+    wc.body_b[k] = b;
+    wc.normal.set_lane(k, n);
+    set(&mut wc.inv_mass_a, k, ba.inv_mass);
+    set(&mut wc.inv_mass_b, k, bb.inv_mass);
+    set(&mut wc.friction, k, c.friction);
+    set(&mut wc.restitution, k, c.restitution);
+    let soft = if ba.inv_mass == 0.0 || bb.inv_mass == 0.0 { softness.fixed } else { softness.movable };
+    set(&mut wc.bias_rate, k, soft.bias_rate);
+    set(&mut wc.mass_scale, k, soft.mass_scale);
+    set(&mut wc.impulse_scale, k, soft.impulse_scale);
 
-/// Applies the accumulated impulses (warm start).
-pub(crate) fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
-    for cc in constraints {
-        let mut pair = PairVelocity::load(bodies, cc);
-        for p in &cc.points[..cc.count] {
-            pair.push(cc, cc.normal, &p.normal, p.normal_impulse);
-            pair.push(cc, cc.tangents[0], &p.tangent[0], p.tangent_impulse[0]);
-            pair.push(cc, cc.tangents[1], &p.tangent[1], p.tangent_impulse[1]);
-        }
-        pair.store(bodies, cc);
+    let points = c.manifold.points();
+    wc.point_count = wc.point_count.max(points.len());
+    let centre = points.iter().map(|p| p.position).sum::<Vec3>() / points.len() as f32;
+    let mut twist_radius = 0.0;
+    for (i, mp) in points.iter().enumerate() {
+        let (r_a, r_b) = (mp.position - ca, mp.position - cb);
+        let (arm_a, arm_b) = (r_a.cross(n), r_b.cross(n));
+        let p = &mut wc.points[i];
+        set(&mut p.separation, k, mp.separation);
+        p.arm_a.set_lane(k, arm_a);
+        p.arm_b.set_lane(k, arm_b);
+        p.spin_a.set_lane(k, ba.inv_inertia * arm_a);
+        p.spin_b.set_lane(k, bb.inv_inertia * arm_b);
+        set(&mut p.mass, k, effective_mass(arm_a, arm_b));
+        let stored = c.impulses[i].normal;
+        set(&mut p.impulse, k, if softness.warm_starting { stored } else { 0.0 });
+        set(&mut p.max_impulse, k, 0.0);
+        set(&mut p.relative_velocity, k, velocity(r_a, r_b).dot(n));
+        let offset = mp.position - centre;
+        twist_radius += (offset - n * offset.dot(n)).length();
     }
-}
+    set(&mut wc.twist_friction, k, c.friction * twist_radius / points.len() as f32);
 
-/// One pass over all contacts. With `use_bias` the soft position feedback pushes overlapping
-/// bodies apart; without it (the relax pass) only velocities are made consistent.
-pub(crate) fn solve_contacts(
-    bodies: &mut [SolverBody],
-    constraints: &mut [ContactConstraint],
-    inv_h: f32,
-    max_push_out_speed: f32,
-    use_bias: bool,
-) {
-    for cc in constraints.iter_mut() {
-        let (ba, bb) = (&bodies[cc.body_a as usize], &bodies[cc.body_b as usize]);
-        let (dp, dq_a, dq_b) = (bb.dp - ba.dp, ba.dq, bb.dq);
-        let mut pair = PairVelocity::load(bodies, cc);
-        for i in 0..cc.count {
-            let p = &cc.points[i];
-            // Current separation from the bodies' motion since the step began.
-            let d = dp + (dq_b * p.r_b) - (dq_a * p.r_a);
-            let s = d.dot(cc.normal) + p.adjusted_separation;
-            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                // Speculative: allow exactly the approach that closes the gap this substep.
-                (s * inv_h, 1.0, 0.0)
-            } else if use_bias {
-                (
-                    (cc.softness.bias_rate * s).max(-max_push_out_speed),
-                    cc.softness.mass_scale,
-                    cc.softness.impulse_scale,
-                )
-            } else {
-                (0.0, 1.0, 0.0)
-            };
-            let vn = pair.along(cc.normal, &p.normal);
-            let lambda = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-            let new_impulse = (p.normal_impulse + lambda).max(0.0);
-            let applied = new_impulse - p.normal_impulse;
-            let normal_terms = p.normal;
-            let p = &mut cc.points[i];
-            p.normal_impulse = new_impulse;
-            p.max_normal_impulse = p.max_normal_impulse.max(new_impulse);
-            pair.push(cc, cc.normal, &normal_terms, applied);
-        }
-        solve_friction(&mut pair, cc);
-        pair.store(bodies, cc);
+    let (r_a, r_b) = (centre - ca, centre - cb);
+    let (t1, t2) = orthonormal_basis(n);
+    for (row, t) in wc.friction_rows.iter_mut().zip([t1, t2]) {
+        let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
+        row.direction.set_lane(k, t);
+        row.arm_a.set_lane(k, arm_a);
+        row.arm_b.set_lane(k, arm_b);
+        row.spin_a.set_lane(k, ba.inv_inertia * arm_a);
+        row.spin_b.set_lane(k, bb.inv_inertia * arm_b);
+        set(&mut row.mass, k, effective_mass(arm_a, arm_b));
+        let stored = if softness.warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
+        set(&mut row.impulse, k, stored);
     }
-}
-
-fn solve_friction(pair: &mut PairVelocity, cc: &mut ContactConstraint) {
-    for i in 0..cc.count {
-        let p = cc.points[i];
-        let old = p.tangent_impulse;
-        let mut new = [
-            old[0] - p.tangent_mass[0] * pair.along(cc.tangents[0], &p.tangent[0]),
-            old[1] - p.tangent_mass[1] * pair.along(cc.tangents[1], &p.tangent[1]),
-        ];
-        // Coulomb's cone, as a disc: the friction impulse may not exceed mu times the normal one.
-        let limit = cc.friction * p.normal_impulse;
-        let len_sq = new[0] * new[0] + new[1] * new[1];
-        if len_sq > limit * limit {
-            let scale = limit / len_sq.sqrt();
-            new = [new[0] * scale, new[1] * scale];
-        }
-        cc.points[i].tangent_impulse = new;
-        pair.push(cc, cc.tangents[0], &p.tangent[0], new[0] - old[0]);
-        pair.push(cc, cc.tangents[1], &p.tangent[1], new[1] - old[1]);
-    }
-}
-
-/// Restitution, once after the substeps: points that approached faster than `threshold` and
-/// carried load get a normal velocity of `-restitution` times their approach speed.
-pub(crate) fn apply_restitution(
-    bodies: &mut [SolverBody],
-    constraints: &mut [ContactConstraint],
-    threshold: f32,
-) {
-    for cc in constraints.iter_mut().filter(|cc| cc.restitution > 0.0) {
-        let mut pair = PairVelocity::load(bodies, cc);
-        for i in 0..cc.count {
-            let p = cc.points[i];
-            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
-                continue;
-            }
-            let vn = pair.along(cc.normal, &p.normal);
-            let lambda = -p.normal_mass * (vn + cc.restitution * p.relative_velocity);
-            let new_impulse = (p.normal_impulse + lambda).max(0.0);
-            cc.points[i].normal_impulse = new_impulse;
-            cc.points[i].max_normal_impulse = p.max_normal_impulse.max(new_impulse);
-            pair.push(cc, cc.normal, &p.normal, new_impulse - p.normal_impulse);
-        }
-        pair.store(bodies, cc);
-    }
-}
-
-/// Copies the accumulated impulses back into the contacts for next step's warm start.
-pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [Contact]) {
-    for cc in constraints {
-        let c = &mut contacts[cc.contact as usize];
-        for (i, p) in cc.points[..cc.count].iter().enumerate() {
-            c.impulses[i].normal = p.normal_impulse;
-            c.impulses[i].tangent =
-                cc.tangents[0] * p.tangent_impulse[0] + cc.tangents[1] * p.tangent_impulse[1];
-            c.impulses[i].max_normal = p.max_normal_impulse;
-        }
-    }
+    let (spin_a, spin_b) = (ba.inv_inertia * n, bb.inv_inertia * n);
+    wc.twist_spin_a.set_lane(k, spin_a);
+    wc.twist_spin_b.set_lane(k, spin_b);
+    let k_twist = n.dot(spin_a) + n.dot(spin_b);
+    set(&mut wc.twist_mass, k, if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 });
+    set(&mut wc.twist_impulse, k, if softness.warm_starting { c.twist_impulse } else { 0.0 });
 }

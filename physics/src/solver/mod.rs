@@ -1,28 +1,34 @@
 //! The soft-step solver: substeps of integrate velocities, warm start, solve with position
 //! feedback, integrate positions and relax without it; restitution after the substeps.
 
+mod colouring;
 mod contact;
+mod simd;
 mod soft;
 
-pub(crate) use contact::{
-    ContactConstraint, ContactSoftness, apply_restitution, prepare_contacts, solve_contacts, store_impulses,
-    warm_start,
-};
+pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub use soft::Softness;
 
 use crate::math::{Mat3, Quat, Vec3};
 
 /// A body as the solver sees it: velocities and the motion accumulated during this step.
-/// Static bodies (and, later, sleeping ones) are represented by [`SolverBody::FIXED`].
+/// Static and sleeping bodies are represented by [`SolverBody::FIXED`].
+///
+/// The fields a contact batch reads on every pass (velocities and motion so far) come first,
+/// in declaration order, and the struct starts a cache line, so they share one line.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct SolverBody {
     pub v: Vec3,
     pub w: Vec3,
     /// Translation of the centre of mass since the step began.
     pub dp: Vec3,
+    /// Rotation since the step began as a rotation vector, the sum of `w · h` over the substeps:
+    /// the contact solver's linearised view of how far each body turned.
+    pub dtheta: Vec3,
+    pub inv_mass: f32,
     /// Rotation since the step began.
     pub dq: Quat,
-    pub inv_mass: f32,
     pub inv_inertia: Mat3,
     /// Per-substep velocity change from gravity and applied force.
     pub dv: Vec3,
@@ -39,6 +45,7 @@ impl SolverBody {
         v: Vec3::ZERO,
         w: Vec3::ZERO,
         dp: Vec3::ZERO,
+        dtheta: Vec3::ZERO,
         dq: Quat::IDENTITY,
         inv_mass: 0.0,
         inv_inertia: Mat3::ZERO,
@@ -65,6 +72,7 @@ pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], max_angular_speed:
 pub(crate) fn integrate_positions(bodies: &mut [SolverBody], h: f32) {
     for b in bodies.iter_mut() {
         b.dp += b.v * h;
+        b.dtheta += b.w * h;
         // First-order quaternion integration, renormalised: accurate for the small angles of
         // one substep and cheap.
         let spin = Quat::from_xyzw(b.w.x, b.w.y, b.w.z, 0.0) * b.dq;

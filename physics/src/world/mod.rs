@@ -71,6 +71,10 @@ pub struct ContactView {
     pub manifold: Manifold,
     /// Impulses of each manifold point from the last solve.
     pub impulses: [PointImpulse; crate::narrowphase::MAX_MANIFOLD_POINTS],
+    /// The manifold's friction impulse from the last solve (applied at the points' centre), N·s.
+    pub friction_impulse: Vec3,
+    /// The manifold's friction impulse about the normal from the last solve, N·m·s.
+    pub twist_impulse: f32,
     /// Combined friction.
     pub friction: f32,
     /// Combined restitution.
@@ -417,6 +421,8 @@ impl World {
             body_b: self.bodies.id_at(c.body_b),
             manifold: c.manifold,
             impulses: c.impulses,
+            friction_impulse: c.friction_impulse,
+            twist_impulse: c.twist_impulse,
             friction: c.friction,
             restitution: c.restitution,
             touching: c.touching,

@@ -8,10 +8,7 @@ use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{Contact, Manifold, ManifoldAnchors, carry_manifold, collide, update_manifold};
 use crate::profile::{Counters, Stage, StageTimer};
-use crate::solver::{
-    self, ContactConstraint, ContactSoftness, Softness, SolverBody, apply_restitution, prepare_contacts,
-    solve_contacts, store_impulses, warm_start,
-};
+use crate::solver::{self, ContactSoftness, ContactSolver, Softness, SolverBody};
 use rayon::prelude::*;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
@@ -29,7 +26,7 @@ pub(crate) struct StepScratch {
     solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
     centers: Vec<Vec3>,
-    constraints: Vec<ContactConstraint>,
+    contact_solver: ContactSolver,
     candidates: Vec<u32>,
 }
 
@@ -72,7 +69,10 @@ impl World {
         counters.proxies = counters.bodies;
         counters.contact_pairs = self.contacts.live_count() as u32;
         counters.touching_contacts = self.scratch.touching.len() as u32;
-        counters.manifold_points = self.scratch.constraints.iter().map(|c| c.count as u32).sum::<u32>();
+        counters.manifold_points = (self.scratch.touching.iter())
+            .map(|&id| self.contacts.contacts[id as usize].manifold.count as u32)
+            .sum::<u32>();
+        counters.colours = self.scratch.contact_solver.colour_count() as u32;
         counters.islands = self.islands.live_count() as u32;
         counters.awake_islands = self.islands.awake_count() as u32;
         self.profile.counters = counters;
@@ -226,25 +226,25 @@ impl World {
             fixed: Softness::new((2.0 * s.contact_hertz).min(0.25 / h), s.contact_damping_ratio, h),
             warm_starting: s.warm_starting,
         };
-        prepare_contacts(
+        let contacts = &mut scratch.contact_solver;
+        contacts.prepare(
             &self.contacts.contacts,
             &scratch.touching,
             &scratch.solver_index,
             &scratch.solver_bodies,
             &scratch.centers,
             softness,
-            &mut scratch.constraints,
         );
         let bodies = &mut scratch.solver_bodies;
         for _ in 0..s.substeps {
             solver::integrate_velocities(bodies, s.max_angular_speed);
-            warm_start(bodies, &scratch.constraints);
-            solve_contacts(bodies, &mut scratch.constraints, 1.0 / h, s.max_push_out_speed, true);
+            contacts.warm_start(bodies);
+            contacts.solve(bodies, 1.0 / h, s.max_push_out_speed, true);
             solver::integrate_positions(bodies, h);
-            solve_contacts(bodies, &mut scratch.constraints, 1.0 / h, s.max_push_out_speed, false);
+            contacts.solve(bodies, 1.0 / h, s.max_push_out_speed, false);
         }
-        apply_restitution(bodies, &mut scratch.constraints, s.restitution_threshold);
-        store_impulses(&scratch.constraints, &mut self.contacts.contacts);
+        contacts.apply_restitution(bodies, s.restitution_threshold);
+        contacts.store_impulses(&scratch.touching, &mut self.contacts.contacts);
     }
 
     /// Writes the solved motion back into the awake bodies, clears applied forces and advances

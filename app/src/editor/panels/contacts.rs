@@ -21,8 +21,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     let points: usize = contacts.iter().map(|c| c.manifold.count).sum();
     ui.label(format!("{} touching pairs {scope}, {points} points", contacts.len()));
     ScrollArea::both().id_salt("contacts scroll").max_height(260.0).show(ui, |ui| {
-        Grid::new("contacts table").num_columns(6).striped(true).spacing([10.0, 2.0]).show(ui, |ui| {
-            for title in ["pair", "point", "separation", "normal", "impulse n / t", "feature"] {
+        Grid::new("contacts table").num_columns(7).striped(true).spacing([10.0, 2.0]).show(ui, |ui| {
+            for title in ["pair", "point", "separation", "normal", "impulse", "friction / twist", "feature"] {
                 ui.strong(title);
             }
             ui.end_row();
@@ -35,10 +35,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
                         break 'pairs;
                     }
                     rows += 1;
-                    let pair = if k == 0 {
-                        format!("{} - {}", state.body_name(c.body_a), state.body_name(c.body_b))
+                    // Friction acts on the whole manifold: shown once, on its first row.
+                    let (pair, friction) = if k == 0 {
+                        (
+                            format!("{} - {}", state.body_name(c.body_a), state.body_name(c.body_b)),
+                            format!("{:.4} / {:.4}", c.friction_impulse.length(), c.twist_impulse),
+                        )
                     } else {
-                        String::new()
+                        (String::new(), String::new())
                     };
                     let impulse = c.impulses[k];
                     let p = point.position;
@@ -47,7 +51,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
                         ui.monospace(format!("{:.3} {:.3} {:.3}", p.x, p.y, p.z)),
                         ui.monospace(format!("{:+.4}", point.separation)),
                         ui.monospace(format!("{:+.2} {:+.2} {:+.2}", n.x, n.y, n.z)),
-                        ui.monospace(format!("{:.4} / {:.4}", impulse.normal, impulse.tangent.length())),
+                        ui.monospace(format!("{:.4}", impulse.normal)),
+                        ui.monospace(friction),
                         ui.monospace(format!("{:08x}", point.feature)),
                     ];
                     if cells.iter().any(egui::Response::hovered) {

@@ -1,0 +1,111 @@
+//! Graph colouring of the contact constraints into batches of four lanes.
+//!
+//! The wide solver works on four contacts at once: it loads the velocities of their bodies,
+//! solves the four in lockstep and stores the velocities back. That is only the same as solving
+//! them one after another when no two lanes share a body the solver moves, so contacts are first
+//! coloured (greedy, first fit, in contact order: no two contacts of a colour share a movable
+//! body) and each colour is cut into batches of four. Static and kinematic bodies may appear in
+//! many lanes of a batch: no impulse changes their velocity.
+//!
+//! Everything here follows the contact order, so the batches (and with them the solve order) are
+//! the same on every run and for every thread count.
+
+/// Colours tried before a contact goes to the overflow, one bit each in a body's mask.
+const COLOURS: usize = 64;
+
+/// A lane without a contact.
+pub(crate) const EMPTY_LANE: u32 = u32::MAX;
+
+/// Contacts grouped into batches of up to four that share no movable body.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Batches {
+    /// Per batch, the index of each lane's contact in the list given to [`Batches::build`]
+    /// (`EMPTY_LANE` where the batch is not full). Colour by colour, then the overflow.
+    pub lanes: Vec<[u32; 4]>,
+    /// Colours in use, one bit each, per solver body.
+    body_colours: Vec<u64>,
+    /// Contacts of each colour, in contact order.
+    by_colour: Vec<Vec<u32>>,
+    /// Contacts that found no free colour (a body with more than `COLOURS` contacts).
+    overflow: Vec<u32>,
+}
+
+impl Batches {
+    /// Colours `pairs` (solver body indices of each contact's two bodies, in contact order) and
+    /// cuts the colours into batches. `movable[i]` says whether the solver changes body `i`'s
+    /// velocity.
+    pub fn build(&mut self, pairs: impl Iterator<Item = (u32, u32)>, movable: &[bool]) {
+        self.body_colours.clear();
+        self.body_colours.resize(movable.len(), 0);
+        self.by_colour.resize_with(COLOURS, Vec::new);
+        self.by_colour.iter_mut().for_each(Vec::clear);
+        self.overflow.clear();
+        for (index, (a, b)) in pairs.enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            let used_a = if movable[a] { self.body_colours[a] } else { 0 };
+            let used_b = if movable[b] { self.body_colours[b] } else { 0 };
+            let free = !(used_a | used_b);
+            if free == 0 {
+                self.overflow.push(index as u32);
+                continue;
+            }
+            let colour = free.trailing_zeros() as usize;
+            let bit = 1u64 << colour;
+            if movable[a] {
+                self.body_colours[a] |= bit;
+            }
+            if movable[b] {
+                self.body_colours[b] |= bit;
+            }
+            self.by_colour[colour].push(index as u32);
+        }
+        self.lanes.clear();
+        for colour in &self.by_colour {
+            for chunk in colour.chunks(4) {
+                let mut lanes = [EMPTY_LANE; 4];
+                lanes[..chunk.len()].copy_from_slice(chunk);
+                self.lanes.push(lanes);
+            }
+        }
+        // Overflow contacts may share bodies with each other: one lane each.
+        self.lanes.extend(self.overflow.iter().map(|&i| [i, EMPTY_LANE, EMPTY_LANE, EMPTY_LANE]));
+    }
+
+    /// Number of colours in use (for the profile).
+    pub fn colour_count(&self) -> usize {
+        self.by_colour.iter().filter(|c| !c.is_empty()).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_of_a_batch_share_no_movable_body_and_every_contact_appears_once() {
+        // A chain 1-2-3-...-9 plus every body on the fixed body 0, and a hub (body 10) touching
+        // 70 bodies, more than there are colours.
+        let mut pairs: Vec<(u32, u32)> = (1..9).map(|i| (i, i + 1)).collect();
+        pairs.extend((1..10).map(|i| (0, i)));
+        pairs.extend((11..81).map(|i| (10, i)));
+        let mut movable = vec![true; 81];
+        movable[0] = false;
+        let mut batches = Batches::default();
+        batches.build(pairs.iter().copied(), &movable);
+        let mut seen = vec![0; pairs.len()];
+        for lanes in &batches.lanes {
+            let mut bodies = Vec::new();
+            for &lane in lanes.iter().filter(|&&l| l != EMPTY_LANE) {
+                seen[lane as usize] += 1;
+                let (a, b) = pairs[lane as usize];
+                for body in [a, b].into_iter().filter(|&x| movable[x as usize]) {
+                    assert!(!bodies.contains(&body), "body {body} twice in one batch");
+                    bodies.push(body);
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1));
+        assert_eq!(batches.overflow.len(), 70 - COLOURS);
+        assert_eq!(batches.colour_count(), COLOURS);
+    }
+}
