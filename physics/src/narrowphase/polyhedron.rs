@@ -168,23 +168,27 @@ fn arcs_cross(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> bool {
 /// The edge pair with the largest separation among those whose edges build a face of the
 /// Minkowski difference A − B (Gauss-map test on the edges' adjacent face normals). Other pairs
 /// cannot be the minimum-penetration axis, and skipping them also removes parallel duplicates.
+///
+/// A is posed at the identity (the common frame is A's), so its normals and vertices are read
+/// straight from the polyhedron: the same values without a matrix product in the inner loop.
 fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     pa: &Posed<A>,
     pb: &Posed<B>,
 ) -> Option<EdgeQuery> {
+    let a = pa.poly;
     let mut best: Option<EdgeQuery> = None;
     for (ib, eb) in pb.poly.edges().iter().enumerate() {
         let b0 = pb.vertex(eb.vertices[0] as usize);
         let db = pb.vertex(eb.vertices[1] as usize) - b0;
         // The Minkowski difference uses B's normals negated.
         let (nb0, nb1) = (-pb.normal(eb.faces[0] as usize), -pb.normal(eb.faces[1] as usize));
-        for (ia, ea) in pa.poly.edges().iter().enumerate() {
-            let (na0, na1) = (pa.normal(ea.faces[0] as usize), pa.normal(ea.faces[1] as usize));
+        for (ia, ea) in a.edges().iter().enumerate() {
+            let (na0, na1) = (a.face_plane(ea.faces[0] as usize).0, a.face_plane(ea.faces[1] as usize).0);
             if !arcs_cross(na0, na1, nb0, nb1) {
                 continue;
             }
-            let a0 = pa.vertex(ea.vertices[0] as usize);
-            let da = pa.vertex(ea.vertices[1] as usize) - a0;
+            let a0 = a.vertex(ea.vertices[0] as usize);
+            let da = a.vertex(ea.vertices[1] as usize) - a0;
             let axis = da.cross(db);
             let len_sq = axis.length_squared();
             if len_sq <= 1e-10 * da.length_squared() * db.length_squared() {

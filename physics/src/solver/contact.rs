@@ -73,6 +73,13 @@ pub(crate) struct WideContact {
     twist_impulse: f32x4,
 }
 
+impl WideContact {
+    /// Empties every lane: the fixed body, no points, no mass, no impulse.
+    fn clear(&mut self) {
+        *self = WideContact::default();
+    }
+}
+
 /// How contacts are prepared this step: softness between two movable bodies and (stiffer)
 /// against immovable ones, and whether last step's impulses are reused.
 #[derive(Clone, Copy, Debug)]
@@ -164,15 +171,15 @@ impl ContactSolver {
             (solver_index[c.body_a as usize], solver_index[c.body_b as usize])
         };
         self.batches.build(touching.iter().map(pair), &self.movable);
-        self.wide.clear();
-        for lanes in &self.batches.lanes {
-            let mut wc = WideContact::default();
+        // Filled in place: the batches of the last step are overwritten, not reallocated.
+        self.wide.resize_with(self.batches.lanes.len(), WideContact::default);
+        for (lanes, wc) in self.batches.lanes.iter().zip(self.wide.iter_mut()) {
+            wc.clear();
             for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
                 let id = touching[lane as usize];
                 let (a, b) = pair(&id);
-                prepare_lane(&mut wc, k, &contacts[id as usize], (a, b), bodies, centers, softness);
+                prepare_lane(wc, k, &contacts[id as usize], (a, b), bodies, centers, softness);
             }
-            self.wide.push(wc);
         }
     }
 
@@ -342,10 +349,11 @@ fn prepare_lane(
     let (ca, cb) = (centers[a as usize], centers[b as usize]);
     let n = c.manifold.normal;
     let velocity = |r_a: Vec3, r_b: Vec3| bb.v + bb.w.cross(r_b) - ba.v - ba.w.cross(r_a);
-    let effective_mass = |arm_a: Vec3, arm_b: Vec3| {
-        let k =
-            ba.inv_mass + bb.inv_mass + arm_a.dot(ba.inv_inertia * arm_a) + arm_b.dot(bb.inv_inertia * arm_b);
-        if k > 0.0 { 1.0 / k } else { 0.0 }
+    // The spins a unit impulse along a direction gives each body, and the effective mass.
+    let terms = |arm_a: Vec3, arm_b: Vec3| {
+        let (spin_a, spin_b) = (ba.inv_inertia * arm_a, bb.inv_inertia * arm_b);
+        let k = ba.inv_mass + bb.inv_mass + arm_a.dot(spin_a) + arm_b.dot(spin_b);
+        (spin_a, spin_b, if k > 0.0 { 1.0 / k } else { 0.0 })
     };
     wc.body_a[k] = a;
     wc.body_b[k] = b;
@@ -366,13 +374,14 @@ fn prepare_lane(
     for (i, mp) in points.iter().enumerate() {
         let (r_a, r_b) = (mp.position - ca, mp.position - cb);
         let (arm_a, arm_b) = (r_a.cross(n), r_b.cross(n));
+        let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
         let p = &mut wc.points[i];
         set(&mut p.separation, k, mp.separation);
         p.arm_a.set_lane(k, arm_a);
         p.arm_b.set_lane(k, arm_b);
-        p.spin_a.set_lane(k, ba.inv_inertia * arm_a);
-        p.spin_b.set_lane(k, bb.inv_inertia * arm_b);
-        set(&mut p.mass, k, effective_mass(arm_a, arm_b));
+        p.spin_a.set_lane(k, spin_a);
+        p.spin_b.set_lane(k, spin_b);
+        set(&mut p.mass, k, mass);
         let stored = c.impulses[i].normal;
         set(&mut p.impulse, k, if softness.warm_starting { stored } else { 0.0 });
         set(&mut p.max_impulse, k, 0.0);
@@ -386,12 +395,13 @@ fn prepare_lane(
     let (t1, t2) = orthonormal_basis(n);
     for (row, t) in wc.friction_rows.iter_mut().zip([t1, t2]) {
         let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
+        let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
         row.direction.set_lane(k, t);
         row.arm_a.set_lane(k, arm_a);
         row.arm_b.set_lane(k, arm_b);
-        row.spin_a.set_lane(k, ba.inv_inertia * arm_a);
-        row.spin_b.set_lane(k, bb.inv_inertia * arm_b);
-        set(&mut row.mass, k, effective_mass(arm_a, arm_b));
+        row.spin_a.set_lane(k, spin_a);
+        row.spin_b.set_lane(k, spin_b);
+        set(&mut row.mass, k, mass);
         let stored = if softness.warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
         set(&mut row.impulse, k, stored);
     }
