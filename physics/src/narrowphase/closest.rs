@@ -111,6 +111,24 @@ pub(crate) fn closest_on_poly<P: Polyhedron + ?Sized>(poly: &P, c: Vec3) -> Poly
     PolyClosest { on_poly: best.1, on_query: c, normal, distance }
 }
 
+/// [`closest_on_poly`] for a box of half extents `half` (as [`BoxPoly`] numbers its faces): the
+/// closest outside point is the query clamped to the box, with no face or edge search.
+///
+/// [`BoxPoly`]: super::polytope::BoxPoly
+pub(crate) fn closest_on_box<P: Polyhedron + ?Sized>(poly: &P, half: Vec3, c: Vec3) -> PolyClosest {
+    let q = c.clamp(-half, half);
+    if q == c {
+        // Inside (or on the surface): the face of least penetration, as for any polyhedron.
+        let (face, depth) = deepest_face(poly, c);
+        let n = poly.face_plane(face).0;
+        return PolyClosest { on_poly: c - n * depth, on_query: c, normal: n, distance: depth };
+    }
+    let distance = (c - q).length();
+    let normal =
+        if distance > 1e-7 { (c - q) / distance } else { poly.face_plane(deepest_face(poly, c).0).0 };
+    PolyClosest { on_poly: q, on_query: c, normal, distance }
+}
+
 /// The face whose plane `c` is farthest in front of (least behind): `(face, signed distance)`.
 pub(crate) fn deepest_face<P: Polyhedron + ?Sized>(poly: &P, c: Vec3) -> (usize, f32) {
     let mut best = (0, f32::MIN);
@@ -185,6 +203,29 @@ mod tests {
         let (s, _, p, q) = closest_segments(Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0));
         assert_eq!(s, 0.0);
         assert!(((q - p).length() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn box_clamp_agrees_with_the_polyhedron_search() {
+        let half = Vec3::new(0.5, 0.3, 0.8);
+        let b = BoxPoly::new(half);
+        let mut state = 12345u32;
+        let mut next = || {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) as f32 / (1u32 << 24) as f32 * 4.0 - 2.0
+        };
+        for _ in 0..2000 {
+            let c = Vec3::new(next(), next(), next());
+            let (fast, slow) = (closest_on_box(&b, half, c), closest_on_poly(&b, c));
+            assert!(
+                (fast.distance - slow.distance).abs() < 1e-5,
+                "{c}: {} vs {}",
+                fast.distance,
+                slow.distance
+            );
+            assert!((fast.on_poly - slow.on_poly).length() < 1e-5, "{c}");
+            assert!((fast.normal - slow.normal).length() < 1e-4, "{c}");
+        }
     }
 
     #[test]
