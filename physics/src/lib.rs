@@ -17,6 +17,7 @@ pub mod scene;
 pub mod shape;
 pub mod snapshot;
 pub mod solver;
+pub mod terrain;
 pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
