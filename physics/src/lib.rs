@@ -28,4 +28,5 @@ pub use query::RayCastHit;
 pub use scene::{Scene, SceneBody, SceneError, SceneShape};
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
+pub use terrain::{Terrain, TerrainSettings};
 pub use world::{StepSettings, World};
