@@ -37,13 +37,22 @@ impl MeshField {
 }
 
 /// A chunk's triangles, compact: positions are u16 steps of 1/[`POSITION_STEPS`] voxel from one
-/// voxel below the chunk's first corner, indices are u16, and each triangle has a one-byte
-/// material. Local coordinates are in voxels from the chunk's first corner.
+/// voxel below the chunk's first corner, a triangle's three vertex indices are packed 10 bits
+/// each into a u32 (a chunk has at most 9³ = 729 vertices), and each triangle has a one-byte
+/// material: 6 bytes per vertex and 5 per triangle. Local coordinates are in voxels from the
+/// chunk's first corner.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChunkMesh {
     positions: Vec<[u16; 3]>,
-    triangles: Vec<[u16; 3]>,
+    triangles: Vec<u32>,
     materials: Vec<VoxelMaterial>,
+}
+
+/// Bits per packed vertex index.
+const INDEX_BITS: u32 = 10;
+
+fn pack([a, b, c]: [u16; 3]) -> u32 {
+    a as u32 | (b as u32) << INDEX_BITS | (c as u32) << (2 * INDEX_BITS)
 }
 
 impl ChunkMesh {
@@ -67,9 +76,12 @@ impl ChunkMesh {
         &self.positions
     }
 
-    /// Vertex indices of each triangle, counter-clockwise seen from outside.
-    pub fn triangles(&self) -> &[[u16; 3]] {
-        &self.triangles
+    /// Vertex indices of triangle `t`, counter-clockwise seen from outside.
+    #[inline]
+    pub fn triangle_indices(&self, t: usize) -> [u16; 3] {
+        let p = self.triangles[t];
+        let mask = (1 << INDEX_BITS) - 1;
+        [(p & mask) as u16, (p >> INDEX_BITS & mask) as u16, (p >> (2 * INDEX_BITS)) as u16]
     }
 
     /// Material of each triangle.
@@ -87,7 +99,7 @@ impl ChunkMesh {
     /// The corners of triangle `t` in local voxel units.
     #[inline]
     pub fn triangle(&self, t: usize) -> [Vec3; 3] {
-        let [a, b, c] = self.triangles[t];
+        let [a, b, c] = self.triangle_indices(t);
         [self.position(a as usize), self.position(b as usize), self.position(c as usize)]
     }
 
@@ -100,7 +112,7 @@ impl ChunkMesh {
 
     /// Heap bytes of the mesh data.
     pub fn bytes(&self) -> usize {
-        self.positions.len() * 6 + self.triangles.len() * 6 + self.materials.len()
+        self.positions.len() * 6 + self.triangles.len() * 4 + self.materials.len()
     }
 
     /// Puts the triangles in the order `order` (the kD tree's leaf order).
@@ -156,6 +168,8 @@ const EDGES: [(usize, usize); 12] =
 
 /// Cells of a chunk's mesh along each axis (local -1..=7).
 const CELLS: i32 = CHUNK_SIZE + 1;
+// Every vertex index fits the packed triangle's 10 bits.
+const _: () = assert!(CELLS * CELLS * CELLS <= 1 << INDEX_BITS);
 
 /// Meshes one chunk from its neighbourhood: `n` holds local voxels -1..=8 per axis, x fastest,
 /// then z, then y. With `normals`, also writes one normal per vertex.
@@ -210,8 +224,8 @@ pub fn mesh(n: &[Voxel], field: MeshField, mut normals: Option<&mut Vec<Vec3>>) 
                             [a - eu - ev, a - ev, a, a - eu].map(|c| vertex(c, &mut mesh, &mut normals));
                         // Counter-clockwise about +k when the inside end is the lower one.
                         let [q0, q1, q2, q3] = if up { quad } else { [quad[0], quad[3], quad[2], quad[1]] };
-                        mesh.triangles.push([q0, q1, q2]);
-                        mesh.triangles.push([q0, q2, q3]);
+                        mesh.triangles.push(pack([q0, q1, q2]));
+                        mesh.triangles.push(pack([q0, q2, q3]));
                         mesh.materials.push(material);
                         mesh.materials.push(material);
                     }
@@ -255,8 +269,8 @@ fn gradient_normal(d: &[f32; 8], off: Vec3) -> Vec3 {
 }
 
 impl Terrain {
-    /// Local voxels -1..=8 of chunk `c`, the input of its mesh.
-    pub(crate) fn neighbourhood(&self, c: ChunkCoord) -> Vec<Voxel> {
+    /// Local voxels -1..=8 of chunk `c` (x fastest, then z, then y), the input of its mesh.
+    pub fn neighbourhood(&self, c: ChunkCoord) -> Vec<Voxel> {
         let o = c.origin_voxel();
         self.read_box(o - IVec3::ONE, o + IVec3::splat(CHUNK_SIZE))
     }
@@ -277,7 +291,7 @@ impl Terrain {
         RenderMesh {
             positions: (0..m.vertex_count()).map(|i| origin + m.position(i) * s).collect(),
             normals,
-            triangles: m.triangles,
+            triangles: (0..m.triangle_count()).map(|t| m.triangle_indices(t)).collect(),
             materials: m.materials,
         }
     }

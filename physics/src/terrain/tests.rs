@@ -277,7 +277,7 @@ fn global_edges(t: &Terrain) -> (EdgeCounts, usize) {
             let q = m.quantized_positions()[i as usize];
             [o.x + q[0] as i64, o.y + q[1] as i64, o.z + q[2] as i64]
         };
-        for tri in m.triangles() {
+        for tri in (0..m.triangle_count()).map(|t| m.triangle_indices(t)) {
             triangles += 1;
             for k in 0..3 {
                 *directed.entry((key(tri[k]), key(tri[(k + 1) % 3]))).or_insert(0) += 1;
