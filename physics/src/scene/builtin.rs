@@ -29,6 +29,7 @@ pub fn committed() -> Vec<(&'static str, Scene)> {
         ("pyramids_182.ron", pyramid_field(14, 13, 10)),
         ("stacks_500.ron", resting_stacks()),
         ("tumbler.ron", tumbler(2000)),
+        ("terrain.ron", terrain_hills()),
     ]
 }
 
