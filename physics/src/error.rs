@@ -14,6 +14,13 @@ pub enum AtollError {
     },
     /// A body id that does not name a live body (destroyed or never created).
     StaleBodyId,
+    /// A terrain edit or voxel access reached outside the terrain's world bounds.
+    OutOfTerrainBounds {
+        /// Which input (for example `"brush centre"`).
+        what: &'static str,
+        /// Where it was and what the bounds are.
+        reason: String,
+    },
 }
 
 impl AtollError {
@@ -28,6 +35,9 @@ impl fmt::Display for AtollError {
         match self {
             AtollError::InvalidInput { what, reason } => write!(f, "invalid {what}: {reason}"),
             AtollError::StaleBodyId => write!(f, "the body id does not name a live body"),
+            AtollError::OutOfTerrainBounds { what, reason } => {
+                write!(f, "{what} lies outside the terrain bounds: {reason}")
+            }
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod scene;
 pub mod shape;
 pub mod snapshot;
 pub mod solver;
+pub mod terrain;
 pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
@@ -27,4 +28,5 @@ pub use query::RayCastHit;
 pub use scene::{Scene, SceneBody, SceneError, SceneShape};
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
+pub use terrain::{Terrain, TerrainSettings};
 pub use world::{StepSettings, World};

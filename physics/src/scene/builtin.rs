@@ -6,10 +6,12 @@
 mod moving;
 mod rain;
 mod stacks;
+mod terrain;
 
 pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
 pub use rain::{RAIN_BIN_HALF_WIDTH, rain, rain_boxes_balls};
 pub use stacks::{dominoes, plane_pyramid, pyramid_3d, pyramid_field, resting_stacks, tower};
+pub use terrain::{LAKE_LEVEL, TERRAIN_VOXEL, hills_terrain, terrain_hills};
 
 use crate::body::BodyType;
 use crate::math::Vec3;
@@ -27,6 +29,7 @@ pub fn committed() -> Vec<(&'static str, Scene)> {
         ("pyramids_182.ron", pyramid_field(14, 13, 10)),
         ("stacks_500.ron", resting_stacks()),
         ("tumbler.ron", tumbler(2000)),
+        ("terrain.ron", terrain_hills()),
     ]
 }
 

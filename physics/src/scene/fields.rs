@@ -1,10 +1,12 @@
 //! Field-level validation while deserialising, so an error carries the position of the bad
 //! value (ron reports it) and its path (serde_path_to_error tracks it).
 
+use super::terrain::{SceneChunk, SceneTerrain};
 use super::{MAX_BODIES, MAX_HULL_POINTS, SCENE_VERSION, SceneBody, SceneShape};
 use crate::body::Material;
 use crate::error::AtollError;
 use crate::math::{Quat, Vec3};
+use crate::terrain::MAX_STORED_CHUNKS;
 use crate::world::StepSettings;
 use serde::de::{Error, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -59,6 +61,19 @@ pub(super) fn non_negative<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Er
 
 pub(super) fn bodies<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SceneBody>, D::Error> {
     d.deserialize_seq(BoundedSeq::<SceneBody>::new(MAX_BODIES, "bodies"))
+}
+
+pub(super) fn terrain<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SceneTerrain>, D::Error> {
+    let t = Option::<SceneTerrain>::deserialize(d)?;
+    if let Some(t) = &t {
+        // Decoding is the validation: runs, materials, bounds, duplicates.
+        t.to_terrain().map_err(D::Error::custom)?;
+    }
+    Ok(t)
+}
+
+pub(super) fn terrain_chunks<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SceneChunk>, D::Error> {
+    d.deserialize_seq(BoundedSeq::<SceneChunk>::new(MAX_STORED_CHUNKS, "terrain chunks"))
 }
 
 fn hull_points<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec3>, D::Error> {

@@ -6,8 +6,10 @@ pub mod builtin;
 mod error;
 mod fields;
 mod io;
+mod terrain;
 
 pub use error::SceneError;
+pub use terrain::{SceneChunk, SceneTerrain};
 
 use crate::body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 use crate::error::AtollError;
@@ -41,6 +43,9 @@ pub struct Scene {
     /// The bodies, in creation order.
     #[serde(default, deserialize_with = "fields::bodies")]
     pub bodies: Vec<SceneBody>,
+    /// Voxel terrain, if the scene has one (older files have none).
+    #[serde(default, deserialize_with = "fields::terrain", skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<SceneTerrain>,
 }
 
 /// One body of a scene.
@@ -226,12 +231,16 @@ impl Scene {
             name: name.into(),
             settings: StepSettings::default(),
             bodies: Vec::new(),
+            terrain: None,
         }
     }
 
     /// Creates a world holding this scene's bodies; the ids are in scene order.
     pub fn build_world(&self) -> Result<(World, Vec<BodyId>), AtollError> {
         let mut world = World::new(self.settings)?;
+        if let Some(t) = &self.terrain {
+            world.set_terrain(t.to_terrain()?);
+        }
         let mut ids = Vec::with_capacity(self.bodies.len());
         for body in &self.bodies {
             ids.push(world.create_body(&body.to_desc()?)?);
@@ -243,6 +252,9 @@ impl Scene {
     pub fn from_world(world: &World, name: &str, mut name_of: impl FnMut(BodyId) -> String) -> Scene {
         let mut scene = Scene::new(name);
         scene.settings = *world.settings();
+        if world.has_terrain() {
+            scene.terrain = Some(SceneTerrain::from_terrain(world.terrain()));
+        }
         for id in world.body_ids() {
             let b = world.body(id).expect("live id");
             scene.bodies.push(SceneBody {

@@ -6,6 +6,7 @@ pub(crate) mod graph;
 mod islands;
 mod settings;
 mod step;
+mod terrain;
 
 pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
@@ -133,6 +134,8 @@ pub struct World {
     /// Worker threads for the parallel stages; `None` runs everything on the caller's thread.
     /// Results are identical either way.
     threads: Option<Arc<rayon::ThreadPool>>,
+    /// The voxel terrain (empty unless a scene or the editor sets one); see `world/terrain.rs`.
+    terrain: crate::terrain::Terrain,
 }
 
 impl World {

@@ -1,0 +1,292 @@
+//! A loose kD tree over one chunk's triangles.
+//!
+//! Each node splits its triangles on one axis and keeps two planes: every left triangle lies at
+//! or below `left_max`, every right one at or above `right_min` (the halves may overlap, hence
+//! "loose"). Triangles are stored in leaf order, so a subtree is a contiguous triangle range and
+//! a range of at most [`LEAF_SIZE`] triangles is a leaf without a node of its own. A node is 12
+//! bytes: the two planes and a u32 holding the axis, the first triangle of the right half and
+//! the index of the right child (the left child, when it is a node, follows its parent).
+//! Queries walk an explicit stack, never recursion.
+
+use super::mesher::ChunkMesh;
+use crate::math::{Aabb, Vec3};
+
+/// Most triangles in a leaf.
+pub const LEAF_SIZE: usize = 2;
+/// Depth after which every split is a median split, which bounds the depth (and the query
+/// stack) for any input.
+const MEAN_SPLIT_DEPTH: u32 = 32;
+/// Query stack entries: 32 mean-split levels plus log2 of the most triangles a chunk can have.
+const STACK: usize = 64;
+/// Slack of the planes for ray segments (voxel units), so rounding in a segment's end cannot
+/// cut off a triangle that the brute-force test hits.
+const RAY_SLACK: f32 = 1e-3;
+
+/// One kD node (12 bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KdNode {
+    /// Upper bound of the left half along the axis.
+    pub left_max: f32,
+    /// Lower bound of the right half along the axis.
+    pub right_min: f32,
+    /// Axis (2 bits), first triangle of the right half (15 bits), right child node (15 bits).
+    bits: u32,
+}
+
+impl KdNode {
+    fn new(left_max: f32, right_min: f32, axis: usize, split: usize, right: usize) -> KdNode {
+        debug_assert!(split < 1 << 15 && right < 1 << 15);
+        KdNode { left_max, right_min, bits: axis as u32 | (split as u32) << 2 | (right as u32) << 17 }
+    }
+
+    /// The split axis (0 = x, 1 = y, 2 = z).
+    #[inline]
+    pub fn axis(&self) -> usize {
+        (self.bits & 3) as usize
+    }
+
+    /// The first triangle of the right half.
+    #[inline]
+    pub fn split(&self) -> usize {
+        ((self.bits >> 2) & 0x7fff) as usize
+    }
+
+    /// The right child's node index (meaningful when the right half is not a leaf).
+    #[inline]
+    pub fn right(&self) -> usize {
+        (self.bits >> 17) as usize
+    }
+}
+
+/// The tree: nodes in one array (root first) and the box around every triangle.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KdTree {
+    nodes: Vec<KdNode>,
+    bounds: Aabb,
+    triangles: u16,
+}
+
+/// A pending subtree: node index (when not a leaf) and triangle range.
+#[derive(Clone, Copy, Default)]
+struct Range {
+    node: u16,
+    lo: u16,
+    hi: u16,
+}
+
+impl KdTree {
+    /// Builds the tree over `mesh`'s triangles and puts them in leaf order. Splits the longest
+    /// axis at the mean of the triangle midpoints, or at the median when fewer than a quarter of
+    /// the triangles would fall on one side.
+    pub fn build(mesh: &mut ChunkMesh) -> KdTree {
+        let n = mesh.triangle_count();
+        assert!(n < 1 << 15, "a chunk mesh has at most 3072 triangles");
+        let boxes: Vec<Aabb> = (0..n).map(|t| mesh.triangle_aabb(t)).collect();
+        let mut tree = KdTree { triangles: n as u16, ..Default::default() };
+        if let Some(first) = boxes.first() {
+            tree.bounds = boxes.iter().fold(*first, |a, b| a.union(b));
+        }
+        let mut order: Vec<u16> = (0..n as u16).collect();
+        tree.nodes.reserve(n / LEAF_SIZE);
+        tree.split(&boxes, &mut order, 0, 0);
+        mesh.reorder(&order);
+        tree
+    }
+
+    fn split(&mut self, boxes: &[Aabb], order: &mut [u16], first: usize, depth: u32) {
+        let n = order.len();
+        if n <= LEAF_SIZE {
+            return;
+        }
+        let b = order.iter().skip(1).fold(boxes[order[0] as usize], |a, &t| a.union(&boxes[t as usize]));
+        let ext = b.max - b.min;
+        let axis = if ext.x >= ext.y && ext.x >= ext.z {
+            0
+        } else if ext.y >= ext.z {
+            1
+        } else {
+            2
+        };
+        let mid = |t: u16| (boxes[t as usize].min[axis] + boxes[t as usize].max[axis]) * 0.5;
+        let mean = order.iter().map(|&t| mid(t)).sum::<f32>() / n as f32;
+        let left = order.iter().filter(|&&t| mid(t) < mean).count();
+        let split = if depth < MEAN_SPLIT_DEPTH && left * 4 >= n && (n - left) * 4 >= n {
+            // Stable partition, so equal inputs give equal trees.
+            let (l, r): (Vec<u16>, Vec<u16>) = order.iter().partition(|&&t| mid(t) < mean);
+            order[..left].copy_from_slice(&l);
+            order[left..].copy_from_slice(&r);
+            left
+        } else {
+            order.sort_by(|&a, &b| mid(a).total_cmp(&mid(b)).then(a.cmp(&b)));
+            n / 2
+        };
+        let left_max = order[..split].iter().map(|&t| boxes[t as usize].max[axis]).fold(f32::MIN, f32::max);
+        let right_min = order[split..].iter().map(|&t| boxes[t as usize].min[axis]).fold(f32::MAX, f32::min);
+        let index = self.nodes.len();
+        self.nodes.push(KdNode::new(left_max, right_min, axis, 0, 0));
+        let (lo, hi) = order.split_at_mut(split);
+        self.split(boxes, lo, first, depth + 1);
+        let right = self.nodes.len();
+        self.split(boxes, hi, first + split, depth + 1);
+        self.nodes[index] = KdNode::new(left_max, right_min, axis, first + split, right);
+    }
+
+    /// The nodes, root first.
+    pub fn nodes(&self) -> &[KdNode] {
+        &self.nodes
+    }
+
+    /// The box around every triangle (local voxel units).
+    pub fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+
+    /// Heap bytes of the tree.
+    pub fn bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<KdNode>()
+    }
+
+    /// The children of a node's range: (left, right).
+    #[inline]
+    fn children(&self, r: Range) -> (KdNode, Range, Range) {
+        let node = self.nodes[r.node as usize];
+        let split = node.split() as u16;
+        (
+            node,
+            Range { node: r.node + 1, lo: r.lo, hi: split },
+            Range { node: node.right() as u16, lo: split, hi: r.hi },
+        )
+    }
+
+    /// Calls `f` with every triangle whose box overlaps `aabb` (local voxel units). Descends
+    /// only into the halves the box reaches.
+    pub fn query_aabb(&self, mesh: &ChunkMesh, aabb: &Aabb, mut f: impl FnMut(usize)) {
+        if self.triangles == 0 || !self.bounds.overlaps(aabb) {
+            return;
+        }
+        let mut stack = [Range::default(); STACK];
+        stack[0] = Range { node: 0, lo: 0, hi: self.triangles };
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let r = stack[len];
+            if (r.hi - r.lo) as usize <= LEAF_SIZE {
+                for t in r.lo as usize..r.hi as usize {
+                    if mesh.triangle_aabb(t).overlaps(aabb) {
+                        f(t);
+                    }
+                }
+                continue;
+            }
+            let (node, left, right) = self.children(r);
+            let a = node.axis();
+            if aabb.max[a] >= node.right_min {
+                stack[len] = right;
+                len += 1;
+            }
+            if aabb.min[a] <= node.left_max {
+                stack[len] = left;
+                len += 1;
+            }
+        }
+    }
+
+    /// The closest triangle hit by `origin + t dir`, `0 <= t <= max_t` (local voxel units):
+    /// `(t, triangle)`, ties to the lower triangle. Visits the near half first and skips any
+    /// segment that starts beyond the best hit.
+    pub fn cast_ray(&self, mesh: &ChunkMesh, origin: Vec3, dir: Vec3, max_t: f32) -> Option<(f32, usize)> {
+        if self.triangles == 0 {
+            return None;
+        }
+        let (t0, t1) = slab(&self.bounds.grown(RAY_SLACK), origin, dir, 0.0, max_t)?;
+        let mut stack = [(Range::default(), 0.0f32, 0.0f32); STACK];
+        stack[0] = (Range { node: 0, lo: 0, hi: self.triangles }, t0, t1);
+        let mut len = 1;
+        let mut best: Option<(f32, usize)> = None;
+        while len > 0 {
+            len -= 1;
+            let (r, tmin, tmax) = stack[len];
+            if best.is_some_and(|(bt, _)| tmin > bt) {
+                continue;
+            }
+            if (r.hi - r.lo) as usize <= LEAF_SIZE {
+                for t in r.lo as usize..r.hi as usize {
+                    let limit = best.map_or(max_t, |(bt, _)| bt);
+                    if let Some(th) = ray_triangle(origin, dir, mesh.triangle(t), limit)
+                        && best.is_none_or(|(bt, bi)| th < bt || (th == bt && t < bi))
+                    {
+                        best = Some((th, t));
+                    }
+                }
+                continue;
+            }
+            let (node, left, right) = self.children(r);
+            let a = node.axis();
+            let (o, d) = (origin[a], dir[a]);
+            let below = node.left_max + RAY_SLACK;
+            let above = node.right_min - RAY_SLACK;
+            // Parts of [tmin, tmax] where the ray is at or below `below` / at or above `above`.
+            let (l, rr) = if d > 0.0 {
+                ((tmin, tmax.min((below - o) / d)), (tmin.max((above - o) / d), tmax))
+            } else if d < 0.0 {
+                ((tmin.max((below - o) / d), tmax), (tmin, tmax.min((above - o) / d)))
+            } else {
+                (
+                    if o <= below { (tmin, tmax) } else { (1.0, 0.0) },
+                    if o >= above { (tmin, tmax) } else { (1.0, 0.0) },
+                )
+            };
+            let (near, far) = if d >= 0.0 { ((left, l), (right, rr)) } else { ((right, rr), (left, l)) };
+            for (range, (s0, s1)) in [far, near] {
+                if s0 <= s1 {
+                    stack[len] = (range, s0, s1);
+                    len += 1;
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The part of `[t0, t1]` where `origin + t dir` lies in `b`.
+pub(crate) fn slab(b: &Aabb, origin: Vec3, dir: Vec3, mut t0: f32, mut t1: f32) -> Option<(f32, f32)> {
+    for a in 0..3 {
+        let (o, d) = (origin[a], dir[a]);
+        if d == 0.0 {
+            if o < b.min[a] || o > b.max[a] {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((b.min[a] - o) / d, (b.max[a] - o) / d);
+        t0 = t0.max(ta.min(tb));
+        t1 = t1.min(ta.max(tb));
+    }
+    (t0 <= t1).then_some((t0, t1))
+}
+
+/// Möller–Trumbore, two-sided: `t` of the hit with triangle `[a, b, c]` in `[0, max_t]`.
+/// Edges count as inside, so a ray through a shared edge hits one of its triangles.
+#[inline]
+pub fn ray_triangle(origin: Vec3, dir: Vec3, [a, b, c]: [Vec3; 3], max_t: f32) -> Option<f32> {
+    let e1 = b - a;
+    let e2 = c - a;
+    let p = dir.cross(e2);
+    let det = e1.dot(p);
+    if det == 0.0 || !det.is_finite() {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let s = origin - a;
+    let u = s.dot(p) * inv;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = dir.dot(q) * inv;
+    if v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    let t = e2.dot(q) * inv;
+    (t >= 0.0 && t <= max_t).then_some(t)
+}
