@@ -127,3 +127,32 @@ fn editing_through_the_world_validates() {
     assert!(world.edit_terrain(&Edit::Sphere(ok)).unwrap().changed_voxels > 0);
     assert!(world.has_terrain());
 }
+
+#[test]
+fn the_terrain_stamp_changes_with_every_change_and_only_then() {
+    let empty = World::default();
+    assert_eq!(empty.terrain_stamp(), 0);
+    let (mut world, _) = terrain_hills().build_world().unwrap();
+    let (other, _) = terrain_hills().build_world().unwrap();
+    let loaded = world.terrain_stamp();
+    assert_ne!(loaded, 0);
+    assert_ne!(other.terrain_stamp(), loaded, "two worlds never share a stamp");
+    world.step();
+    assert_eq!(world.terrain_stamp(), loaded, "stepping does not change the terrain");
+    let brush = |mode| SphereBrush {
+        center: Vec3::new(-5.0, 3.0, 2.0),
+        radius: 2.5,
+        strength: 1.0,
+        mode,
+        material: VoxelMaterial::Rock,
+    };
+    world.edit_terrain(&Edit::Sphere(brush(BrushMode::Add))).unwrap();
+    let edited = world.terrain_stamp();
+    assert_ne!(edited, loaded);
+    world.edit_terrain(&Edit::Sphere(brush(BrushMode::Paint))).unwrap();
+    let painted = world.terrain_stamp();
+    // Painting rock where it is already rock changes nothing, so the stamp stays.
+    assert_eq!(world.edit_terrain(&Edit::Sphere(brush(BrushMode::Paint))).unwrap().changed_voxels, 0);
+    assert_eq!(world.terrain_stamp(), painted);
+    assert_eq!(world.clone().terrain_stamp(), painted, "a copy has the same content");
+}

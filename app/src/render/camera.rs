@@ -145,7 +145,16 @@ impl OrbitCamera {
                 })
                 .reduce(|a: Aabb, b| a.union(&b))
         };
-        if let Some(bounds) = boxes(false).or_else(|| boxes(true)) {
+        // Without moving bodies, the ground: static bodies and the terrain's stored chunks.
+        let terrain = world.terrain();
+        let ground = || {
+            let chunks = terrain.chunks().map(|(c, _)| terrain.chunk_aabb(c)).reduce(|a, b| a.union(&b));
+            match (boxes(true), chunks) {
+                (Some(a), Some(b)) => Some(a.union(&b)),
+                (a, b) => a.or(b),
+            }
+        };
+        if let Some(bounds) = boxes(false).or_else(ground) {
             self.frame_aabb(&bounds, aspect);
         }
     }

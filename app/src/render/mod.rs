@@ -10,6 +10,7 @@ pub mod palette;
 pub mod pipelines;
 pub mod readback;
 pub mod target;
+pub mod terrain;
 pub mod view;
 
 pub use camera::OrbitCamera;
@@ -60,6 +61,8 @@ pub struct Renderer {
     mask_bind_group: wgpu::BindGroup,
     view: ViewOptions,
     cpu_times: RenderCpuTimes,
+    /// The terrain's chunk meshes, rebuilt when the world's terrain changes.
+    terrain: terrain::TerrainGpu,
 }
 
 /// Where the CPU time of the last [`Renderer::render`] went, in milliseconds. GPU time is not
@@ -108,6 +111,7 @@ impl Renderer {
             meshes: HashMap::new(),
             view: ViewOptions { time_to_sleep: 0.5, ..Default::default() },
             cpu_times: RenderCpuTimes::default(),
+            terrain: terrain::TerrainGpu::default(),
         }
     }
 
@@ -154,6 +158,7 @@ impl Renderer {
     pub fn render(&mut self, world: &World, camera: &OrbitCamera) -> &wgpu::Texture {
         let start = Instant::now();
         self.write_globals(camera);
+        self.terrain.sync(&self.device, world);
         let batches = instances::collect(world, &self.view);
         let all: Vec<Instance> = batches.by_mesh.values().flatten().copied().collect();
         self.upload_instances(&all);
@@ -211,9 +216,19 @@ impl Renderer {
                 first += count;
             }
 
-            // The grid goes last: it blends over the ground and is hidden by bodies in front.
+            pass.set_pipeline(&self.pipelines.terrain);
+            self.terrain.draw_solid(&mut pass);
+
+            // The grid goes after the opaque surfaces: it blends over the ground and is hidden
+            // by bodies and terrain in front.
             pass.set_pipeline(&self.pipelines.grid);
             pass.draw(0..6, 0..1);
+
+            // Water last of the surfaces: blended over whatever lies under it.
+            if self.terrain.has_water() {
+                pass.set_pipeline(&self.pipelines.water);
+                self.terrain.draw_water(&mut pass);
+            }
 
             // Overlays over everything, still hidden by bodies in front of them.
             if !line_vertices.is_empty() {
@@ -251,6 +266,17 @@ impl Renderer {
     /// Where the CPU time of the last render went.
     pub fn cpu_times(&self) -> RenderCpuTimes {
         self.cpu_times
+    }
+
+    /// The terrain's GPU meshes: the editor records its edits there so only the chunks an edit
+    /// touched are meshed again.
+    pub fn terrain_mut(&mut self) -> &mut terrain::TerrainGpu {
+        &mut self.terrain
+    }
+
+    /// What the last terrain rebuild did.
+    pub fn terrain_rebuild(&self) -> terrain::TerrainRebuild {
+        self.terrain.last_rebuild()
     }
 
     /// The pixel rectangle (x, y, width, height) the selection's outline can touch: its AABB's

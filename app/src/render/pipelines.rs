@@ -1,10 +1,10 @@
-//! The render pipelines of the viewport (background, bodies, grid, overlay lines, selection
-//! outline) and the shared
-//! uniform layout they read.
+//! The render pipelines of the viewport (background, bodies, terrain, water, grid, overlay
+//! lines, selection outline) and the shared uniform layout they read.
 
 use super::instances::Instance;
 use super::lines::LineVertex;
 use super::mesh::Vertex;
+use super::terrain::TerrainVertex;
 use super::target::{COLOUR_FORMAT, DEPTH_FORMAT, MASK_FORMAT, SAMPLES};
 
 const COMMON_WGSL: &str = include_str!("../../../shaders/common.wgsl");
@@ -14,6 +14,7 @@ const GRID_WGSL: &str = include_str!("../../../shaders/grid.wgsl");
 const LINES_WGSL: &str = include_str!("../../../shaders/lines.wgsl");
 const SELECTION_MASK_WGSL: &str = include_str!("../../../shaders/selection_mask.wgsl");
 const OUTLINE_WGSL: &str = include_str!("../../../shaders/outline.wgsl");
+const TERRAIN_WGSL: &str = include_str!("../../../shaders/terrain.wgsl");
 
 /// The per-frame uniforms, laid out exactly as `Globals` in `shaders/common.wgsl`.
 #[repr(C)]
@@ -53,6 +54,10 @@ pub struct Pipelines {
     pub outline: wgpu::RenderPipeline,
     /// Layout of group 1 of the outline pipeline (the mask texture).
     pub mask_layout: wgpu::BindGroupLayout,
+    /// Opaque terrain triangles.
+    pub terrain: wgpu::RenderPipeline,
+    /// Water triangles, blended over what is behind them, depth-tested but not written.
+    pub water: wgpu::RenderPipeline,
 }
 
 /// How a pipeline uses the depth buffer.
@@ -106,6 +111,11 @@ impl Pipelines {
                 ],
             },
         ];
+        let terrain_buffers = [wgpu::VertexBufferLayout {
+            array_stride: size_of::<TerrainVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x4],
+        }];
         let line_buffers = [wgpu::VertexBufferLayout {
             array_stride: size_of::<LineVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -245,6 +255,35 @@ impl Pipelines {
             Output::Viewport(DepthUse { write: false, test: false }),
             Some(wgpu::BlendState::ALPHA_BLENDING),
         );
-        Pipelines { globals_layout, background, shapes, grid, lines, selection_mask, outline, mask_layout }
+        let terrain = build(
+            "viewport terrain",
+            TERRAIN_WGSL,
+            &layout,
+            &terrain_buffers,
+            TRIANGLES,
+            Output::Viewport(DepthUse { write: true, test: true }),
+            None,
+        );
+        let water = build(
+            "viewport water",
+            TERRAIN_WGSL,
+            &layout,
+            &terrain_buffers,
+            TRIANGLES,
+            Output::Viewport(DepthUse { write: false, test: true }),
+            Some(wgpu::BlendState::ALPHA_BLENDING),
+        );
+        Pipelines {
+            globals_layout,
+            background,
+            shapes,
+            grid,
+            lines,
+            selection_mask,
+            outline,
+            mask_layout,
+            terrain,
+            water,
+        }
     }
 }

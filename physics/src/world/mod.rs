@@ -136,6 +136,9 @@ pub struct World {
     threads: Option<Arc<rayon::ThreadPool>>,
     /// The voxel terrain (empty unless a scene or the editor sets one); see `world/terrain.rs`.
     terrain: crate::terrain::Terrain,
+    /// Names the terrain's content: 0 for the empty default, a fresh process-wide number after
+    /// every change (see [`World::terrain_stamp`]).
+    terrain_stamp: u64,
 }
 
 impl World {
