@@ -213,13 +213,23 @@ proptest! {
         center in vec3_in(-3.9, 3.9),
         radius in 0.2f32..2.5,
         strength in 0.05f32..1.0,
-        mode in 0usize..5,
+        mode in 0usize..6,
+        box_size in (0i32..5, 0i32..5, 0i32..5),
     ) {
         let mut t = random_terrain(seed, fill);
         let center = center + Vec3::new(0.0, 4.0, 0.0);
         let before = t.clone();
-        let mode = [BrushMode::Add, BrushMode::Remove, BrushMode::Smooth, BrushMode::Paint, BrushMode::FillWater][mode];
-        let report = t.edit(&Edit::Sphere(SphereBrush { center, radius, strength, mode, material: VoxelMaterial::Sand })).unwrap();
+        let edit = if mode == 5 {
+            // A box fill at the brush centre, clipped to the bounds.
+            let settings = *t.settings();
+            let min = t.voxel_at(center);
+            let max = (min + IVec3::new(box_size.0, box_size.1, box_size.2)).min(settings.max_voxel());
+            Edit::FillBox { min, max, voxel: Voxel::new(VoxelMaterial::Grass, (seed >> 8) as u8).unwrap_or(Voxel::AIR) }
+        } else {
+            let mode = [BrushMode::Add, BrushMode::Remove, BrushMode::Smooth, BrushMode::Paint, BrushMode::FillWater][mode];
+            Edit::Sphere(SphereBrush { center, radius, strength, mode, material: VoxelMaterial::Sand })
+        };
+        let report = t.edit(&edit).unwrap();
         let settings = *t.settings();
         let (lo, hi) = (settings.min_voxel(), settings.max_voxel());
         let mut changed = 0;
