@@ -106,7 +106,7 @@ fn dir3() -> impl Strategy<Value = Vec3> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn masks_equal_naive_dilation(seed in any::<u64>(), fill in 0u8..=255) {
@@ -512,4 +512,22 @@ fn malformed_runs_are_rejected() {
     assert_eq!(chunk.voxels()[255], Voxel::AIR);
     assert_eq!(chunk.voxels()[256], Voxel::new(VoxelMaterial::Rock, 255).unwrap());
     assert_eq!(rle::encode(&chunk), "0000010001ff0100");
+}
+
+#[test]
+fn render_normals_are_smooth_and_outward() {
+    let settings = TerrainSettings { voxel_size: 0.5, min_chunk: [-2, -2, -2], max_chunk: [2, 2, 2] };
+    let t = ball(settings, Vec3::ZERO, 7.0);
+    let mut vertices = 0;
+    for (c, _) in t.chunks() {
+        let m = t.render_mesh(c, MeshField::Solid);
+        assert_eq!(m.positions.len(), m.normals.len());
+        for (p, n) in m.positions.iter().zip(&m.normals) {
+            assert!((n.length() - 1.0).abs() < 1e-4);
+            // The ball is centred on voxel corner 0, i.e. world 0.
+            assert!(n.dot(p.normalize()) > 0.9, "{p} {n}");
+            vertices += 1;
+        }
+    }
+    assert!(vertices > 100);
 }
