@@ -156,3 +156,32 @@ fn the_terrain_stamp_changes_with_every_change_and_only_then() {
     assert_eq!(world.terrain_stamp(), painted);
     assert_eq!(world.clone().terrain_stamp(), painted, "a copy has the same content");
 }
+
+#[test]
+fn terrain_edits_wake_only_nearby_bodies() {
+    use atoll_physics::{BodyDesc, Shape};
+    let mut world = World::default();
+    let floor =
+        BodyDesc::fixed(Shape::cuboid(Vec3::new(20.0, 0.5, 20.0)).unwrap(), Vec3::new(0.0, -0.5, 0.0));
+    world.create_body(&floor).unwrap();
+    let cube = world
+        .create_body(&BodyDesc::dynamic(Shape::cuboid(Vec3::splat(0.5)).unwrap(), Vec3::new(0.0, 0.5, 0.0)))
+        .unwrap();
+    for _ in 0..120 {
+        world.step();
+    }
+    assert!(!world.is_awake(cube).unwrap(), "the cube sleeps on the floor");
+    let brush = |z: f32, radius: f32| {
+        Edit::Sphere(SphereBrush {
+            center: Vec3::new(0.0, 1.0, z),
+            radius,
+            strength: 1.0,
+            mode: BrushMode::Add,
+            material: VoxelMaterial::Dirt,
+        })
+    };
+    assert!(world.edit_terrain(&brush(4.0, 1.0)).unwrap().changed_voxels > 0);
+    assert!(!world.is_awake(cube).unwrap(), "an edit metres away leaves it asleep");
+    world.edit_terrain(&brush(1.5, 0.6)).unwrap();
+    assert!(world.is_awake(cube).unwrap(), "an edit beside it wakes it");
+}

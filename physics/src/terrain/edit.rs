@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 /// Largest brush radius, in voxels (a 64-voxel brush touches about 1.1 million voxels).
 pub const MAX_BRUSH_VOXELS: f32 = 64.0;
 /// Most voxels one box fill may set.
-pub const MAX_FILL_VOXELS: u64 = 1 << 24;
+pub const MAX_FILL_VOXELS: u64 = 1 << 22;
 
 /// What a sphere brush does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

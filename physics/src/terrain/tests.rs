@@ -106,7 +106,7 @@ fn dir3() -> impl Strategy<Value = Vec3> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn masks_equal_naive_dilation(seed in any::<u64>(), fill in 0u8..=255) {
@@ -213,13 +213,23 @@ proptest! {
         center in vec3_in(-3.9, 3.9),
         radius in 0.2f32..2.5,
         strength in 0.05f32..1.0,
-        mode in 0usize..5,
+        mode in 0usize..6,
+        box_size in (0i32..5, 0i32..5, 0i32..5),
     ) {
         let mut t = random_terrain(seed, fill);
         let center = center + Vec3::new(0.0, 4.0, 0.0);
         let before = t.clone();
-        let mode = [BrushMode::Add, BrushMode::Remove, BrushMode::Smooth, BrushMode::Paint, BrushMode::FillWater][mode];
-        let report = t.edit(&Edit::Sphere(SphereBrush { center, radius, strength, mode, material: VoxelMaterial::Sand })).unwrap();
+        let edit = if mode == 5 {
+            // A box fill at the brush centre, clipped to the bounds.
+            let settings = *t.settings();
+            let min = t.voxel_at(center);
+            let max = (min + IVec3::new(box_size.0, box_size.1, box_size.2)).min(settings.max_voxel());
+            Edit::FillBox { min, max, voxel: Voxel::new(VoxelMaterial::Grass, (seed >> 8) as u8).unwrap_or(Voxel::AIR) }
+        } else {
+            let mode = [BrushMode::Add, BrushMode::Remove, BrushMode::Smooth, BrushMode::Paint, BrushMode::FillWater][mode];
+            Edit::Sphere(SphereBrush { center, radius, strength, mode, material: VoxelMaterial::Sand })
+        };
+        let report = t.edit(&edit).unwrap();
         let settings = *t.settings();
         let (lo, hi) = (settings.min_voxel(), settings.max_voxel());
         let mut changed = 0;
@@ -502,4 +512,22 @@ fn malformed_runs_are_rejected() {
     assert_eq!(chunk.voxels()[255], Voxel::AIR);
     assert_eq!(chunk.voxels()[256], Voxel::new(VoxelMaterial::Rock, 255).unwrap());
     assert_eq!(rle::encode(&chunk), "0000010001ff0100");
+}
+
+#[test]
+fn render_normals_are_smooth_and_outward() {
+    let settings = TerrainSettings { voxel_size: 0.5, min_chunk: [-2, -2, -2], max_chunk: [2, 2, 2] };
+    let t = ball(settings, Vec3::ZERO, 7.0);
+    let mut vertices = 0;
+    for (c, _) in t.chunks() {
+        let m = t.render_mesh(c, MeshField::Solid);
+        assert_eq!(m.positions.len(), m.normals.len());
+        for (p, n) in m.positions.iter().zip(&m.normals) {
+            assert!((n.length() - 1.0).abs() < 1e-4);
+            // The ball is centred on voxel corner 0, i.e. world 0.
+            assert!(n.dot(p.normalize()) > 0.9, "{p} {n}");
+            vertices += 1;
+        }
+    }
+    assert!(vertices > 100);
 }
