@@ -95,3 +95,84 @@ fn wasd_flies_the_camera_and_a_text_field_keeps_the_keys() {
     held(&mut harness, Key::S);
     assert_eq!(camera(&harness).target, before, "S flew while a text field had focus");
 }
+
+/// Solid occupancy summed over the voxels within `radius` metres of `centre`.
+fn solid_around(world: &atoll_physics::World, centre: glam::Vec3, radius: f32) -> u64 {
+    let terrain = world.terrain();
+    let (lo, hi) = (terrain.voxel_at(centre - radius), terrain.voxel_at(centre + radius));
+    let mut sum = 0;
+    for x in lo.x..=hi.x {
+        for y in lo.y..=hi.y {
+            for z in lo.z..=hi.z {
+                sum += terrain.voxel(glam::IVec3::new(x, y, z)).solid_density() as u64;
+            }
+        }
+    }
+    sum
+}
+
+#[test]
+fn dragging_the_add_brush_raises_the_terrain_under_the_pointer() {
+    use atoll_physics::terrain::BrushMode;
+    let mut harness = harness("terrain.ron");
+    harness.run_steps(2);
+    // Choose the brush through the Terrain panel.
+    harness.get_by_label("Terrain").click();
+    // Let the panel open and settle its layout before clicking inside it.
+    harness.run_steps(4);
+    harness.get_by_label("add").click();
+    harness.run_steps(1);
+    assert_eq!(harness.state().state.terrain_tool.mode, Some(BrushMode::Add));
+
+    let rect = harness.state().viewport().rect();
+    let start = rect.center();
+    harness.hover_at(start);
+    harness.run_steps(2);
+    let hit = harness.state().state.terrain_tool.hover.expect("the view centre shows terrain");
+    assert!(harness.state().state.view.brush.is_some(), "the brush follows the pointer");
+    let stamp = harness.state().state.world.terrain_stamp();
+    let before = solid_around(&harness.state().state.world, hit.point, 2.0);
+    let camera = harness.state().state.camera;
+
+    let button = |pos, pressed| Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    harness.event(button(start, true));
+    harness.run_steps(2);
+    let end = start + egui::vec2(60.0, 0.0);
+    for k in 1..=6 {
+        harness.event(Event::PointerMoved(start + egui::vec2(10.0 * k as f32, 0.0)));
+        harness.run_steps(1);
+    }
+    harness.event(button(end, false));
+    harness.run_steps(2);
+
+    let state = &harness.state().state;
+    assert_ne!(state.world.terrain_stamp(), stamp, "the stroke edited the terrain");
+    assert!(solid_around(&state.world, hit.point, 2.0) > before, "the ground under the press rose");
+    assert!(state.terrain_tool.last_dab_stats.is_some_and(|d| d.voxels > 0));
+    assert_eq!(state.camera.yaw, camera.yaw, "painting does not orbit");
+    assert!(state.dirty);
+    assert!(state.terrain_rebuild.chunks > 0, "the viewport re-meshed the touched chunks");
+
+    // The brush is drawn where the pointer is: its yellow wire sphere shows around it.
+    harness.hover_at(start);
+    harness.run_steps(2);
+    let image = harness.render().unwrap();
+    if let Some(path) = std::env::var_os("ATOLL_TERRAIN_SNAPSHOT") {
+        image.save(path).unwrap();
+    }
+    let ppp = image.width() as f32 / 1280.0;
+    let brush_yellow = |x: i32, y: i32| {
+        let p = image.get_pixel((x as f32 * ppp) as u32, (y as f32 * ppp) as u32);
+        p[0] > 200 && p[1] > 190 && p[2] < 170
+    };
+    let near = (-80..=80)
+        .flat_map(|dx| (-80..=80).map(move |dy| (dx, dy)))
+        .filter(|(dx, dy)| brush_yellow(start.x as i32 + dx, start.y as i32 + dy))
+        .count();
+    assert!(near > 20, "{near} brush pixels around the pointer");
+}

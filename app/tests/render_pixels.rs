@@ -311,3 +311,78 @@ fn the_selected_body_is_outlined_even_inside_the_pile() {
         "only {outline} outline pixels around a {perimeter:.0}-pixel perimeter"
     );
 }
+
+fn hills() -> World {
+    Scene::load(&scenes_dir().join("terrain.ron")).unwrap().build_world().unwrap().0
+}
+
+/// The pixel where `world_point` is drawn.
+fn pixel_at(image: &RgbaImage, camera: &OrbitCamera, world_point: glam::Vec3) -> Rgba<u8> {
+    let size = Vec2::new(SIZE[0] as f32, SIZE[1] as f32);
+    let p = camera.project(world_point, size).expect("in front of the camera");
+    *image.get_pixel(p.x.round() as u32, p.y.round() as u32)
+}
+
+#[test]
+fn terrain_draws_grass_on_the_hills_and_water_in_the_lake() {
+    let gpu = gpu();
+    let world = hills();
+    let (renderer, camera, image) = framed_render(&gpu, &world);
+    let down = |x: f32, z: f32| {
+        world.terrain().cast_ray(glam::Vec3::new(x, 30.0, z), glam::Vec3::NEG_Y, 60.0).unwrap().unwrap()
+    };
+    // The hill over the cave is grass-covered: drawn green.
+    let hill = down(-13.0, 8.0);
+    assert_eq!(hill.material, atoll_physics::terrain::VoxelMaterial::Grass);
+    let green = pixel_at(&image, &camera, hill.point);
+    assert!(green[1] > green[0] + 20 && green[1] > green[2] + 20, "hill drawn {green:?}");
+    let drawn = renderer.terrain_rebuild();
+    assert_eq!(drawn.chunks, world.terrain().masks().count(), "the first frame meshes every chunk");
+    assert!(drawn.triangles > 1000);
+
+    // Looking down on the lake (centre (9, 0, -9)): water over its sand bowl, drawn blue (the
+    // sand alone is yellow, the grass green).
+    let above_lake = OrbitCamera {
+        target: glam::Vec3::new(9.0, 0.0, -9.0),
+        pitch: 1.4,
+        distance: 12.0,
+        ..OrbitCamera::default()
+    };
+    let lake = render(&gpu, &world, &above_lake);
+    let centre = *lake.get_pixel(SIZE[0] / 2, SIZE[1] / 2);
+    assert!(centre[2] > centre[0] + 60 && centre[2] > centre[1] + 20, "lake drawn {centre:?}");
+}
+
+#[test]
+fn a_terrain_edit_redraws_only_the_chunks_it_touched() {
+    use atoll_physics::terrain::{BrushMode, Edit, SphereBrush, VoxelMaterial};
+    let gpu = gpu();
+    let mut world = hills();
+    let (mut renderer, camera, before) = framed_render(&gpu, &world);
+    renderer.render(&world, &camera);
+    assert_eq!(renderer.terrain_rebuild().chunks, world.terrain().masks().count(), "nothing changed");
+
+    let centre = glam::Vec3::new(-13.0, 8.0, 8.0);
+    let brush = SphereBrush {
+        center: centre,
+        radius: 3.0,
+        strength: 1.0,
+        mode: BrushMode::Add,
+        material: VoxelMaterial::Rock,
+    };
+    let stamp = world.terrain_stamp();
+    let report = world.edit_terrain(&Edit::Sphere(brush)).unwrap();
+    renderer.terrain_mut().note_edit(stamp, world.terrain_stamp(), &report.chunks);
+    renderer.render(&world, &camera);
+    assert_eq!(renderer.terrain_rebuild().chunks, report.chunks.len());
+    let after = renderer.read_back_rgba();
+    // A grey rock ball now sits on the green hill.
+    let rock = pixel_at(&after, &camera, centre + glam::Vec3::Y * 2.0);
+    assert!(chroma([rock[0], rock[1], rock[2]]).max_element() < 25.0, "rock drawn {rock:?}");
+    assert!(changed_pixels(&before, &after) > 100);
+
+    // An edit the renderer was not told about still shows: everything is meshed again.
+    world.edit_terrain(&Edit::Sphere(SphereBrush { mode: BrushMode::Remove, ..brush })).unwrap();
+    renderer.render(&world, &camera);
+    assert_eq!(renderer.terrain_rebuild().chunks, world.terrain().masks().count());
+}

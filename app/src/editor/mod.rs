@@ -9,6 +9,7 @@ pub mod native_dialog;
 pub mod panels;
 pub mod scenes;
 pub mod state;
+pub mod terrain_tool;
 pub mod viewport;
 
 pub use state::EditorState;

@@ -4,6 +4,8 @@
 use super::files::PathPrompt;
 use super::history::History;
 use super::scenes;
+use super::terrain_tool::TerrainTool;
+use crate::render::terrain::TerrainRebuild;
 use crate::render::{OrbitCamera, ViewOptions};
 use atoll_physics::{Aabb, BodyId, Scene, Snapshot, StepSettings, World};
 use glam::{Vec2, Vec3};
@@ -70,6 +72,10 @@ pub struct EditorState {
     pub pending_dialog: Option<super::native_dialog::PendingDialog>,
     /// A box the viewport should frame on its next frame (it knows the aspect ratio).
     pub frame_target: Option<Aabb>,
+    /// The terrain paint tool.
+    pub terrain_tool: TerrainTool,
+    /// What the viewport's last terrain rebuild did (chunks meshed, time, triangles drawn).
+    pub terrain_rebuild: TerrainRebuild,
     /// Simulated seconds owed to the world while playing.
     pending_seconds: f64,
 }
@@ -111,6 +117,8 @@ impl EditorState {
             native_dialogs: super::files::native_dialogs_available(),
             pending_dialog: None,
             frame_target: None,
+            terrain_tool: TerrainTool::default(),
+            terrain_rebuild: TerrainRebuild::default(),
             pending_seconds: 0.0,
         })
     }
@@ -140,7 +148,10 @@ impl EditorState {
         let view = ViewOptions { selected: None, highlighted: Vec::new(), ..self.view.clone() };
         let recent = std::mem::take(&mut self.recent);
         let (step_n, time_scale, native_dialogs) = (self.step_n, self.time_scale, self.native_dialogs);
+        // The brush settings stay; the stroke and the edits not yet drawn belong to the old world.
+        let tool = self.terrain_tool.same_brush();
         *self = state;
+        self.terrain_tool = tool;
         // The framing only moves the target and distance.
         self.camera = camera;
         self.view = ViewOptions { time_to_sleep: self.world.settings().time_to_sleep, ..view };

@@ -44,12 +44,16 @@ impl Viewport {
             state.camera.frame_aabb(&bounds, aspect);
         }
         handle_input(ui, &response, rect, state);
+        for (before, after, chunks) in state.terrain_tool.pending.drain(..) {
+            self.renderer.terrain_mut().note_edit(before, after, &chunks);
+        }
 
         let pixels = (rect.size() * ui.pixels_per_point()).round();
         let resized = self.renderer.resize([pixels.x as u32, pixels.y as u32]);
         state.refresh_highlight();
         self.renderer.set_view(&state.view);
         self.renderer.render(&state.world, &state.camera);
+        state.terrain_rebuild = self.renderer.terrain_rebuild();
         self.register_texture(resized);
         if let Some(texture) = self.texture {
             let uv = Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
@@ -81,9 +85,13 @@ impl Viewport {
 }
 
 /// Left drag orbits, right or middle drag pans, the wheel zooms, WASD flies, a click picks.
+/// With a terrain brush chosen, the left button paints instead (Alt + left drag still orbits).
 fn handle_input(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut EditorState) {
     let delta = to_glam(response.drag_delta());
-    if response.dragged_by(PointerButton::Primary) {
+    let painting = paint(ui, response, rect, state);
+    if painting {
+        // The brush has the primary button.
+    } else if response.dragged_by(PointerButton::Primary) {
         state.camera.orbit(delta);
     } else if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
         state.camera.pan(delta, rect.height());
@@ -97,10 +105,46 @@ fn handle_input(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mu
     }
     fly(ui, state);
     if response.clicked()
+        && !painting
         && let Some(pos) = response.interact_pointer_pos()
     {
         state.pick(to_glam(pos - rect.min), to_glam(rect.size()));
     }
+}
+
+/// The terrain brush: aims at the terrain under the pointer, shows the brush there and, while
+/// the primary button is held on the view, strokes. Returns whether the primary button belongs
+/// to the brush this frame.
+fn paint(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut EditorState) -> bool {
+    let tool = &mut state.terrain_tool;
+    let alt = ui.input(|i| i.modifiers.alt);
+    let Some(pointer) = response.hover_pos().or_else(|| response.interact_pointer_pos()) else {
+        tool.hover = None;
+        tool.end_stroke();
+        state.view.brush = None;
+        return false;
+    };
+    let (origin, dir) = state.camera.ray_through(to_glam(pointer - rect.min), to_glam(rect.size()));
+    tool.aim(&state.world, origin, dir);
+    state.view.terrain_chunk = tool.hover.map(|hit| hit.chunk);
+    if tool.mode.is_none() || alt {
+        state.view.brush = None;
+        tool.end_stroke();
+        return false;
+    }
+    state.view.brush = tool.hover.map(|hit| (hit.point, tool.radius));
+    let pressed = response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down());
+    if pressed {
+        match tool.stroke(&mut state.world) {
+            Ok(dabs) if dabs > 0 => state.dirty = true,
+            Ok(_) => {}
+            Err(e) => state.error = Some(e),
+        }
+        ui.ctx().request_repaint();
+    } else {
+        tool.end_stroke();
+    }
+    true
 }
 
 /// WASD flies (W forward, S back, A left, D right, E up, Q down; Shift is faster) while no

@@ -145,12 +145,12 @@ pub fn build_into(
     }
 }
 
-fn rgba(srgb: [u8; 3], alpha: f32) -> [u8; 4] {
+pub(super) fn rgba(srgb: [u8; 3], alpha: f32) -> [u8; 4] {
     let [r, g, b] = palette::linear(srgb);
     [r, g, b, alpha].map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
-fn push(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, colour: [u8; 4]) {
+pub(super) fn push(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, colour: [u8; 4]) {
     out.extend_from_slice(&[
         LineVertex { position: a.into(), colour },
         LineVertex { position: b.into(), colour },
@@ -161,14 +161,14 @@ fn push(out: &mut Vec<LineVertex>, a: Vec3, b: Vec3, colour: [u8; 4]) {
 // every overlay on a busy scene there are a few hundred thousand vertices a frame, and one
 // capacity check per shape instead of per vertex is measurably cheaper.
 
-fn push_cross(out: &mut Vec<LineVertex>, p: Vec3, half: f32, colour: [u8; 4]) {
+pub(super) fn push_cross(out: &mut Vec<LineVertex>, p: Vec3, half: f32, colour: [u8; 4]) {
     let vertex = |q: Vec3| LineVertex { position: q.into(), colour };
     let (x, y, z) = (Vec3::X * half, Vec3::Y * half, Vec3::Z * half);
     out.extend_from_slice(&[p - x, p + x, p - y, p + y, p - z, p + z].map(vertex));
 }
 
 /// The twelve edges of an axis-aligned box.
-fn push_box(out: &mut Vec<LineVertex>, aabb: &Aabb, colour: [u8; 4]) {
+pub(super) fn push_box(out: &mut Vec<LineVertex>, aabb: &Aabb, colour: [u8; 4]) {
     let (lo, hi) = (aabb.min, aabb.max);
     let corner = |i: usize| LineVertex {
         position: [

@@ -11,6 +11,7 @@ pub mod pipelines;
 pub mod readback;
 pub mod target;
 pub mod terrain;
+pub mod terrain_lines;
 pub mod view;
 
 pub use camera::OrbitCamera;
@@ -168,6 +169,7 @@ impl Renderer {
         let instanced = Instant::now();
         let mut line_vertices = std::mem::take(&mut self.line_vertices);
         lines::build_into(&mut line_vertices, world, &self.view.overlays, self.view.marker);
+        terrain_lines::append(&mut line_vertices, world, &self.view);
         self.upload_lines(&line_vertices);
         let lined = Instant::now();
 

@@ -4,8 +4,8 @@
 use super::instances::Instance;
 use super::lines::LineVertex;
 use super::mesh::Vertex;
-use super::terrain::TerrainVertex;
 use super::target::{COLOUR_FORMAT, DEPTH_FORMAT, MASK_FORMAT, SAMPLES};
+use super::terrain::TerrainVertex;
 
 const COMMON_WGSL: &str = include_str!("../../../shaders/common.wgsl");
 const BACKGROUND_WGSL: &str = include_str!("../../../shaders/background.wgsl");

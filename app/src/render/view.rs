@@ -2,6 +2,7 @@
 //! overlays and the bodies to highlight. The editor owns one and hands it to the renderer.
 
 use atoll_physics::BodyId;
+use atoll_physics::terrain::ChunkCoord;
 
 /// How bodies are coloured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,4 +87,19 @@ pub struct ViewOptions {
     /// A contact point to mark whatever the overlays (the Contacts row under the pointer):
     /// position and normal.
     pub marker: Option<(glam::Vec3, glam::Vec3)>,
+    /// The terrain brush under the pointer: centre and radius, drawn as a wire sphere.
+    pub brush: Option<(glam::Vec3, f32)>,
+    /// The terrain chunk the terrain overlays show (the one under the pointer).
+    pub terrain_chunk: Option<ChunkCoord>,
+    /// Which terrain overlays are on.
+    pub terrain_overlays: TerrainOverlays,
+}
+
+/// Debug overlays of one terrain chunk (the one under the pointer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TerrainOverlays {
+    /// The chunk's dilated solid mask: a small cross per set bit, and the chunk's box.
+    pub masks: bool,
+    /// The boxes of the chunk's kD tree nodes, coloured by depth.
+    pub kd_nodes: bool,
 }

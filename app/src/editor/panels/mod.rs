@@ -9,6 +9,7 @@ pub mod islands;
 pub mod scene_tree;
 pub mod settings;
 pub mod sleep;
+pub mod terrain;
 pub mod timing;
 
 use super::files::{self, PathPurpose};
@@ -210,6 +211,7 @@ pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut Pane
         CollapsingHeader::new("Contacts").show(ui, |ui| contacts::show(ui, state));
         CollapsingHeader::new("Islands").show(ui, |ui| islands::show(ui, state, &mut panels.island_sort));
         CollapsingHeader::new("Sleep").show(ui, |ui| sleep::show(ui, state));
+        CollapsingHeader::new("Terrain").show(ui, |ui| terrain::show(ui, state));
         CollapsingHeader::new("Settings").show(ui, |ui| settings::show(ui, state));
     });
 }
