@@ -111,6 +111,14 @@ pub(crate) fn closest_on_poly<P: Polyhedron + ?Sized>(poly: &P, c: Vec3) -> Poly
     PolyClosest { on_poly: best.1, on_query: c, normal, distance }
 }
 
+/// [`closest_on_poly`], by clamping when `poly` is a box.
+pub(crate) fn closest_on_polyhedron<P: Polyhedron + ?Sized>(poly: &P, c: Vec3) -> PolyClosest {
+    match poly.box_half_extents() {
+        Some(half) => closest_on_box(poly, half, c),
+        None => closest_on_poly(poly, c),
+    }
+}
+
 /// [`closest_on_poly`] for a box of half extents `half` (as [`BoxPoly`] numbers its faces): the
 /// closest outside point is the query clamped to the box, with no face or edge search.
 ///

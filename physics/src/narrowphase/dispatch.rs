@@ -14,7 +14,7 @@ use super::capsule::{capsule_capsule, capsule_poly};
 use super::feature::flip_feature;
 use super::polyhedron::collide_polyhedra;
 use super::polytope::BoxPoly;
-use super::sphere::{sphere_box, sphere_capsule, sphere_poly, sphere_sphere};
+use super::sphere::{sphere_capsule, sphere_poly, sphere_sphere};
 use super::{CollideCache, Manifold};
 use crate::math::{Transform, Vec3};
 use crate::shape::Shape;
@@ -57,7 +57,7 @@ fn ordered(
             sphere_capsule(*radius, xa, *half_height, *rb, xb, speculative)
         }
         (Sphere { radius }, Cuboid { half_extents }) => {
-            sphere_box(*radius, xa, *half_extents, xb, speculative)
+            sphere_poly(*radius, xa, &BoxPoly::new(*half_extents), xb, speculative)
         }
         (Sphere { radius }, Hull(h)) => sphere_poly(*radius, xa, &**h, xb, speculative),
         (Capsule { half_height: ha, radius: ra }, Capsule { half_height: hb, radius: rb }) => {

@@ -5,11 +5,12 @@
 //! stored and only B's is transformed; the result is mapped to world space at the end.
 
 use super::clip::{self, ClipPolygon, ClipVertex};
-use super::closest::{closest_on_poly, closest_segments};
+use super::closest::{closest_on_polyhedron, closest_segments};
 use super::feature;
 use super::polytope::{Polyhedron, Posed};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Transform, Vec3};
+use crate::shape::MAX_HULL_VERTICES;
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
 /// (two resting boxes) must not flip the reference from step to step.
@@ -387,49 +388,59 @@ fn face_fallback<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     m
 }
 
-/// Exact closest points `(on_p, on_q, distance)` of two separated polyhedra, by brute force:
-/// the closest pair is a vertex against the other shape, or an edge against an edge. Only used
-/// on the rare fallback path, so its cost does not matter.
 /// The axis-aligned box, in the common frame, around a posed polyhedron's vertices.
 fn common_frame_bounds<P: Polyhedron + ?Sized>(p: &Posed<P>) -> Aabb {
     let mut bounds = Aabb::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
-    for v in p.poly.edges().iter().flat_map(|e| e.vertices) {
-        let x = p.vertex(v as usize);
+    for v in 0..p.poly.vertex_count() {
+        let x = p.vertex(v);
         bounds.min = bounds.min.min(x);
         bounds.max = bounds.max.max(x);
     }
     bounds
 }
 
+/// Exact closest points `(on_p, on_q, distance)` of two separated polyhedra, by brute force:
+/// the closest pair is a vertex against the other shape, or an edge against an edge. It runs on
+/// the fallback path, which is not rare in a tumbling pile (neighbours near but not facing), so
+/// boxes take the closed-form closest point and edge pairs whose boxes are already farther
+/// apart than the best pair are skipped.
 fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
     p: &Posed<P>,
     q: &Posed<Q>,
 ) -> (Vec3, Vec3, f32) {
+    // Both shapes' vertices in the common frame, once (hulls have at most 64).
+    let mut pv = [Vec3::ZERO; MAX_HULL_VERTICES];
+    let mut qv = [Vec3::ZERO; MAX_HULL_VERTICES];
+    let (np, nq) = (p.poly.vertex_count(), q.poly.vertex_count());
+    (0..np).for_each(|i| pv[i] = p.vertex(i));
+    (0..nq).for_each(|i| qv[i] = q.vertex(i));
     let mut best = (Vec3::ZERO, Vec3::ZERO, f32::MAX);
-    let mut consider = |a: Vec3, b: Vec3| {
+    let consider = |best: &mut (Vec3, Vec3, f32), a: Vec3, b: Vec3| {
         let dist = (b - a).length();
         if dist < best.2 {
-            best = (a, b, dist);
+            *best = (a, b, dist);
         }
     };
-    // Every vertex is an end of some edge (visited twice or more; harmless here).
-    for v in p.poly.edges().iter().flat_map(|e| e.vertices) {
-        let c = closest_on_poly(q.poly, q.to_local_point(p.vertex(v as usize)));
-        consider(p.vertex(v as usize), q.to_common_point(c.on_poly));
+    for &v in &pv[..np] {
+        let c = closest_on_polyhedron(q.poly, q.to_local_point(v));
+        consider(&mut best, v, q.to_common_point(c.on_poly));
     }
-    for v in q.poly.edges().iter().flat_map(|e| e.vertices) {
-        let c = closest_on_poly(p.poly, p.to_local_point(q.vertex(v as usize)));
-        consider(p.to_common_point(c.on_poly), q.vertex(v as usize));
+    for &v in &qv[..nq] {
+        let c = closest_on_polyhedron(p.poly, p.to_local_point(v));
+        consider(&mut best, p.to_common_point(c.on_poly), v);
     }
     for ep in p.poly.edges() {
+        let (a0, a1) = (pv[ep.vertices[0] as usize], pv[ep.vertices[1] as usize]);
+        let (lo, hi) = (a0.min(a1), a0.max(a1));
         for eq in q.poly.edges() {
-            let (_, _, a, b) = closest_segments(
-                p.vertex(ep.vertices[0] as usize),
-                p.vertex(ep.vertices[1] as usize),
-                q.vertex(eq.vertices[0] as usize),
-                q.vertex(eq.vertices[1] as usize),
-            );
-            consider(a, b);
+            let (b0, b1) = (qv[eq.vertices[0] as usize], qv[eq.vertices[1] as usize]);
+            // The gap between the two edges' boxes bounds their distance from below.
+            let gap = (b0.min(b1) - hi).max(lo - b0.max(b1)).max(Vec3::ZERO);
+            if gap.length_squared() >= best.2 * best.2 {
+                continue;
+            }
+            let (_, _, a, b) = closest_segments(a0, a1, b0, b1);
+            consider(&mut best, a, b);
         }
     }
     best

@@ -14,6 +14,12 @@ use std::sync::OnceLock;
 pub(crate) trait Polyhedron {
     /// Vertex `i`.
     fn vertex(&self, i: usize) -> Vec3;
+    /// Number of vertices (at most [`crate::shape::MAX_HULL_VERTICES`]).
+    fn vertex_count(&self) -> usize;
+    /// The half extents when this is a box, whose closest points have a closed form.
+    fn box_half_extents(&self) -> Option<Vec3> {
+        None
+    }
     /// Number of faces.
     fn face_count(&self) -> usize;
     /// Outward unit normal and offset of face `i` (`normal.dot(x) == offset` on the face).
@@ -30,6 +36,10 @@ impl Polyhedron for ConvexHull {
     #[inline]
     fn vertex(&self, i: usize) -> Vec3 {
         self.vertices()[i]
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.vertices().len()
     }
     #[inline]
     fn face_count(&self) -> usize {
@@ -73,6 +83,14 @@ impl Polyhedron for BoxPoly {
     #[inline]
     fn vertex(&self, i: usize) -> Vec3 {
         self.topo.vertices()[i] * self.half
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        8
+    }
+    #[inline]
+    fn box_half_extents(&self) -> Option<Vec3> {
+        Some(self.half)
     }
     #[inline]
     fn face_count(&self) -> usize {

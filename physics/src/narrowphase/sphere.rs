@@ -4,7 +4,7 @@
 //! shape to the sphere's centre and emits a single point (feature id "whole shape" on both sides,
 //! which stays valid however the sphere rolls).
 
-use super::closest::{PolyClosest, closest_on_box, closest_on_poly, closest_on_segment};
+use super::closest::{closest_on_polyhedron, closest_on_segment};
 use super::feature;
 use super::polytope::Polyhedron;
 use super::{Manifold, ManifoldPoint};
@@ -70,33 +70,8 @@ pub(crate) fn sphere_poly<P: Polyhedron + ?Sized>(
     xb: &Transform,
     speculative: f32,
 ) -> Manifold {
-    sphere_closest(radius, xa, xb, speculative, |c| closest_on_poly(poly, c))
-}
-
-/// Sphere (A) against a box (B) of half extents `half`: [`sphere_poly`] with the closest point
-/// found by clamping.
-pub(crate) fn sphere_box(
-    radius: f32,
-    xa: &Transform,
-    half: Vec3,
-    xb: &Transform,
-    speculative: f32,
-) -> Manifold {
-    let poly = super::polytope::BoxPoly::new(half);
-    sphere_closest(radius, xa, xb, speculative, |c| closest_on_box(&poly, half, c))
-}
-
-/// The contact of a sphere (A) with a shape (B) whose closest point to a point in B's frame
-/// `closest` finds.
-fn sphere_closest(
-    radius: f32,
-    xa: &Transform,
-    xb: &Transform,
-    speculative: f32,
-    closest: impl Fn(Vec3) -> PolyClosest,
-) -> Manifold {
     let c = xb.inverse_transform_point(xa.position);
-    let q = closest(c);
+    let q = closest_on_polyhedron(poly, c);
     let separation = q.distance - radius;
     if separation > speculative {
         return Manifold::default();
