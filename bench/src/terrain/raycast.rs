@@ -163,3 +163,34 @@ pub fn world_rays(
         check,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use atoll_physics::scene::builtin::hills_terrain;
+
+    #[test]
+    fn atoll_and_parry_agree_on_the_hills() {
+        let data = TerrainData::new(hills_terrain());
+        let counts = RayCounts { per_chunk: 2, world: 200 };
+        let chunk = chunk_rays(&data, counts, 1);
+        assert_eq!(chunk.rays, 2 * data.chunks.len());
+        assert!(chunk.check.ok(), "{:?}", chunk.check);
+        assert!(chunk.check.atoll_hits > 0);
+        let merged = data.all_triangles().into_trimesh();
+        for down in [true, false] {
+            let world = world_rays(&data, &merged, down, counts.world, 1);
+            assert!(world.check.ok(), "{:?}", world.check);
+            // Most rays from the top reach the ground; the check is not vacuous.
+            assert!(world.check.atoll_hits > if down { 150 } else { 20 }, "{:?}", world.check);
+        }
+    }
+
+    #[test]
+    fn chunk_rays_are_the_same_every_run() {
+        let data = TerrainData::new(hills_terrain());
+        let counts = RayCounts { per_chunk: 4, world: 10 };
+        let (a, b) = (chunk_rays(&data, counts, 1), chunk_rays(&data, counts, 1));
+        assert_eq!(a.check, b.check);
+    }
+}

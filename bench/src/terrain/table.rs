@@ -200,3 +200,47 @@ pub fn markdown(r: &TerrainReport) -> String {
     }
     rows.join("\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{brush, build, data::TerrainData, raycast, storage};
+    use super::*;
+    use crate::terrain::hits::Mismatch;
+    use atoll_physics::scene::builtin::hills_terrain;
+    use atoll_physics::terrain::BrushMode;
+
+    fn quick_report() -> TerrainReport {
+        let data = TerrainData::new(hills_terrain());
+        let counts = RayCounts { per_chunk: 2, world: 20 };
+        let merged = data.all_triangles().into_trimesh();
+        TerrainReport::new(
+            1,
+            counts,
+            storage::measure(&data),
+            build::measure(&data, 1),
+            vec![raycast::chunk_rays(&data, counts, 1), raycast::world_rays(&data, &merged, true, 20, 1)],
+            vec![brush::measure(&data, BrushMode::Add, 1)],
+        )
+    }
+
+    #[test]
+    fn a_ray_mismatch_fails_its_row_and_the_run() {
+        let mut r = quick_report();
+        assert!(r.hits_agree());
+        let s = &r.storage;
+        // The figures the goals rest on hold on the hills whatever the machine's speed.
+        assert!(s.mask_bytes_per_voxel_masked <= MASK_GOAL && s.atoll_bytes_per_triangle <= BYTES_GOAL);
+        assert_eq!(s.mask_entries, s.solid_chunks + s.water_chunks + s.mixed_chunks);
+        let table = markdown(&r);
+        // Header, rule, chunks, 2 mask, 2 bytes, 2 build, 2 tree build, 2 ray sets, 1 brush.
+        assert_eq!(table.lines().count(), 14, "{table}");
+        // A ray row passes only when fast enough and every hit agrees; make it fast enough.
+        r.rays[1].speedup = 10.0;
+        let ray_row = |t: &str| t.lines().find(|l| l.contains("world, from the top")).unwrap().to_string();
+        assert!(ray_row(&markdown(&r)).ends_with("| yes |"), "{}", ray_row(&markdown(&r)));
+        r.rays[1].check.mismatches = 1;
+        r.rays[1].check.examples.push(Mismatch { ray: 3, atoll: Some(1.0), parry: None });
+        assert!(!r.hits_agree());
+        assert!(ray_row(&markdown(&r)).ends_with("| **no** |"));
+    }
+}
