@@ -5,7 +5,7 @@ use super::raycast::RayCounts;
 use std::path::PathBuf;
 
 /// Repeats of every timed figure unless `--repeats` says otherwise.
-pub const DEFAULT_REPEATS: usize = 5;
+pub const DEFAULT_REPEATS: usize = 10;
 /// Rays of each world set unless `--rays` says otherwise.
 pub const DEFAULT_WORLD_RAYS: usize = 20_000;
 /// Rays per chunk unless `--chunk-rays` says otherwise.
