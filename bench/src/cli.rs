@@ -1,4 +1,5 @@
-//! The command line: `atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE]`.
+//! The command line: `atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE]`
+//! (`atoll-bench terrain ...`, the terrain figures, has its own: `terrain::cli`).
 
 use std::path::PathBuf;
 
@@ -32,7 +33,8 @@ pub fn usage(scene_names: &[&str]) -> String {
          --steps N     steps per repeat (default {DEFAULT_STEPS})\n\
          --repeats R   fresh worlds per engine and scene, Atoll and Rapier in turn (default {DEFAULT_REPEATS})\n\
          --json FILE   also write the results as JSON\n\
-         --write-scenes DIR  write the scenes with the benchmark's settings as RON files and stop",
+         --write-scenes DIR  write the scenes with the benchmark's settings as RON files and stop\n\
+         atoll-bench terrain --help   the terrain figures against parry3d (issue 6)",
         scene_names.join(", ")
     )
 }

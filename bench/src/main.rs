@@ -1,5 +1,6 @@
 //! `atoll-bench`: the same scenes in Atoll and in Rapier, stepped in turn in one process,
-//! with step times, world memory and a plausibility check per engine (see BENCHMARKS.md).
+//! with step times, world memory and a plausibility check per engine; and `atoll-bench terrain`,
+//! the voxel terrain's figures against parry3d (see BENCHMARKS.md).
 
 mod alloc;
 mod atoll_world;
@@ -10,6 +11,7 @@ mod measure;
 mod rapier_world;
 mod report;
 mod scenes;
+mod terrain;
 
 use engine::EngineKind;
 use report::{EngineResult, Report, SceneResult};
@@ -19,9 +21,13 @@ use std::time::Instant;
 static ALLOCATOR: alloc::CountingAlloc = alloc::CountingAlloc;
 
 fn main() {
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().is_some_and(|a| a == "terrain") {
+        std::process::exit(terrain::main(args.skip(1)));
+    }
     let all = scenes::all();
     let names: Vec<&str> = all.iter().map(|s| s.name).collect();
-    let options = match cli::parse(std::env::args().skip(1), &names) {
+    let options = match cli::parse(args, &names) {
         Ok(Some(options)) => options,
         Ok(None) => {
             println!("{}", cli::usage(&names));

@@ -99,8 +99,8 @@ pub fn row(r: &SceneResult) -> String {
     )
 }
 
-/// Writes the report as pretty JSON.
-pub fn write_json(path: &Path, report: &Report) -> Result<(), String> {
+/// Writes a report (a [`Report`] or the terrain mode's) as pretty JSON.
+pub fn write_json(path: &Path, report: &impl Serialize) -> Result<(), String> {
     let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
     std::fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
 }
