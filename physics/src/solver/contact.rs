@@ -148,6 +148,8 @@ impl LaneVelocities {
 pub(crate) struct ContactSolver {
     batches: Batches,
     movable: Vec<bool>,
+    /// Solver body indices of each touching contact, in contact order.
+    pairs: Vec<(u32, u32)>,
     wide: Vec<WideContact>,
 }
 
@@ -166,19 +168,21 @@ impl ContactSolver {
     ) {
         self.movable.clear();
         self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
-        let pair = |id: &u32| {
-            let c = &contacts[*id as usize];
+        // Each contact's solver bodies, read once in contact order (the contacts are large, and
+        // the batches visit them out of order).
+        self.pairs.clear();
+        self.pairs.extend(touching.iter().map(|&id| {
+            let c = &contacts[id as usize];
             (solver_index[c.body_a as usize], solver_index[c.body_b as usize])
-        };
-        self.batches.build(touching.iter().map(pair), &self.movable);
+        }));
+        self.batches.build(self.pairs.iter().copied(), &self.movable);
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(self.batches.lanes.len(), WideContact::default);
         for (lanes, wc) in self.batches.lanes.iter().zip(self.wide.iter_mut()) {
             wc.clear();
             for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                let id = touching[lane as usize];
-                let (a, b) = pair(&id);
-                prepare_lane(wc, k, &contacts[id as usize], (a, b), bodies, centers, softness);
+                let contact = &contacts[touching[lane as usize] as usize];
+                prepare_lane(wc, k, contact, self.pairs[lane as usize], bodies, centers, softness);
             }
         }
     }
