@@ -9,7 +9,7 @@
 
 use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Vec3x4, f32x4, select};
-use super::{Softness, SolverBody};
+use super::{Softness, SolverBody, Velocity};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 
@@ -99,31 +99,18 @@ struct LaneVelocities {
 
 impl LaneVelocities {
     #[inline(always)]
-    fn load(bodies: &[SolverBody], wc: &WideContact) -> Self {
-        let a = wc.body_a.map(|i| &bodies[i as usize]);
-        let b = wc.body_b.map(|i| &bodies[i as usize]);
-        LaneVelocities {
-            va: Vec3x4::from_lanes(a.map(|s| s.v)),
-            wa: Vec3x4::from_lanes(a.map(|s| s.w)),
-            vb: Vec3x4::from_lanes(b.map(|s| s.v)),
-            wb: Vec3x4::from_lanes(b.map(|s| s.w)),
-        }
+    fn load(velocities: &[Velocity], wc: &WideContact) -> Self {
+        let (va, wa) = gather(velocities, &wc.body_a);
+        let (vb, wb) = gather(velocities, &wc.body_b);
+        LaneVelocities { va, wa, vb, wb }
     }
 
     /// Writes the lanes back. Lanes are stored in order; an immovable body in several lanes
     /// gets back the velocity it had, since no impulse changes it.
     #[inline(always)]
-    fn store(&self, bodies: &mut [SolverBody], wc: &WideContact) {
-        let (va, wa, vb, wb) =
-            (self.va.to_lanes(), self.wa.to_lanes(), self.vb.to_lanes(), self.wb.to_lanes());
-        for k in 0..4 {
-            let a = &mut bodies[wc.body_a[k] as usize];
-            a.v = va[k];
-            a.w = wa[k];
-            let b = &mut bodies[wc.body_b[k] as usize];
-            b.v = vb[k];
-            b.w = wb[k];
-        }
+    fn store(&self, velocities: &mut [Velocity], wc: &WideContact) {
+        scatter(velocities, &wc.body_a, self.va, self.wa);
+        scatter(velocities, &wc.body_b, self.vb, self.wb);
     }
 
     /// Relative velocity of B's point against A's along `dir`.
@@ -140,6 +127,27 @@ impl LaneVelocities {
         self.wa -= spin_a * impulse;
         self.vb += dir * (impulse * wc.inv_mass_b);
         self.wb += spin_b * impulse;
+    }
+}
+
+/// The velocities of four bodies as lanes: two loads and a transpose per half.
+#[inline(always)]
+fn gather(velocities: &[Velocity], bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) {
+    let body = |k: usize| &velocities[bodies[k] as usize];
+    let (b0, b1, b2, b3) = (body(0), body(1), body(2), body(3));
+    let [vx, vy, vz, _] = f32x4::transpose([b0.linear, b1.linear, b2.linear, b3.linear].map(f32x4::new));
+    let [wx, wy, wz, _] = f32x4::transpose([b0.angular, b1.angular, b2.angular, b3.angular].map(f32x4::new));
+    (Vec3x4 { x: vx, y: vy, z: vz }, Vec3x4 { x: wx, y: wy, z: wz })
+}
+
+/// Writes four lanes of velocities back to their bodies, in lane order.
+#[inline(always)]
+fn scatter(velocities: &mut [Velocity], bodies: &[u32; 4], v: Vec3x4, w: Vec3x4) {
+    let linear = f32x4::transpose([v.x, v.y, v.z, f32x4::ZERO]);
+    let angular = f32x4::transpose([w.x, w.y, w.z, f32x4::ZERO]);
+    for k in 0..4 {
+        velocities[bodies[k] as usize] =
+            Velocity { linear: linear[k].to_array(), angular: angular[k].to_array() };
     }
 }
 
@@ -163,6 +171,7 @@ impl ContactSolver {
         touching: &[u32],
         solver_index: &[u32],
         bodies: &[SolverBody],
+        velocities: &[Velocity],
         centers: &[Vec3],
         softness: ContactSoftness,
     ) {
@@ -182,7 +191,13 @@ impl ContactSolver {
             wc.clear();
             for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
                 let contact = &contacts[touching[lane as usize] as usize];
-                prepare_lane(wc, k, contact, self.pairs[lane as usize], bodies, centers, softness);
+                let (a, b) = self.pairs[lane as usize];
+                let state = |i: u32| LaneBody {
+                    body: &bodies[i as usize],
+                    velocity: velocities[i as usize],
+                    center: centers[i as usize],
+                };
+                prepare_lane(wc, k, contact, (a, b), (state(a), state(b)), softness);
             }
         }
     }
@@ -193,9 +208,9 @@ impl ContactSolver {
     }
 
     /// Applies the accumulated impulses (warm start).
-    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+    pub fn warm_start(&self, velocities: &mut [Velocity]) {
         for wc in &self.wide {
-            let mut vel = LaneVelocities::load(bodies, wc);
+            let mut vel = LaneVelocities::load(velocities, wc);
             let mut total = f32x4::ZERO;
             let (mut spin_a, mut spin_b) = (Vec3x4::ZERO, Vec3x4::ZERO);
             for p in &wc.points[..wc.point_count] {
@@ -212,13 +227,20 @@ impl ContactSolver {
             }
             vel.wa -= wc.twist_spin_a * wc.twist_impulse;
             vel.wb += wc.twist_spin_b * wc.twist_impulse;
-            vel.store(bodies, wc);
+            vel.store(velocities, wc);
         }
     }
 
     /// One pass over all contacts. With `use_bias` the soft position feedback pushes overlapping
     /// bodies apart; without it (the relax pass) only velocities are made consistent.
-    pub fn solve(&mut self, bodies: &mut [SolverBody], inv_h: f32, max_push_out_speed: f32, use_bias: bool) {
+    pub fn solve(
+        &mut self,
+        bodies: &[SolverBody],
+        velocities: &mut [Velocity],
+        inv_h: f32,
+        max_push_out_speed: f32,
+        use_bias: bool,
+    ) {
         let inv_h = f32x4::splat(inv_h);
         let max_push_out = f32x4::splat(-max_push_out_speed);
         for wc in self.wide.iter_mut() {
@@ -227,7 +249,7 @@ impl ContactSolver {
             let dp = Vec3x4::from_lanes(b.map(|s| s.dp)) - Vec3x4::from_lanes(a.map(|s| s.dp));
             let (turn_a, turn_b) =
                 (Vec3x4::from_lanes(a.map(|s| s.dtheta)), Vec3x4::from_lanes(b.map(|s| s.dtheta)));
-            let mut vel = LaneVelocities::load(bodies, wc);
+            let mut vel = LaneVelocities::load(velocities, wc);
             let normal_motion = wc.normal.dot(dp);
             let mut total = f32x4::ZERO;
             for i in 0..wc.point_count {
@@ -256,19 +278,19 @@ impl ContactSolver {
                 vel.push(wc, wc.normal, p.spin_a, p.spin_b, applied);
             }
             solve_friction(&mut vel, wc, total);
-            vel.store(bodies, wc);
+            vel.store(velocities, wc);
         }
     }
 
     /// Restitution, once after the substeps: points that approached faster than `threshold` and
     /// carried load get a normal velocity of `-restitution` times their approach speed.
-    pub fn apply_restitution(&mut self, bodies: &mut [SolverBody], threshold: f32) {
+    pub fn apply_restitution(&mut self, velocities: &mut [Velocity], threshold: f32) {
         let threshold = f32x4::splat(-threshold);
         for wc in self.wide.iter_mut() {
             if !wc.restitution.simd_gt(f32x4::ZERO).any() {
                 continue;
             }
-            let mut vel = LaneVelocities::load(bodies, wc);
+            let mut vel = LaneVelocities::load(velocities, wc);
             for i in 0..wc.point_count {
                 let p = wc.points[i];
                 let bounces = wc.restitution.simd_gt(f32x4::ZERO)
@@ -282,7 +304,7 @@ impl ContactSolver {
                 point.max_impulse = point.max_impulse.fast_max(new_impulse);
                 vel.push(wc, wc.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
             }
-            vel.store(bodies, wc);
+            vel.store(velocities, wc);
         }
     }
 
@@ -336,23 +358,30 @@ fn solve_friction(vel: &mut LaneVelocities, wc: &mut WideContact, total_normal: 
     vel.wb += wc.twist_spin_b * (new - old);
 }
 
+/// What a lane needs of one of its bodies.
+struct LaneBody<'a> {
+    body: &'a SolverBody,
+    velocity: Velocity,
+    center: Vec3,
+}
+
 /// Fills lane `k` of `wc` with contact `c` between solver bodies `a` and `b`.
 fn prepare_lane(
     wc: &mut WideContact,
     k: usize,
     c: &Contact,
     (a, b): (u32, u32),
-    bodies: &[SolverBody],
-    centers: &[Vec3],
+    (la, lb): (LaneBody, LaneBody),
     softness: ContactSoftness,
 ) {
     fn set(x: &mut f32x4, k: usize, value: f32) {
         x.as_mut_array()[k] = value;
     }
-    let (ba, bb) = (&bodies[a as usize], &bodies[b as usize]);
-    let (ca, cb) = (centers[a as usize], centers[b as usize]);
+    let (ba, bb) = (la.body, lb.body);
+    let (ca, cb) = (la.center, lb.center);
     let n = c.manifold.normal;
-    let velocity = |r_a: Vec3, r_b: Vec3| bb.v + bb.w.cross(r_b) - ba.v - ba.w.cross(r_a);
+    let (va, wa, vb, wb) = (la.velocity.v(), la.velocity.w(), lb.velocity.v(), lb.velocity.w());
+    let velocity = |r_a: Vec3, r_b: Vec3| vb + wb.cross(r_b) - va - wa.cross(r_a);
     // The spins a unit impulse along a direction gives each body, and the effective mass.
     let terms = |arm_a: Vec3, arm_b: Vec3| {
         let (spin_a, spin_b) = (ba.inv_inertia * arm_a, bb.inv_inertia * arm_b);

@@ -50,7 +50,7 @@ impl Vec3x4 {
     }
 
     /// The lanes as four vectors.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn to_lanes(self) -> [Vec3; 4] {
         let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
         std::array::from_fn(|k| Vec3::new(x[k], y[k], z[k]))

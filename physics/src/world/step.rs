@@ -8,7 +8,7 @@ use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{Contact, Manifold, ManifoldAnchors, carry_manifold, collide, update_manifold};
 use crate::profile::{Counters, Stage, StageTimer};
-use crate::solver::{self, ContactSoftness, ContactSolver, Softness, SolverBody};
+use crate::solver::{self, ContactSoftness, ContactSolver, Softness, SolverBody, Velocity};
 use rayon::prelude::*;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
@@ -25,6 +25,8 @@ pub(crate) struct StepScratch {
     /// Solver index per body slot (`FIXED_SLOT` unless awake this step).
     solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
+    /// Velocities of the solver bodies (same indices).
+    velocities: Vec<Velocity>,
     centers: Vec<Vec3>,
     contact_solver: ContactSolver,
     candidates: Vec<u32>,
@@ -202,13 +204,16 @@ impl World {
             scratch.solver_index.resize(self.bodies.bodies.len(), FIXED_SLOT);
         }
         scratch.solver_bodies.clear();
+        scratch.velocities.clear();
         scratch.centers.clear();
         scratch.solver_bodies.push(SolverBody::FIXED);
+        scratch.velocities.push(Velocity::ZERO);
         scratch.centers.push(Vec3::ZERO);
         for (k, &body) in scratch.awake.iter().enumerate() {
             let b = &self.bodies.bodies[body as usize];
             scratch.solver_index[body as usize] = k as u32 + 1;
             scratch.solver_bodies.push(solver_body(b, s.gravity, h));
+            scratch.velocities.push(Velocity::new(b.linear_velocity, b.angular_velocity));
             scratch.centers.push(b.center());
         }
         // Touching contacts with at least one simulated body, in contact order.
@@ -232,18 +237,19 @@ impl World {
             &scratch.touching,
             &scratch.solver_index,
             &scratch.solver_bodies,
+            &scratch.velocities,
             &scratch.centers,
             softness,
         );
-        let bodies = &mut scratch.solver_bodies;
+        let (bodies, velocities) = (&mut scratch.solver_bodies, &mut scratch.velocities);
         for _ in 0..s.substeps {
-            solver::integrate_velocities(bodies, s.max_angular_speed);
-            contacts.warm_start(bodies);
-            contacts.solve(bodies, 1.0 / h, s.max_push_out_speed, true);
-            solver::integrate_positions(bodies, h);
-            contacts.solve(bodies, 1.0 / h, s.max_push_out_speed, false);
+            solver::integrate_velocities(bodies, velocities, s.max_angular_speed);
+            contacts.warm_start(velocities);
+            contacts.solve(bodies, velocities, 1.0 / h, s.max_push_out_speed, true);
+            solver::integrate_positions(bodies, velocities, h);
+            contacts.solve(bodies, velocities, 1.0 / h, s.max_push_out_speed, false);
         }
-        contacts.apply_restitution(bodies, s.restitution_threshold);
+        contacts.apply_restitution(velocities, s.restitution_threshold);
         contacts.store_impulses(&scratch.touching, &mut self.contacts.contacts);
     }
 
@@ -257,8 +263,9 @@ impl World {
             let center = b.center() + sb.dp;
             let rotation = (sb.dq * b.transform.rotation).normalize();
             b.transform = Transform::new(center - rotation * b.local_center, rotation);
-            b.linear_velocity = sb.v;
-            b.angular_velocity = sb.w;
+            let velocity = &self.scratch.velocities[k + 1];
+            b.linear_velocity = velocity.v();
+            b.angular_velocity = velocity.w();
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
             let restless = !b.can_sleep
@@ -352,9 +359,9 @@ fn approach_speed_bound(a: &Body, b: &Body) -> f32 {
         + b.angular_velocity.length() * b.shape.bounding_radius()
 }
 
-/// The solver's view of an awake body for substep length `h`.
+/// The solver's view of an awake body for substep length `h` (its velocities go separately).
 fn solver_body(b: &Body, gravity: Vec3, h: f32) -> SolverBody {
-    let mut sb = SolverBody { v: b.linear_velocity, w: b.angular_velocity, ..SolverBody::FIXED };
+    let mut sb = SolverBody::FIXED;
     if b.body_type == BodyType::Dynamic {
         let inv_inertia = b.inv_inertia_world();
         sb.inv_mass = b.inv_mass;
