@@ -52,8 +52,9 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     speculative: f32,
     cache: &mut CollideCache,
 ) -> Manifold {
+    let relative = xa.inverse_mul(xb);
     let pa = Posed::new(a, Transform::IDENTITY);
-    let pb = Posed::new(b, xa.inverse_mul(xb));
+    let pb = Posed::new(b, relative);
     // The cached axis is only used to prove separation, which any axis can do exactly, so the
     // manifold never depends on the cache: it only skips work.
     if cached_axis_separation(&pa, &pb, cache.axis).is_some_and(|s| s > speculative) {
@@ -69,17 +70,28 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
         cache.axis = CACHE_FACE_B << 30 | fb.face as u32;
         return Manifold::default();
     }
-    let edge = edge_query(&pa, &pb);
+    let ref_is_b = fb.separation > fa.separation + REFERENCE_TOLERANCE;
+    let face_sep = if ref_is_b { fb.separation } else { fa.separation };
+    // An edge axis matters only if it separates the shapes or beats the best face.
+    let edge_wins = face_sep + EDGE_TOLERANCE + EDGE_RELATIVE_TOLERANCE * face_sep.abs();
+    let edge = match (a.box_half_extents(), b.box_half_extents()) {
+        // Two boxes: a closed-form bound on every edge axis shows most pairs need no search.
+        (Some(ha), Some(hb))
+            if box_edge_separation_bound(ha, hb, &relative)
+                < speculative.min(edge_wins) - EDGE_BOUND_MARGIN =>
+        {
+            None
+        }
+        _ => edge_query(&pa, &pb),
+    };
     if let Some(e) = edge
         && e.separation > speculative
     {
         cache.axis = CACHE_EDGES << 30 | (e.edge_b as u32 & 0x7fff) << 15 | (e.edge_a as u32 & 0x7fff);
         return Manifold::default();
     }
-    let ref_is_b = fb.separation > fa.separation + REFERENCE_TOLERANCE;
-    let face_sep = if ref_is_b { fb.separation } else { fa.separation };
     let local = match edge {
-        Some(e) if e.separation > face_sep + EDGE_TOLERANCE + EDGE_RELATIVE_TOLERANCE * face_sep.abs() => {
+        Some(e) if e.separation > edge_wins => {
             cache.axis = CACHE_EDGES << 30 | (e.edge_b as u32 & 0x7fff) << 15 | (e.edge_a as u32 & 0x7fff);
             edge_contact(&pa, &pb, &e)
         }
@@ -93,6 +105,47 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
         }
     };
     to_world(local, xa)
+}
+
+/// How far [`box_edge_separation_bound`] must stay below a threshold before the exact edge
+/// search is skipped: far more than the rounding difference between the two computations.
+const EDGE_BOUND_MARGIN: f32 = 1e-4;
+/// Below this squared length of `e_i × f_j` (unit axes, about 0.6°) two edge directions count
+/// as parallel, and the bound takes the form that needs no division by it.
+const PARALLEL_SQ: f32 = 1e-4;
+
+/// An upper bound on the separation along every edge–edge axis of two boxes, B at `relative`
+/// in A's frame (half extents `ha`, `hb`): at least what [`edge_query`] can return.
+///
+/// Each axis is `L = e_i × f_j` for an edge direction `e_i` of A and `f_j` of B, and the
+/// separation along it (the better orientation) is `(|L·t| − r_A(L) − r_B(L)) / |L|` with
+/// `r(L)` a box's projected half width. When the edges are nearly parallel the division is
+/// unstable, so the bound uses what holds for every unit axis perpendicular to `e_i`: at most
+/// the offset of the centres across `e_i`, less A's smaller half width across it and B's
+/// smallest half extent.
+fn box_edge_separation_bound(ha: Vec3, hb: Vec3, relative: &Transform) -> f32 {
+    let r = crate::math::Mat3::from_quat(relative.rotation);
+    let t = relative.position;
+    let (ea, fb) = ([Vec3::X, Vec3::Y, Vec3::Z], [r.x_axis, r.y_axis, r.z_axis]);
+    let mut bound = f32::MIN;
+    for (i, &e) in ea.iter().enumerate() {
+        let across = (t - e * t.dot(e)).length();
+        let (a1, a2) = (ha[(i + 1) % 3], ha[(i + 2) % 3]);
+        let parallel_bound = across - a1.min(a2) - hb.min_element();
+        for &f in &fb {
+            let l = e.cross(f);
+            let len_sq = l.length_squared();
+            let s = if len_sq < PARALLEL_SQ {
+                parallel_bound
+            } else {
+                let ra = ha.x * l.x.abs() + ha.y * l.y.abs() + ha.z * l.z.abs();
+                let rb = hb.x * l.dot(fb[0]).abs() + hb.y * l.dot(fb[1]).abs() + hb.z * l.dot(fb[2]).abs();
+                (l.dot(t).abs() - ra - rb) / len_sq.sqrt()
+            };
+            bound = bound.max(s);
+        }
+    }
+    bound
 }
 
 /// Maps a manifold computed in A's local frame to world space.
@@ -465,6 +518,36 @@ fn incident_polygon<I: Polyhedron + ?Sized>(inc: &Posed<I>, face: usize) -> Clip
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_box_edge_bound_is_never_below_the_edge_search() {
+        use super::super::polytope::BoxPoly;
+        use crate::math::Quat;
+        let mut state = 7u32;
+        let mut next = || {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut checked = 0;
+        for case in 0..4000 {
+            let ha = Vec3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
+            let hb = Vec3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
+            let axis = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::Y);
+            // Every fourth pose is nearly aligned (the resting case), the rest arbitrary.
+            let angle = if case % 4 == 0 { (next() - 0.5) * 0.02 } else { next() * 6.3 };
+            let position = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 5.0;
+            let relative = Transform::new(position, Quat::from_axis_angle(axis, angle));
+            let (a, b) = (BoxPoly::new(ha), BoxPoly::new(hb));
+            let pa = Posed::new(&a, Transform::IDENTITY);
+            let pb = Posed::new(&b, relative);
+            if let Some(e) = edge_query(&pa, &pb) {
+                let bound = box_edge_separation_bound(ha, hb, &relative);
+                assert!(bound >= e.separation - 1e-5, "case {case}: bound {bound} < edge {}", e.separation);
+                checked += 1;
+            }
+        }
+        assert!(checked > 3000);
+    }
 
     #[test]
     fn arcs_cross_basic() {
