@@ -160,8 +160,15 @@ impl World {
             } else {
                 Manifold::default()
             };
-            // Only a touching manifold is ever carried; apart pairs (most pairs of a busy pile)
-            // skip the capture.
+            if manifold.count == 0 && !c.touching {
+                // Apart and still apart (most pairs of a busy pile): the manifold, impulses and
+                // anchors are already empty, so nothing of the contact's hundreds of bytes is
+                // written again.
+                c.began = false;
+                c.ended = false;
+                return;
+            }
+            // Only a touching manifold is ever carried, so only it is captured.
             c.anchors = if manifold.count > 0 {
                 ManifoldAnchors::capture(&manifold, &ba.transform, &bb.transform)
             } else {
