@@ -352,21 +352,52 @@ fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     speculative: f32,
 ) -> Manifold {
     let (n, d) = r.plane(ref_face);
+    let clipped = CLIP_SCRATCH
+        .with_borrow_mut(|scratch| clip_face(r, ref_face, (n, d), inc, ref_is_b, speculative, scratch));
+    clipped.unwrap_or_else(|| face_fallback(r, inc, n, d, ref_is_b, speculative))
+}
+
+/// The buffers of [`face_contact`], one set per thread: a clip polygon has room for any hull
+/// face (about 2 KB), too much to clear, copy and swap on every call of a busy narrowphase.
+struct ClipScratch {
+    polygons: [ClipPolygon; 2],
+    candidates: [ManifoldPoint; clip::CLIP_CAPACITY],
+}
+
+thread_local! {
+    static CLIP_SCRATCH: std::cell::RefCell<ClipScratch> = std::cell::RefCell::new(ClipScratch {
+        polygons: [ClipPolygon::default(); 2],
+        candidates: [ManifoldPoint::default(); clip::CLIP_CAPACITY],
+    });
+}
+
+/// The clipping of [`face_contact`]; `None` when no clipped point is within `speculative` of
+/// the reference plane `(n, d)`.
+fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
+    r: &Posed<R>,
+    ref_face: usize,
+    (n, d): (Vec3, f32),
+    inc: &Posed<I>,
+    ref_is_b: bool,
+    speculative: f32,
+    scratch: &mut ClipScratch,
+) -> Option<Manifold> {
+    let ClipScratch { polygons: [first, second], candidates } = scratch;
     let inc_face = incident_face(inc, n);
-    let mut poly = incident_polygon(inc, inc_face);
-    let mut scratch = ClipPolygon::default();
+    fill_incident_polygon(inc, inc_face, first);
+    // Clip back and forth between the two buffers.
+    let (mut poly, mut next) = (first, second);
     let ref_loop = r.poly.face_loop(ref_face);
     for k in 0..ref_loop.len() {
         let (i0, i1) = (ref_loop[k], ref_loop[(k + 1) % ref_loop.len()]);
         let (v0, v1) = (r.vertex(i0 as usize), r.vertex(i1 as usize));
         // Outward side normal of a counter-clockwise loop.
         let side = (v1 - v0).cross(n);
-        clip::clip_polygon(&poly, side, side.dot(v0), clip::side_code(i0, i1), &mut scratch);
-        std::mem::swap(&mut poly, &mut scratch);
+        clip::clip_polygon(poly, side, side.dot(v0), clip::side_code(i0, i1), next);
+        std::mem::swap(&mut poly, &mut next);
     }
     let inc_loop = inc.poly.face_loop(inc_face);
     let snap_sq = snap_distance_sq(r, ref_loop, inc, inc_loop);
-    let mut candidates = [ManifoldPoint::default(); clip::CLIP_CAPACITY];
     let mut count = 0;
     for v in poly.vertices() {
         let s = n.dot(v.p) - d;
@@ -390,15 +421,15 @@ fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
             count += 1;
         }
     }
+    if count == 0 {
+        return None;
+    }
     let normal = if ref_is_b { -n } else { n };
     let mut m = Manifold { normal, ..Manifold::default() };
-    if count == 0 {
-        return face_fallback(r, inc, n, d, ref_is_b, speculative);
-    }
     let mut out = [ManifoldPoint::default(); MAX_MANIFOLD_POINTS];
     m.count = clip::reduce(&candidates[..count], n, &mut out);
     m.points = out;
-    m
+    Some(m)
 }
 
 /// Points closer than this to a face vertex are named after that vertex. Where two faces are
@@ -541,9 +572,9 @@ fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
 }
 
 /// The incident face's loop in the common frame, each vertex tagged with its two edges.
-fn incident_polygon<I: Polyhedron + ?Sized>(inc: &Posed<I>, face: usize) -> ClipPolygon {
+fn fill_incident_polygon<I: Polyhedron + ?Sized>(inc: &Posed<I>, face: usize, poly: &mut ClipPolygon) {
     let lp = inc.poly.face_loop(face);
-    let mut poly = ClipPolygon::default();
+    poly.len = 0;
     for k in 0..lp.len() {
         let prev = lp[(k + lp.len() - 1) % lp.len()];
         let (cur, next) = (lp[k], lp[(k + 1) % lp.len()]);
@@ -553,7 +584,6 @@ fn incident_polygon<I: Polyhedron + ?Sized>(inc: &Posed<I>, face: usize) -> Clip
             out_code: clip::incident_edge_code(cur, next),
         });
     }
-    poly
 }
 
 #[cfg(test)]
