@@ -158,6 +158,8 @@ pub(crate) struct ContactSolver {
     movable: Vec<bool>,
     /// Solver body indices of each touching contact, in contact order.
     pairs: Vec<(u32, u32)>,
+    /// Manifold points of each touching contact, in contact order.
+    point_counts: Vec<u8>,
     wide: Vec<WideContact>,
 }
 
@@ -180,11 +182,13 @@ impl ContactSolver {
         // Each contact's solver bodies, read once in contact order (the contacts are large, and
         // the batches visit them out of order).
         self.pairs.clear();
-        self.pairs.extend(touching.iter().map(|&id| {
+        self.point_counts.clear();
+        for &id in touching {
             let c = &contacts[id as usize];
-            (solver_index[c.body_a as usize], solver_index[c.body_b as usize])
-        }));
-        self.batches.build(self.pairs.iter().copied(), &self.movable);
+            self.pairs.push((solver_index[c.body_a as usize], solver_index[c.body_b as usize]));
+            self.point_counts.push(c.manifold.count as u8);
+        }
+        self.batches.build(self.pairs.iter().copied(), &self.movable, &self.point_counts);
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(self.batches.lanes.len(), WideContact::default);
         for (lanes, wc) in self.batches.lanes.iter().zip(self.wide.iter_mut()) {
