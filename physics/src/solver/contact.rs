@@ -9,7 +9,7 @@
 
 use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Vec3x4, f32x4, select};
-use super::{Softness, SolverBody, Velocity};
+use super::{Motion, Softness, SolverBody, Vec3Pair, Velocity};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 
@@ -130,14 +130,14 @@ impl LaneVelocities {
     }
 }
 
-/// The velocities of four bodies as lanes: two loads and a transpose per half.
+/// Four bodies' pairs (velocities or motions) as lanes: two loads and a transpose per half.
 #[inline(always)]
-fn gather(velocities: &[Velocity], bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) {
-    let body = |k: usize| &velocities[bodies[k] as usize];
+fn gather(pairs: &[Vec3Pair], bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) {
+    let body = |k: usize| &pairs[bodies[k] as usize];
     let (b0, b1, b2, b3) = (body(0), body(1), body(2), body(3));
-    let [vx, vy, vz, _] = f32x4::transpose([b0.linear, b1.linear, b2.linear, b3.linear].map(f32x4::new));
-    let [wx, wy, wz, _] = f32x4::transpose([b0.angular, b1.angular, b2.angular, b3.angular].map(f32x4::new));
-    (Vec3x4 { x: vx, y: vy, z: vz }, Vec3x4 { x: wx, y: wy, z: wz })
+    let [ax, ay, az, _] = f32x4::transpose([b0.first, b1.first, b2.first, b3.first].map(f32x4::new));
+    let [bx, by, bz, _] = f32x4::transpose([b0.second, b1.second, b2.second, b3.second].map(f32x4::new));
+    (Vec3x4 { x: ax, y: ay, z: az }, Vec3x4 { x: bx, y: by, z: bz })
 }
 
 /// Writes four lanes of velocities back to their bodies, in lane order.
@@ -147,7 +147,7 @@ fn scatter(velocities: &mut [Velocity], bodies: &[u32; 4], v: Vec3x4, w: Vec3x4)
     let angular = f32x4::transpose([w.x, w.y, w.z, f32x4::ZERO]);
     for k in 0..4 {
         velocities[bodies[k] as usize] =
-            Velocity { linear: linear[k].to_array(), angular: angular[k].to_array() };
+            Velocity { first: linear[k].to_array(), second: angular[k].to_array() };
     }
 }
 
@@ -239,7 +239,7 @@ impl ContactSolver {
     /// bodies apart; without it (the relax pass) only velocities are made consistent.
     pub fn solve(
         &mut self,
-        bodies: &[SolverBody],
+        motions: &[Motion],
         velocities: &mut [Velocity],
         inv_h: f32,
         max_push_out_speed: f32,
@@ -248,11 +248,9 @@ impl ContactSolver {
         let inv_h = f32x4::splat(inv_h);
         let max_push_out = f32x4::splat(-max_push_out_speed);
         for wc in self.wide.iter_mut() {
-            let a = wc.body_a.map(|i| &bodies[i as usize]);
-            let b = wc.body_b.map(|i| &bodies[i as usize]);
-            let dp = Vec3x4::from_lanes(b.map(|s| s.dp)) - Vec3x4::from_lanes(a.map(|s| s.dp));
-            let (turn_a, turn_b) =
-                (Vec3x4::from_lanes(a.map(|s| s.dtheta)), Vec3x4::from_lanes(b.map(|s| s.dtheta)));
+            let (moved_a, turn_a) = gather(motions, &wc.body_a);
+            let (moved_b, turn_b) = gather(motions, &wc.body_b);
+            let dp = moved_b - moved_a;
             let mut vel = LaneVelocities::load(velocities, wc);
             let normal_motion = wc.normal.dot(dp);
             let mut total = f32x4::ZERO;
@@ -384,7 +382,8 @@ fn prepare_lane(
     let (ba, bb) = (la.body, lb.body);
     let (ca, cb) = (la.center, lb.center);
     let n = c.manifold.normal;
-    let (va, wa, vb, wb) = (la.velocity.v(), la.velocity.w(), lb.velocity.v(), lb.velocity.w());
+    let (va, wa) = (la.velocity.first(), la.velocity.second());
+    let (vb, wb) = (lb.velocity.first(), lb.velocity.second());
     let velocity = |r_a: Vec3, r_b: Vec3| vb + wb.cross(r_b) - va - wa.cross(r_a);
     // The spins a unit impulse along a direction gives each body, and the effective mass.
     let terms = |arm_a: Vec3, arm_b: Vec3| {

@@ -11,20 +11,11 @@ pub use soft::Softness;
 
 use crate::math::{Mat3, Quat, Vec3};
 
-/// A body as the solver sees it: the motion accumulated during this step and what moves it.
-/// Its velocities live apart, in [`Velocity`]. Static and sleeping bodies are represented by
-/// [`SolverBody::FIXED`].
-///
-/// The fields a contact batch reads on every pass (the motion so far) come first, in
-/// declaration order, and the struct starts a cache line.
+/// A body as the solver sees it: its rotation so far this step and what moves it. Its
+/// velocities and its motion so far live apart, in [`Velocity`] and [`Motion`] arrays with the
+/// same indices. Static and sleeping bodies are represented by [`SolverBody::FIXED`].
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
 pub(crate) struct SolverBody {
-    /// Translation of the centre of mass since the step began.
-    pub dp: Vec3,
-    /// Rotation since the step began as a rotation vector, the sum of `w · h` over the substeps:
-    /// the contact solver's linearised view of how far each body turned.
-    pub dtheta: Vec3,
     pub inv_mass: f32,
     /// Rotation since the step began.
     pub dq: Quat,
@@ -41,8 +32,6 @@ pub(crate) struct SolverBody {
 impl SolverBody {
     /// An immovable body at rest.
     pub const FIXED: SolverBody = SolverBody {
-        dp: Vec3::ZERO,
-        dtheta: Vec3::ZERO,
         inv_mass: 0.0,
         dq: Quat::IDENTITY,
         inv_inertia: Mat3::ZERO,
@@ -53,37 +42,45 @@ impl SolverBody {
     };
 }
 
-/// A body's linear and angular velocity, each padded to four floats (the fourth stays 0), in
-/// 32 aligned bytes: the contact solver loads a body with two 16-byte loads and four bodies'
-/// worth becomes lanes with one 4×4 transpose, and a pile's velocities stay small enough for
-/// the first cache levels (2870 bodies: 92 KB).
+/// Two 3-vectors, each padded to four floats (the fourth stays 0), in 32 aligned bytes: the
+/// contact solver loads a body's pair with two 16-byte loads and makes four bodies' worth into
+/// lanes with one 4×4 transpose per half. Kept in arrays of their own, a pile's pairs stay
+/// small enough for the first cache levels (2870 bodies: 92 KB).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C, align(32))]
-pub(crate) struct Velocity {
-    pub linear: [f32; 4],
-    pub angular: [f32; 4],
+pub(crate) struct Vec3Pair {
+    pub first: [f32; 4],
+    pub second: [f32; 4],
 }
 
-impl Velocity {
-    /// At rest.
-    pub const ZERO: Velocity = Velocity { linear: [0.0; 4], angular: [0.0; 4] };
+/// A body's velocities: linear first, angular second.
+pub(crate) type Velocity = Vec3Pair;
 
-    /// The velocities `v` (linear) and `w` (angular).
+/// A body's motion since the step began: the translation of its centre of mass first, and its
+/// rotation as a rotation vector second, the sum of `w · h` over the substeps (the contact
+/// solver's linearised view of how far it turned).
+pub(crate) type Motion = Vec3Pair;
+
+impl Vec3Pair {
+    /// Both zero.
+    pub const ZERO: Vec3Pair = Vec3Pair { first: [0.0; 4], second: [0.0; 4] };
+
+    /// The pair `(a, b)`.
     #[inline]
-    pub fn new(v: Vec3, w: Vec3) -> Velocity {
-        Velocity { linear: [v.x, v.y, v.z, 0.0], angular: [w.x, w.y, w.z, 0.0] }
+    pub fn new(a: Vec3, b: Vec3) -> Vec3Pair {
+        Vec3Pair { first: [a.x, a.y, a.z, 0.0], second: [b.x, b.y, b.z, 0.0] }
     }
 
-    /// Linear velocity.
+    /// The first vector.
     #[inline]
-    pub fn v(&self) -> Vec3 {
-        Vec3::new(self.linear[0], self.linear[1], self.linear[2])
+    pub fn first(&self) -> Vec3 {
+        Vec3::new(self.first[0], self.first[1], self.first[2])
     }
 
-    /// Angular velocity.
+    /// The second vector.
     #[inline]
-    pub fn w(&self) -> Vec3 {
-        Vec3::new(self.angular[0], self.angular[1], self.angular[2])
+    pub fn second(&self) -> Vec3 {
+        Vec3::new(self.second[0], self.second[1], self.second[2])
     }
 }
 
@@ -94,8 +91,8 @@ pub(crate) fn integrate_velocities(
     max_angular_speed: f32,
 ) {
     for (b, vel) in bodies.iter().zip(velocities.iter_mut()).filter(|(b, _)| b.inv_mass > 0.0) {
-        let v = (vel.v() + b.dv) * b.linear_retention;
-        let mut w = (vel.w() + b.dw) * b.angular_retention;
+        let v = (vel.first() + b.dv) * b.linear_retention;
+        let mut w = (vel.second() + b.dw) * b.angular_retention;
         let speed = w.length();
         if speed > max_angular_speed {
             w *= max_angular_speed / speed;
@@ -105,11 +102,15 @@ pub(crate) fn integrate_velocities(
 }
 
 /// Moves every body by its velocity for one substep.
-pub(crate) fn integrate_positions(bodies: &mut [SolverBody], velocities: &[Velocity], h: f32) {
-    for (b, vel) in bodies.iter_mut().zip(velocities) {
-        let (v, w) = (vel.v(), vel.w());
-        b.dp += v * h;
-        b.dtheta += w * h;
+pub(crate) fn integrate_positions(
+    bodies: &mut [SolverBody],
+    velocities: &[Velocity],
+    motions: &mut [Motion],
+    h: f32,
+) {
+    for ((b, vel), motion) in bodies.iter_mut().zip(velocities).zip(motions.iter_mut()) {
+        let (v, w) = (vel.first(), vel.second());
+        *motion = Motion::new(motion.first() + v * h, motion.second() + w * h);
         // First-order quaternion integration, renormalised: accurate for the small angles of
         // one substep and cheap.
         let spin = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * b.dq;

@@ -40,7 +40,7 @@ impl Vec3x4 {
     }
 
     /// The four vectors `v[0..4]` as lanes.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn from_lanes(v: [Vec3; 4]) -> Vec3x4 {
         Vec3x4 {
             x: f32x4::new([v[0].x, v[1].x, v[2].x, v[3].x]),

@@ -8,7 +8,7 @@ use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{Contact, Manifold, ManifoldAnchors, carry_manifold, collide, update_manifold};
 use crate::profile::{Counters, Stage, StageTimer};
-use crate::solver::{self, ContactSoftness, ContactSolver, Softness, SolverBody, Velocity};
+use crate::solver::{self, ContactSoftness, ContactSolver, Motion, Softness, SolverBody, Velocity};
 use rayon::prelude::*;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
@@ -27,6 +27,8 @@ pub(crate) struct StepScratch {
     solver_bodies: Vec<SolverBody>,
     /// Velocities of the solver bodies (same indices).
     velocities: Vec<Velocity>,
+    /// Motion of the solver bodies since the step began (same indices).
+    motions: Vec<Motion>,
     centers: Vec<Vec3>,
     contact_solver: ContactSolver,
     candidates: Vec<u32>,
@@ -212,15 +214,18 @@ impl World {
         }
         scratch.solver_bodies.clear();
         scratch.velocities.clear();
+        scratch.motions.clear();
         scratch.centers.clear();
         scratch.solver_bodies.push(SolverBody::FIXED);
         scratch.velocities.push(Velocity::ZERO);
+        scratch.motions.push(Motion::ZERO);
         scratch.centers.push(Vec3::ZERO);
         for (k, &body) in scratch.awake.iter().enumerate() {
             let b = &self.bodies.bodies[body as usize];
             scratch.solver_index[body as usize] = k as u32 + 1;
             scratch.solver_bodies.push(solver_body(b, s.gravity, h));
             scratch.velocities.push(Velocity::new(b.linear_velocity, b.angular_velocity));
+            scratch.motions.push(Motion::ZERO);
             scratch.centers.push(b.center());
         }
         // Touching contacts with at least one simulated body, in contact order.
@@ -248,13 +253,14 @@ impl World {
             &scratch.centers,
             softness,
         );
-        let (bodies, velocities) = (&mut scratch.solver_bodies, &mut scratch.velocities);
+        let (bodies, velocities, motions) =
+            (&mut scratch.solver_bodies, &mut scratch.velocities, &mut scratch.motions);
         for _ in 0..s.substeps {
             solver::integrate_velocities(bodies, velocities, s.max_angular_speed);
             contacts.warm_start(velocities);
-            contacts.solve(bodies, velocities, 1.0 / h, s.max_push_out_speed, true);
-            solver::integrate_positions(bodies, velocities, h);
-            contacts.solve(bodies, velocities, 1.0 / h, s.max_push_out_speed, false);
+            contacts.solve(motions, velocities, 1.0 / h, s.max_push_out_speed, true);
+            solver::integrate_positions(bodies, velocities, motions, h);
+            contacts.solve(motions, velocities, 1.0 / h, s.max_push_out_speed, false);
         }
         contacts.apply_restitution(velocities, s.restitution_threshold);
         contacts.store_impulses(&scratch.touching, &mut self.contacts.contacts);
@@ -267,12 +273,12 @@ impl World {
         for (k, &body) in self.scratch.awake.iter().enumerate() {
             let sb = &self.scratch.solver_bodies[k + 1];
             let b = &mut self.bodies.bodies[body as usize];
-            let center = b.center() + sb.dp;
+            let center = b.center() + self.scratch.motions[k + 1].first();
             let rotation = (sb.dq * b.transform.rotation).normalize();
             b.transform = Transform::new(center - rotation * b.local_center, rotation);
             let velocity = &self.scratch.velocities[k + 1];
-            b.linear_velocity = velocity.v();
-            b.angular_velocity = velocity.w();
+            b.linear_velocity = velocity.first();
+            b.angular_velocity = velocity.second();
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
             let restless = !b.can_sleep
@@ -322,7 +328,7 @@ impl World {
                 continue;
             }
             let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
-            let motion = sb.dp.length() + angle * b.shape.bounding_radius();
+            let motion = self.scratch.motions[k + 1].first().length() + angle * b.shape.bounding_radius();
             if motion < 0.5 * b.shape.min_half_extent() {
                 continue;
             }
