@@ -260,6 +260,9 @@ pub(crate) struct Body {
     /// World bounds at the current pose, refreshed whenever the pose changes outside the
     /// solver and at the start of each step for awake bodies.
     pub tight: Aabb,
+    /// The proxy's fat box in the broadphase, kept here too so that the narrowphase reads it
+    /// with the rest of the body instead of from a tree node elsewhere in memory.
+    pub fat: Aabb,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
@@ -309,6 +312,7 @@ impl Body {
             can_sleep: desc.can_sleep,
             motion: desc.motion,
             tight: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
+            fat: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             proxy: ProxyKey::NONE,
             island: NONE,
             island_prev: NONE,

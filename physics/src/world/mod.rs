@@ -213,6 +213,7 @@ impl World {
             fat_aabb(&tight_aabb(body), body.linear_velocity * self.settings.dt, self.settings.aabb_margin);
         let key = self.broadphase.create_proxy(fat, kind, id.index());
         self.bodies.bodies[id.index() as usize].proxy = key;
+        self.bodies.bodies[id.index() as usize].fat = fat;
         match desc.body_type {
             BodyType::Dynamic => {
                 self.islands.create_for(&mut self.bodies.bodies, id.index());
@@ -305,6 +306,7 @@ impl World {
         b.transform = Transform::new(transform.position, transform.rotation.normalize());
         b.tight = tight_aabb(b);
         let fat = fat_aabb(&b.tight, b.linear_velocity * dt, margin);
+        b.fat = fat;
         let key = b.proxy;
         self.broadphase.move_proxy(key, fat);
         Ok(())

@@ -105,8 +105,10 @@ impl World {
             let b = &mut self.bodies.bodies[i];
             let tight = tight_aabb(b);
             b.tight = tight;
-            if !self.broadphase.fat_aabb(b.proxy).contains(&tight) {
-                self.broadphase.move_proxy(b.proxy, fat_aabb(&tight, b.linear_velocity * dt, margin));
+            debug_assert_eq!(b.fat, self.broadphase.fat_aabb(b.proxy));
+            if !b.fat.contains(&tight) {
+                b.fat = fat_aabb(&tight, b.linear_velocity * dt, margin);
+                self.broadphase.move_proxy(b.proxy, b.fat);
                 reinserted += 1;
             }
         }
@@ -141,13 +143,13 @@ impl World {
     /// events, and pairs whose fat boxes separated are destroyed.
     fn update_contacts(&mut self) {
         let settings = self.settings;
-        let (bodies, broadphase, awake) = (&self.bodies.bodies, &self.broadphase, &self.awake_contacts);
+        let (bodies, awake) = (&self.bodies.bodies, &self.awake_contacts);
         let update = |(id, c): (usize, &mut Contact)| {
             if !awake.get(id) {
                 return;
             }
             let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
-            c.separated = !broadphase.fat_aabb(ba.proxy).overlaps(&broadphase.fat_aabb(bb.proxy));
+            c.separated = !ba.fat.overlaps(&bb.fat);
             if c.separated {
                 return;
             }
