@@ -263,6 +263,10 @@ pub(crate) struct Body {
     /// The proxy's fat box in the broadphase, kept here too so that the narrowphase reads it
     /// with the rest of the body instead of from a tree node elsewhere in memory.
     pub fat: Aabb,
+    /// The shape's bounding radius about the body origin ([`crate::Shape::bounding_radius`]),
+    /// computed once: every contact needs it every step, and a hull's costs a pass over its
+    /// vertices.
+    pub bounding_radius: f32,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
@@ -313,6 +317,7 @@ impl Body {
             motion: desc.motion,
             tight: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             fat: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
+            bounding_radius: desc.shape.bounding_radius(),
             proxy: ProxyKey::NONE,
             island: NONE,
             island_prev: NONE,

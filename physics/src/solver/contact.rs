@@ -206,6 +206,12 @@ impl ContactSolver {
         }
     }
 
+    /// Manifold points over this step's touching contacts (counted while preparing them, so
+    /// the profile does not walk the contacts again).
+    pub fn manifold_points(&self) -> u32 {
+        self.point_counts.iter().map(|&n| n as u32).sum()
+    }
+
     /// Number of graph colours this step's contacts needed.
     pub fn colour_count(&self) -> usize {
         self.batches.colour_count()

@@ -73,9 +73,7 @@ impl World {
         counters.proxies = counters.bodies;
         counters.contact_pairs = self.contacts.live_count() as u32;
         counters.touching_contacts = self.scratch.touching.len() as u32;
-        counters.manifold_points = (self.scratch.touching.iter())
-            .map(|&id| self.contacts.contacts[id as usize].manifold.count as u32)
-            .sum::<u32>();
+        counters.manifold_points = self.scratch.contact_solver.manifold_points();
         counters.colours = self.scratch.contact_solver.colour_count() as u32;
         counters.islands = self.islands.live_count() as u32;
         counters.awake_islands = self.islands.awake_count() as u32;
@@ -330,7 +328,7 @@ impl World {
                 continue;
             }
             let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
-            let motion = self.scratch.motions[k + 1].first().length() + angle * b.shape.bounding_radius();
+            let motion = self.scratch.motions[k + 1].first().length() + angle * b.bounding_radius;
             if motion < 0.5 * b.shape.min_half_extent() {
                 continue;
             }
@@ -370,8 +368,8 @@ pub(crate) fn touch_event(bodies: &BodyStore, c: &Contact, began: bool) -> Touch
 /// Upper bound on how fast any point of `a` can approach any point of `b`.
 fn approach_speed_bound(a: &Body, b: &Body) -> f32 {
     (a.linear_velocity - b.linear_velocity).length()
-        + a.angular_velocity.length() * a.shape.bounding_radius()
-        + b.angular_velocity.length() * b.shape.bounding_radius()
+        + a.angular_velocity.length() * a.bounding_radius
+        + b.angular_velocity.length() * b.bounding_radius
 }
 
 /// The solver's view of an awake body for substep length `h` (its velocities go separately).
