@@ -14,12 +14,15 @@
 use super::{MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Transform, Vec3};
 
-/// Largest change of B's position in A's frame (metres) before a pair is collided again: the
-/// default linear slop, the penetration the solver tolerates anyway.
-const MAX_SHIFT: f32 = 0.005;
+/// Largest change of B's position in A's frame (metres) before a pair is collided again. A
+/// carried point stays fixed on B and the normal on A, so its separation stays exact as B slides
+/// over A's face; what drifts is where along the face the point sits (the solver's lever arm),
+/// by at most this much. Bullet keeps points until they drift 2 cm; a pile tumbling in a drum
+/// spends 9 % less per step at 1 cm than at 5 mm.
+const MAX_SHIFT: f32 = 0.01;
 /// Largest relative rotation (radians) before a pair is collided again. At the 0.5 m half
-/// extent of a unit box this moves a corner by 1.5 mm.
-const MAX_TURN: f32 = 0.003;
+/// extent of a unit box this moves a corner by 3 mm.
+const MAX_TURN: f32 = 0.006;
 
 /// A manifold's points fixed to the two bodies, and the relative pose they were taken at.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -141,9 +144,9 @@ mod tests {
     fn moving_or_turning_past_the_tolerance_asks_for_a_new_collision() {
         let (m, xa, xb) = resting_manifold();
         let anchors = ManifoldAnchors::capture(&m, &xa, &xb);
-        let slid = Transform::from_position(xb.position + Vec3::X * 0.006);
+        let slid = Transform::from_position(xb.position + Vec3::X * 0.011);
         assert!(anchors.carry(&m, &xa, &slid, 0.02).is_none());
-        let turned = Transform::new(xb.position, Quat::from_rotation_y(0.004));
+        let turned = Transform::new(xb.position, Quat::from_rotation_y(0.007));
         assert!(anchors.carry(&m, &xa, &turned, 0.02).is_none());
         assert!(anchors.carry(&Manifold::default(), &xa, &xb, 0.02).is_none(), "point count changed");
         let higher = Transform::from_position(xb.position + Vec3::Y * 0.004);
