@@ -1,18 +1,53 @@
 //! Ray casts against the terrain: a 3D DDA over chunks, skipping chunks without solid mask
-//! bits, then each candidate chunk's kD tree.
+//! bits, then the kD trees of the chunks whose triangles the ray can reach there.
 //!
-//! A chunk's triangles can reach up to one voxel into its neighbours, so when the walk enters a
-//! chunk with solid bits it tests every chunk (itself and its 26 neighbours) whose box grown by
-//! one voxel the ray crosses, each once. Since a hit point lies in some chunk the walk visits,
-//! the walk can stop at the first chunk it enters beyond the best hit.
+//! A chunk's triangles can reach up to one voxel into its neighbours, and every point of them
+//! lies in a voxel whose dilated solid mask bit is set (in the chunk holding that voxel). So a
+//! hit point lies in a chunk `x` the walk visits that has solid bits, and belongs to `x` or to
+//! a neighbour across a face, edge or corner of `x` that the ray passes within one voxel of
+//! while in `x`. At each such `x` the walk tests `x` and only those neighbours (usually none:
+//! most of a ray's path through a chunk is far from its border), skipping chunks that store no
+//! voxels, chunks it tested a moment ago (a small ring of recent coordinates: a retest would
+//! only cost time) and chunks whose box grown by one voxel the ray misses. Since a hit point
+//! lies in some chunk the walk visits, the walk stops at the first chunk it enters beyond the
+//! best hit.
+//!
+//! Nothing on the walk allocates; the cache is locked once per ray.
 
 use super::kdtree::slab;
 use super::voxel::{CHUNK_SIZE, ChunkCoord, VoxelMaterial};
-use super::{Terrain, neighbours};
+use super::{Terrain, mesher::ChunkCollision};
 use crate::error::{AtollError, check_non_negative, check_vec3};
 use crate::math::Vec3;
 use glam::IVec3;
-use std::collections::BTreeSet;
+
+/// Chunks remembered as tested in the current ray: enough for a ray running along a chunk
+/// edge (each step tests up to 4 new chunks, and a chunk stays relevant for a few steps).
+const RECENT: usize = 16;
+/// How close (chunk units) the ray must pass to a chunk face for the neighbour across it to be
+/// tested: one voxel plus slack for rounding in the segment's end points.
+const NEAR_FACE: f32 = (1.0 + 0.125) / CHUNK_SIZE as f32;
+
+/// The last [`RECENT`] chunks tested, in a ring.
+struct Recent {
+    coords: [IVec3; RECENT],
+    len: usize,
+    next: usize,
+}
+
+impl Recent {
+    /// True when `c` was tested lately; otherwise remembers it and returns false.
+    #[inline]
+    fn seen(&mut self, c: IVec3) -> bool {
+        if self.coords[..self.len].contains(&c) {
+            return true;
+        }
+        self.coords[self.next] = c;
+        self.next = (self.next + 1) % RECENT;
+        self.len = (self.len + 1).min(RECENT);
+        false
+    }
+}
 
 /// Where a ray first hits solid terrain.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,29 +88,24 @@ impl Terrain {
         let hi = IVec3::from_array(self.settings.max_chunk) - IVec3::ONE;
         let mut cell = (o + d * t0).floor().as_ivec3().clamp(lo, hi);
         let step = IVec3::new(sign(d.x), sign(d.y), sign(d.z));
-        let next_t = |cell: IVec3, a: usize| {
+        // Where the ray leaves `cell` along axis `a` (an integer boundary, so each is computed
+        // afresh rather than accumulated, and only for the axis stepped).
+        let leave = |cell: IVec3, a: usize| {
             if d[a] == 0.0 {
                 return f32::INFINITY;
             }
             let boundary = if d[a] > 0.0 { cell[a] + 1 } else { cell[a] } as f32;
             (boundary - o[a]) / d[a]
         };
-        let mut tested = BTreeSet::new();
+        let mut ts = [leave(cell, 0), leave(cell, 1), leave(cell, 2)];
+        let mut recent = Recent { coords: [IVec3::ZERO; RECENT], len: 0, next: 0 };
+        let mut cache = self.cache.lock();
         let mut best: Option<TerrainHit> = None;
         let mut enter = t0;
         loop {
             if best.is_some_and(|b| b.t < enter) || enter > t1 {
                 break;
             }
-            let c = ChunkCoord::from_ivec3(cell);
-            if self.masks.get(&c).is_some_and(|m| m.has_solid()) {
-                for n in neighbours(c) {
-                    if tested.insert(n) {
-                        self.cast_in_chunk(n, origin, dir, max_t, &mut best);
-                    }
-                }
-            }
-            let ts = [next_t(cell, 0), next_t(cell, 1), next_t(cell, 2)];
             let a = if ts[0] <= ts[1] && ts[0] <= ts[2] {
                 0
             } else if ts[1] <= ts[2] {
@@ -83,31 +113,59 @@ impl Terrain {
             } else {
                 2
             };
+            if self.has_solid_bits(ChunkCoord::from_ivec3(cell)) {
+                // The ray's part in this chunk, relative to its first corner: which faces it
+                // passes within one voxel of.
+                let exit = ts[a].min(t1);
+                let (pa, pb) = (o + d * enter - cell.as_vec3(), o + d * exit - cell.as_vec3());
+                let (near_lo, near_hi) = (
+                    pa.min(pb).cmplt(Vec3::splat(NEAR_FACE)),
+                    pa.max(pb).cmpgt(Vec3::splat(1.0 - NEAR_FACE)),
+                );
+                let range = |a: usize| (-i32::from(near_lo.test(a)), i32::from(near_hi.test(a)));
+                let (rx, ry, rz) = (range(0), range(1), range(2));
+                for dx in rx.0..=rx.1 {
+                    for dy in ry.0..=ry.1 {
+                        for dz in rz.0..=rz.1 {
+                            let n = cell + IVec3::new(dx, dy, dz);
+                            let c = ChunkCoord::from_ivec3(n);
+                            if !self.is_stored(c) || recent.seen(n) {
+                                continue;
+                            }
+                            let limit = best.map_or(max_t, |b| b.t);
+                            if slab(&self.chunk_aabb(c).grown(s), origin, dir, 0.0, limit).is_none() {
+                                continue;
+                            }
+                            if let Some(data) = cache.get(self, c) {
+                                self.cast_in_chunk(c, data, origin, dir, limit, &mut best);
+                            }
+                        }
+                    }
+                }
+            }
             cell[a] += step[a];
             if cell[a] < lo[a] || cell[a] > hi[a] {
                 break;
             }
             enter = ts[a].max(enter);
+            ts[a] = leave(cell, a);
         }
         Ok(best)
     }
 
-    /// Tests chunk `c`'s triangles when the ray crosses its box grown by one voxel.
+    /// Tests chunk `c`'s triangles (`data`) up to `limit` and keeps the better hit.
     fn cast_in_chunk(
         &self,
         c: ChunkCoord,
+        data: &ChunkCollision,
         origin: Vec3,
         dir: Vec3,
-        max_t: f32,
+        limit: f32,
         best: &mut Option<TerrainHit>,
     ) {
         let s = self.settings.voxel_size;
-        let limit = best.map_or(max_t, |b| b.t);
-        if slab(&self.chunk_aabb(c).grown(s), origin, dir, 0.0, limit).is_none() {
-            return;
-        }
-        let Some(data) = self.chunk_collision(c) else { return };
         let base = self.chunk_origin(c);
+        // The same transform as the brute-force reference, so `t` is bit for bit the same.
         let (lo, ld) = ((origin - base) / s, dir / s);
         let Some((t, tri)) = data.tree.cast_ray(&data.mesh, lo, ld, limit) else { return };
         let better = match best {

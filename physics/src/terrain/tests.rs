@@ -88,6 +88,9 @@ fn check_masks(t: &Terrain) {
         let (ms, mw) = t.mask(c).map_or((EMPTY, EMPTY), |m| (m.solid(), m.water()));
         assert_eq!((ms, mw), (solid, water), "chunk {c:?}");
         assert_eq!(t.mask(c).is_none(), solid == EMPTY && water == EMPTY);
+        // The ray walk's hashed index agrees with the maps.
+        assert_eq!(t.is_stored(c), t.chunk(c).is_some(), "chunk {c:?}");
+        assert_eq!(t.has_solid_bits(c), solid != EMPTY, "chunk {c:?}");
     }
 }
 
