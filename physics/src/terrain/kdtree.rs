@@ -66,6 +66,28 @@ pub struct KdTree {
     triangles: u16,
 }
 
+/// A triangle's box and midpoint, as the build reads them.
+#[derive(Clone, Copy)]
+struct Tri {
+    min: [f32; 3],
+    max: [f32; 3],
+    mid: [f32; 3],
+}
+
+/// The box around the triangles `order` (non-empty).
+fn range_box(info: &[Tri], order: &[u16]) -> ([f32; 3], [f32; 3]) {
+    let first = &info[order[0] as usize];
+    let (mut min, mut max) = (first.min, first.max);
+    for &t in &order[1..] {
+        let tri = &info[t as usize];
+        for a in 0..3 {
+            min[a] = min[a].min(tri.min[a]);
+            max[a] = max[a].max(tri.max[a]);
+        }
+    }
+    (min, max)
+}
+
 /// A pending subtree: node index (when not a leaf) and triangle range.
 #[derive(Clone, Copy, Default)]
 struct Range {
@@ -78,56 +100,85 @@ impl KdTree {
     /// Builds the tree over `mesh`'s triangles and puts them in leaf order. Splits the longest
     /// axis at the mean of the triangle midpoints, or at the median when fewer than a quarter of
     /// the triangles would fall on one side.
+    ///
+    /// Each triangle's box and midpoint are computed once; the splits reorder one index buffer
+    /// in place (a stable partition through one scratch buffer, a sort for the rarer median
+    /// split), so a build makes a fixed handful of allocations whatever the tree's shape. The
+    /// order of every f32 sum is the order of the triangles in the range, so equal inputs give
+    /// equal trees.
     pub fn build(mesh: &mut ChunkMesh) -> KdTree {
         let n = mesh.triangle_count();
         assert!(n < 1 << 15, "a chunk mesh has at most 3072 triangles");
-        let boxes: Vec<Aabb> = (0..n).map(|t| mesh.triangle_aabb(t)).collect();
+        let info: Vec<Tri> = (0..n)
+            .map(|t| {
+                let b = mesh.triangle_aabb(t);
+                Tri { min: b.min.to_array(), max: b.max.to_array(), mid: ((b.min + b.max) * 0.5).to_array() }
+            })
+            .collect();
         let mut tree = KdTree { triangles: n as u16, ..Default::default() };
-        if let Some(first) = boxes.first() {
-            tree.bounds = boxes.iter().fold(*first, |a, b| a.union(b));
-        }
         let mut order: Vec<u16> = (0..n as u16).collect();
+        if n > 0 {
+            let (min, max) = range_box(&info, &order);
+            tree.bounds = Aabb::new(Vec3::from_array(min), Vec3::from_array(max));
+        }
+        let mut scratch = vec![0u16; n];
         tree.nodes.reserve(n / LEAF_SIZE);
-        tree.split(&boxes, &mut order, 0, 0);
+        tree.split(&info, &mut order, &mut scratch, 0, 0);
         mesh.reorder(&order);
         tree
     }
 
-    fn split(&mut self, boxes: &[Aabb], order: &mut [u16], first: usize, depth: u32) {
+    fn split(&mut self, info: &[Tri], order: &mut [u16], scratch: &mut [u16], first: usize, depth: u32) {
         let n = order.len();
         if n <= LEAF_SIZE {
             return;
         }
-        let b = order.iter().skip(1).fold(boxes[order[0] as usize], |a, &t| a.union(&boxes[t as usize]));
-        let ext = b.max - b.min;
-        let axis = if ext.x >= ext.y && ext.x >= ext.z {
+        let (min, max) = range_box(info, order);
+        let ext = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
+        let axis = if ext[0] >= ext[1] && ext[0] >= ext[2] {
             0
-        } else if ext.y >= ext.z {
+        } else if ext[1] >= ext[2] {
             1
         } else {
             2
         };
-        let mid = |t: u16| (boxes[t as usize].min[axis] + boxes[t as usize].max[axis]) * 0.5;
-        let mean = order.iter().map(|&t| mid(t)).sum::<f32>() / n as f32;
-        let left = order.iter().filter(|&&t| mid(t) < mean).count();
-        let split = if depth < MEAN_SPLIT_DEPTH && left * 4 >= n && (n - left) * 4 >= n {
-            // Stable partition, so equal inputs give equal trees.
-            let (l, r): (Vec<u16>, Vec<u16>) = order.iter().partition(|&&t| mid(t) < mean);
-            order[..left].copy_from_slice(&l);
-            order[left..].copy_from_slice(&r);
+        // Summed in range order from -0.0, as `Iterator::sum` does.
+        let mean = order.iter().fold(-0.0f32, |s, &t| s + info[t as usize].mid[axis]) / n as f32;
+        // Stable partition: left triangles compacted in place, right ones through `scratch`,
+        // with each side's plane found on the way.
+        let (mut left, mut right) = (0, 0);
+        let (mut left_max, mut right_min) = (f32::MIN, f32::MAX);
+        for i in 0..n {
+            let t = order[i];
+            let tri = &info[t as usize];
+            if tri.mid[axis] < mean {
+                order[left] = t;
+                left += 1;
+                left_max = left_max.max(tri.max[axis]);
+            } else {
+                scratch[right] = t;
+                right += 1;
+                right_min = right_min.min(tri.min[axis]);
+            }
+        }
+        order[left..].copy_from_slice(&scratch[..right]);
+        let split = if depth < MEAN_SPLIT_DEPTH && left * 4 >= n && right * 4 >= n {
             left
         } else {
-            order.sort_by(|&a, &b| mid(a).total_cmp(&mid(b)).then(a.cmp(&b)));
-            n / 2
+            // The order is total, so the result does not depend on the partition above.
+            let key = |t: u16| info[t as usize].mid[axis];
+            order.sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+            let half = n / 2;
+            left_max = order[..half].iter().map(|&t| info[t as usize].max[axis]).fold(f32::MIN, f32::max);
+            right_min = order[half..].iter().map(|&t| info[t as usize].min[axis]).fold(f32::MAX, f32::min);
+            half
         };
-        let left_max = order[..split].iter().map(|&t| boxes[t as usize].max[axis]).fold(f32::MIN, f32::max);
-        let right_min = order[split..].iter().map(|&t| boxes[t as usize].min[axis]).fold(f32::MAX, f32::min);
         let index = self.nodes.len();
         self.nodes.push(KdNode::new(left_max, right_min, axis, 0, 0));
         let (lo, hi) = order.split_at_mut(split);
-        self.split(boxes, lo, first, depth + 1);
+        self.split(info, lo, scratch, first, depth + 1);
         let right = self.nodes.len();
-        self.split(boxes, hi, first + split, depth + 1);
+        self.split(info, hi, scratch, first + split, depth + 1);
         self.nodes[index] = KdNode::new(left_max, right_min, axis, first + split, right);
     }
 

@@ -100,6 +100,56 @@ fn brute_ray(m: &ChunkMesh, o: Vec3, d: Vec3, max_t: f32) -> Option<f32> {
         .min_by(|a, b| a.total_cmp(b))
 }
 
+/// A kD node as (left_max, right_min, axis, split, right).
+type RefNode = (f32, f32, usize, usize, usize);
+
+/// The kD build as first written (boxes folded per node, `Vec` partitions, a full sort for the
+/// median): the reference the optimised `KdTree::build` must match node for node. Returns the
+/// nodes as (left_max, right_min, axis, split, right) and the leaf order.
+fn reference_kd(m: &ChunkMesh) -> (Vec<RefNode>, Vec<u16>) {
+    fn split(boxes: &[Aabb], order: &mut [u16], first: usize, depth: u32, nodes: &mut Vec<RefNode>) {
+        let n = order.len();
+        if n <= kdtree::LEAF_SIZE {
+            return;
+        }
+        let b = order.iter().skip(1).fold(boxes[order[0] as usize], |a, &t| a.union(&boxes[t as usize]));
+        let ext = b.max - b.min;
+        let axis = if ext.x >= ext.y && ext.x >= ext.z {
+            0
+        } else if ext.y >= ext.z {
+            1
+        } else {
+            2
+        };
+        let mid = |t: u16| (boxes[t as usize].min[axis] + boxes[t as usize].max[axis]) * 0.5;
+        let mean = order.iter().map(|&t| mid(t)).sum::<f32>() / n as f32;
+        let left = order.iter().filter(|&&t| mid(t) < mean).count();
+        let at = if depth < 32 && left * 4 >= n && (n - left) * 4 >= n {
+            let (l, r): (Vec<u16>, Vec<u16>) = order.iter().partition(|&&t| mid(t) < mean);
+            order[..left].copy_from_slice(&l);
+            order[left..].copy_from_slice(&r);
+            left
+        } else {
+            order.sort_by(|&a, &b| mid(a).total_cmp(&mid(b)).then(a.cmp(&b)));
+            n / 2
+        };
+        let left_max = order[..at].iter().map(|&t| boxes[t as usize].max[axis]).fold(f32::MIN, f32::max);
+        let right_min = order[at..].iter().map(|&t| boxes[t as usize].min[axis]).fold(f32::MAX, f32::min);
+        let index = nodes.len();
+        nodes.push((left_max, right_min, axis, 0, 0));
+        let (lo, hi) = order.split_at_mut(at);
+        split(boxes, lo, first, depth + 1, nodes);
+        let right = nodes.len();
+        split(boxes, hi, first + at, depth + 1, nodes);
+        nodes[index] = (left_max, right_min, axis, first + at, right);
+    }
+    let boxes: Vec<Aabb> = (0..m.triangle_count()).map(|t| m.triangle_aabb(t)).collect();
+    let mut order: Vec<u16> = (0..m.triangle_count() as u16).collect();
+    let mut nodes = Vec::new();
+    split(&boxes, &mut order, 0, 0, &mut nodes);
+    (nodes, order)
+}
+
 fn vec3_in(lo: f32, hi: f32) -> impl Strategy<Value = Vec3> {
     (lo..hi, lo..hi, lo..hi).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
@@ -163,6 +213,21 @@ proptest! {
                 let fast = data.tree.cast_ray(m, o, d, max_t).map(|h| h.0);
                 prop_assert_eq!(fast, brute_ray(m, o, d, max_t), "ray {} {} {}", o, d, max_t);
             }
+        }
+    }
+
+    #[test]
+    fn kd_build_equals_reference(seed in any::<u64>(), fill in 20u8..255) {
+        let t = random_terrain(seed, fill);
+        for (c, _) in t.chunks() {
+            let raw = mesh(&t.neighbourhood(c), MeshField::Solid, None);
+            let (nodes, order) = reference_kd(&raw);
+            let data = t.build_chunk_collision(c);
+            let got: Vec<_> = data.tree.nodes().iter().map(|n| (n.left_max, n.right_min, n.axis(), n.split(), n.right())).collect();
+            prop_assert_eq!(got, nodes);
+            let reordered: Vec<_> = order.iter().map(|&i| raw.triangle_indices(i as usize)).collect();
+            let built: Vec<_> = (0..data.mesh.triangle_count()).map(|i| data.mesh.triangle_indices(i)).collect();
+            prop_assert_eq!(built, reordered);
         }
     }
 
