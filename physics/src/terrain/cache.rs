@@ -92,6 +92,14 @@ impl MeshCache {
         if !terrain.is_stored(c) {
             return None;
         }
+        self.get_stored(terrain, c)
+    }
+
+    /// [`MeshCache::get`] for a chunk the caller knows stores voxels (the ray walk asks the
+    /// index first, to skip air chunks before its slab test), saving a second index lookup.
+    #[inline]
+    pub(super) fn get_stored(&mut self, terrain: &Terrain, c: ChunkCoord) -> Option<&Arc<ChunkCollision>> {
+        debug_assert!(terrain.is_stored(c));
         self.clock += 1;
         let now = self.clock;
         // Two lookups on a hit rather than one, because returning the borrow of the first from

@@ -7,8 +7,8 @@
 //! a neighbour across a face, edge or corner of `x` that the ray passes within one voxel of
 //! while in `x`. At each such `x` the walk tests `x` and only those neighbours (usually none:
 //! most of a ray's path through a chunk is far from its border), skipping chunks that store no
-//! voxels, chunks it tested a moment ago (a small ring of recent coordinates: a retest would
-//! only cost time) and chunks whose box grown by one voxel the ray misses. Since a hit point
+//! voxels, chunks it already tested (a 27-bit mask around the current chunk, shifted as the
+//! walk steps) and chunks whose box grown by one voxel the ray misses. Since a hit point
 //! lies in some chunk the walk visits, the walk stops at the first chunk it enters beyond the
 //! best hit.
 //!
@@ -21,31 +21,55 @@ use crate::error::{AtollError, check_non_negative, check_vec3};
 use crate::math::Vec3;
 use glam::IVec3;
 
-/// Chunks remembered as tested in the current ray: enough for a ray running along a chunk
-/// edge (each step tests up to 4 new chunks, and a chunk stays relevant for a few steps).
-const RECENT: usize = 16;
 /// How close (chunk units) the ray must pass to a chunk face for the neighbour across it to be
 /// tested: one voxel plus slack for rounding in the segment's end points.
 const NEAR_FACE: f32 = (1.0 + 0.125) / CHUNK_SIZE as f32;
 
-/// The last [`RECENT`] chunks tested, in a ring.
-struct Recent {
-    coords: [IVec3; RECENT],
-    len: usize,
-    next: usize,
+/// Bit strides of the x, y and z offsets in a [`Tested`] mask.
+const STRIDE: [u32; 3] = [9, 3, 1];
+/// Every bit of a [`Tested`] mask.
+const ALL: u32 = (1 << 27) - 1;
+
+/// The bits of a [`Tested`] mask whose offset along `axis` is `v` (-1, 0 or 1).
+const fn layer(axis: usize, v: i32) -> u32 {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < 27 {
+        let offset = (i / STRIDE[axis] % 3) as i32 - 1;
+        if offset == v {
+            bits |= 1 << i;
+        }
+        i += 1;
+    }
+    bits
 }
 
-impl Recent {
-    /// True when `c` was tested lately; otherwise remembers it and returns false.
+/// Per axis, the bits at offset +1 and at offset -1.
+const LAYER_HI: [u32; 3] = [layer(0, 1), layer(1, 1), layer(2, 1)];
+const LAYER_LO: [u32; 3] = [layer(0, -1), layer(1, -1), layer(2, -1)];
+
+/// Which of the current chunk's 27 neighbours (itself included) the ray has tested: bit
+/// `9 (dx + 1) + 3 (dy + 1) + (dz + 1)`. The walk moves monotonically along each axis, so a
+/// chunk that leaves the current neighbourhood never comes back into it, and a step only shifts
+/// the mask: an exact "tested once" in a u32, where a set of coordinates needed a B-tree.
+#[derive(Clone, Copy, Default)]
+struct Tested(u32);
+
+impl Tested {
+    /// Bit of neighbour offset `n` (each component -1..=1).
     #[inline]
-    fn seen(&mut self, c: IVec3) -> bool {
-        if self.coords[..self.len].contains(&c) {
-            return true;
-        }
-        self.coords[self.next] = c;
-        self.next = (self.next + 1) % RECENT;
-        self.len = (self.len + 1).min(RECENT);
-        false
+    fn bit(n: IVec3) -> u32 {
+        1 << ((n.x + 1) as u32 * 9 + (n.y + 1) as u32 * 3 + (n.z + 1) as u32)
+    }
+
+    /// The walk stepped `step` (±1) along `axis`: offsets move the other way.
+    #[inline]
+    fn shift(&mut self, axis: usize, step: i32) {
+        self.0 = if step > 0 {
+            (self.0 >> STRIDE[axis]) & !LAYER_HI[axis]
+        } else {
+            (self.0 << STRIDE[axis]) & !LAYER_LO[axis] & ALL
+        };
     }
 }
 
@@ -98,7 +122,7 @@ impl Terrain {
             (boundary - o[a]) / d[a]
         };
         let mut ts = [leave(cell, 0), leave(cell, 1), leave(cell, 2)];
-        let mut recent = Recent { coords: [IVec3::ZERO; RECENT], len: 0, next: 0 };
+        let mut tested = Tested::default();
         let mut cache = self.cache.lock();
         let mut best: Option<TerrainHit> = None;
         let mut enter = t0;
@@ -127,16 +151,18 @@ impl Terrain {
                 for dx in rx.0..=rx.1 {
                     for dy in ry.0..=ry.1 {
                         for dz in rz.0..=rz.1 {
-                            let n = cell + IVec3::new(dx, dy, dz);
-                            let c = ChunkCoord::from_ivec3(n);
-                            if !self.is_stored(c) || recent.seen(n) {
+                            let offset = IVec3::new(dx, dy, dz);
+                            let bit = Tested::bit(offset);
+                            let c = ChunkCoord::from_ivec3(cell + offset);
+                            if tested.0 & bit != 0 || !self.is_stored(c) {
                                 continue;
                             }
+                            tested.0 |= bit;
                             let limit = best.map_or(max_t, |b| b.t);
                             if slab(&self.chunk_aabb(c).grown(s), origin, dir, 0.0, limit).is_none() {
                                 continue;
                             }
-                            if let Some(data) = cache.get(self, c) {
+                            if let Some(data) = cache.get_stored(self, c) {
                                 self.cast_in_chunk(c, data, origin, dir, limit, &mut best);
                             }
                         }
@@ -144,6 +170,7 @@ impl Terrain {
                 }
             }
             cell[a] += step[a];
+            tested.shift(a, step[a]);
             if cell[a] < lo[a] || cell[a] > hi[a] {
                 break;
             }
@@ -193,5 +220,45 @@ fn sign(v: f32) -> i32 {
         -1
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The shifted mask equals a set of absolute coordinates seen from the current chunk, on
+    /// every monotone walk of a few steps.
+    #[test]
+    fn tested_mask_follows_the_walk() {
+        let mut seed = 0x1234_5678_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for _ in 0..200 {
+            let mut sign = || if next() & 1 == 0 { 1 } else { -1 };
+            let step = IVec3::new(sign(), sign(), sign());
+            let (mut cell, mut mask, mut set) = (IVec3::ZERO, Tested::default(), BTreeSet::new());
+            for _ in 0..12 {
+                for _ in 0..3 {
+                    let mut unit = || (next() % 3) as i32 - 1;
+                    let offset = IVec3::new(unit(), unit(), unit());
+                    mask.0 |= Tested::bit(offset);
+                    set.insert((cell + offset).to_array());
+                }
+                let a = (next() % 3) as usize;
+                cell[a] += step[a];
+                mask.shift(a, step[a]);
+                for i in 0..27 {
+                    let offset = IVec3::new(i / 9, i / 3 % 3, i % 3) - 1;
+                    let expected = set.contains(&(cell + offset).to_array());
+                    assert_eq!(mask.0 & Tested::bit(offset) != 0, expected, "{cell} {offset}");
+                }
+            }
+        }
     }
 }
