@@ -74,18 +74,36 @@ struct Tri {
     mid: [f32; 3],
 }
 
-/// The box around the triangles `order` (non-empty).
-fn range_box(info: &[Tri], order: &[u16]) -> ([f32; 3], [f32; 3]) {
-    let first = &info[order[0] as usize];
-    let (mut min, mut max) = (first.min, first.max);
-    for &t in &order[1..] {
-        let tri = &info[t as usize];
+/// What a split needs to know about its range: the box around its triangles and the sum of
+/// their midpoints per axis, summed in range order from -0.0 (as `Iterator::sum` does), so the
+/// mean is the same whichever pass computes it.
+#[derive(Clone, Copy)]
+struct Stats {
+    min: [f32; 3],
+    max: [f32; 3],
+    sum: [f32; 3],
+}
+
+impl Stats {
+    const EMPTY: Stats = Stats { min: [f32::MAX; 3], max: [f32::MIN; 3], sum: [-0.0; 3] };
+
+    #[inline]
+    fn add(&mut self, tri: &Tri) {
         for a in 0..3 {
-            min[a] = min[a].min(tri.min[a]);
-            max[a] = max[a].max(tri.max[a]);
+            self.min[a] = self.min[a].min(tri.min[a]);
+            self.max[a] = self.max[a].max(tri.max[a]);
+            self.sum[a] += tri.mid[a];
         }
     }
-    (min, max)
+
+    /// The stats of the triangles `order`, in that order.
+    fn of(info: &[Tri], order: &[u16]) -> Stats {
+        let mut s = Stats::EMPTY;
+        for &t in order {
+            s.add(&info[t as usize]);
+        }
+        s
+    }
 }
 
 /// A pending subtree: node index (when not a leaf) and triangle range.
@@ -103,37 +121,52 @@ impl KdTree {
     ///
     /// Each triangle's box and midpoint are computed once; the splits reorder one index buffer
     /// in place (a stable partition through one scratch buffer, a sort for the rarer median
-    /// split), so a build makes a fixed handful of allocations whatever the tree's shape. The
-    /// order of every f32 sum is the order of the triangles in the range, so equal inputs give
-    /// equal trees.
+    /// split), so a build makes a fixed handful of allocations whatever the tree's shape, and a
+    /// mean split reads each of its triangles once. The order of every f32 sum is the order of
+    /// the triangles in the range, so equal inputs give equal trees (the same trees as the
+    /// first, simpler build: a proptest checks it node for node).
     pub fn build(mesh: &mut ChunkMesh) -> KdTree {
         let n = mesh.triangle_count();
         assert!(n < 1 << 15, "a chunk mesh has at most 3072 triangles");
+        // Vertices decoded once each (a vertex serves about five triangles).
+        let vertices: Vec<Vec3> = (0..mesh.vertex_count()).map(|i| mesh.position(i)).collect();
         let info: Vec<Tri> = (0..n)
             .map(|t| {
-                let b = mesh.triangle_aabb(t);
-                Tri { min: b.min.to_array(), max: b.max.to_array(), mid: ((b.min + b.max) * 0.5).to_array() }
+                let [a, b, c] = mesh.triangle_indices(t).map(|i| vertices[i as usize]);
+                let (min, max) = (a.min(b).min(c), a.max(b).max(c));
+                Tri { min: min.to_array(), max: max.to_array(), mid: ((min + max) * 0.5).to_array() }
             })
             .collect();
         let mut tree = KdTree { triangles: n as u16, ..Default::default() };
         let mut order: Vec<u16> = (0..n as u16).collect();
+        let stats = Stats::of(&info, &order);
         if n > 0 {
-            let (min, max) = range_box(&info, &order);
-            tree.bounds = Aabb::new(Vec3::from_array(min), Vec3::from_array(max));
+            tree.bounds = Aabb::new(Vec3::from_array(stats.min), Vec3::from_array(stats.max));
         }
         let mut scratch = vec![0u16; n];
         tree.nodes.reserve(n / LEAF_SIZE);
-        tree.split(&info, &mut order, &mut scratch, 0, 0);
+        tree.split(&info, &mut order, &mut scratch, stats, 0, 0);
         mesh.reorder(&order);
         tree
     }
 
-    fn split(&mut self, info: &[Tri], order: &mut [u16], scratch: &mut [u16], first: usize, depth: u32) {
+    /// Splits the range `order` (whose `stats` the caller found) and its halves. In a mean
+    /// split, the one pass that partitions the range also finds each half's stats, in the
+    /// half's own order, so each level of the tree reads each triangle once.
+    fn split(
+        &mut self,
+        info: &[Tri],
+        order: &mut [u16],
+        scratch: &mut [u16],
+        stats: Stats,
+        first: usize,
+        depth: u32,
+    ) {
         let n = order.len();
         if n <= LEAF_SIZE {
             return;
         }
-        let (min, max) = range_box(info, order);
+        let (min, max) = (stats.min, stats.max);
         let ext = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
         let axis = if ext[0] >= ext[1] && ext[0] >= ext[2] {
             0
@@ -142,23 +175,21 @@ impl KdTree {
         } else {
             2
         };
-        // Summed in range order from -0.0, as `Iterator::sum` does.
-        let mean = order.iter().fold(-0.0f32, |s, &t| s + info[t as usize].mid[axis]) / n as f32;
-        // Stable partition: left triangles compacted in place, right ones through `scratch`,
-        // with each side's plane found on the way.
+        let mean = stats.sum[axis] / n as f32;
+        // Stable partition: left triangles compacted in place, right ones through `scratch`.
         let (mut left, mut right) = (0, 0);
-        let (mut left_max, mut right_min) = (f32::MIN, f32::MAX);
+        let (mut ls, mut rs) = (Stats::EMPTY, Stats::EMPTY);
         for i in 0..n {
             let t = order[i];
             let tri = &info[t as usize];
             if tri.mid[axis] < mean {
                 order[left] = t;
                 left += 1;
-                left_max = left_max.max(tri.max[axis]);
+                ls.add(tri);
             } else {
                 scratch[right] = t;
                 right += 1;
-                right_min = right_min.min(tri.min[axis]);
+                rs.add(tri);
             }
         }
         order[left..].copy_from_slice(&scratch[..right]);
@@ -169,16 +200,17 @@ impl KdTree {
             let key = |t: u16| info[t as usize].mid[axis];
             order.sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
             let half = n / 2;
-            left_max = order[..half].iter().map(|&t| info[t as usize].max[axis]).fold(f32::MIN, f32::max);
-            right_min = order[half..].iter().map(|&t| info[t as usize].min[axis]).fold(f32::MAX, f32::min);
+            ls = Stats::of(info, &order[..half]);
+            rs = Stats::of(info, &order[half..]);
             half
         };
+        let (left_max, right_min) = (ls.max[axis], rs.min[axis]);
         let index = self.nodes.len();
         self.nodes.push(KdNode::new(left_max, right_min, axis, 0, 0));
         let (lo, hi) = order.split_at_mut(split);
-        self.split(info, lo, scratch, first, depth + 1);
+        self.split(info, lo, scratch, ls, first, depth + 1);
         let right = self.nodes.len();
-        self.split(info, hi, scratch, first + split, depth + 1);
+        self.split(info, hi, scratch, rs, first + split, depth + 1);
         self.nodes[index] = KdNode::new(left_max, right_min, axis, first + split, right);
     }
 
