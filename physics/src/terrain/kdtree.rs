@@ -287,8 +287,8 @@ impl KdTree {
         if self.triangles == 0 {
             return None;
         }
-        let (t0, t1) = slab(&self.bounds.grown(RAY_SLACK), origin, dir, 0.0, max_t)?;
         let inv = Vec3::ONE / dir;
+        let (t0, t1) = slab_inv(&self.bounds.grown(RAY_SLACK), origin, dir, inv, 0.0, max_t)?;
         let mut stack = [(Range::default(), 0.0f32, 0.0f32); STACK];
         let mut len = 0;
         let mut best: Option<(f32, usize)> = None;
@@ -367,6 +367,33 @@ pub(crate) fn slab(b: &Aabb, origin: Vec3, dir: Vec3, mut t0: f32, mut t1: f32) 
             continue;
         }
         let (ta, tb) = ((b.min[a] - o) / d, (b.max[a] - o) / d);
+        t0 = t0.max(ta.min(tb));
+        t1 = t1.min(ta.max(tb));
+    }
+    (t0 <= t1).then_some((t0, t1))
+}
+
+/// [`slab`] with the direction's reciprocals `inv` given: multiplications instead of
+/// divisions, for callers that test many boxes with one ray. The result can differ from
+/// [`slab`]'s by a few ulps of the distances, so the boxes must carry slack for it.
+#[inline]
+pub(crate) fn slab_inv(
+    b: &Aabb,
+    origin: Vec3,
+    dir: Vec3,
+    inv: Vec3,
+    mut t0: f32,
+    mut t1: f32,
+) -> Option<(f32, f32)> {
+    for a in 0..3 {
+        let o = origin[a];
+        if dir[a] == 0.0 {
+            if o < b.min[a] || o > b.max[a] {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((b.min[a] - o) * inv[a], (b.max[a] - o) * inv[a]);
         t0 = t0.max(ta.min(tb));
         t1 = t1.min(ta.max(tb));
     }

@@ -14,7 +14,7 @@
 //!
 //! Nothing on the walk allocates; the cache is locked once per ray.
 
-use super::kdtree::slab;
+use super::kdtree::{slab, slab_inv};
 use super::voxel::{CHUNK_SIZE, ChunkCoord, VoxelMaterial};
 use super::{Terrain, mesher::ChunkCollision};
 use crate::error::{AtollError, check_non_negative, check_vec3};
@@ -123,6 +123,7 @@ impl Terrain {
         };
         let mut ts = [leave(cell, 0), leave(cell, 1), leave(cell, 2)];
         let mut tested = Tested::default();
+        let inv = Vec3::ONE / dir;
         let mut cache = self.cache.lock();
         let mut best: Option<TerrainHit> = None;
         let mut enter = t0;
@@ -159,7 +160,10 @@ impl Terrain {
                             }
                             tested.0 |= bit;
                             let limit = best.map_or(max_t, |b| b.t);
-                            if slab(&self.chunk_aabb(c).grown(s), origin, dir, 0.0, limit).is_none() {
+                            // Triangles reach half a voxel past the chunk; the box grown by one
+                            // is slack enough for the reciprocals' rounding.
+                            if slab_inv(&self.chunk_aabb(c).grown(s), origin, dir, inv, 0.0, limit).is_none()
+                            {
                                 continue;
                             }
                             if let Some(data) = cache.get_stored(self, c) {
