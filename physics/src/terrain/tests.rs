@@ -150,6 +150,31 @@ fn reference_kd(m: &ChunkMesh) -> (Vec<RefNode>, Vec<u16>) {
     (nodes, order)
 }
 
+/// Every stored chunk's collision data, built without the cache.
+fn all_collisions(t: &Terrain) -> Vec<(ChunkCoord, ChunkCollision)> {
+    t.chunks().map(|(c, _)| (c, t.build_chunk_collision(c))).collect()
+}
+
+/// The closest hit of a world ray over every chunk's triangles, each in its chunk's frame as
+/// `Terrain::cast_ray` moves the ray.
+fn brute_world_ray(
+    t: &Terrain,
+    all: &[(ChunkCoord, ChunkCollision)],
+    o: Vec3,
+    d: Vec3,
+    max_t: f32,
+) -> Option<f32> {
+    let s = t.voxel_size();
+    let mut brute: Option<f32> = None;
+    for (c, data) in all {
+        let base = t.chunk_origin(*c);
+        if let Some(h) = brute_ray(&data.mesh, (o - base) / s, d / s, max_t) {
+            brute = Some(brute.map_or(h, |b| b.min(h)));
+        }
+    }
+    brute
+}
+
 fn vec3_in(lo: f32, hi: f32) -> impl Strategy<Value = Vec3> {
     (lo..hi, lo..hi, lo..hi).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
@@ -238,18 +263,32 @@ proptest! {
         rays in proptest::collection::vec((vec3_in(-6.0, 10.0), dir3(), 0.0f32..40.0), 16),
     ) {
         let t = random_terrain(seed, fill);
-        let s = t.voxel_size();
-        let all: Vec<_> = t.chunks().map(|(c, _)| (c, t.build_chunk_collision(c))).collect();
+        let all = all_collisions(&t);
         for (o, d, max_t) in rays {
-            let mut brute: Option<f32> = None;
-            for (c, data) in &all {
-                let base = t.chunk_origin(*c);
-                if let Some(h) = brute_ray(&data.mesh, (o - base) / s, d / s, max_t) {
-                    brute = Some(brute.map_or(h, |b| b.min(h)));
-                }
-            }
             let hit = t.cast_ray(o, d, max_t).unwrap();
-            prop_assert_eq!(hit.map(|h| h.t), brute, "ray {} {} {}", o, d, max_t);
+            prop_assert_eq!(hit.map(|h| h.t), brute_world_ray(&t, &all, o, d, max_t), "ray {} {} {}", o, d, max_t);
+        }
+    }
+
+    /// Rays along and across chunk borders, axis-aligned or diagonal: where the walk decides
+    /// which neighbours to test, and where a direction component is zero.
+    #[test]
+    fn world_ray_along_chunk_borders_equals_brute_force(
+        seed in any::<u64>(),
+        fill in 10u8..120,
+        rays in proptest::collection::vec(((-2i32..=2, -1i32..=3, -2i32..=2), (0usize..7, 0usize..7, 0usize..7), 0usize..26, 0.0f32..40.0), 24),
+    ) {
+        let t = random_terrain(seed, fill);
+        let all = all_collisions(&t);
+        // Chunk edge 4 m, voxel 0.5 m; offsets on the border, a hair off it, within the half
+        // voxel a chunk's triangles spill past it, and a voxel off it.
+        let offsets = [0.0, 1e-4, -1e-4, 0.2, -0.2, 0.5, -0.5];
+        for ((x, y, z), (ox, oy, oz), dir, max_t) in rays {
+            let o = Vec3::new(x as f32 * 4.0 + offsets[ox], y as f32 * 4.0 + offsets[oy], z as f32 * 4.0 + offsets[oz]);
+            let k = if dir >= 13 { dir as i32 + 1 } else { dir as i32 };
+            let d = IVec3::new(k / 9 - 1, k / 3 % 3 - 1, k % 3 - 1).as_vec3();
+            let hit = t.cast_ray(o, d, max_t).unwrap();
+            prop_assert_eq!(hit.map(|h| h.t), brute_world_ray(&t, &all, o, d, max_t), "ray {} {} {}", o, d, max_t);
         }
     }
 
