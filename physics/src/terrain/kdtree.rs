@@ -18,6 +18,10 @@ pub const LEAF_SIZE: usize = 2;
 const MEAN_SPLIT_DEPTH: u32 = 32;
 /// Query stack entries: 32 mean-split levels plus log2 of the most triangles a chunk can have.
 const STACK: usize = 64;
+/// Ray query stack entries kept in the small array cleared on every query; deeper pushes go
+/// to a full [`STACK`] array made on first use (balanced chunk trees never need it). Tests use
+/// 2, so the brute-force comparisons run the deep path too.
+const SHALLOW: usize = if cfg!(test) { 2 } else { 16 };
 /// Slack of the planes for ray segments (voxel units), so rounding in a segment's end cannot
 /// cut off a triangle that the brute-force test hits.
 const RAY_SLACK: f32 = 1e-3;
@@ -289,7 +293,11 @@ impl KdTree {
         }
         let inv = Vec3::ONE / dir;
         let (t0, t1) = slab_inv(&self.bounds.grown(RAY_SLACK), origin, dir, inv, 0.0, max_t)?;
-        let mut stack = [(Range::default(), 0.0f32, 0.0f32); STACK];
+        // Pending far halves: the first SHALLOW in a small array, the rest (deep, unbalanced
+        // trees only) in a full-depth one made when first needed, so a query does not clear a
+        // kilobyte of stack it almost never uses.
+        let mut stack = [(Range::default(), 0.0f32, 0.0f32); SHALLOW];
+        let mut deep: Option<[(Range, f32, f32); STACK]> = None;
         let mut len = 0;
         let mut best: Option<(f32, usize)> = None;
         let (mut r, mut tmin, mut tmax) = (Range { node: 0, lo: 0, hi: self.triangles }, t0, t1);
@@ -329,7 +337,11 @@ impl KdTree {
                     };
                     match (near.1 <= near.2, far.1 <= far.2) {
                         (true, true) => {
-                            stack[len] = far;
+                            if len < SHALLOW {
+                                stack[len] = far;
+                            } else {
+                                deep.get_or_insert([(Range::default(), 0.0, 0.0); STACK])[len] = far;
+                            }
                             len += 1;
                             (r, tmin, tmax) = near;
                             continue;
@@ -350,7 +362,10 @@ impl KdTree {
                 break;
             }
             len -= 1;
-            (r, tmin, tmax) = stack[len];
+            (r, tmin, tmax) = match &deep {
+                Some(deep) if len >= SHALLOW => deep[len],
+                _ => stack[len],
+            };
         }
         best
     }
