@@ -1,11 +1,16 @@
 //! The bounded cache of chunk meshes and kD trees. Entries are built on first use, dropped by
 //! edits, and evicted least recently used first (by an access counter, ties by coordinate) once
 //! their bytes pass the cap. What is cached never changes a query's answer, only its cost.
+//!
+//! A hit is the hot path of every world ray (one per chunk the walk tests), so it only looks
+//! the entry up in a hash map and writes the access stamp into it; the least recently used
+//! entry is searched for when evicting, which only a miss (a mesh build, far dearer) or a
+//! smaller cap causes.
 
 use super::Terrain;
+use super::hash::CoordMap;
 use super::mesher::ChunkCollision;
 use super::voxel::ChunkCoord;
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -40,10 +45,10 @@ struct Entry {
 }
 
 #[derive(Clone, Debug)]
-struct MeshCache {
-    entries: BTreeMap<ChunkCoord, Entry>,
-    /// (last use, coordinate) of every entry: the eviction order.
-    order: BTreeSet<(u64, ChunkCoord)>,
+pub(super) struct MeshCache {
+    /// Every entry with the clock value of its last use (unique, so eviction never ties
+    /// within one cache; the coordinate breaks ties anyway, so the order is total).
+    entries: CoordMap<Entry>,
     clock: u64,
     stats: CacheStats,
 }
@@ -51,8 +56,7 @@ struct MeshCache {
 impl Default for MeshCache {
     fn default() -> Self {
         MeshCache {
-            entries: BTreeMap::new(),
-            order: BTreeSet::new(),
+            entries: CoordMap::default(),
             clock: 0,
             stats: CacheStats { capacity: DEFAULT_CACHE_BYTES, ..Default::default() },
         }
@@ -62,20 +66,60 @@ impl Default for MeshCache {
 impl MeshCache {
     fn remove(&mut self, c: ChunkCoord) -> bool {
         let Some(e) = self.entries.remove(&c) else { return false };
-        self.order.remove(&(e.last_use, c));
         self.stats.bytes -= e.data.bytes();
         self.stats.triangles -= e.data.mesh.triangle_count();
         self.stats.entries -= 1;
         true
     }
 
-    /// Evicts the least recently used entries other than `keep` until under the cap.
+    /// Evicts the least recently used entries other than `keep` until under the cap. Each
+    /// eviction scans the entries for the smallest (last use, coordinate): evictions happen on
+    /// misses, which build a mesh and cost far more than the scan.
     fn trim(&mut self, keep: Option<ChunkCoord>) {
         while self.stats.bytes > self.stats.capacity {
-            let Some(&(_, c)) = self.order.iter().find(|(_, c)| Some(*c) != keep) else { break };
+            let victim =
+                self.entries.iter().filter(|(c, _)| Some(**c) != keep).map(|(c, e)| (e.last_use, *c)).min();
+            let Some((_, c)) = victim else { break };
             self.remove(c);
             self.stats.evictions += 1;
         }
+    }
+
+    /// Chunk `c`'s mesh and tree, from the cache or built now (`None` for chunks that store no
+    /// voxels). A hit stamps the entry and counts; nothing else moves.
+    #[inline]
+    pub(super) fn get(&mut self, terrain: &Terrain, c: ChunkCoord) -> Option<&Arc<ChunkCollision>> {
+        if !terrain.is_stored(c) {
+            return None;
+        }
+        self.get_stored(terrain, c)
+    }
+
+    /// [`MeshCache::get`] for a chunk the caller knows stores voxels (the ray walk asks the
+    /// index first, to skip air chunks before its slab test), saving a second index lookup.
+    #[inline]
+    pub(super) fn get_stored(&mut self, terrain: &Terrain, c: ChunkCoord) -> Option<&Arc<ChunkCollision>> {
+        debug_assert!(terrain.is_stored(c));
+        self.clock += 1;
+        let now = self.clock;
+        // Two lookups on a hit rather than one, because returning the borrow of the first from
+        // inside the `if let` would keep `self.entries` borrowed on the miss path too.
+        if self.entries.contains_key(&c) {
+            self.stats.hits += 1;
+        } else {
+            let start = Instant::now();
+            let data = Arc::new(terrain.build_chunk_collision(c));
+            self.stats.last_build = start.elapsed();
+            self.stats.misses += 1;
+            self.stats.bytes += data.bytes();
+            self.stats.triangles += data.mesh.triangle_count();
+            self.stats.entries += 1;
+            self.entries.insert(c, Entry { data, last_use: now });
+            self.trim(Some(c));
+        }
+        let e = self.entries.get_mut(&c)?;
+        e.last_use = now;
+        Some(&e.data)
     }
 }
 
@@ -90,7 +134,7 @@ impl Clone for CacheCell {
 }
 
 impl CacheCell {
-    fn lock(&self) -> MutexGuard<'_, MeshCache> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, MeshCache> {
         // A panic while building leaves the cache consistent (entries are inserted whole).
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -108,30 +152,7 @@ impl Terrain {
     /// Chunk `c`'s mesh and kD tree, from the cache or built now (`None` for chunks that store
     /// no voxels: they emit no triangles).
     pub fn chunk_collision(&self, c: ChunkCoord) -> Option<Arc<ChunkCollision>> {
-        self.chunks.get(&c)?;
-        let mut cache = self.cache.lock();
-        cache.clock += 1;
-        let now = cache.clock;
-        if let Some(e) = cache.entries.get_mut(&c) {
-            let before = e.last_use;
-            e.last_use = now;
-            let data = e.data.clone();
-            cache.order.remove(&(before, c));
-            cache.order.insert((now, c));
-            cache.stats.hits += 1;
-            return Some(data);
-        }
-        let start = Instant::now();
-        let data = Arc::new(self.build_chunk_collision(c));
-        cache.stats.last_build = start.elapsed();
-        cache.stats.misses += 1;
-        cache.stats.bytes += data.bytes();
-        cache.stats.triangles += data.mesh.triangle_count();
-        cache.stats.entries += 1;
-        cache.entries.insert(c, Entry { data: data.clone(), last_use: now });
-        cache.order.insert((now, c));
-        cache.trim(Some(c));
-        Some(data)
+        self.cache.lock().get(self, c).cloned()
     }
 
     /// The cache's counters.
@@ -157,6 +178,8 @@ impl Terrain {
 
     /// The chunks cached now, in coordinate order.
     pub fn cached_chunks(&self) -> Vec<ChunkCoord> {
-        self.cache.lock().entries.keys().copied().collect()
+        let mut all: Vec<ChunkCoord> = self.cache.lock().entries.keys().copied().collect();
+        all.sort_unstable();
+        all
     }
 }

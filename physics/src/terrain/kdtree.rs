@@ -18,6 +18,10 @@ pub const LEAF_SIZE: usize = 2;
 const MEAN_SPLIT_DEPTH: u32 = 32;
 /// Query stack entries: 32 mean-split levels plus log2 of the most triangles a chunk can have.
 const STACK: usize = 64;
+/// Ray query stack entries kept in the small array cleared on every query; deeper pushes go
+/// to a full [`STACK`] array made on first use (balanced chunk trees never need it). Tests use
+/// 2, so the brute-force comparisons run the deep path too.
+const SHALLOW: usize = if cfg!(test) { 2 } else { 16 };
 /// Slack of the planes for ray segments (voxel units), so rounding in a segment's end cannot
 /// cut off a triangle that the brute-force test hits.
 const RAY_SLACK: f32 = 1e-3;
@@ -66,6 +70,46 @@ pub struct KdTree {
     triangles: u16,
 }
 
+/// A triangle's box and midpoint, as the build reads them.
+#[derive(Clone, Copy)]
+struct Tri {
+    min: [f32; 3],
+    max: [f32; 3],
+    mid: [f32; 3],
+}
+
+/// What a split needs to know about its range: the box around its triangles and the sum of
+/// their midpoints per axis, summed in range order from -0.0 (as `Iterator::sum` does), so the
+/// mean is the same whichever pass computes it.
+#[derive(Clone, Copy)]
+struct Stats {
+    min: [f32; 3],
+    max: [f32; 3],
+    sum: [f32; 3],
+}
+
+impl Stats {
+    const EMPTY: Stats = Stats { min: [f32::MAX; 3], max: [f32::MIN; 3], sum: [-0.0; 3] };
+
+    #[inline]
+    fn add(&mut self, tri: &Tri) {
+        for a in 0..3 {
+            self.min[a] = self.min[a].min(tri.min[a]);
+            self.max[a] = self.max[a].max(tri.max[a]);
+            self.sum[a] += tri.mid[a];
+        }
+    }
+
+    /// The stats of the triangles `order`, in that order.
+    fn of(info: &[Tri], order: &[u16]) -> Stats {
+        let mut s = Stats::EMPTY;
+        for &t in order {
+            s.add(&info[t as usize]);
+        }
+        s
+    }
+}
+
 /// A pending subtree: node index (when not a leaf) and triangle range.
 #[derive(Clone, Copy, Default)]
 struct Range {
@@ -78,56 +122,99 @@ impl KdTree {
     /// Builds the tree over `mesh`'s triangles and puts them in leaf order. Splits the longest
     /// axis at the mean of the triangle midpoints, or at the median when fewer than a quarter of
     /// the triangles would fall on one side.
+    ///
+    /// Each triangle's box and midpoint are computed once; the splits reorder one index buffer
+    /// in place (a stable partition through one scratch buffer, a sort for the rarer median
+    /// split), so a build makes a fixed handful of allocations whatever the tree's shape, and a
+    /// mean split reads each of its triangles once. The order of every f32 sum is the order of
+    /// the triangles in the range, so equal inputs give equal trees (the same trees as the
+    /// first, simpler build: a proptest checks it node for node).
     pub fn build(mesh: &mut ChunkMesh) -> KdTree {
         let n = mesh.triangle_count();
         assert!(n < 1 << 15, "a chunk mesh has at most 3072 triangles");
-        let boxes: Vec<Aabb> = (0..n).map(|t| mesh.triangle_aabb(t)).collect();
+        // Vertices decoded once each (a vertex serves about five triangles).
+        let vertices: Vec<Vec3> = (0..mesh.vertex_count()).map(|i| mesh.position(i)).collect();
+        let info: Vec<Tri> = (0..n)
+            .map(|t| {
+                let [a, b, c] = mesh.triangle_indices(t).map(|i| vertices[i as usize]);
+                let (min, max) = (a.min(b).min(c), a.max(b).max(c));
+                Tri { min: min.to_array(), max: max.to_array(), mid: ((min + max) * 0.5).to_array() }
+            })
+            .collect();
         let mut tree = KdTree { triangles: n as u16, ..Default::default() };
-        if let Some(first) = boxes.first() {
-            tree.bounds = boxes.iter().fold(*first, |a, b| a.union(b));
-        }
         let mut order: Vec<u16> = (0..n as u16).collect();
+        let stats = Stats::of(&info, &order);
+        if n > 0 {
+            tree.bounds = Aabb::new(Vec3::from_array(stats.min), Vec3::from_array(stats.max));
+        }
+        let mut scratch = vec![0u16; n];
         tree.nodes.reserve(n / LEAF_SIZE);
-        tree.split(&boxes, &mut order, 0, 0);
+        tree.split(&info, &mut order, &mut scratch, stats, 0, 0);
         mesh.reorder(&order);
         tree
     }
 
-    fn split(&mut self, boxes: &[Aabb], order: &mut [u16], first: usize, depth: u32) {
+    /// Splits the range `order` (whose `stats` the caller found) and its halves. In a mean
+    /// split, the one pass that partitions the range also finds each half's stats, in the
+    /// half's own order, so each level of the tree reads each triangle once.
+    fn split(
+        &mut self,
+        info: &[Tri],
+        order: &mut [u16],
+        scratch: &mut [u16],
+        stats: Stats,
+        first: usize,
+        depth: u32,
+    ) {
         let n = order.len();
         if n <= LEAF_SIZE {
             return;
         }
-        let b = order.iter().skip(1).fold(boxes[order[0] as usize], |a, &t| a.union(&boxes[t as usize]));
-        let ext = b.max - b.min;
-        let axis = if ext.x >= ext.y && ext.x >= ext.z {
+        let (min, max) = (stats.min, stats.max);
+        let ext = [max[0] - min[0], max[1] - min[1], max[2] - min[2]];
+        let axis = if ext[0] >= ext[1] && ext[0] >= ext[2] {
             0
-        } else if ext.y >= ext.z {
+        } else if ext[1] >= ext[2] {
             1
         } else {
             2
         };
-        let mid = |t: u16| (boxes[t as usize].min[axis] + boxes[t as usize].max[axis]) * 0.5;
-        let mean = order.iter().map(|&t| mid(t)).sum::<f32>() / n as f32;
-        let left = order.iter().filter(|&&t| mid(t) < mean).count();
-        let split = if depth < MEAN_SPLIT_DEPTH && left * 4 >= n && (n - left) * 4 >= n {
-            // Stable partition, so equal inputs give equal trees.
-            let (l, r): (Vec<u16>, Vec<u16>) = order.iter().partition(|&&t| mid(t) < mean);
-            order[..left].copy_from_slice(&l);
-            order[left..].copy_from_slice(&r);
+        let mean = stats.sum[axis] / n as f32;
+        // Stable partition: left triangles compacted in place, right ones through `scratch`.
+        let (mut left, mut right) = (0, 0);
+        let (mut ls, mut rs) = (Stats::EMPTY, Stats::EMPTY);
+        for i in 0..n {
+            let t = order[i];
+            let tri = &info[t as usize];
+            if tri.mid[axis] < mean {
+                order[left] = t;
+                left += 1;
+                ls.add(tri);
+            } else {
+                scratch[right] = t;
+                right += 1;
+                rs.add(tri);
+            }
+        }
+        order[left..].copy_from_slice(&scratch[..right]);
+        let split = if depth < MEAN_SPLIT_DEPTH && left * 4 >= n && right * 4 >= n {
             left
         } else {
-            order.sort_by(|&a, &b| mid(a).total_cmp(&mid(b)).then(a.cmp(&b)));
-            n / 2
+            // The order is total, so the result does not depend on the partition above.
+            let key = |t: u16| info[t as usize].mid[axis];
+            order.sort_unstable_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+            let half = n / 2;
+            ls = Stats::of(info, &order[..half]);
+            rs = Stats::of(info, &order[half..]);
+            half
         };
-        let left_max = order[..split].iter().map(|&t| boxes[t as usize].max[axis]).fold(f32::MIN, f32::max);
-        let right_min = order[split..].iter().map(|&t| boxes[t as usize].min[axis]).fold(f32::MAX, f32::min);
+        let (left_max, right_min) = (ls.max[axis], rs.min[axis]);
         let index = self.nodes.len();
         self.nodes.push(KdNode::new(left_max, right_min, axis, 0, 0));
         let (lo, hi) = order.split_at_mut(split);
-        self.split(boxes, lo, first, depth + 1);
+        self.split(info, lo, scratch, ls, first, depth + 1);
         let right = self.nodes.len();
-        self.split(boxes, hi, first + split, depth + 1);
+        self.split(info, hi, scratch, rs, first + split, depth + 1);
         self.nodes[index] = KdNode::new(left_max, right_min, axis, first + split, right);
     }
 
@@ -194,55 +281,91 @@ impl KdTree {
     /// The closest triangle hit by `origin + t dir`, `0 <= t <= max_t` (local voxel units):
     /// `(t, triangle)`, ties to the lower triangle. Visits the near half first and skips any
     /// segment that starts beyond the best hit.
+    ///
+    /// The walk descends straight into the near half (pushing the far one only when the ray
+    /// reaches both), and finds a node's segments with the direction's reciprocals computed
+    /// once: one subtraction and one multiplication per plane. The planes' slack
+    /// ([`RAY_SLACK`], 1e-3 voxel) dwarfs the reciprocal's extra rounding (a few 1e-8 of the
+    /// distance to the plane, under 1e-3 voxel for any ray inside the largest bounds).
     pub fn cast_ray(&self, mesh: &ChunkMesh, origin: Vec3, dir: Vec3, max_t: f32) -> Option<(f32, usize)> {
         if self.triangles == 0 {
             return None;
         }
-        let (t0, t1) = slab(&self.bounds.grown(RAY_SLACK), origin, dir, 0.0, max_t)?;
-        let mut stack = [(Range::default(), 0.0f32, 0.0f32); STACK];
-        stack[0] = (Range { node: 0, lo: 0, hi: self.triangles }, t0, t1);
-        let mut len = 1;
+        let inv = Vec3::ONE / dir;
+        let (t0, t1) = slab_inv(&self.bounds.grown(RAY_SLACK), origin, dir, inv, 0.0, max_t)?;
+        // Pending far halves: the first SHALLOW in a small array, the rest (deep, unbalanced
+        // trees only) in a full-depth one made when first needed, so a query does not clear a
+        // kilobyte of stack it almost never uses.
+        let mut stack = [(Range::default(), 0.0f32, 0.0f32); SHALLOW];
+        let mut deep: Option<[(Range, f32, f32); STACK]> = None;
+        let mut len = 0;
         let mut best: Option<(f32, usize)> = None;
-        while len > 0 {
-            len -= 1;
-            let (r, tmin, tmax) = stack[len];
-            if best.is_some_and(|(bt, _)| tmin > bt) {
-                continue;
-            }
-            if (r.hi - r.lo) as usize <= LEAF_SIZE {
-                for t in r.lo as usize..r.hi as usize {
-                    let limit = best.map_or(max_t, |(bt, _)| bt);
-                    if let Some(th) = ray_triangle(origin, dir, mesh.triangle(t), limit)
-                        && best.is_none_or(|(bt, bi)| th < bt || (th == bt && t < bi))
-                    {
-                        best = Some((th, t));
+        let (mut r, mut tmin, mut tmax) = (Range { node: 0, lo: 0, hi: self.triangles }, t0, t1);
+        loop {
+            if best.is_none_or(|(bt, _)| tmin <= bt) {
+                if (r.hi - r.lo) as usize <= LEAF_SIZE {
+                    for t in r.lo as usize..r.hi as usize {
+                        let limit = best.map_or(max_t, |(bt, _)| bt);
+                        if let Some(th) = ray_triangle(origin, dir, mesh.triangle(t), limit)
+                            && best.is_none_or(|(bt, bi)| th < bt || (th == bt && t < bi))
+                        {
+                            best = Some((th, t));
+                        }
+                    }
+                } else {
+                    let (node, left, right) = self.children(r);
+                    let a = node.axis();
+                    let (o, d) = (origin[a], dir[a]);
+                    let below = node.left_max + RAY_SLACK;
+                    let above = node.right_min - RAY_SLACK;
+                    // Parts of [tmin, tmax] where the ray is at or below `below` / at or above
+                    // `above`; the near one first.
+                    let (near, far) = if d > 0.0 {
+                        (
+                            (left, tmin, tmax.min((below - o) * inv[a])),
+                            (right, tmin.max((above - o) * inv[a]), tmax),
+                        )
+                    } else if d < 0.0 {
+                        (
+                            (right, tmin, tmax.min((above - o) * inv[a])),
+                            (left, tmin.max((below - o) * inv[a]), tmax),
+                        )
+                    } else {
+                        let l = if o <= below { (tmin, tmax) } else { (1.0, 0.0) };
+                        let rr = if o >= above { (tmin, tmax) } else { (1.0, 0.0) };
+                        ((left, l.0, l.1), (right, rr.0, rr.1))
+                    };
+                    match (near.1 <= near.2, far.1 <= far.2) {
+                        (true, true) => {
+                            if len < SHALLOW {
+                                stack[len] = far;
+                            } else {
+                                deep.get_or_insert([(Range::default(), 0.0, 0.0); STACK])[len] = far;
+                            }
+                            len += 1;
+                            (r, tmin, tmax) = near;
+                            continue;
+                        }
+                        (true, false) => {
+                            (r, tmin, tmax) = near;
+                            continue;
+                        }
+                        (false, true) => {
+                            (r, tmin, tmax) = far;
+                            continue;
+                        }
+                        (false, false) => {}
                     }
                 }
-                continue;
             }
-            let (node, left, right) = self.children(r);
-            let a = node.axis();
-            let (o, d) = (origin[a], dir[a]);
-            let below = node.left_max + RAY_SLACK;
-            let above = node.right_min - RAY_SLACK;
-            // Parts of [tmin, tmax] where the ray is at or below `below` / at or above `above`.
-            let (l, rr) = if d > 0.0 {
-                ((tmin, tmax.min((below - o) / d)), (tmin.max((above - o) / d), tmax))
-            } else if d < 0.0 {
-                ((tmin.max((below - o) / d), tmax), (tmin, tmax.min((above - o) / d)))
-            } else {
-                (
-                    if o <= below { (tmin, tmax) } else { (1.0, 0.0) },
-                    if o >= above { (tmin, tmax) } else { (1.0, 0.0) },
-                )
+            if len == 0 {
+                break;
+            }
+            len -= 1;
+            (r, tmin, tmax) = match &deep {
+                Some(deep) if len >= SHALLOW => deep[len],
+                _ => stack[len],
             };
-            let (near, far) = if d >= 0.0 { ((left, l), (right, rr)) } else { ((right, rr), (left, l)) };
-            for (range, (s0, s1)) in [far, near] {
-                if s0 <= s1 {
-                    stack[len] = (range, s0, s1);
-                    len += 1;
-                }
-            }
         }
         best
     }
@@ -259,6 +382,33 @@ pub(crate) fn slab(b: &Aabb, origin: Vec3, dir: Vec3, mut t0: f32, mut t1: f32) 
             continue;
         }
         let (ta, tb) = ((b.min[a] - o) / d, (b.max[a] - o) / d);
+        t0 = t0.max(ta.min(tb));
+        t1 = t1.min(ta.max(tb));
+    }
+    (t0 <= t1).then_some((t0, t1))
+}
+
+/// [`slab`] with the direction's reciprocals `inv` given: multiplications instead of
+/// divisions, for callers that test many boxes with one ray. The result can differ from
+/// [`slab`]'s by a few ulps of the distances, so the boxes must carry slack for it.
+#[inline]
+pub(crate) fn slab_inv(
+    b: &Aabb,
+    origin: Vec3,
+    dir: Vec3,
+    inv: Vec3,
+    mut t0: f32,
+    mut t1: f32,
+) -> Option<(f32, f32)> {
+    for a in 0..3 {
+        let o = origin[a];
+        if dir[a] == 0.0 {
+            if o < b.min[a] || o > b.max[a] {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((b.min[a] - o) * inv[a], (b.max[a] - o) * inv[a]);
         t0 = t0.max(ta.min(tb));
         t1 = t1.min(ta.max(tb));
     }

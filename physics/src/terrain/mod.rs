@@ -7,6 +7,7 @@
 
 mod cache;
 mod edit;
+mod hash;
 pub mod kdtree;
 pub mod mask;
 pub mod mesher;
@@ -160,8 +161,18 @@ pub struct Terrain {
     settings: TerrainSettings,
     chunks: BTreeMap<ChunkCoord, Chunk>,
     masks: BTreeMap<ChunkCoord, ChunkMask>,
+    /// Per chunk with a mask entry or stored voxels: [`STORED`] and [`SOLID_BITS`] flags, the
+    /// two questions the world ray walk asks of every chunk it crosses, hashed so each is one
+    /// lookup (the B-tree maps above keep the coordinate order the rest of the API promises).
+    /// Kept in step with `chunks` and `masks` by [`Terrain::rebuild_masks`].
+    index: hash::CoordMap<u8>,
     cache: cache::CacheCell,
 }
+
+/// [`Terrain::index`] flag: the chunk stores voxels (so it may have triangles).
+const STORED: u8 = 1;
+/// [`Terrain::index`] flag: the chunk's dilated solid mask has a bit set.
+const SOLID_BITS: u8 = 2;
 
 /// Terrains are equal when their settings and voxels are; masks follow from the voxels and the
 /// cache holds nothing that changes a result.
@@ -321,7 +332,26 @@ impl Terrain {
     fn rebuild_all_masks(&mut self) {
         let all: BTreeSet<ChunkCoord> = self.chunks.keys().flat_map(|c| neighbours(*c)).collect();
         self.masks.clear();
+        self.index.clear();
         self.rebuild_masks(&all);
+    }
+
+    /// The index flags of chunk `c` (0 when it has none).
+    #[inline]
+    fn index_flags(&self, c: ChunkCoord) -> u8 {
+        self.index.get(&c).copied().unwrap_or(0)
+    }
+
+    /// True when chunk `c` stores voxels (the same answer as `self.chunks.contains_key`).
+    #[inline]
+    pub(crate) fn is_stored(&self, c: ChunkCoord) -> bool {
+        self.index_flags(c) & STORED != 0
+    }
+
+    /// True when chunk `c`'s dilated solid mask has a bit set.
+    #[inline]
+    pub(crate) fn has_solid_bits(&self, c: ChunkCoord) -> bool {
+        self.index_flags(c) & SOLID_BITS != 0
     }
 
     /// Recomputes the masks of `coords` (each mask reads the chunk's 3×3×3 neighbourhood).
@@ -342,10 +372,19 @@ impl Terrain {
             let at = |dx, dy, dz| raw.get(&ChunkCoord::new(c.x + dx, c.y + dy, c.z + dz));
             let solid = mask::dilate(|dx, dy, dz| at(dx, dy, dz).map_or(mask::EMPTY, |r| r.0));
             let water = mask::dilate(|dx, dy, dz| at(dx, dy, dz).map_or(mask::EMPTY, |r| r.1));
+            let flags = (u8::from(self.chunks.contains_key(&c)) * STORED)
+                | (u8::from(solid != mask::EMPTY) * SOLID_BITS);
             match ChunkMask::classify(solid, water) {
                 Some(m) => self.masks.insert(c, m),
                 None => self.masks.remove(&c),
             };
+            // Every chunk whose voxels change is among `coords` (an edit's affected chunks
+            // include the ones it writes), so the stored flag follows `chunks` here too.
+            if flags == 0 {
+                self.index.remove(&c);
+            } else {
+                self.index.insert(c, flags);
+            }
         }
     }
 }

@@ -88,6 +88,9 @@ fn check_masks(t: &Terrain) {
         let (ms, mw) = t.mask(c).map_or((EMPTY, EMPTY), |m| (m.solid(), m.water()));
         assert_eq!((ms, mw), (solid, water), "chunk {c:?}");
         assert_eq!(t.mask(c).is_none(), solid == EMPTY && water == EMPTY);
+        // The ray walk's hashed index agrees with the maps.
+        assert_eq!(t.is_stored(c), t.chunk(c).is_some(), "chunk {c:?}");
+        assert_eq!(t.has_solid_bits(c), solid != EMPTY, "chunk {c:?}");
     }
 }
 
@@ -95,6 +98,81 @@ fn brute_ray(m: &ChunkMesh, o: Vec3, d: Vec3, max_t: f32) -> Option<f32> {
     (0..m.triangle_count())
         .filter_map(|t| kdtree::ray_triangle(o, d, m.triangle(t), max_t))
         .min_by(|a, b| a.total_cmp(b))
+}
+
+/// A kD node as (left_max, right_min, axis, split, right).
+type RefNode = (f32, f32, usize, usize, usize);
+
+/// The kD build as first written (boxes folded per node, `Vec` partitions, a full sort for the
+/// median): the reference the optimised `KdTree::build` must match node for node. Returns the
+/// nodes as (left_max, right_min, axis, split, right) and the leaf order.
+fn reference_kd(m: &ChunkMesh) -> (Vec<RefNode>, Vec<u16>) {
+    fn split(boxes: &[Aabb], order: &mut [u16], first: usize, depth: u32, nodes: &mut Vec<RefNode>) {
+        let n = order.len();
+        if n <= kdtree::LEAF_SIZE {
+            return;
+        }
+        let b = order.iter().skip(1).fold(boxes[order[0] as usize], |a, &t| a.union(&boxes[t as usize]));
+        let ext = b.max - b.min;
+        let axis = if ext.x >= ext.y && ext.x >= ext.z {
+            0
+        } else if ext.y >= ext.z {
+            1
+        } else {
+            2
+        };
+        let mid = |t: u16| (boxes[t as usize].min[axis] + boxes[t as usize].max[axis]) * 0.5;
+        let mean = order.iter().map(|&t| mid(t)).sum::<f32>() / n as f32;
+        let left = order.iter().filter(|&&t| mid(t) < mean).count();
+        let at = if depth < 32 && left * 4 >= n && (n - left) * 4 >= n {
+            let (l, r): (Vec<u16>, Vec<u16>) = order.iter().partition(|&&t| mid(t) < mean);
+            order[..left].copy_from_slice(&l);
+            order[left..].copy_from_slice(&r);
+            left
+        } else {
+            order.sort_by(|&a, &b| mid(a).total_cmp(&mid(b)).then(a.cmp(&b)));
+            n / 2
+        };
+        let left_max = order[..at].iter().map(|&t| boxes[t as usize].max[axis]).fold(f32::MIN, f32::max);
+        let right_min = order[at..].iter().map(|&t| boxes[t as usize].min[axis]).fold(f32::MAX, f32::min);
+        let index = nodes.len();
+        nodes.push((left_max, right_min, axis, 0, 0));
+        let (lo, hi) = order.split_at_mut(at);
+        split(boxes, lo, first, depth + 1, nodes);
+        let right = nodes.len();
+        split(boxes, hi, first + at, depth + 1, nodes);
+        nodes[index] = (left_max, right_min, axis, first + at, right);
+    }
+    let boxes: Vec<Aabb> = (0..m.triangle_count()).map(|t| m.triangle_aabb(t)).collect();
+    let mut order: Vec<u16> = (0..m.triangle_count() as u16).collect();
+    let mut nodes = Vec::new();
+    split(&boxes, &mut order, 0, 0, &mut nodes);
+    (nodes, order)
+}
+
+/// Every stored chunk's collision data, built without the cache.
+fn all_collisions(t: &Terrain) -> Vec<(ChunkCoord, ChunkCollision)> {
+    t.chunks().map(|(c, _)| (c, t.build_chunk_collision(c))).collect()
+}
+
+/// The closest hit of a world ray over every chunk's triangles, each in its chunk's frame as
+/// `Terrain::cast_ray` moves the ray.
+fn brute_world_ray(
+    t: &Terrain,
+    all: &[(ChunkCoord, ChunkCollision)],
+    o: Vec3,
+    d: Vec3,
+    max_t: f32,
+) -> Option<f32> {
+    let s = t.voxel_size();
+    let mut brute: Option<f32> = None;
+    for (c, data) in all {
+        let base = t.chunk_origin(*c);
+        if let Some(h) = brute_ray(&data.mesh, (o - base) / s, d / s, max_t) {
+            brute = Some(brute.map_or(h, |b| b.min(h)));
+        }
+    }
+    brute
 }
 
 fn vec3_in(lo: f32, hi: f32) -> impl Strategy<Value = Vec3> {
@@ -164,24 +242,53 @@ proptest! {
     }
 
     #[test]
+    fn kd_build_equals_reference(seed in any::<u64>(), fill in 20u8..255) {
+        let t = random_terrain(seed, fill);
+        for (c, _) in t.chunks() {
+            let raw = mesh(&t.neighbourhood(c), MeshField::Solid, None);
+            let (nodes, order) = reference_kd(&raw);
+            let data = t.build_chunk_collision(c);
+            let got: Vec<_> = data.tree.nodes().iter().map(|n| (n.left_max, n.right_min, n.axis(), n.split(), n.right())).collect();
+            prop_assert_eq!(got, nodes);
+            let reordered: Vec<_> = order.iter().map(|&i| raw.triangle_indices(i as usize)).collect();
+            let built: Vec<_> = (0..data.mesh.triangle_count()).map(|i| data.mesh.triangle_indices(i)).collect();
+            prop_assert_eq!(built, reordered);
+        }
+    }
+
+    #[test]
     fn world_ray_equals_brute_force(
         seed in any::<u64>(),
         fill in 10u8..120,
         rays in proptest::collection::vec((vec3_in(-6.0, 10.0), dir3(), 0.0f32..40.0), 16),
     ) {
         let t = random_terrain(seed, fill);
-        let s = t.voxel_size();
-        let all: Vec<_> = t.chunks().map(|(c, _)| (c, t.build_chunk_collision(c))).collect();
+        let all = all_collisions(&t);
         for (o, d, max_t) in rays {
-            let mut brute: Option<f32> = None;
-            for (c, data) in &all {
-                let base = t.chunk_origin(*c);
-                if let Some(h) = brute_ray(&data.mesh, (o - base) / s, d / s, max_t) {
-                    brute = Some(brute.map_or(h, |b| b.min(h)));
-                }
-            }
             let hit = t.cast_ray(o, d, max_t).unwrap();
-            prop_assert_eq!(hit.map(|h| h.t), brute, "ray {} {} {}", o, d, max_t);
+            prop_assert_eq!(hit.map(|h| h.t), brute_world_ray(&t, &all, o, d, max_t), "ray {} {} {}", o, d, max_t);
+        }
+    }
+
+    /// Rays along and across chunk borders, axis-aligned or diagonal: where the walk decides
+    /// which neighbours to test, and where a direction component is zero.
+    #[test]
+    fn world_ray_along_chunk_borders_equals_brute_force(
+        seed in any::<u64>(),
+        fill in 10u8..120,
+        rays in proptest::collection::vec(((-2i32..=2, -1i32..=3, -2i32..=2), (0usize..7, 0usize..7, 0usize..7), 0usize..26, 0.0f32..40.0), 24),
+    ) {
+        let t = random_terrain(seed, fill);
+        let all = all_collisions(&t);
+        // Chunk edge 4 m, voxel 0.5 m; offsets on the border, a hair off it, within the half
+        // voxel a chunk's triangles spill past it, and a voxel off it.
+        let offsets = [0.0, 1e-4, -1e-4, 0.2, -0.2, 0.5, -0.5];
+        for ((x, y, z), (ox, oy, oz), dir, max_t) in rays {
+            let o = Vec3::new(x as f32 * 4.0 + offsets[ox], y as f32 * 4.0 + offsets[oy], z as f32 * 4.0 + offsets[oz]);
+            let k = if dir >= 13 { dir as i32 + 1 } else { dir as i32 };
+            let d = IVec3::new(k / 9 - 1, k / 3 % 3 - 1, k % 3 - 1).as_vec3();
+            let hit = t.cast_ray(o, d, max_t).unwrap();
+            prop_assert_eq!(hit.map(|h| h.t), brute_world_ray(&t, &all, o, d, max_t), "ray {} {} {}", o, d, max_t);
         }
     }
 
