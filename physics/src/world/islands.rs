@@ -57,8 +57,13 @@ impl World {
             b.sleep_timer = 0.0;
             self.awake_bodies.set(body as usize);
             let awake_contacts = &mut self.awake_contacts;
-            graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, body, |c, _| {
+            let contacts = &self.contacts.contacts;
+            let scratch = &mut self.scratch;
+            graph::for_each_contact(&self.bodies.bodies, contacts, body, |c, _| {
                 awake_contacts.set(c as usize);
+                // A contact woken after this step's narrowphase joins the solve with the
+                // state it slept with.
+                scratch.note_woken_contact(c, &contacts[c as usize]);
             });
             body = self.bodies.bodies[body as usize].island_next;
         }

@@ -15,11 +15,27 @@ use rayon::prelude::*;
 /// arrays holds an immovable body at rest.
 const FIXED_SLOT: u32 = 0;
 
+/// Bits of a contact's status byte after the narrowphase ([`contact_status`]).
+const TOUCHING: u8 = 1;
+const BEGAN: u8 = 2;
+const ENDED: u8 = 4;
+const SEPARATED: u8 = 8;
+
+/// The contact's flags after its update, as bits.
+fn contact_status(c: &Contact) -> u8 {
+    (c.touching as u8 * TOUCHING)
+        | (c.began as u8 * BEGAN)
+        | (c.ended as u8 * ENDED)
+        | (c.separated as u8 * SEPARATED)
+}
+
 /// Buffers reused by every step so the steady state allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StepScratch {
     pairs: Vec<(u32, u32)>,
     touching: Vec<u32>,
+    /// Per contact id, its flags after this step's narrowphase (valid for awake contacts).
+    contact_status: Vec<u8>,
     /// Body slots simulated this step; solver index `k + 1` is `awake[k]`.
     awake: Vec<u32>,
     /// Solver index per body slot (`FIXED_SLOT` unless awake this step).
@@ -32,6 +48,18 @@ pub(crate) struct StepScratch {
     centers: Vec<Vec3>,
     contact_solver: ContactSolver,
     candidates: Vec<u32>,
+}
+
+impl StepScratch {
+    /// Records the status of contact `id`, which just joined the awake set, so the passes that
+    /// read the status bytes see it as it is.
+    pub(crate) fn note_woken_contact(&mut self, id: u32, c: &Contact) {
+        let id = id as usize;
+        if self.contact_status.len() <= id {
+            self.contact_status.resize(id + 1, 0);
+        }
+        self.contact_status[id] = contact_status(c);
+    }
 }
 
 impl World {
@@ -142,7 +170,7 @@ impl World {
     fn update_contacts(&mut self) {
         let settings = self.settings;
         let (bodies, awake) = (&self.bodies.bodies, &self.awake_contacts);
-        let update = |(id, c): (usize, &mut Contact)| {
+        let update_contact = |(id, c): (usize, &mut Contact)| {
             if !awake.get(id) {
                 return;
             }
@@ -178,17 +206,31 @@ impl World {
             };
             update_manifold(c, manifold);
         };
+        // Each update also leaves the contact's flags in one byte of a dense array, so the
+        // passes below read 1 byte a contact instead of the contact's cache lines.
+        let update = |(id, (c, status)): (usize, (&mut Contact, &mut u8))| {
+            update_contact((id, c));
+            *status = contact_status(c);
+        };
+        let status = &mut self.scratch.contact_status;
+        status.resize(self.contacts.contacts.len(), 0);
         match &self.threads {
-            Some(pool) => pool.install(|| self.contacts.contacts.par_iter_mut().enumerate().for_each(update)),
+            Some(pool) => pool.install(|| {
+                self.contacts.contacts.par_iter_mut().zip(status.par_iter_mut()).enumerate().for_each(update)
+            }),
             // One thread: visit the awake contacts only, so a sleeping pile costs nothing here.
             None => {
                 let contacts = &mut self.contacts.contacts;
-                awake.iter().for_each(|id| update((id, &mut contacts[id])));
+                awake.iter().for_each(|id| update((id, (&mut contacts[id], &mut status[id]))));
             }
         }
         let mut next = self.awake_contacts.next_from(0);
         while let Some(id) = next {
             next = self.awake_contacts.next_from(id + 1);
+            let flags = self.scratch.contact_status[id];
+            if flags & (SEPARATED | BEGAN | ENDED) == 0 {
+                continue;
+            }
             let c = &self.contacts.contacts[id];
             if c.separated {
                 self.destroy_contact(id as u32);
@@ -230,11 +272,11 @@ impl World {
         }
         // Touching contacts with at least one simulated body, in contact order.
         scratch.touching.clear();
-        for id in self.awake_contacts.iter() {
+        for id in self.awake_contacts.iter().filter(|&id| scratch.contact_status[id] & TOUCHING != 0) {
             let c = &self.contacts.contacts[id];
             let simulated = scratch.solver_index[c.body_a as usize] != FIXED_SLOT
                 || scratch.solver_index[c.body_b as usize] != FIXED_SLOT;
-            if c.touching && simulated {
+            if simulated {
                 scratch.touching.push(id as u32);
             }
         }
