@@ -41,6 +41,24 @@ fn apply_fog(colour: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
     return mix(colour, globals.sky_horizon.rgb, f * 0.85);
 }
 
+// The viewport's lighting of a surface point of colour `base` with normal `n` (facing the
+// viewer's side): wrapped Lambert from the one light (a soft terminator instead of a hard edge
+// where it grazes), a sky/ground hemisphere ambient and a Blinn-Phong highlight of the given
+// sharpness and strength. Bodies and terrain share it, so they read as one scene.
+fn lit(base: vec3<f32>, n: vec3<f32>, world: vec3<f32>, shininess: f32, strength: f32) -> vec3<f32> {
+    let l = globals.light_dir.xyz;
+    let v = normalize(globals.eye.xyz - world);
+    let wrap = 0.35;
+    let diffuse = clamp((dot(n, l) + wrap) / (1.0 + wrap), 0.0, 1.0);
+    let sky_ambient = vec3<f32>(0.36, 0.40, 0.48);
+    let ground_ambient = vec3<f32>(0.16, 0.14, 0.12);
+    let ambient = mix(ground_ambient, sky_ambient, n.y * 0.5 + 0.5);
+    let sun = vec3<f32>(1.0, 0.96, 0.88) * 0.85;
+    let h = normalize(l + v);
+    let specular = pow(max(dot(n, h), 0.0), shininess) * strength;
+    return base * (ambient + diffuse * sun) + vec3<f32>(specular);
+}
+
 // Rotates `v` by the unit quaternion `q` (x, y, z, w).
 fn rotate(q: vec4<f32>, v: vec3<f32>) -> vec3<f32> {
     let t = 2.0 * cross(q.xyz, v);

@@ -26,23 +26,10 @@ fn fs_main(in: ShapeOut, @builtin(front_facing) front: bool) -> @location(0) vec
     if !front {
         n = -n;
     }
-    let l = globals.light_dir.xyz;
+    // A faint rim of light on silhouettes separates touching bodies of one colour.
     let v = normalize(globals.eye.xyz - in.world);
-    let base = in.colour.rgb;
-
-    // Wrapped Lambert: soft terminator instead of a hard edge where the light grazes.
-    let wrap = 0.35;
-    let diffuse = clamp((dot(n, l) + wrap) / (1.0 + wrap), 0.0, 1.0);
-    let sky_ambient = vec3<f32>(0.36, 0.40, 0.48);
-    let ground_ambient = vec3<f32>(0.16, 0.14, 0.12);
-    let ambient = mix(ground_ambient, sky_ambient, n.y * 0.5 + 0.5);
-    let sun = vec3<f32>(1.0, 0.96, 0.88) * 0.85;
-
-    let h = normalize(l + v);
-    let specular = pow(max(dot(n, h), 0.0), 48.0) * 0.18;
     let rim = pow(1.0 - max(dot(n, v), 0.0), 4.0) * 0.12;
-
-    var colour = base * (ambient + diffuse * sun) + vec3<f32>(specular + rim);
+    var colour = lit(in.colour.rgb, n, in.world, 48.0, 0.18) + vec3<f32>(rim);
     // colour.a > 1 marks the selected body: a warm emissive lift.
     colour = colour + vec3<f32>(0.35, 0.22, 0.02) * (in.colour.a - 1.0);
     return vec4<f32>(apply_fog(colour, in.world), 1.0);

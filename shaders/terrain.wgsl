@@ -31,18 +31,8 @@ fn fs_main(in: TerrainOut, @builtin(front_facing) front: bool) -> @location(0) v
     if !front {
         n = -n;
     }
-    let l = globals.light_dir.xyz;
-    let v = normalize(globals.eye.xyz - in.world);
-    let wrap = 0.35;
-    let diffuse = clamp((dot(n, l) + wrap) / (1.0 + wrap), 0.0, 1.0);
-    let sky_ambient = vec3<f32>(0.36, 0.40, 0.48);
-    let ground_ambient = vec3<f32>(0.16, 0.14, 0.12);
-    let ambient = mix(ground_ambient, sky_ambient, n.y * 0.5 + 0.5);
-    let sun = vec3<f32>(1.0, 0.96, 0.88) * 0.85;
-    let h = normalize(l + v);
     // Ground is matte; water (alpha < 1) gets a sharper, stronger highlight.
     let water = 1.0 - step(0.999, in.colour.a);
-    let specular = pow(max(dot(n, h), 0.0), mix(24.0, 96.0, water)) * mix(0.05, 0.6, water);
-    let colour = in.colour.rgb * (ambient + diffuse * sun) + vec3<f32>(specular);
+    let colour = lit(in.colour.rgb, n, in.world, mix(24.0, 96.0, water), mix(0.05, 0.6, water));
     return vec4<f32>(apply_fog(colour, in.world), in.colour.a);
 }

@@ -68,7 +68,8 @@ pub fn parse(
     Ok(Some(options))
 }
 
-fn positive(flag: &str, text: &str) -> Result<usize, String> {
+/// `text` as a whole number above zero, or an error naming `flag`.
+pub fn positive(flag: &str, text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("{flag} wants a positive whole number, got {text:?}")),

@@ -2,6 +2,7 @@
 //! `atoll-bench terrain [--repeats R] [--rays N] [--chunk-rays K] [--quick] [--json FILE]`.
 
 use super::raycast::RayCounts;
+use crate::cli::positive;
 use std::path::PathBuf;
 
 /// Repeats of every timed figure unless `--repeats` says otherwise.
@@ -61,13 +62,6 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<TerrainOpt
         rays: RayCounts { world: world.unwrap_or(defaults.1), per_chunk: per_chunk.unwrap_or(defaults.2) },
         json,
     }))
-}
-
-fn positive(flag: &str, text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("{flag} wants a positive whole number, got {text:?}")),
-    }
 }
 
 #[cfg(test)]
