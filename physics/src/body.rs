@@ -14,6 +14,15 @@ pub struct BodyId {
 }
 
 impl BodyId {
+    /// Stands for the voxel terrain where a body id is expected (the other side of a terrain
+    /// contact or touch event). No body ever has this id.
+    pub const TERRAIN: BodyId = BodyId { index: u32::MAX - 1, generation: u32::MAX };
+
+    /// True for [`BodyId::TERRAIN`].
+    pub fn is_terrain(self) -> bool {
+        self == BodyId::TERRAIN
+    }
+
     /// The slot index (stable while the body lives; reused after it is destroyed).
     pub fn index(self) -> u32 {
         self.index
@@ -267,6 +276,9 @@ pub(crate) struct Body {
     /// computed once: every contact needs it every step, and a hull's costs a pass over its
     /// vertices.
     pub bounding_radius: f32,
+    /// The fat box the body's terrain contacts were last found for: they are looked for again
+    /// when `fat` differs (NaN, never equal, when they must be looked for).
+    pub terrain_fat: Aabb,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
@@ -283,6 +295,9 @@ pub(crate) struct Body {
     /// Number of contacts in that list.
     pub contact_count: u32,
 }
+
+/// [`Body::terrain_fat`] of a body whose terrain contacts must be looked for.
+pub(crate) const UNCHECKED: Aabb = Aabb { min: Vec3::NAN, max: Vec3::NAN };
 
 /// "No index" for the intrusive lists of bodies, contacts and islands.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -318,6 +333,7 @@ impl Body {
             tight: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             fat: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             bounding_radius: desc.shape.bounding_radius(),
+            terrain_fat: UNCHECKED,
             proxy: ProxyKey::NONE,
             island: NONE,
             island_prev: NONE,

@@ -170,6 +170,9 @@ impl EditorState {
 
     /// The display name of a body: its name from the scene file, or its index.
     pub fn body_name(&self, id: BodyId) -> String {
+        if id.is_terrain() {
+            return "terrain".to_string();
+        }
         self.body_names.get(&id).cloned().unwrap_or_else(|| format!("body {}", id.index()))
     }
 

@@ -3,7 +3,7 @@
 //! (persistent islands must equal it) and for the benchmark comparison.
 
 use crate::body::{Body, BodyType};
-use crate::narrowphase::Contact;
+use crate::narrowphase::{Contact, TERRAIN};
 use crate::world::graph;
 
 /// The components as sorted lists of body slot indices, the lists sorted by their first body.
@@ -23,7 +23,7 @@ pub(crate) fn reference_islands(bodies: &[Body], contacts: &[Contact], work: &mu
             component.push(body);
             graph::for_each_contact(bodies, contacts, body, |c, other| {
                 let c = &contacts[c as usize];
-                let dynamic = bodies[other as usize].body_type == BodyType::Dynamic;
+                let dynamic = other != TERRAIN && bodies[other as usize].body_type == BodyType::Dynamic;
                 if c.touching && dynamic && !visited[other as usize] {
                     visited[other as usize] = true;
                     work.push(other);

@@ -5,8 +5,22 @@
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldAnchors};
 use crate::body::NONE;
 use crate::math::Vec3;
+use crate::terrain::{ChunkCollision, ChunkCoord};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+/// `body_b` of a contact with the terrain: not a body slot. The terrain is static, so the
+/// solver sees it as the fixed slot and islands never link through it.
+pub(crate) const TERRAIN: u32 = u32::MAX - 1;
+
+/// What a terrain contact collides with: one chunk's triangles, held for the contact's life
+/// (an edit that changes the chunk destroys the contact, so the mesh never goes stale).
+#[derive(Clone, Debug)]
+pub(crate) struct TerrainLink {
+    pub chunk: ChunkCoord,
+    pub data: Arc<ChunkCollision>,
+}
 
 /// Impulses a contact point accumulated in its last solve, kept to warm-start the next one.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -18,13 +32,17 @@ pub struct PointImpulse {
     pub max_normal: f32,
 }
 
-/// A contact pair between two bodies whose fat AABBs overlap.
+/// A contact pair between two bodies whose fat AABBs overlap, or between a body and a terrain
+/// chunk whose solid mask its fat AABB touches.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Contact {
     pub alive: bool,
-    /// Body slot indices, `body_a < body_b`. The manifold normal points from A to B.
+    /// Body slot indices, `body_a < body_b`, or `body_b` = [`TERRAIN`]. The manifold normal
+    /// points from A to B.
     pub body_a: u32,
     pub body_b: u32,
+    /// The chunk of a terrain contact.
+    pub terrain: Option<TerrainLink>,
     pub friction: f32,
     pub restitution: f32,
     pub manifold: Manifold,
@@ -95,12 +113,13 @@ fn pair_key(a: u32, b: u32) -> u64 {
     ((a as u64) << 32) | b as u64
 }
 
-/// The contact array, its free list and the pair lookup.
+/// The contact array, its free list and the pair lookups (body pairs; body–chunk pairs).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactStore {
     pub contacts: Vec<Contact>,
     free: Vec<u32>,
     lookup: HashMap<u64, u32, BuildHasherDefault<PairHasher>>,
+    terrain_lookup: HashMap<(u32, ChunkCoord), u32, BuildHasherDefault<PairHasher>>,
 }
 
 impl ContactStore {
@@ -109,21 +128,37 @@ impl ContactStore {
         self.lookup.contains_key(&pair_key(a, b))
     }
 
+    /// Is there a contact between body index `body` and terrain chunk `chunk`?
+    pub fn contains_terrain(&self, body: u32, chunk: ChunkCoord) -> bool {
+        self.terrain_lookup.contains_key(&(body, chunk))
+    }
+
     /// Creates the contact between body indices `a < b`.
     pub fn create(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
-        debug_assert!(a < b);
-        let contact = Contact {
-            alive: true,
-            body_a: a,
-            body_b: b,
+        debug_assert!(a < b && b != TERRAIN);
+        let id = self.insert(Contact { body_a: a, body_b: b, friction, restitution, ..Default::default() });
+        self.lookup.insert(pair_key(a, b), id);
+        id
+    }
+
+    /// Creates the contact between body index `body` and a terrain chunk.
+    pub fn create_terrain(&mut self, body: u32, link: TerrainLink, friction: f32, restitution: f32) -> u32 {
+        let key = (body, link.chunk);
+        let id = self.insert(Contact {
+            body_a: body,
+            body_b: TERRAIN,
+            terrain: Some(link),
             friction,
             restitution,
-            island: NONE,
-            island_prev: NONE,
-            island_next: NONE,
             ..Default::default()
-        };
-        let id = match self.free.pop() {
+        });
+        self.terrain_lookup.insert(key, id);
+        id
+    }
+
+    fn insert(&mut self, contact: Contact) -> u32 {
+        let contact = Contact { alive: true, island: NONE, island_prev: NONE, island_next: NONE, ..contact };
+        match self.free.pop() {
             Some(id) => {
                 self.contacts[id as usize] = contact;
                 id
@@ -132,16 +167,17 @@ impl ContactStore {
                 self.contacts.push(contact);
                 self.contacts.len() as u32 - 1
             }
-        };
-        self.lookup.insert(pair_key(a, b), id);
-        id
+        }
     }
 
     /// Destroys contact `id`.
     pub fn destroy(&mut self, id: u32) {
         let c = &mut self.contacts[id as usize];
         c.alive = false;
-        self.lookup.remove(&pair_key(c.body_a, c.body_b));
+        match c.terrain.take() {
+            Some(link) => self.terrain_lookup.remove(&(c.body_a, link.chunk)),
+            None => self.lookup.remove(&pair_key(c.body_a, c.body_b)),
+        };
         self.free.push(id);
     }
 

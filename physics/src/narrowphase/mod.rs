@@ -15,14 +15,16 @@ mod polyhedron;
 mod polytope;
 mod reuse;
 mod sphere;
+mod terrain;
 #[cfg(test)]
 mod tests;
 
 pub use contacts::PointImpulse;
-pub(crate) use contacts::{Contact, ContactStore, carry_manifold, update_manifold};
+pub(crate) use contacts::{Contact, ContactStore, TERRAIN, TerrainLink, carry_manifold, update_manifold};
 pub use dispatch::collide;
 pub use feature::flip_feature;
 pub(crate) use reuse::ManifoldAnchors;
+pub(crate) use terrain::collide_terrain;
 
 use crate::math::Vec3;
 

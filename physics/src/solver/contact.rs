@@ -207,7 +207,9 @@ impl ContactSolver {
         self.point_counts.clear();
         for &id in touching {
             let c = &contacts[id as usize];
-            self.pairs.push((solver_index[c.body_a as usize], solver_index[c.body_b as usize]));
+            // The terrain side of a terrain contact is no slot: it is the fixed body.
+            let slot = |body: u32| solver_index.get(body as usize).copied().unwrap_or(0);
+            self.pairs.push((slot(c.body_a), slot(c.body_b)));
             self.point_counts.push(c.manifold.count as u8);
         }
         self.batches.build(self.pairs.iter().copied(), &self.movable, &self.point_counts);

@@ -3,7 +3,13 @@
 //! removing a contact is O(1) and walking a body's contacts costs its degree.
 
 use crate::body::{Body, NONE};
-use crate::narrowphase::Contact;
+use crate::narrowphase::{Contact, TERRAIN};
+
+/// How many of a contact's sides are bodies: a terrain contact is in its body's list only.
+#[inline]
+fn body_sides(c: &Contact) -> usize {
+    if c.body_b == TERRAIN { 1 } else { 2 }
+}
 
 /// The contact id and side of an edge key.
 #[inline]
@@ -11,9 +17,9 @@ pub(crate) fn edge_parts(key: u32) -> (u32, usize) {
     (key >> 1, (key & 1) as usize)
 }
 
-/// Adds contact `id` to both of its bodies' lists.
+/// Adds contact `id` to both of its bodies' lists (a terrain contact to its body's).
 pub(crate) fn attach(bodies: &mut [Body], contacts: &mut [Contact], id: u32) {
-    for side in 0..2 {
+    for side in 0..body_sides(&contacts[id as usize]) {
         let body = if side == 0 { contacts[id as usize].body_a } else { contacts[id as usize].body_b };
         let key = id << 1 | side as u32;
         let head = bodies[body as usize].contact_head;
@@ -28,9 +34,9 @@ pub(crate) fn attach(bodies: &mut [Body], contacts: &mut [Contact], id: u32) {
     }
 }
 
-/// Removes contact `id` from both of its bodies' lists.
+/// Removes contact `id` from both of its bodies' lists (a terrain contact from its body's).
 pub(crate) fn detach(bodies: &mut [Body], contacts: &mut [Contact], id: u32) {
-    for side in 0..2 {
+    for side in 0..body_sides(&contacts[id as usize]) {
         let body = if side == 0 { contacts[id as usize].body_a } else { contacts[id as usize].body_b };
         let edge = contacts[id as usize].edges[side];
         if edge.prev != NONE {
@@ -47,7 +53,8 @@ pub(crate) fn detach(bodies: &mut [Body], contacts: &mut [Contact], id: u32) {
     }
 }
 
-/// Calls `f(contact id, other body)` for every contact of `body`, in list order.
+/// Calls `f(contact id, other body)` for every contact of `body`, in list order. The other
+/// body of a terrain contact is [`TERRAIN`], which is not a slot.
 pub(crate) fn for_each_contact(
     bodies: &[Body],
     contacts: &[Contact],

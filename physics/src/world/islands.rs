@@ -5,6 +5,7 @@ use crate::body::{BodyId, BodyType, NONE};
 use crate::error::AtollError;
 use crate::island::reference_islands;
 use crate::math::Vec3;
+use crate::narrowphase::TERRAIN;
 
 /// An island as the world reports it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,7 +88,8 @@ impl World {
             self.awake_bodies.clear(body as usize);
             let (bodies, awake_contacts) = (&self.bodies.bodies, &mut self.awake_contacts);
             graph::for_each_contact(bodies, &self.contacts.contacts, body, |c, other| {
-                if !bodies[other as usize].awake {
+                // The terrain never moves: its contacts sleep with the body.
+                if other == TERRAIN || !bodies[other as usize].awake {
                     awake_contacts.clear(c as usize);
                 }
             });
@@ -103,6 +105,11 @@ impl World {
         while let Some(id) = next {
             let c = &self.contacts.contacts[id];
             let (a, b) = (c.body_a, c.body_b);
+            // The terrain is static: touching it links and wakes nothing.
+            if b == TERRAIN {
+                next = self.began_bits.next_from(id + 1);
+                continue;
+            }
             let (ta, tb) =
                 (self.bodies.bodies[a as usize].body_type, self.bodies.bodies[b as usize].body_type);
             if ta == BodyType::Dynamic && tb == BodyType::Dynamic {
@@ -317,7 +324,8 @@ impl World {
             }
         }
         for (i, c) in contacts.iter().enumerate().filter(|(_, c)| c.alive) {
-            let awake = bodies[c.body_a as usize].awake || bodies[c.body_b as usize].awake;
+            let awake =
+                bodies[c.body_a as usize].awake || (c.body_b != TERRAIN && bodies[c.body_b as usize].awake);
             if awake && !self.awake_contacts.get(i) {
                 return Err(format!("contact {i} touches an awake body but is not in the awake set"));
             }

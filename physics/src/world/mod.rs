@@ -10,6 +10,7 @@ mod terrain;
 
 pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
+pub use terrain::{TERRAIN_FRICTION, TERRAIN_RESTITUTION};
 
 use crate::bitset::BitSet;
 use crate::body::{
@@ -23,6 +24,7 @@ use crate::narrowphase::{ContactStore, Manifold, PointImpulse};
 use crate::profile::Profile;
 use crate::shape::Shape;
 use crate::snapshot::Snapshot;
+use crate::terrain::ChunkCoord;
 use std::sync::Arc;
 use step::StepScratch;
 
@@ -66,8 +68,10 @@ pub struct ContactView {
     pub id: u32,
     /// First body; the normal points away from it.
     pub body_a: BodyId,
-    /// Second body.
+    /// Second body, or [`BodyId::TERRAIN`].
     pub body_b: BodyId,
+    /// The terrain chunk of a terrain contact.
+    pub chunk: Option<ChunkCoord>,
     /// The manifold from the last step.
     pub manifold: Manifold,
     /// Impulses of each manifold point from the last solve.
@@ -93,8 +97,10 @@ pub struct ContactView {
 pub struct TouchEvent {
     /// First body.
     pub body_a: BodyId,
-    /// Second body.
+    /// Second body, or [`BodyId::TERRAIN`].
     pub body_b: BodyId,
+    /// The terrain chunk when the second side is the terrain.
+    pub chunk: Option<ChunkCoord>,
     /// True when they began touching, false when they stopped.
     pub began: bool,
 }
@@ -426,7 +432,8 @@ impl World {
         self.contacts.contacts.iter().enumerate().filter(move |(_, c)| keep(c)).map(|(i, c)| ContactView {
             id: i as u32,
             body_a: self.bodies.id_at(c.body_a),
-            body_b: self.bodies.id_at(c.body_b),
+            body_b: step::other_id(&self.bodies, c),
+            chunk: c.terrain.as_ref().map(|t| t.chunk),
             manifold: c.manifold,
             impulses: c.impulses,
             friction_impulse: c.friction_impulse,

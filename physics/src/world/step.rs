@@ -2,13 +2,16 @@
 //! step's cost follows the awake work, not the size of the world.
 
 use super::continuous::time_of_impact;
-use super::{TouchEvent, World, graph, tight_aabb};
-use crate::body::{Body, BodyStore, BodyType};
+use super::{StepSettings, TouchEvent, World, graph, tight_aabb};
+use crate::body::{Body, BodyId, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
-use crate::narrowphase::{Contact, Manifold, ManifoldAnchors, carry_manifold, collide, update_manifold};
+use crate::narrowphase::{
+    Contact, Manifold, ManifoldAnchors, TERRAIN, carry_manifold, collide, collide_terrain, update_manifold,
+};
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::solver::{self, ContactSoftness, ContactSolver, Motion, Softness, SolverBody, Velocity};
+use crate::terrain::Terrain;
 use rayon::prelude::*;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
@@ -72,7 +75,7 @@ impl World {
         self.drive_kinematic_motions();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
         timer.lap(&mut self.profile, Stage::Broadphase);
-        counters.new_pairs = self.create_pairs();
+        counters.new_pairs = self.create_pairs() + self.update_terrain_pairs();
         timer.lap(&mut self.profile, Stage::Pairs);
         self.update_contacts();
         timer.lap(&mut self.profile, Stage::Narrowphase);
@@ -169,9 +172,13 @@ impl World {
     /// events, and pairs whose fat boxes separated are destroyed.
     fn update_contacts(&mut self) {
         let settings = self.settings;
-        let (bodies, awake) = (&self.bodies.bodies, &self.awake_contacts);
+        let (bodies, awake, terrain) = (&self.bodies.bodies, &self.awake_contacts, &self.terrain);
         let update_contact = |(id, c): (usize, &mut Contact)| {
             if !awake.get(id) {
+                return;
+            }
+            if c.body_b == TERRAIN {
+                update_terrain_contact(c, &bodies[c.body_a as usize], terrain, &settings);
                 return;
             }
             let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
@@ -275,7 +282,7 @@ impl World {
         for id in self.awake_contacts.iter().filter(|&id| scratch.contact_status[id] & TOUCHING != 0) {
             let c = &self.contacts.contacts[id];
             let simulated = scratch.solver_index[c.body_a as usize] != FIXED_SLOT
-                || scratch.solver_index[c.body_b as usize] != FIXED_SLOT;
+                || (c.body_b != TERRAIN && scratch.solver_index[c.body_b as usize] != FIXED_SLOT);
             if simulated {
                 scratch.touching.push(id as u32);
             }
@@ -344,7 +351,7 @@ impl World {
         let mut touched = std::mem::take(&mut self.scratch.candidates);
         touched.clear();
         graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, body, |c, other| {
-            if self.contacts.contacts[c as usize].touching {
+            if other != TERRAIN && self.contacts.contacts[c as usize].touching {
                 touched.push(other);
             }
         });
@@ -404,7 +411,49 @@ impl World {
 
 /// The event for contact `c` beginning or ending.
 pub(crate) fn touch_event(bodies: &BodyStore, c: &Contact, began: bool) -> TouchEvent {
-    TouchEvent { body_a: bodies.id_at(c.body_a), body_b: bodies.id_at(c.body_b), began }
+    TouchEvent {
+        body_a: bodies.id_at(c.body_a),
+        body_b: other_id(bodies, c),
+        chunk: c.terrain.as_ref().map(|t| t.chunk),
+        began,
+    }
+}
+
+/// The id of contact `c`'s second side: a body, or [`BodyId::TERRAIN`].
+pub(crate) fn other_id(bodies: &BodyStore, c: &Contact) -> BodyId {
+    if c.body_b == TERRAIN { BodyId::TERRAIN } else { bodies.id_at(c.body_b) }
+}
+
+/// The narrowphase of a terrain contact: the body against its chunk's triangles. Carried like
+/// a body pair's while the body barely moves (the terrain is the identity-posed side B).
+fn update_terrain_contact(c: &mut Contact, body: &Body, terrain: &Terrain, settings: &StepSettings) {
+    let speed = body.linear_velocity.length() + body.angular_velocity.length() * body.bounding_radius;
+    let speculative = settings.speculative_distance + settings.dt * speed;
+    c.separated = false;
+    if c.touching && carry_manifold(c, &body.transform, &Transform::IDENTITY, speculative) {
+        return;
+    }
+    let Some(link) = &c.terrain else { return };
+    let manifold = collide_terrain(
+        &body.shape,
+        &body.transform,
+        &body.tight,
+        &link.data,
+        terrain.chunk_origin(link.chunk),
+        terrain.voxel_size(),
+        speculative,
+    );
+    if manifold.count == 0 && !c.touching {
+        c.began = false;
+        c.ended = false;
+        return;
+    }
+    c.anchors = if manifold.count > 0 {
+        ManifoldAnchors::capture(&manifold, &body.transform, &Transform::IDENTITY)
+    } else {
+        ManifoldAnchors::default()
+    };
+    update_manifold(c, manifold);
 }
 
 /// Upper bound on how fast any point of `a` can approach any point of `b`.

@@ -38,7 +38,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
                     // Friction acts on the whole manifold: shown once, on its first row.
                     let (pair, friction) = if k == 0 {
                         (
-                            format!("{} - {}", state.body_name(c.body_a), state.body_name(c.body_b)),
+                            match c.chunk {
+                                Some(k) => {
+                                    format!("{} - terrain {} {} {}", state.body_name(c.body_a), k.x, k.y, k.z)
+                                }
+                                None => {
+                                    format!("{} - {}", state.body_name(c.body_a), state.body_name(c.body_b))
+                                }
+                            },
                             format!("{:.4} / {:.4}", c.friction_impulse.length(), c.twist_impulse),
                         )
                     } else {

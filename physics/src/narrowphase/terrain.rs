@@ -1,0 +1,484 @@
+//! A body against one terrain chunk's triangles: one manifold of at most four points.
+//!
+//! The chunk's kD tree gives the triangles under the body's box. Each triangle contributes
+//! candidate points, each with the normal it pushes along:
+//!
+//! * a box or hull: its face most opposed to the triangle's normal, clipped to the triangle's
+//!   footprint (the prism its three edges sweep along the normal), pushing along the face
+//!   normal only;
+//! * a capsule: its segment clipped to the footprint, pushing along the face normal; a segment
+//!   wholly outside the footprint comes closest to an edge of the triangle and pushes away from
+//!   it;
+//! * a sphere: the triangle's closest point to its centre, pushing away from it.
+//!
+//! Why no ghost bumps on a floor made of many triangles: a point inside a triangle's footprint
+//! only ever pushes along that triangle's face normal, so a box sliding over the edge between
+//! two coplanar triangles sees the same normal on both sides; it never meets the side of the
+//! next triangle, which is what makes a separating-axis test against each triangle alone catch
+//! on internal edges. Round shapes use the closest point, and over a flat or concave edge the
+//! face of the neighbouring triangle is always at least as close as the edge, so the deepest
+//! candidate (which sets the normal, below) is a face point there too. Only over a convex
+//! edge, a real ridge, does the edge's own direction win.
+//!
+//! The manifold takes the normal of the deepest candidate and keeps the candidates whose
+//! normals lie within [`MERGE_COS`] of it (the same smooth surface), their separations
+//! measured along the shared normal; then the same four-point reduction as between bodies.
+//! A sphere keeps only its deepest point: it touches a smooth surface once.
+//!
+//! Triangles the body's centre lies behind are skipped: those face away from it (the far side
+//! of a thin shelf, the back of a bump under a wide box), and pushing along them would pull the
+//! body through the surface.
+//!
+//! Feature ids name a body vertex alone where a box corner rests inside a triangle, so a box
+//! sliding across the floor keeps warm-starting as its corners pass from triangle to triangle;
+//! points made by clipping at a triangle's edges name the triangle too.
+
+use super::clip::{self, ClipPolygon, ClipVertex};
+use super::closest::closest_segments;
+use super::feature;
+use super::polytope::{BoxPoly, Polyhedron};
+use super::{Manifold, ManifoldPoint};
+use crate::math::{Aabb, Transform, Vec3};
+use crate::shape::{ConvexHull, Shape};
+use crate::terrain::ChunkCollision;
+use std::cell::RefCell;
+
+/// Candidates whose normals lie within this cosine (about 25°) of the deepest one's join its
+/// manifold.
+const MERGE_COS: f32 = 0.9;
+/// Triangles with a doubled area below this (m²) have no usable normal.
+const DEGENERATE_AREA: f32 = 1e-12;
+
+/// One candidate point: where on the body, how far from the triangle along `normal` (the
+/// terrain's outward direction there), and its feature id.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    normal: Vec3,
+    on_body: Vec3,
+    separation: f32,
+    feature: u32,
+}
+
+/// A triangle in world space with its unit outward normal.
+#[derive(Clone, Copy, Debug)]
+struct Triangle {
+    v: [Vec3; 3],
+    normal: Vec3,
+    index: u32,
+    /// The mesh's vertex indices, which neighbouring triangles share.
+    ids: [u16; 3],
+    /// The body's centre lies behind it: no candidates, but it still tells its neighbours
+    /// whether their shared edge is convex.
+    facing_away: bool,
+}
+
+impl Triangle {
+    /// Inward normal of the footprint's side through edge `k` (from vertex `k` to `k + 1`).
+    #[inline]
+    fn side_inward(&self, k: usize) -> Vec3 {
+        self.normal.cross(self.v[(k + 1) % 3] - self.v[k])
+    }
+
+    /// True when `p` projects into the triangle (edges included).
+    #[inline]
+    fn covers(&self, p: Vec3) -> bool {
+        (0..3).all(|k| self.side_inward(k).dot(p - self.v[k]) >= 0.0)
+    }
+}
+
+#[derive(Default)]
+struct Scratch {
+    triangles: Vec<u32>,
+    near: Vec<Triangle>,
+    candidates: Vec<Candidate>,
+    points: Vec<ManifoldPoint>,
+    polygons: [ClipPolygon; 2],
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The manifold between a body (`shape` at `xf`, world box `tight`) and one chunk's triangles
+/// (`origin`: the chunk's first corner, `voxel`: the voxel size), keeping points whose
+/// separation is at most `speculative`. The normal points from the body into the terrain.
+pub(crate) fn collide_terrain(
+    shape: &Shape,
+    xf: &Transform,
+    tight: &Aabb,
+    chunk: &ChunkCollision,
+    origin: Vec3,
+    voxel: f32,
+    speculative: f32,
+) -> Manifold {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let s = &mut *s;
+        let reach = tight.grown(speculative);
+        let local = Aabb::new((reach.min - origin) / voxel, (reach.max - origin) / voxel);
+        s.triangles.clear();
+        let triangles = &mut s.triangles;
+        chunk.tree.query_aabb(&chunk.mesh, &local, |t| triangles.push(t as u32));
+        s.candidates.clear();
+        s.near.clear();
+        let center = xf.position;
+        for &t in &s.triangles {
+            let v = chunk.mesh.triangle(t as usize).map(|p| origin + p * voxel);
+            let n = (v[1] - v[0]).cross(v[2] - v[0]);
+            let area = n.length();
+            if area < DEGENERATE_AREA {
+                continue;
+            }
+            let normal = n / area;
+            let facing_away = normal.dot(center - v[0]) < 0.0;
+            let ids = chunk.mesh.triangle_indices(t as usize);
+            s.near.push(Triangle { v, normal, index: t, ids, facing_away });
+        }
+        for tri in s.near.iter().filter(|t| !t.facing_away) {
+            let near = &s.near[..];
+            match shape {
+                Shape::Sphere { radius } => {
+                    sphere_triangle(center, *radius, tri, near, speculative, &mut s.candidates)
+                }
+                Shape::Capsule { half_height, radius } => {
+                    let axis = xf.transform_vector(Vec3::new(0.0, *half_height, 0.0));
+                    capsule_triangle(
+                        [center - axis, center + axis],
+                        *radius,
+                        tri,
+                        near,
+                        speculative,
+                        &mut s.candidates,
+                    )
+                }
+                Shape::Cuboid { half_extents } => poly_triangle(
+                    &BoxPoly::new(*half_extents),
+                    xf,
+                    tri,
+                    speculative,
+                    &mut s.polygons,
+                    &mut s.candidates,
+                ),
+                Shape::Hull(h) => {
+                    poly_triangle::<ConvexHull>(h, xf, tri, speculative, &mut s.polygons, &mut s.candidates)
+                }
+            }
+        }
+        let round = matches!(shape, Shape::Sphere { .. });
+        merge(&s.candidates, round, &mut s.points)
+    })
+}
+
+/// The manifold of the candidates: the deepest one's normal, the candidates on the same
+/// surface, one point per feature, reduced to four.
+fn merge(candidates: &[Candidate], deepest_only: bool, points: &mut Vec<ManifoldPoint>) -> Manifold {
+    let Some(deepest) = candidates
+        .iter()
+        .enumerate()
+        .min_by(|(i, a), (j, b)| a.separation.total_cmp(&b.separation).then(i.cmp(j)))
+    else {
+        return Manifold::default();
+    };
+    let n = deepest.1.normal;
+    points.clear();
+    let chosen = if deepest_only { std::slice::from_ref(deepest.1) } else { candidates };
+    for c in chosen {
+        let cos = c.normal.dot(n);
+        if cos < MERGE_COS {
+            continue;
+        }
+        // Closing the gap along the candidate's own normal takes separation / cos along n.
+        let separation = c.separation / cos;
+        let position = c.on_body - n * (0.5 * separation);
+        match points.iter_mut().find(|p| p.feature == c.feature) {
+            Some(p) if p.separation <= separation => {}
+            Some(p) => *p = ManifoldPoint { position, separation, feature: c.feature },
+            None => points.push(ManifoldPoint { position, separation, feature: c.feature }),
+        }
+    }
+    let mut m = Manifold { normal: -n, ..Manifold::default() };
+    let mut out = [ManifoldPoint::default(); super::MAX_MANIFOLD_POINTS];
+    m.count = clip::reduce(points, n, &mut out);
+    m.points = out;
+    m
+}
+
+/// Feature id of a point made at a triangle: `code` (14 bits) names the body's feature, the
+/// triangle index and `k` (0..=3) the triangle's.
+fn triangle_feature(code: u32, tri: &Triangle, k: u32) -> u32 {
+    feature::edges(code, (tri.index << 2 | k) & 0x3fff)
+}
+
+/// Where on a triangle its closest point to a query point lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Region {
+    Face,
+    /// Edge `k`, from vertex `k` to vertex `k + 1`.
+    Edge(usize),
+    Vertex(usize),
+}
+
+/// The point of triangle `v` closest to `p`, and where on the triangle it lies. Ericson,
+/// Real-Time Collision Detection, 5.1.5, by Voronoi regions.
+fn closest_on_triangle(p: Vec3, [a, b, c]: [Vec3; 3]) -> (Vec3, Region) {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return (a, Region::Vertex(0));
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return (b, Region::Vertex(1));
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return (a + ab * (d1 / (d1 - d3)), Region::Edge(0));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return (c, Region::Vertex(2));
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return (a + ac * (d2 / (d2 - d6)), Region::Edge(2));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), Region::Edge(1));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    (a + ab * (vb * denom) + ac * (vc * denom), Region::Face)
+}
+
+/// Is edge `k` of `tri` convex, a ridge a body can rest against from beyond the triangle?
+/// Decided by the neighbour across it among `near` (the triangles of this chunk under the
+/// body); an edge without one there (it lies on the chunk's border) counts as not convex,
+/// which at worst lets a round body roll a few millimetres past a ridge on a chunk seam.
+fn convex_edge(tri: &Triangle, k: usize, near: &[Triangle]) -> bool {
+    let (i, j) = (tri.ids[k], tri.ids[(k + 1) % 3]);
+    let Some(other) = near.iter().find(|o| o.index != tri.index && o.ids.contains(&i) && o.ids.contains(&j))
+    else {
+        return false;
+    };
+    let Some(w) = (0..3).find(|&m| other.ids[m] != i && other.ids[m] != j) else { return false };
+    let scale = (tri.v[1] - tri.v[0]).length();
+    tri.normal.dot(other.v[w] - tri.v[k]) < -1e-3 * scale
+}
+
+/// Is the closest point in `region` on a convex edge or corner?
+fn convex_region(tri: &Triangle, region: Region, near: &[Triangle]) -> bool {
+    match region {
+        Region::Face => false,
+        Region::Edge(k) => convex_edge(tri, k, near),
+        Region::Vertex(v) => convex_edge(tri, v, near) || convex_edge(tri, (v + 2) % 3, near),
+    }
+}
+
+/// The candidate of a round core point `core` (radius `radius`) whose closest point on `tri`
+/// is `q` in `region`. Inside the face, or beside a flat or concave edge, it pushes along the
+/// face normal by the core's height over the face's plane: over such an edge the neighbouring
+/// face is at least as close, so a sideways push there would be a ghost bump. Beside a convex
+/// edge or corner it pushes straight away from it, rolling the body around the ridge.
+#[allow(clippy::too_many_arguments)]
+fn round_candidate(
+    core: Vec3,
+    radius: f32,
+    q: Vec3,
+    region: Region,
+    tri: &Triangle,
+    near: &[Triangle],
+    speculative: f32,
+    feature: u32,
+    out: &mut Vec<Candidate>,
+) {
+    let d = core - q;
+    let distance = d.length();
+    if distance - radius > speculative {
+        return;
+    }
+    let (normal, separation) =
+        if region != Region::Face && distance > 1e-7 && convex_region(tri, region, near) {
+            (d / distance, distance - radius)
+        } else {
+            (tri.normal, tri.normal.dot(core - tri.v[0]) - radius)
+        };
+    if separation <= speculative {
+        out.push(Candidate { normal, on_body: core - normal * radius, separation, feature });
+    }
+}
+
+/// A sphere: one candidate at the triangle's closest point.
+fn sphere_triangle(
+    center: Vec3,
+    radius: f32,
+    tri: &Triangle,
+    near: &[Triangle],
+    speculative: f32,
+    out: &mut Vec<Candidate>,
+) {
+    let (q, region) = closest_on_triangle(center, tri.v);
+    round_candidate(center, radius, q, region, tri, near, speculative, feature::round(0, 0), out);
+}
+
+/// A capsule (segment `seg`, `radius`): the part of its segment over the triangle pushes
+/// along the face normal; a segment beside the triangle comes closest to one of its edges.
+fn capsule_triangle(
+    seg: [Vec3; 2],
+    radius: f32,
+    tri: &Triangle,
+    near: &[Triangle],
+    speculative: f32,
+    out: &mut Vec<Candidate>,
+) {
+    let n = tri.normal;
+    let height = |p: Vec3| n.dot(p - tri.v[0]) - radius;
+    if height(seg[0]).min(height(seg[1])) > speculative {
+        return;
+    }
+    // Clip the segment's parameter range to the footprint, remembering which side cut each end.
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    let (mut cut0, mut cut1) = (None, None);
+    let d = seg[1] - seg[0];
+    for k in 0..3 {
+        let m = tri.side_inward(k);
+        let (h0, dh) = (m.dot(seg[0] - tri.v[k]), m.dot(d));
+        // Inside where h0 + t dh >= 0.
+        if dh == 0.0 {
+            if h0 < 0.0 {
+                t0 = 1.0;
+                t1 = 0.0;
+            }
+            continue;
+        }
+        let t = -h0 / dh;
+        if dh > 0.0 {
+            if t > t0 {
+                t0 = t;
+                cut0 = Some(k as u32);
+            }
+        } else if t < t1 {
+            t1 = t;
+            cut1 = Some(k as u32);
+        }
+    }
+    if t0 <= t1 {
+        for (t, cut, end) in [(t0, cut0, 1), (t1, cut1, 2)] {
+            let p = seg[0] + d * t;
+            let separation = height(p);
+            if separation > speculative {
+                continue;
+            }
+            let feature = match cut {
+                None => feature::round(end, 0),
+                Some(k) => triangle_feature(end, tri, k),
+            };
+            out.push(Candidate { normal: n, on_body: p - n * radius, separation, feature });
+            if t1 - t0 <= 1e-6 {
+                break;
+            }
+        }
+        return;
+    }
+    // Beside the footprint: the closest approach is to an edge.
+    let mut best: Option<(f32, Vec3, Vec3, usize)> = None;
+    for k in 0..3 {
+        let (_, _, on_seg, on_edge) = closest_segments(seg[0], seg[1], tri.v[k], tri.v[(k + 1) % 3]);
+        let dist = (on_seg - on_edge).length_squared();
+        if best.is_none_or(|(b, ..)| dist < b) {
+            best = Some((dist, on_seg, on_edge, k));
+        }
+    }
+    if let Some((_, on_seg, on_edge, k)) = best {
+        let feature = triangle_feature(3, tri, k as u32);
+        round_candidate(on_seg, radius, on_edge, Region::Edge(k), tri, near, speculative, feature, out);
+    }
+}
+
+/// A box or hull: its face most opposed to the triangle's normal, clipped to the footprint.
+fn poly_triangle<P: Polyhedron + ?Sized>(
+    poly: &P,
+    xf: &Transform,
+    tri: &Triangle,
+    speculative: f32,
+    [first, second]: &mut [ClipPolygon; 2],
+    out: &mut Vec<Candidate>,
+) {
+    let n = tri.normal;
+    let n_local = xf.inverse_transform_vector(n);
+    let lowest = xf.transform_point(poly.vertex(poly.support_index(-n_local)));
+    if n.dot(lowest - tri.v[0]) > speculative {
+        return;
+    }
+    // The incident face: the one whose normal points most against the triangle's.
+    let mut face = 0;
+    let mut best = f32::MAX;
+    for f in 0..poly.face_count() {
+        let d = poly.face_plane(f).0.dot(n_local);
+        if d < best {
+            best = d;
+            face = f;
+        }
+    }
+    let lp = poly.face_loop(face);
+    first.len = 0;
+    for k in 0..lp.len() {
+        let (prev, cur, next) = (lp[(k + lp.len() - 1) % lp.len()], lp[k], lp[(k + 1) % lp.len()]);
+        first.push(ClipVertex {
+            p: xf.transform_point(poly.vertex(cur as usize)),
+            in_code: clip::incident_edge_code(prev, cur),
+            out_code: clip::incident_edge_code(cur, next),
+        });
+    }
+    let (mut poly_in, mut poly_out) = (first, second);
+    for k in 0..3 {
+        // clip_polygon keeps `normal · x <= offset`: the outward side normal.
+        let outward = -tri.side_inward(k);
+        let code = clip::side_code(k as u16, (k as u16 + 1) % 3);
+        clip::clip_polygon(poly_in, outward, outward.dot(tri.v[k]), code, poly_out);
+        std::mem::swap(&mut poly_in, &mut poly_out);
+    }
+    for v in poly_in.vertices() {
+        let separation = n.dot(v.p - tri.v[0]);
+        if separation > speculative {
+            continue;
+        }
+        out.push(Candidate { normal: n, on_body: v.p, separation, feature: clipped_feature(v, tri) });
+    }
+    // The deepest vertex belongs to the incident face of a box; on an unusual hull it may not,
+    // and must not be missed when it lies over the triangle.
+    if tri.covers(lowest) && !poly_in.vertices().iter().any(|v| v.p == lowest) {
+        let separation = n.dot(lowest - tri.v[0]);
+        let index = poly.support_index(-n_local) as u16;
+        out.push(Candidate {
+            normal: n,
+            on_body: lowest,
+            separation,
+            feature: feature::vertex(false, index),
+        });
+    }
+}
+
+/// A clipped vertex's id: the body's vertex alone when clipping left it where it was (so it
+/// keeps its id from triangle to triangle), else the triangle's corner or side it lies on, with
+/// the body edge that crosses that side.
+fn clipped_feature(v: &ClipVertex, tri: &Triangle) -> u32 {
+    const NO_BODY_FEATURE: u32 = 0x3fff;
+    let id = clip::clip_vertex_id(v, true);
+    match (id >> 30, id & (1 << 29) != 0) {
+        // A vertex of A, the body: the incident polygon's own corner.
+        (0, false) => id,
+        // A vertex of B: the triangle's corner, where two sides cut.
+        (0, true) => triangle_feature(NO_BODY_FEATURE, tri, id & 3),
+        // A body edge crossing side (k, k + 1) of the triangle; the pair names the side.
+        _ => {
+            let side = match (id >> 14) & 0x3fff {
+                1 => 0,    // corners 0 and 1
+                0x82 => 1, // corners 1 and 2
+                _ => 2,    // corners 0 and 2
+            };
+            triangle_feature(id & 0x3fff, tri, side)
+        }
+    }
+}
