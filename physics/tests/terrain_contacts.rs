@@ -221,3 +221,29 @@ fn a_rain_onto_the_hills_is_deterministic_for_any_thread_count_and_stays_above_g
     assert_eq!(hashes[0], hashes[1], "two runs");
     assert_eq!(hashes[0], hashes[2], "one thread and two");
 }
+
+#[test]
+fn a_ball_dropped_from_a_hundred_metres_lands_on_a_shelf_one_voxel_thick() {
+    // A floating slab 0.5 m thick, its top at y = 1, over nothing.
+    let settings = TerrainSettings { voxel_size: VOXEL, min_chunk: [-2, -1, -2], max_chunk: [2, 1, 2] };
+    let shelf = Terrain::from_fn(settings, |v| {
+        let inside = v.y == 1 && v.x.abs() < 10 && v.z.abs() < 10;
+        if inside { Voxel { material: VoxelMaterial::Rock, occupancy: 255 } } else { Voxel::AIR }
+    })
+    .unwrap();
+    let mut world = world_on(shelf);
+    let top = surface(&world, 0.3, 0.2);
+    assert!(top > 0.9 && top < 1.3, "shelf top {top}");
+    let ball = world
+        .create_body(&BodyDesc::dynamic(Shape::sphere(0.2).unwrap(), Vec3::new(0.3, 100.0, 0.2)))
+        .unwrap();
+    let mut fastest: f32 = 0.0;
+    for _ in 0..400 {
+        world.step();
+        fastest = fastest.max(-world.body(ball).unwrap().linear_velocity.y);
+    }
+    let step_length = fastest * world.settings().dt;
+    assert!(step_length > 0.5, "fast enough to cross the shelf in one step: {step_length} m");
+    let y = world.body(ball).unwrap().transform.position.y;
+    assert!((y - (top + 0.2)).abs() < 0.05, "the ball rests on the shelf: {y}, top {top}");
+}
