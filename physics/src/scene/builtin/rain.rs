@@ -6,7 +6,7 @@ use crate::math::{Quat, Vec3};
 use crate::scene::{Scene, SceneBody, SceneShape};
 
 /// A small deterministic generator (64-bit LCG) so scenes never depend on a random crate.
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 
 impl Lcg {
     fn next_f32(&mut self) -> f32 {
@@ -14,11 +14,11 @@ impl Lcg {
         (self.0 >> 40) as f32 / (1u64 << 24) as f32
     }
 
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+    pub(super) fn range(&mut self, lo: f32, hi: f32) -> f32 {
         lo + (hi - lo) * self.next_f32()
     }
 
-    fn rotation(&mut self) -> Quat {
+    pub(super) fn rotation(&mut self) -> Quat {
         let axis = Vec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
         Quat::from_axis_angle(axis.normalize_or(Vec3::Y), self.range(0.0, std::f32::consts::TAU))
     }
@@ -46,26 +46,32 @@ pub fn rain(count: u32) -> Scene {
             4.0 + y as f32 * 1.6,
             (z as f32 - 4.5) * 1.6 + rng.range(-0.2, 0.2),
         );
-        let (kind, shape) = match i % 4 {
-            0 => ("sphere", SceneShape::Sphere { radius: rng.range(0.25, 0.5) }),
-            1 => (
-                "capsule",
-                SceneShape::Capsule { half_height: rng.range(0.2, 0.4), radius: rng.range(0.15, 0.3) },
-            ),
-            2 => (
-                "box",
-                SceneShape::Box {
-                    half_extents: Vec3::new(rng.range(0.2, 0.5), rng.range(0.2, 0.5), rng.range(0.2, 0.5)),
-                },
-            ),
-            _ => ("rock", SceneShape::Hull { points: rock(&mut rng) }),
-        };
-        let mut body = SceneBody::new(BodyType::Dynamic, shape, position);
-        body.name = format!("{kind} {i}");
-        body.rotation = rng.rotation();
-        scene.bodies.push(body);
+        scene.bodies.push(mixed_body(i, position, &mut rng));
     }
     scene
+}
+
+/// Body `i` of a mixed rain at `position`: a sphere, capsule, box or rock hull in turn, with
+/// sizes and a rotation drawn from `rng`.
+pub(super) fn mixed_body(i: u32, position: Vec3, rng: &mut Lcg) -> SceneBody {
+    let (kind, shape) = match i % 4 {
+        0 => ("sphere", SceneShape::Sphere { radius: rng.range(0.25, 0.5) }),
+        1 => (
+            "capsule",
+            SceneShape::Capsule { half_height: rng.range(0.2, 0.4), radius: rng.range(0.15, 0.3) },
+        ),
+        2 => (
+            "box",
+            SceneShape::Box {
+                half_extents: Vec3::new(rng.range(0.2, 0.5), rng.range(0.2, 0.5), rng.range(0.2, 0.5)),
+            },
+        ),
+        _ => ("rock", SceneShape::Hull { points: rock(rng) }),
+    };
+    let mut body = SceneBody::new(BodyType::Dynamic, shape, position);
+    body.name = format!("{kind} {i}");
+    body.rotation = rng.rotation();
+    body
 }
 
 /// Inner half width (m) of the square bin of [`rain_boxes_balls`]: every body that stays in the

@@ -1,5 +1,7 @@
-//! The terrain scene: rolling hills, a cave through the largest hill and a lake in a basin.
+//! The terrain scene: rolling hills, a cave through the largest hill and a lake in a basin; and
+//! a rain of mixed shapes onto it.
 
+use super::rain::{Lcg, mixed_body};
 use crate::math::Vec3;
 use crate::scene::{Scene, SceneTerrain};
 use crate::terrain::{Terrain, TerrainSettings, Voxel, VoxelMaterial};
@@ -80,5 +82,30 @@ pub fn hills_terrain() -> Terrain {
 pub fn terrain_hills() -> Scene {
     let mut scene = Scene::new("terrain: hills, a cave and a lake");
     scene.terrain = Some(SceneTerrain::from_terrain(&hills_terrain()));
+    scene
+}
+
+/// `count` mixed shapes (spheres, capsules, boxes, rock hulls) dropped onto the terrain scene's
+/// hills and lake from a grid 30 m across, in layers from 3 m above the ground. A static slab
+/// at the terrain's floor (8 m below the lake) catches whatever rolls off its edges.
+pub fn terrain_rain(count: u32) -> Scene {
+    let mut scene = terrain_hills();
+    scene.name = format!("terrain rain ({count} mixed shapes)");
+    scene.bodies.push(super::static_wall(
+        "catch floor",
+        Vec3::new(40.0, 0.5, 40.0),
+        Vec3::new(0.0, -8.5, 0.0),
+    ));
+    let mut rng = Lcg(0x7e44_a1_4a17);
+    let per_side = 20;
+    for i in 0..count {
+        let (x, z, layer) = (i % per_side, (i / per_side) % per_side, i / (per_side * per_side));
+        let (x, z) = (
+            (x as f32 - 9.5) * 1.5 + rng.range(-0.25, 0.25),
+            (z as f32 - 9.5) * 1.5 + rng.range(-0.25, 0.25),
+        );
+        let y = ground_height(x, z).max(LAKE_LEVEL) + 3.0 + layer as f32 * 1.6;
+        scene.bodies.push(mixed_body(i, Vec3::new(x, y, z), &mut rng));
+    }
     scene
 }
