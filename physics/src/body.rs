@@ -279,6 +279,10 @@ pub(crate) struct Body {
     /// The fat box the body's terrain contacts were last found for: they are looked for again
     /// when `fat` differs (NaN, never equal, when they must be looked for).
     pub terrain_fat: Aabb,
+    /// The box reaches water mask bits (found with the terrain pairs).
+    pub in_water: bool,
+    /// The water contact of the last step the body was simulated in.
+    pub water: Option<crate::world::WaterContact>,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
@@ -334,6 +338,8 @@ impl Body {
             fat: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             bounding_radius: desc.shape.bounding_radius(),
             terrain_fat: UNCHECKED,
+            in_water: false,
+            water: None,
             proxy: ProxyKey::NONE,
             island: NONE,
             island_prev: NONE,

@@ -11,6 +11,8 @@ pub enum Stage {
     Narrowphase,
     /// Walk the begin/end-touching bits: merge islands, wake them, flag islands that may split.
     Islands,
+    /// Buoyancy and drag for bodies in terrain water.
+    Water,
     /// Prepare constraints and run the substeps, restitution and impulse storage.
     Solve,
     /// Write solved motion back to bodies.
@@ -25,11 +27,12 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage in pipeline order.
-    pub const ALL: [Stage; 9] = [
+    pub const ALL: [Stage; 10] = [
         Stage::Broadphase,
         Stage::Pairs,
         Stage::Narrowphase,
         Stage::Islands,
+        Stage::Water,
         Stage::Solve,
         Stage::Finalize,
         Stage::Continuous,
@@ -44,6 +47,7 @@ impl Stage {
             Stage::Pairs => "pairs",
             Stage::Narrowphase => "narrowphase",
             Stage::Islands => "islands",
+            Stage::Water => "water",
             Stage::Solve => "solve",
             Stage::Finalize => "finalize",
             Stage::Continuous => "continuous",

@@ -209,7 +209,7 @@ fn a_rain_onto_the_hills_is_deterministic_for_any_thread_count_and_stays_above_g
         let (mut world, ids) = hills_rain(threads);
         run(&mut world, 240);
         for &id in &ids {
-            let p = world.body(id).unwrap().transform.position;
+            let p = world.body(id).unwrap().center_of_mass;
             let below = world.terrain().cast_ray(p, Vec3::NEG_Y, 40.0).unwrap();
             let above = world.terrain().cast_ray(p, Vec3::Y, 40.0).unwrap();
             // Inside solid terrain a ray up meets the surface from below: it faces away.
@@ -246,4 +246,86 @@ fn a_ball_dropped_from_a_hundred_metres_lands_on_a_shelf_one_voxel_thick() {
     assert!(step_length > 0.5, "fast enough to cross the shelf in one step: {step_length} m");
     let y = world.body(ball).unwrap().transform.position.y;
     assert!((y - (top + 0.2)).abs() < 0.05, "the ball rests on the shelf: {y}, top {top}");
+}
+
+/// A pool: rock below y = -4, water up to y = 0, over the whole 32 × 32 m terrain.
+fn pool() -> Terrain {
+    let settings = TerrainSettings { voxel_size: VOXEL, min_chunk: [-4, -2, -4], max_chunk: [4, 2, 4] };
+    Terrain::from_fn(settings, |v| {
+        let y = (v.y as f32 + 0.5) * VOXEL;
+        let ramp = |depth: f32| ((0.5 + depth / VOXEL).clamp(0.0, 1.0) * 255.0).round() as u8;
+        let rock = ramp(-4.0 - y);
+        if rock >= 128 {
+            Voxel { material: VoxelMaterial::Rock, occupancy: rock }
+        } else {
+            match ramp(-y) {
+                0 => Voxel::AIR,
+                water => Voxel { material: VoxelMaterial::Water, occupancy: water },
+            }
+        }
+    })
+    .unwrap()
+}
+
+/// Drops `shape` of `density` into the pool and returns the world after `seconds`.
+fn float(shape: Shape, density: f32, seconds: f32) -> (World, BodyId) {
+    let mut world = world_on(pool());
+    let desc = BodyDesc::dynamic(shape, Vec3::new(1.1, 1.5, -0.7))
+        .with_rotation(Quat::from_rotation_y(0.3))
+        .with_material(Material { density, ..Material::default() });
+    let body = world.create_body(&desc).unwrap();
+    run(&mut world, (seconds * 60.0) as usize);
+    (world, body)
+}
+
+#[test]
+fn bodies_of_half_waters_density_float_half_submerged_settle_and_sleep() {
+    let wedge = Shape::hull(&[
+        Vec3::new(-0.6, -0.3, -0.4),
+        Vec3::new(0.6, -0.3, -0.4),
+        Vec3::new(-0.6, -0.3, 0.4),
+        Vec3::new(0.6, -0.3, 0.4),
+        Vec3::new(-0.6, 0.3, 0.4),
+        Vec3::new(0.6, 0.3, 0.4),
+        Vec3::new(-0.6, 0.3, -0.4),
+        Vec3::new(0.6, 0.3, -0.4),
+        Vec3::new(0.0, -0.6, 0.0),
+    ])
+    .unwrap();
+    for shape in [Shape::cuboid(Vec3::new(0.5, 0.4, 0.6)).unwrap(), Shape::sphere(0.5).unwrap(), wedge] {
+        let (mut world, body) = float(shape.clone(), 500.0, 8.0);
+        let water = world.water_contact(body).unwrap().expect("in the water");
+        assert!(
+            (water.submerged_fraction - 0.5).abs() < 0.05,
+            "{shape:?}: {} submerged",
+            water.submerged_fraction
+        );
+        let view = world.body(body).unwrap();
+        assert!(view.linear_velocity.length() < 0.05, "{shape:?} settles: {}", view.linear_velocity);
+        let weight = view.mass * 9.81;
+        assert!(
+            (water.buoyancy.y - weight).abs() < 0.1 * weight,
+            "buoyancy {} weight {weight}",
+            water.buoyancy
+        );
+        run(&mut world, 600);
+        assert!(!world.is_awake(body).unwrap(), "{shape:?} sleeps afloat");
+        let y = world.body(body).unwrap().transform.position.y;
+        assert!(y > -1.0 && y < 0.6, "{shape:?} afloat at {y}");
+    }
+}
+
+#[test]
+fn a_body_denser_than_water_sinks_to_the_bottom_and_a_light_one_rides_high() {
+    let (world, body) = float(Shape::cuboid(Vec3::splat(0.3)).unwrap(), 2500.0, 6.0);
+    let y = world.body(body).unwrap().transform.position.y;
+    assert!((y - (-4.0 + 0.3)).abs() < 0.05, "the dense box rests on the bottom: {y}");
+    assert!(world.water_contact(body).unwrap().is_some_and(|w| w.submerged_fraction > 0.99));
+    let (world, body) = float(Shape::cuboid(Vec3::splat(0.3)).unwrap(), 200.0, 8.0);
+    let water = world.water_contact(body).unwrap().unwrap();
+    assert!(
+        (water.submerged_fraction - 0.2).abs() < 0.05,
+        "a fifth of it under: {}",
+        water.submerged_fraction
+    );
 }

@@ -25,7 +25,7 @@
 //! measured along the shared normal; then the same four-point reduction as between bodies.
 //! A sphere keeps only its deepest point: it touches a smooth surface once.
 //!
-//! Triangles the body's centre lies behind are skipped: those face away from it (the far side
+//! Triangles the body's centre of mass lies behind (by more than a quarter voxel) are skipped: those face away from it (the far side
 //! of a thin shelf, the back of a bump under a wide box), and pushing along them would pull the
 //! body through the surface.
 //!
@@ -99,12 +99,21 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// The manifold between a body (`shape` at `xf`, world box `tight`) and one chunk's triangles
-/// (`origin`: the chunk's first corner, `voxel`: the voxel size), keeping points whose
-/// separation is at most `speculative`. The normal points from the body into the terrain.
+/// How far (voxels) a body's centre of mass may lie behind a triangle's plane before the
+/// triangle counts as facing away from it: a body resting on a slope with its centre of mass
+/// close to its surface (a wedge on its long face) may dip its centre behind the odd
+/// triangle, while the underside of a shelf one voxel thick stays far behind.
+const BEHIND_TOLERANCE: f32 = 0.25;
+
+/// The manifold between a body (`shape` at `xf`, world box `tight`, centre of mass `center`)
+/// and one chunk's triangles (`origin`: the chunk's first corner, `voxel`: the voxel size),
+/// keeping points whose separation is at most `speculative`. The normal points from the body
+/// into the terrain.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_terrain(
     shape: &Shape,
     xf: &Transform,
+    center: Vec3,
     tight: &Aabb,
     chunk: &ChunkCollision,
     origin: Vec3,
@@ -121,7 +130,7 @@ pub(crate) fn collide_terrain(
         chunk.tree.query_aabb(&chunk.mesh, &local, |t| triangles.push(t as u32));
         s.candidates.clear();
         s.near.clear();
-        let center = xf.position;
+        let behind = -BEHIND_TOLERANCE * voxel;
         for &t in &s.triangles {
             let v = chunk.mesh.triangle(t as usize).map(|p| origin + p * voxel);
             let n = (v[1] - v[0]).cross(v[2] - v[0]);
@@ -130,7 +139,7 @@ pub(crate) fn collide_terrain(
                 continue;
             }
             let normal = n / area;
-            let facing_away = normal.dot(center - v[0]) < 0.0;
+            let facing_away = normal.dot(center - v[0]) < behind;
             let ids = chunk.mesh.triangle_indices(t as usize);
             s.near.push(Triangle { v, normal, index: t, ids, facing_away });
         }

@@ -15,6 +15,7 @@ mod overlap;
 mod ray;
 pub mod rle;
 mod voxel;
+mod water;
 
 #[cfg(test)]
 mod tests;
@@ -30,6 +31,7 @@ pub use voxel::{
     CHUNK_SIZE, CHUNK_VOXELS, Chunk, ChunkCoord, SURFACE_LEVEL, Voxel, VoxelMaterial, index_voxel,
     voxel_index,
 };
+pub use water::WaterBlock;
 
 use crate::error::{AtollError, check_positive};
 use crate::math::{Aabb, Vec3};

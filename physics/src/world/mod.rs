@@ -7,10 +7,12 @@ mod islands;
 mod settings;
 mod step;
 mod terrain;
+mod water;
 
 pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{TERRAIN_FRICTION, TERRAIN_RESTITUTION};
+pub use water::WaterContact;
 
 use crate::bitset::BitSet;
 use crate::body::{

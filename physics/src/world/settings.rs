@@ -45,6 +45,12 @@ pub struct StepSettings {
     pub sleep_angular_threshold: f32,
     /// Seconds every body of an island must stay slow before the island sleeps.
     pub time_to_sleep: f32,
+    /// Density of terrain water, kg/m³ (buoyancy is this × submerged volume × −gravity).
+    pub water_density: f32,
+    /// Linear drag in water: damping (1/s) per kg of displaced water per kg of body.
+    pub water_linear_drag: f32,
+    /// Angular drag in water: damping (1/s) of a fully submerged body.
+    pub water_angular_drag: f32,
 }
 
 impl Default for StepSettings {
@@ -67,6 +73,9 @@ impl Default for StepSettings {
             sleep_linear_threshold: 0.05,
             sleep_angular_threshold: 0.05,
             time_to_sleep: 0.5,
+            water_density: 1000.0,
+            water_linear_drag: 3.0,
+            water_angular_drag: 3.0,
         }
     }
 }
@@ -90,6 +99,9 @@ impl StepSettings {
         check_non_negative("sleep linear threshold", self.sleep_linear_threshold)?;
         check_non_negative("sleep angular threshold", self.sleep_angular_threshold)?;
         check_non_negative("time to sleep", self.time_to_sleep)?;
+        check_non_negative("water density", self.water_density)?;
+        check_non_negative("water linear drag", self.water_linear_drag)?;
+        check_non_negative("water angular drag", self.water_angular_drag)?;
         Ok(())
     }
 }

@@ -51,6 +51,7 @@ pub(crate) struct StepScratch {
     centers: Vec<Vec3>,
     contact_solver: ContactSolver,
     candidates: Vec<u32>,
+    pub(super) water_block: crate::terrain::WaterBlock,
 }
 
 impl StepScratch {
@@ -81,6 +82,8 @@ impl World {
         timer.lap(&mut self.profile, Stage::Narrowphase);
         self.update_islands();
         timer.lap(&mut self.profile, Stage::Islands);
+        self.apply_water();
+        timer.lap(&mut self.profile, Stage::Water);
         self.solve();
         timer.lap(&mut self.profile, Stage::Solve);
         self.finalize_bodies();
@@ -458,6 +461,7 @@ fn update_terrain_contact(c: &mut Contact, body: &Body, terrain: &Terrain, setti
     let manifold = collide_terrain(
         &body.shape,
         &body.transform,
+        body.center(),
         &body.tight,
         &link.data,
         terrain.chunk_origin(link.chunk),
@@ -493,8 +497,10 @@ fn solver_body(b: &Body, gravity: Vec3, h: f32) -> SolverBody {
         sb.inv_inertia = inv_inertia;
         sb.dv = h * (gravity * b.gravity_scale + b.force * b.inv_mass);
         sb.dw = h * (inv_inertia * b.torque);
-        sb.linear_retention = 1.0 / (1.0 + h * b.linear_damping);
-        sb.angular_retention = 1.0 / (1.0 + h * b.angular_damping);
+        let (water_linear, water_angular) =
+            b.water.map_or((0.0, 0.0), |w| (w.linear_damping, w.angular_damping));
+        sb.linear_retention = 1.0 / (1.0 + h * (b.linear_damping + water_linear));
+        sb.angular_retention = 1.0 / (1.0 + h * (b.angular_damping + water_angular));
     }
     sb
 }

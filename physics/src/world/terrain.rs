@@ -99,13 +99,16 @@ impl World {
             let fat = b.fat;
             self.bodies.bodies[i].terrain_fat = fat;
             chunks.clear();
+            let mut in_water = false;
             // A finite box never fails the query; a failure would leave the body without pairs.
             let _ = self.terrain.overlap_chunks(&fat, |c, o| {
                 if o.solid {
                     chunks.push(c);
                 }
+                in_water |= o.water;
                 true
             });
+            self.bodies.bodies[i].in_water = in_water;
             gone.clear();
             graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, i as u32, |id, other| {
                 if other == TERRAIN {

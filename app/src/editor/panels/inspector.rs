@@ -44,6 +44,17 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         row("sleep timer", format!("{:.3} s", world.sleep_timer(id).unwrap_or(0.0)));
         row("state", if awake { "awake".into() } else { "asleep".into() });
         row("touching", format!("{touching} contacts"));
+        match world.water_contact(id).ok().flatten() {
+            Some(w) => {
+                row(
+                    "submerged",
+                    format!("{:.1} % ({:.3} m3)", w.submerged_fraction * 100.0, w.submerged_volume),
+                );
+                row("buoyancy", format!("{} N", vec_text(w.buoyancy)));
+                row("buoyancy at", vec_text(w.center_of_buoyancy));
+            }
+            None => row("submerged", "dry".into()),
+        }
         let m = body.material;
         row("density", format!("{:.0} kg/m3", m.density));
         row("friction", format!("{:.2}", m.friction));

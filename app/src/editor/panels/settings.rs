@@ -95,6 +95,27 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
             &mut s.time_to_sleep,
             0.05,
         );
+        float(
+            ui,
+            "water density",
+            "Density of terrain water, kg/m³: buoyancy is this × submerged volume × −gravity.",
+            &mut s.water_density,
+            10.0,
+        );
+        float(
+            ui,
+            "water linear drag",
+            "Damping (1/s) in water per kg of displaced water per kg of body.",
+            &mut s.water_linear_drag,
+            0.05,
+        );
+        float(
+            ui,
+            "water angular drag",
+            "Damping (1/s) of the spin of a fully submerged body.",
+            &mut s.water_angular_drag,
+            0.05,
+        );
 
         let tip = "Solver substeps per step (1 to 64). More substeps: stiffer, slower.";
         ui.label("substeps").on_hover_text(tip);

@@ -96,7 +96,7 @@ pub fn terrain_rain(count: u32) -> Scene {
         Vec3::new(40.0, 0.5, 40.0),
         Vec3::new(0.0, -8.5, 0.0),
     ));
-    let mut rng = Lcg(0x7e44_a1_4a17);
+    let mut rng = Lcg(0x007e_44a1_4a17);
     let per_side = 20;
     for i in 0..count {
         let (x, z, layer) = (i % per_side, (i / per_side) % per_side, i / (per_side * per_side));

@@ -1,0 +1,129 @@
+//! Water: buoyancy and drag on the awake dynamic bodies whose boxes reach water.
+//!
+//! A body's water contact samples its volume on a 5 × 5 × 5 grid over its local box, keeps the
+//! points inside the shape (each standing for an equal share of the volume) and weighs each by
+//! how far under the water surface it lies, read from the terrain's water densities: fully
+//! counted half a sample spacing below the surface, not at all half a spacing above, linearly
+//! between, so the submerged volume changes smoothly as the body bobs (no steps as sample rows
+//! cross the surface, which would keep it bobbing). Buoyancy, water density × submerged volume
+//! × −gravity, acts at the submerged samples' centroid; drag is added to the body's damping for
+//! this step, so the solver applies it implicitly and even a very light body cannot overshoot.
+
+use super::World;
+use crate::body::{Body, BodyType};
+use crate::math::Vec3;
+use crate::shape::Shape;
+use crate::terrain::{Terrain, WaterBlock};
+
+/// Samples per axis of a body's volume.
+const SAMPLES: usize = 5;
+
+/// A body's contact with water in the last step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WaterContact {
+    /// Submerged volume, m³.
+    pub submerged_volume: f32,
+    /// Submerged share of the body's volume, 0..=1.
+    pub submerged_fraction: f32,
+    /// Buoyancy force, N (world).
+    pub buoyancy: Vec3,
+    /// Where buoyancy acts: the centroid of the submerged volume (world).
+    pub center_of_buoyancy: Vec3,
+    /// Linear damping added by the water this step, 1/s.
+    pub linear_damping: f32,
+    /// Angular damping added by the water this step, 1/s.
+    pub angular_damping: f32,
+}
+
+/// True when local point `p` lies inside `shape`.
+fn inside(shape: &Shape, p: Vec3) -> bool {
+    match shape {
+        Shape::Sphere { radius } => p.length_squared() <= radius * radius,
+        Shape::Capsule { half_height, radius } => {
+            let y = p.y.clamp(-half_height, *half_height);
+            (p - Vec3::new(0.0, y, 0.0)).length_squared() <= radius * radius
+        }
+        Shape::Cuboid { half_extents } => p.abs().cmple(*half_extents).all(),
+        Shape::Hull(h) => h.faces().iter().all(|f| f.normal.dot(p) <= f.offset),
+    }
+}
+
+/// The water contact of body `b` at its current pose (`None` when nothing is submerged).
+fn water_contact(
+    b: &Body,
+    terrain: &Terrain,
+    block: &mut WaterBlock,
+    gravity: Vec3,
+    settings: &super::StepSettings,
+) -> Option<WaterContact> {
+    terrain.water_block(&b.tight, block);
+    let local = b.shape.local_aabb();
+    let step = (local.max - local.min) / SAMPLES as f32;
+    // The smoothing span: one sample row, at most one voxel (beyond half a voxel the depth
+    // read from the densities saturates).
+    let span = (step.x.max(step.y).max(step.z)).min(terrain.voxel_size());
+    let (mut count, mut submerged, mut moment) = (0u32, 0.0f32, Vec3::ZERO);
+    for i in 0..SAMPLES * SAMPLES * SAMPLES {
+        let cell =
+            Vec3::new((i % SAMPLES) as f32, (i / SAMPLES % SAMPLES) as f32, (i / (SAMPLES * SAMPLES)) as f32);
+        let p = local.min + (cell + 0.5) * step;
+        if !inside(&b.shape, p) {
+            continue;
+        }
+        count += 1;
+        let world = b.transform.transform_point(p);
+        let share = (0.5 + block.depth(world) / span).clamp(0.0, 1.0);
+        submerged += share;
+        moment += world * share;
+    }
+    if count == 0 || submerged == 0.0 {
+        return None;
+    }
+    let volume = b.mass / b.material.density;
+    let fraction = submerged / count as f32;
+    let submerged_volume = volume * fraction;
+    let buoyancy = -gravity * settings.water_density * submerged_volume;
+    Some(WaterContact {
+        submerged_volume,
+        submerged_fraction: fraction,
+        buoyancy,
+        center_of_buoyancy: moment / submerged,
+        linear_damping: settings.water_linear_drag * settings.water_density * submerged_volume / b.mass,
+        angular_damping: settings.water_angular_drag * fraction,
+    })
+}
+
+impl World {
+    /// The body's contact with water in the last step it was simulated (`None` when dry).
+    pub fn water_contact(&self, id: crate::BodyId) -> Result<Option<WaterContact>, crate::AtollError> {
+        Ok(self.bodies.get(id)?.water)
+    }
+
+    /// Stage 7: buoyancy and drag for awake dynamic bodies whose boxes reach water bits (found
+    /// with their terrain pairs). Adds to the forces the solver integrates this step.
+    pub(super) fn apply_water(&mut self) {
+        if self.terrain.chunk_count() == 0 {
+            return;
+        }
+        let (gravity, settings) = (self.settings.gravity, self.settings);
+        let mut block = std::mem::take(&mut self.scratch.water_block);
+        for i in self.awake_bodies.iter() {
+            let b = &self.bodies.bodies[i];
+            if b.body_type != BodyType::Dynamic || (!b.in_water && b.water.is_none()) {
+                continue;
+            }
+            let contact = if b.in_water {
+                water_contact(b, &self.terrain, &mut block, gravity, &settings)
+            } else {
+                None
+            };
+            let b = &mut self.bodies.bodies[i];
+            if let Some(w) = &contact {
+                b.force += w.buoyancy;
+                b.torque += (w.center_of_buoyancy - b.center()).cross(w.buoyancy);
+            }
+            b.water = contact;
+        }
+        self.scratch.water_block = block;
+    }
+}
