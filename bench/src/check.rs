@@ -25,6 +25,13 @@ pub enum Check {
         /// Highest allowed body centre, m.
         max_height: f32,
     },
+    /// Rain onto voxel terrain: no body centre under the terrain's surface (a ray up from it
+    /// meets the underside of the ground) or fallen through it onto the catch floor below its
+    /// footprint, and every body below `max_height`.
+    Terrain {
+        /// Highest allowed body centre, m.
+        max_height: f32,
+    },
     /// A turning hollow box: no body centre outside the box (its frame read from the first
     /// kinematic body, which starts unrotated), and the bodies' mean height at least
     /// `min_drop` below the pivot, so they fell to the bottom rather than floating in place.
@@ -87,6 +94,38 @@ impl Check {
                 Verdict {
                     measured: format!("{lost} out, highest {highest:.2} m"),
                     expected: format!("0 below floor or out of bin, highest < {max_height} m"),
+                    ok,
+                }
+            }
+            Check::Terrain { max_height } => {
+                let Some(terrain) = scene.terrain.as_ref().and_then(|t| t.to_terrain().ok()) else {
+                    return Verdict {
+                        measured: "no terrain".into(),
+                        expected: "a terrain".into(),
+                        ok: Some(false),
+                    };
+                };
+                let bounds = terrain.settings().world_aabb();
+                let buried = |p: Vec3| {
+                    let under_footprint = p.x.abs() < bounds.max.x - 0.5 && p.z.abs() < bounds.max.z - 0.5;
+                    let up = terrain.cast_ray(p, Vec3::Y, 100.0).ok().flatten();
+                    up.is_some_and(|hit| hit.normal.y > 0.0) || (under_footprint && p.y < bounds.min.y)
+                };
+                // Judged at the centre of mass: a rock's origin may sit on its face.
+                let center = |i: usize| {
+                    let local = scene.bodies[i]
+                        .shape
+                        .to_shape()
+                        .map_or(Vec3::ZERO, |s| s.mass_properties(1.0).local_center);
+                    position(i) + rotation(engine.pose(i)) * local
+                };
+                let lost: Vec<usize> = dynamic.iter().copied().filter(|&i| buried(center(i))).collect();
+                let highest = dynamic.iter().map(|&i| position(i).y).fold(f32::MIN, f32::max);
+                let ok = (steps >= SETTLE_STEPS).then_some(lost.is_empty() && highest < max_height);
+                let first = lost.first().map_or(String::new(), |&i| format!(" (body {i} at {})", center(i)));
+                Verdict {
+                    measured: format!("{} buried{first}, highest {highest:.2} m", lost.len()),
+                    expected: format!("0 under the ground, highest < {max_height} m"),
                     ok,
                 }
             }

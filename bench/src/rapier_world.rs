@@ -5,7 +5,11 @@
 //! glam 0.34, so values cross over as arrays.
 
 use crate::engine::{Engine, Pose};
+use crate::terrain::data::TerrainData;
+use atoll_physics::scene::SceneTerrain;
+use atoll_physics::world::{TERRAIN_FRICTION, TERRAIN_RESTITUTION};
 use atoll_physics::{BodyType, KinematicMotion, Quat, Scene, SceneBody, SceneShape, Vec3};
+use rapier3d::parry::shape::TriMeshFlags;
 use rapier3d::prelude::{
     CoefficientCombineRule, ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
 };
@@ -67,6 +71,9 @@ impl RapierWorld {
                 });
             }
             handles.push(handle);
+        }
+        if let Some(terrain) = &scene.terrain {
+            world.insert(RigidBodyBuilder::fixed(), terrain_collider(terrain)?);
         }
         Ok(RapierWorld { world, handles, driven, steps: 0 })
     }
@@ -134,6 +141,23 @@ fn collider(body: &SceneBody) -> Option<ColliderBuilder> {
             .restitution(m.restitution)
             .restitution_combine_rule(CoefficientCombineRule::Max),
     )
+}
+
+/// The scene's terrain as one fixed trimesh collider of the very triangles Atoll collides
+/// with (every chunk's mesh at its world position), with Rapier's own treatment of internal
+/// edges (`FIX_INTERNAL_EDGES`, after merging the vertices that chunk seams duplicate) and
+/// the terrain's friction and restitution.
+fn terrain_collider(terrain: &SceneTerrain) -> Result<ColliderBuilder, String> {
+    let terrain = terrain.to_terrain().map_err(|e| e.to_string())?;
+    let triangles = TerrainData::new(terrain).all_triangles();
+    let flags = TriMeshFlags::FIX_INTERNAL_EDGES | TriMeshFlags::MERGE_DUPLICATE_VERTICES;
+    let builder = ColliderBuilder::trimesh_with_flags(triangles.vertices, triangles.indices, flags)
+        .map_err(|e| format!("terrain trimesh: {e:?}"))?;
+    Ok(builder
+        .friction(TERRAIN_FRICTION)
+        .friction_combine_rule(CoefficientCombineRule::GeometricMean)
+        .restitution(TERRAIN_RESTITUTION)
+        .restitution_combine_rule(CoefficientCombineRule::Max))
 }
 
 fn to_vec(v: Vec3) -> RVec {

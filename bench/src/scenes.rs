@@ -65,6 +65,20 @@ pub fn all() -> Vec<BenchScene> {
             check: Check::Bin { half_width: builtin::RAIN_BIN_HALF_WIDTH, max_height: 8.0 },
         },
         BenchScene {
+            name: "terrain-rain",
+            description: "1000 mixed shapes onto the voxel hills (Rapier: the same triangles as a trimesh)",
+            // Rapier has no water: the lake is emptied (no buoyancy, no drag), so both engines
+            // drop the bodies on the same bare lake bed.
+            generate: || {
+                let mut scene = builtin::terrain_rain(1000);
+                scene.settings.water_density = 0.0;
+                scene.settings.water_linear_drag = 0.0;
+                scene.settings.water_angular_drag = 0.0;
+                scene
+            },
+            check: Check::Terrain { max_height: 20.0 },
+        },
+        BenchScene {
             name: "tumbler",
             description: "2000 boxes in a hollow box turning at 0.25 rad/s",
             generate: || builtin::tumbler(2000),

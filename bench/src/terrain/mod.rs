@@ -4,9 +4,9 @@
 mod brush;
 mod build;
 mod cli;
-mod data;
+pub(crate) mod data;
 mod hits;
-mod parry;
+pub(crate) mod parry;
 mod raycast;
 mod rays;
 mod storage;
