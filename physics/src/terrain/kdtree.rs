@@ -294,10 +294,23 @@ impl KdTree {
     /// ([`RAY_SLACK`], 1e-3 voxel) dwarfs the reciprocal's extra rounding (a few 1e-8 of the
     /// distance to the plane, under 1e-3 voxel for any ray inside the largest bounds).
     pub fn cast_ray(&self, mesh: &ChunkMesh, origin: Vec3, dir: Vec3, max_t: f32) -> Option<(f32, usize)> {
+        self.cast_ray_inv(mesh, origin, dir, Vec3::ONE / dir, max_t)
+    }
+
+    /// [`KdTree::cast_ray`] with the direction's reciprocals `inv = 1 / dir` given, for a
+    /// caller that casts one direction into many trees (the world walk).
+    #[inline]
+    pub(crate) fn cast_ray_inv(
+        &self,
+        mesh: &ChunkMesh,
+        origin: Vec3,
+        dir: Vec3,
+        inv: Vec3,
+        max_t: f32,
+    ) -> Option<(f32, usize)> {
         if self.triangles == 0 {
             return None;
         }
-        let inv = Vec3::ONE / dir;
         let (t0, t1) = slab_inv(&self.bounds.grown(RAY_SLACK), origin, dir, inv, 0.0, max_t)?;
         // Pending far halves: the first SHALLOW in a small array, the rest (deep, unbalanced
         // trees only) in a full-depth one made when first needed, so a query does not clear a
@@ -309,6 +322,10 @@ impl KdTree {
         // triangle past every index, so ties need no Option.
         let (mut best_t, mut best_i) = (max_t, usize::MAX);
         let ray4 = Ray4::new(origin, dir);
+        // Per axis: does the ray run towards lower values (a zero component counts by the sign
+        // of its reciprocal, an infinity of that sign)?
+        let (o, inv) = (origin.to_array(), inv.to_array());
+        let negative = inv.map(|i| i < 0.0);
         let (mut r, mut tmin, mut tmax) = (Range { node: 0, lo: 0, hi: self.triangles }, t0, t1);
         loop {
             if tmin <= best_t {
@@ -323,25 +340,18 @@ impl KdTree {
                 } else {
                     let (node, left, right) = self.children(r);
                     let a = node.axis();
-                    let (o, d) = (origin[a], dir[a]);
-                    let below = node.left_max + RAY_SLACK;
-                    let above = node.right_min - RAY_SLACK;
-                    // Parts of [tmin, tmax] where the ray is at or below `below` / at or above
-                    // `above`; the near one first.
-                    let (near, far) = if d > 0.0 {
-                        (
-                            (left, tmin, tmax.min((below - o) * inv[a])),
-                            (right, tmin.max((above - o) * inv[a]), tmax),
-                        )
-                    } else if d < 0.0 {
-                        (
-                            (right, tmin, tmax.min((above - o) * inv[a])),
-                            (left, tmin.max((below - o) * inv[a]), tmax),
-                        )
+                    // Where the ray crosses the two planes (slack added). With a zero direction
+                    // component the reciprocal is infinite and these are ±inf, or NaN when the
+                    // origin is on the plane, which `min`/`max` below ignore: the half holding
+                    // the origin keeps [tmin, tmax] and the other gets an empty segment.
+                    let t_below = (node.left_max + RAY_SLACK - o[a]) * inv[a];
+                    let t_above = (node.right_min - RAY_SLACK - o[a]) * inv[a];
+                    // Parts of [tmin, tmax] where the ray is at or below `left_max` / at or
+                    // above `right_min`; the near one (the side the ray starts on) first.
+                    let (near, far) = if negative[a] {
+                        ((right, tmin, tmax.min(t_above)), (left, tmin.max(t_below), tmax))
                     } else {
-                        let l = if o <= below { (tmin, tmax) } else { (1.0, 0.0) };
-                        let rr = if o >= above { (tmin, tmax) } else { (1.0, 0.0) };
-                        ((left, l.0, l.1), (right, rr.0, rr.1))
+                        ((left, tmin, tmax.min(t_below)), (right, tmin.max(t_above), tmax))
                     };
                     match (near.1 <= near.2, far.1 <= far.2) {
                         (true, true) => {
