@@ -353,26 +353,21 @@ impl KdTree {
                     } else {
                         ((left, tmin, tmax.min(t_below)), (right, tmin.max(t_above), tmax))
                     };
-                    match (near.1 <= near.2, far.1 <= far.2) {
-                        (true, true) => {
-                            if len < SHALLOW {
-                                stack[len] = far;
-                            } else {
-                                deep.get_or_insert([(Range::default(), 0.0, 0.0); STACK])[len] = far;
-                            }
-                            len += 1;
-                            (r, tmin, tmax) = near;
-                            continue;
-                        }
-                        (true, false) => {
-                            (r, tmin, tmax) = near;
-                            continue;
-                        }
-                        (false, true) => {
-                            (r, tmin, tmax) = far;
-                            continue;
-                        }
-                        (false, false) => {}
+                    // The far half is written whether or not the ray reaches it and counted
+                    // only if it does, and a near half the ray misses falls through to the pop
+                    // (which may take the far half back at once): one hard-to-predict branch
+                    // per node rather than a four-way one.
+                    let far_reached = usize::from(far.1 <= far.2);
+                    if len < SHALLOW {
+                        stack[len] = far;
+                        len += far_reached;
+                    } else if far_reached == 1 {
+                        deep.get_or_insert([(Range::default(), 0.0, 0.0); STACK])[len] = far;
+                        len += 1;
+                    }
+                    if near.1 <= near.2 {
+                        (r, tmin, tmax) = near;
+                        continue;
                     }
                 }
             }
