@@ -179,7 +179,7 @@ impl Terrain {
                         continue;
                     }
                     if let Some(data) = cache.get_stored(self, c) {
-                        self.cast_in_chunk(c, data, origin, dir, local, limit, &mut best);
+                        self.cast_in_chunk(c, data, (origin, dir), local, limit, &mut best);
                     }
                 }
             }
@@ -194,14 +194,14 @@ impl Terrain {
         Ok(best)
     }
 
-    /// Tests chunk `c`'s triangles (`data`) up to `limit` and keeps the better hit. `local` is
-    /// the direction in voxel units (`dir / voxel size`) and its reciprocals.
+    /// Tests chunk `c`'s triangles (`data`) with the ray `(origin, dir)` up to `limit` and
+    /// keeps the better hit. `local` is the direction in voxel units (`dir / voxel size`) and
+    /// its reciprocals.
     fn cast_in_chunk(
         &self,
         c: ChunkCoord,
         data: &ChunkCollision,
-        origin: Vec3,
-        dir: Vec3,
+        (origin, dir): (Vec3, Vec3),
         local: (Vec3, Vec3),
         limit: f32,
         best: &mut Option<TerrainHit>,
