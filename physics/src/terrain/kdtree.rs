@@ -288,9 +288,10 @@ impl KdTree {
     /// `(t, triangle)`, ties to the lower triangle. Visits the near half first and skips any
     /// segment that starts beyond the best hit.
     ///
-    /// The walk descends straight into the near half (pushing the far one only when the ray
-    /// reaches both), and finds a node's segments with the direction's reciprocals computed
-    /// once: one subtraction and one multiplication per plane. The planes' slack
+    /// The walk descends straight into the near half (keeping the far one when the ray reaches
+    /// it), tests a range of up to [`BATCH`] triangles at once, and finds a node's segments
+    /// with the direction's reciprocals computed once: one subtraction and one multiplication
+    /// per plane. The planes' slack
     /// ([`RAY_SLACK`], 1e-3 voxel) dwarfs the reciprocal's extra rounding (a few 1e-8 of the
     /// distance to the plane, under 1e-3 voxel for any ray inside the largest bounds).
     pub fn cast_ray(&self, mesh: &ChunkMesh, origin: Vec3, dir: Vec3, max_t: f32) -> Option<(f32, usize)> {
