@@ -11,6 +11,7 @@ use super::voxel::{CHUNK_SIZE, ChunkCoord, SURFACE_LEVEL, Voxel, VoxelMaterial};
 use super::{KdTree, Terrain};
 use crate::math::{Aabb, Vec3};
 use glam::IVec3;
+use wide::{f32x4, i32x4};
 
 /// Quantisation steps per voxel of mesh positions. A power of two, so decoding is exact.
 pub const POSITION_STEPS: f32 = 4096.0;
@@ -101,6 +102,27 @@ impl ChunkMesh {
     pub fn triangle(&self, t: usize) -> [Vec3; 3] {
         let [a, b, c] = self.triangle_indices(t);
         [self.position(a as usize), self.position(b as usize), self.position(c as usize)]
+    }
+
+    /// The corners of triangles `lo..lo + n` (`n` 1 to 4), one triangle per lane: `[a, b, c]`,
+    /// each as x, y and z lanes in local voxel units. Lanes from `n` on repeat triangle `lo`
+    /// (the caller ignores them). The positions are converted four at a time; the scale is a
+    /// power of two, so each lane equals [`ChunkMesh::triangle`]'s corner exactly.
+    #[inline]
+    pub(crate) fn corners4(&self, lo: usize, n: usize) -> [[f32x4; 3]; 3] {
+        let mask = (1 << INDEX_BITS) - 1;
+        let mut q = [[[0i32; 4]; 3]; 3];
+        for k in 0..4 {
+            let p = self.triangles[if k < n { lo + k } else { lo }];
+            for (corner, lanes) in q.iter_mut().enumerate() {
+                let v = self.positions[(p >> (corner as u32 * INDEX_BITS) & mask) as usize];
+                for axis in 0..3 {
+                    lanes[axis][k] = i32::from(v[axis]);
+                }
+            }
+        }
+        let (scale, one) = (f32x4::splat(1.0 / POSITION_STEPS), f32x4::splat(1.0));
+        q.map(|corner| corner.map(|lanes| i32x4::from(lanes).round_float() * scale - one))
     }
 
     /// The box around triangle `t`, local voxel units.

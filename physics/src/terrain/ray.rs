@@ -57,7 +57,7 @@ struct Tested(u32);
 
 impl Tested {
     /// Bit of neighbour offset `n` (each component -1..=1).
-    #[inline]
+    #[cfg(test)]
     fn bit(n: IVec3) -> u32 {
         1 << ((n.x + 1) as u32 * 9 + (n.y + 1) as u32 * 3 + (n.z + 1) as u32)
     }
@@ -110,7 +110,7 @@ impl Terrain {
         let (o, d) = (origin / size, dir / size);
         let lo = IVec3::from_array(self.settings.min_chunk);
         let hi = IVec3::from_array(self.settings.max_chunk) - IVec3::ONE;
-        let mut cell = (o + d * t0).floor().as_ivec3().clamp(lo, hi);
+        let mut cell = floor(o + d * t0).clamp(lo, hi);
         let step = IVec3::new(sign(d.x), sign(d.y), sign(d.z));
         // Where the ray leaves `cell` along axis `a` (an integer boundary, so each is computed
         // afresh rather than accumulated, and only for the axis stepped).
@@ -124,6 +124,8 @@ impl Terrain {
         let mut ts = [leave(cell, 0), leave(cell, 1), leave(cell, 2)];
         let mut tested = Tested::default();
         let inv = Vec3::ONE / dir;
+        let local_dir = dir / s;
+        let local = (local_dir, Vec3::ONE / local_dir);
         let mut cache = self.cache.lock();
         let mut best: Option<TerrainHit> = None;
         let mut enter = t0;
@@ -147,29 +149,37 @@ impl Terrain {
                     pa.min(pb).cmplt(Vec3::splat(NEAR_FACE)),
                     pa.max(pb).cmpgt(Vec3::splat(1.0 - NEAR_FACE)),
                 );
-                let range = |a: usize| (-i32::from(near_lo.test(a)), i32::from(near_hi.test(a)));
-                let (rx, ry, rz) = (range(0), range(1), range(2));
-                for dx in rx.0..=rx.1 {
-                    for dy in ry.0..=ry.1 {
-                        for dz in rz.0..=rz.1 {
-                            let offset = IVec3::new(dx, dy, dz);
-                            let bit = Tested::bit(offset);
-                            let c = ChunkCoord::from_ivec3(cell + offset);
-                            if tested.0 & bit != 0 || !self.is_stored(c) {
-                                continue;
-                            }
-                            tested.0 |= bit;
-                            let limit = best.map_or(max_t, |b| b.t);
-                            // Triangles reach half a voxel past the chunk; the box grown by one
-                            // is slack enough for the reciprocals' rounding.
-                            if slab_inv(&self.chunk_aabb(c).grown(s), origin, dir, inv, 0.0, limit).is_none()
-                            {
-                                continue;
-                            }
-                            if let Some(data) = cache.get_stored(self, c) {
-                                self.cast_in_chunk(c, data, origin, dir, limit, &mut best);
-                            }
-                        }
+                // The neighbours to test: offsets -1 and +1 along the axes whose faces are
+                // near, as a mask of the 27, less those already tested; visited in bit order.
+                let mut todo = ALL & !tested.0;
+                for axis in 0..3 {
+                    let mut keep = !(LAYER_LO[axis] | LAYER_HI[axis]);
+                    if near_lo.test(axis) {
+                        keep |= LAYER_LO[axis];
+                    }
+                    if near_hi.test(axis) {
+                        keep |= LAYER_HI[axis];
+                    }
+                    todo &= keep;
+                }
+                while todo != 0 {
+                    let i = todo.trailing_zeros();
+                    let bit = 1 << i;
+                    todo &= !bit;
+                    let offset = IVec3::new(i as i32 / 9, i as i32 / 3 % 3, i as i32 % 3) - IVec3::ONE;
+                    let c = ChunkCoord::from_ivec3(cell + offset);
+                    if !self.is_stored(c) {
+                        continue;
+                    }
+                    tested.0 |= bit;
+                    let limit = best.map_or(max_t, |b| b.t);
+                    // Triangles reach half a voxel past the chunk; the box grown by one is slack
+                    // enough for the reciprocals' rounding.
+                    if slab_inv(&self.chunk_aabb(c).grown(s), origin, dir, inv, 0.0, limit).is_none() {
+                        continue;
+                    }
+                    if let Some(data) = cache.get_stored(self, c) {
+                        self.cast_in_chunk(c, data, (origin, dir), local, limit, &mut best);
                     }
                 }
             }
@@ -184,21 +194,24 @@ impl Terrain {
         Ok(best)
     }
 
-    /// Tests chunk `c`'s triangles (`data`) up to `limit` and keeps the better hit.
+    /// Tests chunk `c`'s triangles (`data`) with the ray `(origin, dir)` up to `limit` and
+    /// keeps the better hit. `local` is the direction in voxel units (`dir / voxel size`) and
+    /// its reciprocals.
     fn cast_in_chunk(
         &self,
         c: ChunkCoord,
         data: &ChunkCollision,
-        origin: Vec3,
-        dir: Vec3,
+        (origin, dir): (Vec3, Vec3),
+        local: (Vec3, Vec3),
         limit: f32,
         best: &mut Option<TerrainHit>,
     ) {
         let s = self.settings.voxel_size;
         let base = self.chunk_origin(c);
-        // The same transform as the brute-force reference, so `t` is bit for bit the same.
-        let (lo, ld) = ((origin - base) / s, dir / s);
-        let Some((t, tri)) = data.tree.cast_ray(&data.mesh, lo, ld, limit) else { return };
+        // The same transform as the brute-force reference, so `t` is bit for bit the same
+        // (the direction's part, the same for every chunk, is the caller's).
+        let lo = (origin - base) / s;
+        let Some((t, tri)) = data.tree.cast_ray_inv(&data.mesh, lo, local.0, local.1, limit) else { return };
         let better = match best {
             None => true,
             Some(b) => t < b.t || (t == b.t && (c, tri) < (b.chunk, b.triangle)),
@@ -215,6 +228,19 @@ impl Terrain {
             });
         }
     }
+}
+
+/// `p.floor().as_ivec3()` (saturating, NaN to 0) without a libm call per component: x86-64's
+/// baseline SSE2 has no rounding instruction, so `f32::floor` is a function call.
+#[inline]
+fn floor(p: Vec3) -> IVec3 {
+    let f = |x: f32| {
+        let i = x as i32;
+        // Truncation rounds negative non-integers up; beyond i32 the cast saturates, as
+        // `as_ivec3` of the floor would.
+        if (i as f32) > x { i.saturating_sub(1) } else { i }
+    };
+    IVec3::new(f(p.x), f(p.y), f(p.z))
 }
 
 fn sign(v: f32) -> i32 {
