@@ -329,3 +329,65 @@ fn a_body_denser_than_water_sinks_to_the_bottom_and_a_light_one_rides_high() {
         water.submerged_fraction
     );
 }
+
+#[test]
+fn boxes_slide_down_the_long_slope_accelerating_steadily_across_chunk_seams() {
+    let (mut world, ids) = atoll_physics::scene::builtin::slide().build_world().unwrap();
+    let boxes: Vec<BodyId> = ids
+        .iter()
+        .copied()
+        .filter(|&id| matches!(world.body(id).unwrap().shape, Shape::Cuboid { .. }))
+        .collect();
+    assert_eq!(boxes.len(), 3);
+    let angle = 0.4f32.atan();
+    let normal = Vec3::new(angle.sin(), angle.cos(), 0.0);
+    let mu = (0.1 * atoll_physics::world::TERRAIN_FRICTION).sqrt();
+    let accel = 9.81 * (angle.sin() - mu * angle.cos());
+    run(&mut world, 30);
+    let start: Vec<f32> = boxes.iter().map(|&b| world.body(b).unwrap().linear_velocity.length()).collect();
+    let dt = world.settings().dt;
+    for step in 1..=240 {
+        world.step();
+        for (k, &b) in boxes.iter().enumerate() {
+            let view = world.body(b).unwrap();
+            let v = view.linear_velocity;
+            assert!(v.dot(normal).abs() < 0.05, "step {step}: box {k} leaves the slope: {v}");
+            let expected = start[k] + accel * dt * step as f32;
+            assert!(
+                (v.length() - expected).abs() < 0.1 * expected.max(1.0),
+                "step {step}: box {k} at {} m/s, expected {expected}",
+                v.length()
+            );
+        }
+    }
+    let seams = boxes.iter().map(|&b| world.body(b).unwrap().transform.position.x).fold(f32::MAX, f32::min);
+    assert!(seams > -12.0, "each box crossed at least two chunk seams: slowest at x = {seams}");
+}
+
+#[test]
+fn in_the_boats_scene_boats_crates_and_planks_float_and_stones_sink() {
+    let scene = atoll_physics::scene::builtin::boats();
+    let names: Vec<String> = scene.bodies.iter().map(|b| b.name.clone()).collect();
+    let (mut world, ids) = scene.build_world().unwrap();
+    run(&mut world, 600);
+    for (name, &id) in names.iter().zip(&ids) {
+        let view = world.body(id).unwrap();
+        let water = world.water_contact(id).unwrap();
+        if name.starts_with("stone") {
+            assert!(view.center_of_mass.y < -2.0, "{name} sinks: {}", view.center_of_mass);
+        } else {
+            let share = water.map_or(0.0, |w| w.submerged_fraction);
+            // Stacked planks press the lowest one under and keep the top one dry, but nothing
+            // light reaches the bed.
+            assert!(
+                view.center_of_mass.y > -0.5,
+                "{name} floats, {share} submerged at {}",
+                view.center_of_mass
+            );
+            if !name.starts_with("plank") {
+                assert!(share > 0.1 && share < 0.8, "{name} floats, {share} submerged");
+            }
+            assert!(view.linear_velocity.length() < 0.1, "{name} settles: {}", view.linear_velocity);
+        }
+    }
+}

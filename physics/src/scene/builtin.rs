@@ -11,7 +11,7 @@ mod terrain;
 pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
 pub use rain::{RAIN_BIN_HALF_WIDTH, rain, rain_boxes_balls};
 pub use stacks::{dominoes, plane_pyramid, pyramid_3d, pyramid_field, resting_stacks, tower};
-pub use terrain::{LAKE_LEVEL, TERRAIN_VOXEL, hills_terrain, terrain_hills, terrain_rain};
+pub use terrain::{LAKE_LEVEL, TERRAIN_VOXEL, boats, hills_terrain, slide, terrain_hills, terrain_rain};
 
 use crate::body::BodyType;
 use crate::math::Vec3;
@@ -31,6 +31,8 @@ pub fn committed() -> Vec<(&'static str, Scene)> {
         ("tumbler.ron", tumbler(2000)),
         ("terrain.ron", terrain_hills()),
         ("terrain_rain.ron", terrain_rain(1000)),
+        ("slide.ron", slide()),
+        ("boats.ron", boats()),
     ]
 }
 

@@ -2,8 +2,9 @@
 //! a rain of mixed shapes onto it.
 
 use super::rain::{Lcg, mixed_body};
-use crate::math::Vec3;
-use crate::scene::{Scene, SceneTerrain};
+use crate::body::BodyType;
+use crate::math::{Quat, Vec3};
+use crate::scene::{Scene, SceneBody, SceneShape, SceneTerrain};
 use crate::terrain::{Terrain, TerrainSettings, Voxel, VoxelMaterial};
 
 /// Voxel size of the terrain scene, metres.
@@ -106,6 +107,150 @@ pub fn terrain_rain(count: u32) -> Scene {
         );
         let y = ground_height(x, z).max(LAKE_LEVEL) + 3.0 + layer as f32 * 1.6;
         scene.bodies.push(mixed_body(i, Vec3::new(x, y, z), &mut rng));
+    }
+    scene
+}
+
+/// Occupancy of a voxel whose centre lies `depth` metres under a surface (negative: above),
+/// with voxels of `voxel` metres: full a half voxel under it, empty a half voxel over (water:
+/// the water contact reads depths from that ramp).
+fn fill(depth: f32, voxel: f32) -> u8 {
+    ((0.5 + depth / voxel).clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
+/// [`fill`] over a ramp two voxels wide, for solid ground that must come out flat: every
+/// voxel edge the surface crosses then has both ends on the ramp, so the mesher's linear
+/// interpolation puts the crossing exactly on a planar surface, where a one-voxel ramp clips
+/// one end and leaves terraces a few centimetres high.
+fn fill_smooth(depth: f32, voxel: f32) -> u8 {
+    fill(0.5 * depth, voxel)
+}
+
+/// Height of the slide's slope at `x`: falling 0.4 m per metre from x = -20 to x = 20, flat
+/// beyond, so a body slides 40 m down a smooth plane crossing ten chunk seams.
+fn slide_height(x: f32) -> f32 {
+    -0.4 * x.clamp(-20.0, 20.0)
+}
+
+/// The slide: a long smooth slope of 0.5 m voxels (about 22°) with a run-out at its foot, and
+/// boxes of low friction at the top that slide down it across the chunk seams, next to balls
+/// and capsules that roll.
+pub fn slide() -> Scene {
+    const VOXEL: f32 = 0.5;
+    let settings = TerrainSettings { voxel_size: VOXEL, min_chunk: [-7, -3, -2], max_chunk: [7, 3, 2] };
+    let terrain = Terrain::from_fn(settings, |v| {
+        let p = (v.as_vec3() + 0.5) * VOXEL;
+        match fill_smooth(slide_height(p.x) - p.y, VOXEL) {
+            0 => Voxel::AIR,
+            occupancy => Voxel { material: VoxelMaterial::Rock, occupancy },
+        }
+    })
+    .expect("the slide terrain is valid");
+    let mut scene = Scene::new("slide: boxes down a smooth slope across chunk seams");
+    scene.terrain = Some(SceneTerrain::from_terrain(&terrain));
+    let slope = Quat::from_rotation_z(-(0.4f32).atan());
+    for (row, z) in [-5.0f32, -2.5, 0.0, 2.5, 5.0].into_iter().enumerate() {
+        let x = -18.0 + row as f32 * 0.5;
+        let (kind, shape, lift) = match row {
+            1 => ("ball", SceneShape::Sphere { radius: 0.4 }, 0.4),
+            3 => ("capsule", SceneShape::Capsule { half_height: 0.5, radius: 0.3 }, 0.3),
+            _ => ("box", SceneShape::Box { half_extents: Vec3::new(0.5, 0.3, 0.5) }, 0.3),
+        };
+        let mut body =
+            SceneBody::new(BodyType::Dynamic, shape, Vec3::new(x, slide_height(x) + lift + 0.05, z));
+        body.name = format!("{kind} {row}");
+        body.rotation = if kind == "capsule" {
+            slope * Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)
+        } else {
+            slope
+        };
+        body.material.friction = 0.1;
+        scene.bodies.push(body);
+    }
+    scene
+}
+
+/// Boats: a walled pond 2.5 m deep with boxes and hull boats of half water's density or less
+/// floating on it, a raft of planks, and a few dense stones that sink to the bottom.
+pub fn boats() -> Scene {
+    const VOXEL: f32 = 0.5;
+    let settings = TerrainSettings { voxel_size: VOXEL, min_chunk: [-3, -1, -3], max_chunk: [3, 1, 3] };
+    let terrain = Terrain::from_fn(settings, |v| {
+        let p = (v.as_vec3() + 0.5) * VOXEL;
+        // The pond's bed at -2.5 m, its banks rising to 1 m outside a 9 m radius.
+        let r = (p.x * p.x + p.z * p.z).sqrt();
+        let bed = if r < 9.0 { -2.5 } else { (-2.5 + (r - 9.0) * 1.5).min(1.0) };
+        let solid = fill_smooth(bed - p.y, VOXEL);
+        if solid >= 128 {
+            return Voxel {
+                material: if r < 9.5 { VoxelMaterial::Sand } else { VoxelMaterial::Grass },
+                occupancy: solid,
+            };
+        }
+        match fill(-p.y, VOXEL) {
+            water if water > 0 && r < 11.0 => Voxel { material: VoxelMaterial::Water, occupancy: water },
+            _ if solid > 0 => Voxel { material: VoxelMaterial::Dirt, occupancy: solid },
+            _ => Voxel::AIR,
+        }
+    })
+    .expect("the boats terrain is valid");
+    let mut scene = Scene::new("boats: floating boxes and hulls on a pond");
+    scene.terrain = Some(SceneTerrain::from_terrain(&terrain));
+    let hull = |bow: f32| {
+        // A flat-bottomed boat: a deck rectangle over a narrower keel line, pointed at the bow.
+        vec![
+            Vec3::new(-1.2, 0.3, -0.5),
+            Vec3::new(-1.2, 0.3, 0.5),
+            Vec3::new(0.8, 0.3, -0.5),
+            Vec3::new(0.8, 0.3, 0.5),
+            Vec3::new(0.8 + bow, 0.3, 0.0),
+            Vec3::new(-1.1, -0.2, -0.25),
+            Vec3::new(-1.1, -0.2, 0.25),
+            Vec3::new(0.7, -0.2, -0.25),
+            Vec3::new(0.7, -0.2, 0.25),
+        ]
+    };
+    let mut add = |name: String, shape: SceneShape, density: f32, position: Vec3, yaw: f32| {
+        let mut body = SceneBody::new(BodyType::Dynamic, shape, position);
+        body.name = name;
+        body.material.density = density;
+        body.rotation = Quat::from_rotation_y(yaw);
+        scene.bodies.push(body);
+    };
+    for k in 0..4 {
+        let a = k as f32 * std::f32::consts::FRAC_PI_2 + 0.4;
+        let at = Vec3::new(5.0 * a.cos(), 1.0, 5.0 * a.sin());
+        add(
+            format!("boat {k}"),
+            SceneShape::Hull { points: hull(0.4 + 0.2 * k as f32) },
+            300.0 + 60.0 * k as f32,
+            at,
+            a,
+        );
+    }
+    for k in 0..6 {
+        let at = Vec3::new(-2.0 + 0.8 * k as f32, 0.8 + 0.3 * k as f32, -1.0);
+        add(
+            format!("crate {k}"),
+            SceneShape::Box { half_extents: Vec3::splat(0.3) },
+            250.0 + 50.0 * k as f32,
+            at,
+            0.3 * k as f32,
+        );
+    }
+    for k in 0..5 {
+        let at = Vec3::new(0.0, 0.6 + 0.25 * k as f32, 2.0 + 0.05 * k as f32);
+        add(
+            format!("plank {k}"),
+            SceneShape::Box { half_extents: Vec3::new(1.5, 0.08, 0.2) },
+            450.0,
+            at,
+            k as f32 * 0.63,
+        );
+    }
+    for k in 0..3 {
+        let at = Vec3::new(2.5, 2.0 + k as f32, 1.5 - k as f32);
+        add(format!("stone {k}"), SceneShape::Sphere { radius: 0.25 }, 2600.0, at, 0.0);
     }
     scene
 }
