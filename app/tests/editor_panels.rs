@@ -230,3 +230,47 @@ fn timing_plot_switches_between_lines_and_stacked() {
     harness.run_steps(3);
     assert!(!harness.state().panels.timing_stacked);
 }
+
+#[test]
+fn the_inspector_shows_a_floating_bodys_water_contact_and_the_contacts_panel_its_terrain_pairs() {
+    let mut harness = harness("boats.ron");
+    harness.state_mut().state.step_many(240);
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    let (id, name) = state
+        .world
+        .body_ids()
+        .map(|id| (id, state.body_name(id)))
+        .find(|(_, name)| name == "crate 0")
+        .expect("the boats scene has crate 0");
+    let water = state.world.water_contact(id).unwrap().expect("crate 0 floats");
+    harness.get_by_label(&name).click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.selected, Some(id));
+    harness.get_by_label(&format!(
+        "{:.1} % ({:.3} m3)",
+        water.submerged_fraction * 100.0,
+        water.submerged_volume
+    ));
+    // A stone on the pond's bed touches the terrain: its pair is listed against the terrain.
+    let stone = state_body(&harness, "stone 0");
+    harness.get_by_label("stone 0").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.selected, Some(stone));
+    // Fold the panels above it so its table is on screen.
+    for header in ["Inspector", "Timing", "Contacts"] {
+        harness.get_by_label(header).click();
+        harness.run_steps(2);
+    }
+    harness.get_by_label_contains("1 touching pairs of stone 0");
+    let listed = harness.query_all_by_label_contains("stone 0 - terrain").count();
+    assert!(listed > 0, "the Contacts panel lists the stone's terrain contact");
+}
+
+fn state_body(
+    harness: &egui_kittest::Harness<'_, atoll::editor::Editor>,
+    name: &str,
+) -> atoll_physics::BodyId {
+    let state = &harness.state().state;
+    state.world.body_ids().find(|&id| state.body_name(id) == name).unwrap()
+}
