@@ -276,13 +276,6 @@ pub(crate) struct Body {
     /// computed once: every contact needs it every step, and a hull's costs a pass over its
     /// vertices.
     pub bounding_radius: f32,
-    /// The fat box the body's terrain contacts were last found for: they are looked for again
-    /// when `fat` differs (NaN, never equal, when they must be looked for).
-    pub terrain_fat: Aabb,
-    /// The box reaches water mask bits (found with the terrain pairs).
-    pub in_water: bool,
-    /// The water contact of the last step the body was simulated in.
-    pub water: Option<crate::world::WaterContact>,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
@@ -299,9 +292,6 @@ pub(crate) struct Body {
     /// Number of contacts in that list.
     pub contact_count: u32,
 }
-
-/// [`Body::terrain_fat`] of a body whose terrain contacts must be looked for.
-pub(crate) const UNCHECKED: Aabb = Aabb { min: Vec3::NAN, max: Vec3::NAN };
 
 /// "No index" for the intrusive lists of bodies, contacts and islands.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -337,9 +327,6 @@ impl Body {
             tight: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             fat: Aabb::transformed(&desc.shape.local_aabb(), &desc.transform),
             bounding_radius: desc.shape.bounding_radius(),
-            terrain_fat: UNCHECKED,
-            in_water: false,
-            water: None,
             proxy: ProxyKey::NONE,
             island: NONE,
             island_prev: NONE,

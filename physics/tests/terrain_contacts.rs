@@ -391,3 +391,41 @@ fn in_the_boats_scene_boats_crates_and_planks_float_and_stones_sink() {
         }
     }
 }
+
+#[test]
+fn cutting_the_pillar_of_a_terrain_table_drops_its_top_as_a_rock_body() {
+    // A floor, a pillar 3 voxels wide and a slab 9 × 9 × 2 voxels on top, all solid rock.
+    let settings = TerrainSettings { voxel_size: VOXEL, min_chunk: [-2, -1, -2], max_chunk: [2, 2, 2] };
+    let rock = Voxel { material: VoxelMaterial::Rock, occupancy: 255 };
+    let table = Terrain::from_fn(settings, |v| {
+        let pillar = v.x.abs() <= 1 && v.z.abs() <= 1 && (0..6).contains(&v.y);
+        let slab = v.x.abs() <= 4 && v.z.abs() <= 4 && (6..8).contains(&v.y);
+        if v.y < 0 || pillar || slab { rock } else { Voxel::AIR }
+    })
+    .unwrap();
+    let mut world = world_on(table);
+    let brush = SphereBrush {
+        center: Vec3::new(0.25, 1.75, 0.25),
+        radius: 1.3,
+        strength: 1.0,
+        mode: BrushMode::Remove,
+        material: VoxelMaterial::Rock,
+    };
+    world.edit_terrain(&Edit::Sphere(brush)).unwrap();
+    let detached = world.detached_bodies().to_vec();
+    assert_eq!(detached.len(), 1, "the slab and what is left of the pillar above the cut");
+    let top = world.body(detached[0]).unwrap();
+    let (start, mass) = (top.center_of_mass, top.mass);
+    // 162 slab voxels plus the pillar's stub above the cut, 0.125 m³ each at 2000 kg/m³.
+    assert!(mass > 162.0 * 0.125 * 2000.0 * 0.8 && mass < 200.0 * 0.125 * 2000.0 * 1.2, "mass {mass}");
+    assert!(!world.terrain().voxel(glam::IVec3::new(3, 7, 3)).is_solid(), "the slab left the terrain");
+    assert!(world.terrain().voxel(glam::IVec3::new(0, -1, 0)).is_solid(), "the floor stays");
+    run(&mut world, 180);
+    let end = world.body(detached[0]).unwrap().center_of_mass;
+    assert!(end.y < start.y - 0.5, "the top fell: {start} -> {end}");
+    assert!(end.y > 0.0, "and landed on the floor or the stub: {end}");
+    // Adding never detaches: a floating rock painted in the air stays terrain.
+    let brush = SphereBrush { center: Vec3::new(5.0, 5.0, 5.0), radius: 0.8, mode: BrushMode::Add, ..brush };
+    world.edit_terrain(&Edit::Sphere(brush)).unwrap();
+    assert!(world.detached_bodies().is_empty());
+}

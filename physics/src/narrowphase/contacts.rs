@@ -41,8 +41,6 @@ pub(crate) struct Contact {
     /// points from A to B.
     pub body_a: u32,
     pub body_b: u32,
-    /// The chunk of a terrain contact.
-    pub terrain: Option<TerrainLink>,
     pub friction: f32,
     pub restitution: f32,
     pub manifold: Manifold,
@@ -120,6 +118,9 @@ pub(crate) struct ContactStore {
     free: Vec<u32>,
     lookup: HashMap<u64, u32, BuildHasherDefault<PairHasher>>,
     terrain_lookup: HashMap<(u32, ChunkCoord), u32, BuildHasherDefault<PairHasher>>,
+    /// Per contact id, the chunk of a terrain contact. Kept beside the contacts rather than in
+    /// them: the body pairs' hot loops then read contacts no larger than before terrain came.
+    pub links: Vec<Option<TerrainLink>>,
 }
 
 impl ContactStore {
@@ -147,11 +148,11 @@ impl ContactStore {
         let id = self.insert(Contact {
             body_a: body,
             body_b: TERRAIN,
-            terrain: Some(link),
             friction,
             restitution,
             ..Default::default()
         });
+        self.links[id as usize] = Some(link);
         self.terrain_lookup.insert(key, id);
         id
     }
@@ -165,6 +166,7 @@ impl ContactStore {
             }
             None => {
                 self.contacts.push(contact);
+                self.links.push(None);
                 self.contacts.len() as u32 - 1
             }
         }
@@ -174,11 +176,16 @@ impl ContactStore {
     pub fn destroy(&mut self, id: u32) {
         let c = &mut self.contacts[id as usize];
         c.alive = false;
-        match c.terrain.take() {
+        match self.links[id as usize].take() {
             Some(link) => self.terrain_lookup.remove(&(c.body_a, link.chunk)),
             None => self.lookup.remove(&pair_key(c.body_a, c.body_b)),
         };
         self.free.push(id);
+    }
+
+    /// The chunk of contact `id` when it is a terrain contact.
+    pub fn chunk(&self, id: usize) -> Option<ChunkCoord> {
+        self.links[id].as_ref().map(|l| l.chunk)
     }
 
     /// Number of live contacts.

@@ -191,6 +191,11 @@ impl Terrain {
     }
 
     /// Writes the changes, drops chunks that became air, and rebuilds what reads them.
+    /// Writes `changes` (canonical voxels) as one edit.
+    pub(crate) fn set_voxels(&mut self, changes: &[(IVec3, Voxel)]) -> Result<EditReport, AtollError> {
+        self.apply(changes)
+    }
+
     fn apply(&mut self, changes: &[(IVec3, Voxel)]) -> Result<EditReport, AtollError> {
         let mut report = EditReport { changed_voxels: changes.len(), ..Default::default() };
         if changes.is_empty() {

@@ -7,6 +7,7 @@
 
 mod cache;
 mod edit;
+mod fragments;
 mod hash;
 pub mod kdtree;
 pub mod mask;
@@ -22,6 +23,7 @@ mod tests;
 
 pub use cache::CacheStats;
 pub use edit::{BrushMode, Edit, EditReport, MAX_BRUSH_VOXELS, MAX_FILL_VOXELS, SphereBrush};
+pub use fragments::MAX_FRAGMENT_VOXELS;
 pub use kdtree::{KdNode, KdTree};
 pub use mask::{ChunkMask, SliceMask};
 pub use mesher::{ChunkCollision, ChunkMesh, MeshField, RenderMesh};

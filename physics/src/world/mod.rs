@@ -11,7 +11,7 @@ mod water;
 
 pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
-pub use terrain::{TERRAIN_FRICTION, TERRAIN_RESTITUTION};
+pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
 pub use water::WaterContact;
 
 use crate::bitset::BitSet;
@@ -144,6 +144,10 @@ pub struct World {
     threads: Option<Arc<rayon::ThreadPool>>,
     /// The voxel terrain (empty unless a scene or the editor sets one); see `world/terrain.rs`.
     terrain: crate::terrain::Terrain,
+    /// Per body slot, its terrain state (contacts' box, water); see `world/terrain.rs`.
+    body_terrain: Vec<terrain::BodyTerrain>,
+    /// Bodies the last terrain edit cut loose from the terrain.
+    detached: Vec<BodyId>,
     /// Names the terrain's content: 0 for the empty default, a fresh process-wide number after
     /// every change (see [`World::terrain_stamp`]).
     terrain_stamp: u64,
@@ -215,6 +219,12 @@ impl World {
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyId, AtollError> {
         desc.validate()?;
         let id = self.bodies.insert(desc);
+        // A reused slot must not keep its last body's terrain state.
+        let slot = id.index() as usize;
+        if self.body_terrain.len() <= slot {
+            self.body_terrain.resize(slot + 1, Default::default());
+        }
+        self.body_terrain[slot] = Default::default();
         let body = &self.bodies.bodies[id.index() as usize];
         let kind = if body.body_type == BodyType::Static { ProxyType::Static } else { ProxyType::Movable };
         let fat =
@@ -254,7 +264,12 @@ impl World {
     fn destroy_contact(&mut self, contact: u32) {
         let c = &self.contacts.contacts[contact as usize];
         if c.touching {
-            self.touch_events.push(step::touch_event(&self.bodies, c, false));
+            self.touch_events.push(step::touch_event(
+                &self.bodies,
+                c,
+                self.contacts.chunk(contact as usize),
+                false,
+            ));
         }
         self.islands.unlink(&mut self.contacts.contacts, contact);
         graph::detach(&mut self.bodies.bodies, &mut self.contacts.contacts, contact);
@@ -435,7 +450,7 @@ impl World {
             id: i as u32,
             body_a: self.bodies.id_at(c.body_a),
             body_b: step::other_id(&self.bodies, c),
-            chunk: c.terrain.as_ref().map(|t| t.chunk),
+            chunk: self.contacts.chunk(i),
             manifold: c.manifold,
             impulses: c.impulses,
             friction_impulse: c.friction_impulse,

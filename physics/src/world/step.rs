@@ -2,16 +2,17 @@
 //! step's cost follows the awake work, not the size of the world.
 
 use super::continuous::time_of_impact;
-use super::{StepSettings, TouchEvent, World, graph, tight_aabb};
+use super::{StepSettings, TouchEvent, WaterContact, World, graph, tight_aabb};
 use crate::body::{Body, BodyId, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{
-    Contact, Manifold, ManifoldAnchors, TERRAIN, carry_manifold, collide, collide_terrain, update_manifold,
+    Contact, Manifold, ManifoldAnchors, TERRAIN, TerrainLink, carry_manifold, collide, collide_terrain,
+    update_manifold,
 };
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::solver::{self, ContactSoftness, ContactSolver, Motion, Softness, SolverBody, Velocity};
-use crate::terrain::Terrain;
+use crate::terrain::{ChunkCoord, Terrain};
 use rayon::prelude::*;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
@@ -176,12 +177,13 @@ impl World {
     fn update_contacts(&mut self) {
         let settings = self.settings;
         let (bodies, awake, terrain) = (&self.bodies.bodies, &self.awake_contacts, &self.terrain);
+        let links = &self.contacts.links;
         let update_contact = |(id, c): (usize, &mut Contact)| {
             if !awake.get(id) {
                 return;
             }
             if c.body_b == TERRAIN {
-                update_terrain_contact(c, &bodies[c.body_a as usize], terrain, &settings);
+                update_terrain_contact(c, links[id].as_ref(), &bodies[c.body_a as usize], terrain, &settings);
                 return;
             }
             let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
@@ -246,10 +248,10 @@ impl World {
                 self.destroy_contact(id as u32);
             } else if c.began {
                 self.began_bits.set(id);
-                self.touch_events.push(touch_event(&self.bodies, c, true));
+                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), true));
             } else if c.ended {
                 self.ended_bits.set(id);
-                self.touch_events.push(touch_event(&self.bodies, c, false));
+                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), false));
             }
         }
     }
@@ -275,7 +277,8 @@ impl World {
         for (k, &body) in scratch.awake.iter().enumerate() {
             let b = &self.bodies.bodies[body as usize];
             scratch.solver_index[body as usize] = k as u32 + 1;
-            scratch.solver_bodies.push(solver_body(b, s.gravity, h));
+            let water = self.body_terrain[body as usize].water.as_ref();
+            scratch.solver_bodies.push(solver_body(b, water, s.gravity, h));
             scratch.velocities.push(Velocity::new(b.linear_velocity, b.angular_velocity));
             scratch.motions.push(Motion::ZERO);
             scratch.centers.push(b.center());
@@ -433,14 +436,14 @@ fn terrain_time_of_impact(terrain: &Terrain, b: &Body, start_center: Vec3) -> f3
     }
 }
 
-/// The event for contact `c` beginning or ending.
-pub(crate) fn touch_event(bodies: &BodyStore, c: &Contact, began: bool) -> TouchEvent {
-    TouchEvent {
-        body_a: bodies.id_at(c.body_a),
-        body_b: other_id(bodies, c),
-        chunk: c.terrain.as_ref().map(|t| t.chunk),
-        began,
-    }
+/// The event for contact `c` (of terrain chunk `chunk`, if any) beginning or ending.
+pub(crate) fn touch_event(
+    bodies: &BodyStore,
+    c: &Contact,
+    chunk: Option<ChunkCoord>,
+    began: bool,
+) -> TouchEvent {
+    TouchEvent { body_a: bodies.id_at(c.body_a), body_b: other_id(bodies, c), chunk, began }
 }
 
 /// The id of contact `c`'s second side: a body, or [`BodyId::TERRAIN`].
@@ -449,15 +452,23 @@ pub(crate) fn other_id(bodies: &BodyStore, c: &Contact) -> BodyId {
 }
 
 /// The narrowphase of a terrain contact: the body against its chunk's triangles. Carried like
-/// a body pair's while the body barely moves (the terrain is the identity-posed side B).
-fn update_terrain_contact(c: &mut Contact, body: &Body, terrain: &Terrain, settings: &StepSettings) {
+/// a body pair's while the body barely moves (the terrain is the identity-posed side B). Kept
+/// out of line so the body pairs' loop is compiled as it was before terrain contacts.
+#[inline(never)]
+fn update_terrain_contact(
+    c: &mut Contact,
+    link: Option<&TerrainLink>,
+    body: &Body,
+    terrain: &Terrain,
+    settings: &StepSettings,
+) {
     let speed = body.linear_velocity.length() + body.angular_velocity.length() * body.bounding_radius;
     let speculative = settings.speculative_distance + settings.dt * speed;
     c.separated = false;
     if c.touching && carry_manifold(c, &body.transform, &Transform::IDENTITY, speculative) {
         return;
     }
-    let Some(link) = &c.terrain else { return };
+    let Some(link) = link else { return };
     let manifold = collide_terrain(
         &body.shape,
         &body.transform,
@@ -489,7 +500,7 @@ fn approach_speed_bound(a: &Body, b: &Body) -> f32 {
 }
 
 /// The solver's view of an awake body for substep length `h` (its velocities go separately).
-fn solver_body(b: &Body, gravity: Vec3, h: f32) -> SolverBody {
+fn solver_body(b: &Body, water: Option<&WaterContact>, gravity: Vec3, h: f32) -> SolverBody {
     let mut sb = SolverBody::FIXED;
     if b.body_type == BodyType::Dynamic {
         let inv_inertia = b.inv_inertia_world();
@@ -498,7 +509,7 @@ fn solver_body(b: &Body, gravity: Vec3, h: f32) -> SolverBody {
         sb.dv = h * (gravity * b.gravity_scale + b.force * b.inv_mass);
         sb.dw = h * (inv_inertia * b.torque);
         let (water_linear, water_angular) =
-            b.water.map_or((0.0, 0.0), |w| (w.linear_damping, w.angular_damping));
+            water.map_or((0.0, 0.0), |w| (w.linear_damping, w.angular_damping));
         sb.linear_retention = 1.0 / (1.0 + h * (b.linear_damping + water_linear));
         sb.angular_retention = 1.0 / (1.0 + h * (b.angular_damping + water_angular));
     }

@@ -4,17 +4,19 @@
 //! A dynamic body has one contact per terrain chunk whose dilated solid mask its fat box
 //! (grown by one voxel) touches. The fat box already covers the body's old and new poses
 //! (margin plus predicted displacement), so the pairs are looked for only when it changes
-//! (`Body::terrain_fat` remembers the box they were found for), and an edit or a new terrain
+//! ([`BodyTerrain::fat`] remembers the box they were found for), and an edit or a new terrain
 //! makes the bodies near it look again. The contacts then go through the same narrowphase,
 //! solver, islands (the terrain is static) and events as body pairs.
 
+use super::WaterContact;
 use super::{World, graph};
-use crate::body::{BodyType, UNCHECKED};
+use crate::body::{BodyDesc, BodyId, BodyType, Material};
 use crate::broadphase::ProxyType;
 use crate::error::AtollError;
-use crate::math::Aabb;
+use crate::math::{Aabb, Vec3};
 use crate::narrowphase::{TERRAIN, TerrainLink};
-use crate::terrain::{ChunkCoord, Edit, EditReport, Terrain};
+use crate::shape::Shape;
+use crate::terrain::{BrushMode, ChunkCoord, Edit, EditReport, Terrain};
 use glam::IVec3;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -23,6 +25,36 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const TERRAIN_FRICTION: f32 = 0.6;
 /// Restitution of the terrain's surface (pairs take the larger).
 pub const TERRAIN_RESTITUTION: f32 = 0.0;
+/// What the world keeps per body slot about the terrain, beside the bodies (so the body
+/// array, which every stage walks, stays as small as it was without terrain).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyTerrain {
+    /// The fat box the body's terrain contacts were last found for: they are looked for again
+    /// when the body's fat box differs (NaN, never equal, when they must be looked for).
+    pub fat: Aabb,
+    /// The box reaches water mask bits (found with the terrain pairs).
+    pub in_water: bool,
+    /// The water contact of the last step the body was simulated in.
+    pub water: Option<WaterContact>,
+}
+
+impl Default for BodyTerrain {
+    fn default() -> Self {
+        BodyTerrain { fat: Aabb { min: Vec3::NAN, max: Vec3::NAN }, in_water: false, water: None }
+    }
+}
+
+/// Density of the rock bodies that edits cut loose from the terrain, kg/m³.
+pub const FRAGMENT_DENSITY: f32 = 2000.0;
+
+/// Can `edit` take solid away (and so cut a region loose)? Adding never does, so a designer
+/// can paint a floating island without it falling.
+fn removes_solid(edit: &Edit) -> bool {
+    match edit {
+        Edit::Sphere(b) => matches!(b.mode, BrushMode::Remove | BrushMode::Smooth),
+        Edit::FillBox { voxel, .. } => !voxel.is_solid(),
+    }
+}
 
 /// The last terrain stamp handed out, process-wide, so two worlds never share a stamp for
 /// different terrains.
@@ -54,9 +86,7 @@ impl World {
     /// Replaces the terrain and wakes every body.
     pub fn set_terrain(&mut self, terrain: Terrain) {
         self.destroy_terrain_contacts(|_| true);
-        for b in &mut self.bodies.bodies {
-            b.terrain_fat = UNCHECKED;
-        }
+        self.body_terrain.fill(BodyTerrain::default());
         self.terrain = terrain;
         self.terrain_stamp = fresh_stamp();
         self.wake_all();
@@ -65,14 +95,14 @@ impl World {
     /// Destroys the terrain contacts whose chunk passes `doomed`, waking their bodies (the
     /// ground under them changed) and making them look for terrain pairs again.
     fn destroy_terrain_contacts(&mut self, doomed: impl Fn(ChunkCoord) -> bool) {
-        let ids: Vec<u32> = (self.contacts.contacts.iter().enumerate())
-            .filter(|(_, c)| c.alive && c.terrain.as_ref().is_some_and(|t| doomed(t.chunk)))
+        let ids: Vec<u32> = (self.contacts.links.iter().enumerate())
+            .filter(|(_, l)| l.as_ref().is_some_and(|t| doomed(t.chunk)))
             .map(|(i, _)| i as u32)
             .collect();
         for id in ids {
             let body = self.contacts.contacts[id as usize].body_a;
             self.wake(body);
-            self.bodies.bodies[body as usize].terrain_fat = UNCHECKED;
+            self.body_terrain[body as usize].fat = BodyTerrain::default().fat;
             self.destroy_contact(id);
         }
     }
@@ -93,11 +123,11 @@ impl World {
             next = self.awake_bodies.next_from(i + 1);
             let b = &self.bodies.bodies[i];
             // Bit-equal boxes (NaN never is) have the same chunks.
-            if b.body_type != BodyType::Dynamic || b.fat == b.terrain_fat {
+            if b.body_type != BodyType::Dynamic || b.fat == self.body_terrain[i].fat {
                 continue;
             }
             let fat = b.fat;
-            self.bodies.bodies[i].terrain_fat = fat;
+            self.body_terrain[i].fat = fat;
             chunks.clear();
             let mut in_water = false;
             // A finite box never fails the query; a failure would leave the body without pairs.
@@ -108,14 +138,13 @@ impl World {
                 in_water |= o.water;
                 true
             });
-            self.bodies.bodies[i].in_water = in_water;
+            self.body_terrain[i].in_water = in_water;
             gone.clear();
             graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, i as u32, |id, other| {
-                if other == TERRAIN {
-                    let c = &self.contacts.contacts[id as usize];
-                    if c.terrain.as_ref().is_some_and(|t| chunks.binary_search(&t.chunk).is_err()) {
-                        gone.push(id);
-                    }
+                if other == TERRAIN
+                    && self.contacts.chunk(id as usize).is_some_and(|c| chunks.binary_search(&c).is_err())
+                {
+                    gone.push(id);
                 }
             });
             // Destroy in contact order, whatever order the body's list holds them in.
@@ -145,7 +174,8 @@ impl World {
     }
 
     /// Edits the terrain and wakes the bodies whose boxes come within one voxel of a changed
-    /// voxel.
+    /// voxel. An edit that removes solid may cut regions loose: they become dynamic bodies
+    /// ([`World::detached_bodies`]).
     pub fn edit_terrain(&mut self, edit: &Edit) -> Result<EditReport, AtollError> {
         let report = self.terrain.edit(edit)?;
         if report.changed_voxels > 0 {
@@ -165,9 +195,49 @@ impl World {
             for body in near {
                 self.wake(body);
                 // The masks changed: the chunks its box reaches may have too.
-                self.bodies.bodies[body as usize].terrain_fat = UNCHECKED;
+                self.body_terrain[body as usize].fat = BodyTerrain::default().fat;
+            }
+            self.detached.clear();
+            if removes_solid(edit) {
+                self.detach_fragments(report.voxel_min, report.voxel_max)?;
             }
         }
         Ok(report)
+    }
+
+    /// The bodies the last terrain edit cut loose from the terrain (see
+    /// [`Terrain::floating_fragments`]), in the order they were made.
+    pub fn detached_bodies(&self) -> &[BodyId] {
+        &self.detached
+    }
+
+    /// Turns the regions of solid voxels the edit of `min..=max` left floating into dynamic
+    /// rock bodies: each a convex hull around its voxels (corners pulled in a fifth of a voxel
+    /// towards their centres, where the smooth surface runs), its voxels gone from the terrain.
+    fn detach_fragments(&mut self, min: IVec3, max: IVec3) -> Result<(), AtollError> {
+        let s = self.terrain.voxel_size();
+        for fragment in self.terrain.floating_fragments(min, max) {
+            let corners: Vec<Vec3> = fragment
+                .iter()
+                .flat_map(|v| {
+                    let centre = (v.as_vec3() + 0.5) * s;
+                    (0..8).map(move |k| {
+                        let sign =
+                            Vec3::new((k & 1) as f32, (k >> 1 & 1) as f32, (k >> 2 & 1) as f32) * 2.0 - 1.0;
+                        centre + sign * (0.4 * s)
+                    })
+                })
+                .collect();
+            let centre = corners.iter().copied().sum::<Vec3>() / corners.len() as f32;
+            let local: Vec<Vec3> = corners.iter().map(|&c| c - centre).collect();
+            let Ok(shape) = Shape::hull(&local) else { continue };
+            let report = self.terrain.remove_fragment(&fragment)?;
+            self.destroy_terrain_contacts(|c| report.chunks.binary_search(&c).is_ok());
+            let desc = BodyDesc::dynamic(shape, centre)
+                .with_material(Material { density: FRAGMENT_DENSITY, ..Material::default() });
+            let id = self.create_body(&desc)?;
+            self.detached.push(id);
+        }
+        Ok(())
     }
 }

@@ -96,7 +96,8 @@ fn water_contact(
 impl World {
     /// The body's contact with water in the last step it was simulated (`None` when dry).
     pub fn water_contact(&self, id: crate::BodyId) -> Result<Option<WaterContact>, crate::AtollError> {
-        Ok(self.bodies.get(id)?.water)
+        self.bodies.get(id)?;
+        Ok(self.body_terrain[id.index() as usize].water)
     }
 
     /// Stage 7: buoyancy and drag for awake dynamic bodies whose boxes reach water bits (found
@@ -109,10 +110,11 @@ impl World {
         let mut block = std::mem::take(&mut self.scratch.water_block);
         for i in self.awake_bodies.iter() {
             let b = &self.bodies.bodies[i];
-            if b.body_type != BodyType::Dynamic || (!b.in_water && b.water.is_none()) {
+            let state = self.body_terrain[i];
+            if b.body_type != BodyType::Dynamic || (!state.in_water && state.water.is_none()) {
                 continue;
             }
-            let contact = if b.in_water {
+            let contact = if state.in_water {
                 water_contact(b, &self.terrain, &mut block, gravity, &settings)
             } else {
                 None
@@ -122,7 +124,7 @@ impl World {
                 b.force += w.buoyancy;
                 b.torque += (w.center_of_buoyancy - b.center()).cross(w.buoyancy);
             }
-            b.water = contact;
+            self.body_terrain[i].water = contact;
         }
         self.scratch.water_block = block;
     }
