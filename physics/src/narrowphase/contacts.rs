@@ -176,15 +176,22 @@ impl ContactStore {
     pub fn destroy(&mut self, id: u32) {
         let c = &mut self.contacts[id as usize];
         c.alive = false;
-        match self.links[id as usize].take() {
-            Some(link) => self.terrain_lookup.remove(&(c.body_a, link.chunk)),
-            None => self.lookup.remove(&pair_key(c.body_a, c.body_b)),
-        };
+        // Body pairs never read the links (a cache miss per destroyed pair otherwise).
+        if c.body_b == TERRAIN {
+            if let Some(link) = self.links[id as usize].take() {
+                self.terrain_lookup.remove(&(c.body_a, link.chunk));
+            }
+        } else {
+            self.lookup.remove(&pair_key(c.body_a, c.body_b));
+        }
         self.free.push(id);
     }
 
     /// The chunk of contact `id` when it is a terrain contact.
     pub fn chunk(&self, id: usize) -> Option<ChunkCoord> {
+        if self.contacts[id].body_b != TERRAIN {
+            return None;
+        }
         self.links[id].as_ref().map(|l| l.chunk)
     }
 
