@@ -86,10 +86,40 @@ impl Triangle {
     }
 }
 
+/// A box's or hull's vertices and face normals in world space, computed once per chunk
+/// rather than once per triangle under the body.
+#[derive(Default)]
+struct Posed {
+    vertices: Vec<Vec3>,
+    normals: Vec<Vec3>,
+}
+
+impl Posed {
+    fn set<P: Polyhedron + ?Sized>(&mut self, poly: &P, xf: &Transform) {
+        self.vertices.clear();
+        self.vertices.extend((0..poly.vertex_count()).map(|i| xf.transform_point(poly.vertex(i))));
+        self.normals.clear();
+        self.normals.extend((0..poly.face_count()).map(|f| xf.transform_vector(poly.face_plane(f).0)));
+    }
+
+    /// The vertex farthest against `n` (the first on ties).
+    fn lowest(&self, n: Vec3) -> usize {
+        let mut best = (0, f32::MAX);
+        for (i, v) in self.vertices.iter().enumerate() {
+            let d = v.dot(n);
+            if d < best.1 {
+                best = (i, d);
+            }
+        }
+        best.0
+    }
+}
+
 #[derive(Default)]
 struct Scratch {
     triangles: Vec<u32>,
     near: Vec<Triangle>,
+    posed: Posed,
     candidates: Vec<Candidate>,
     points: Vec<ManifoldPoint>,
     polygons: [ClipPolygon; 2],
@@ -143,7 +173,15 @@ pub(crate) fn collide_terrain(
             let ids = chunk.mesh.triangle_indices(t as usize);
             s.near.push(Triangle { v, normal, index: t, ids, facing_away });
         }
-        for tri in s.near.iter().filter(|t| !t.facing_away) {
+        match shape {
+            Shape::Cuboid { half_extents } => s.posed.set(&BoxPoly::new(*half_extents), xf),
+            Shape::Hull(h) => s.posed.set::<ConvexHull>(h, xf),
+            _ => {}
+        }
+        // A sphere around the body's box: triangles whose planes it stays clear of are out of
+        // reach without looking at the body's shape.
+        let (middle, reach) = (tight.center(), tight.half_extents().length() + speculative);
+        for tri in s.near.iter().filter(|t| !t.facing_away && t.normal.dot(middle - t.v[0]) <= reach) {
             let near = &s.near[..];
             match shape {
                 Shape::Sphere { radius } => {
@@ -162,15 +200,20 @@ pub(crate) fn collide_terrain(
                 }
                 Shape::Cuboid { half_extents } => poly_triangle(
                     &BoxPoly::new(*half_extents),
-                    xf,
+                    &s.posed,
                     tri,
                     speculative,
                     &mut s.polygons,
                     &mut s.candidates,
                 ),
-                Shape::Hull(h) => {
-                    poly_triangle::<ConvexHull>(h, xf, tri, speculative, &mut s.polygons, &mut s.candidates)
-                }
+                Shape::Hull(h) => poly_triangle::<ConvexHull>(
+                    h,
+                    &s.posed,
+                    tri,
+                    speculative,
+                    &mut s.polygons,
+                    &mut s.candidates,
+                ),
             }
         }
         let round = matches!(shape, Shape::Sphere { .. });
@@ -408,23 +451,23 @@ fn capsule_triangle(
 /// A box or hull: its face most opposed to the triangle's normal, clipped to the footprint.
 fn poly_triangle<P: Polyhedron + ?Sized>(
     poly: &P,
-    xf: &Transform,
+    posed: &Posed,
     tri: &Triangle,
     speculative: f32,
     [first, second]: &mut [ClipPolygon; 2],
     out: &mut Vec<Candidate>,
 ) {
     let n = tri.normal;
-    let n_local = xf.inverse_transform_vector(n);
-    let lowest = xf.transform_point(poly.vertex(poly.support_index(-n_local)));
+    let lowest_index = posed.lowest(n);
+    let lowest = posed.vertices[lowest_index];
     if n.dot(lowest - tri.v[0]) > speculative {
         return;
     }
     // The incident face: the one whose normal points most against the triangle's.
     let mut face = 0;
     let mut best = f32::MAX;
-    for f in 0..poly.face_count() {
-        let d = poly.face_plane(f).0.dot(n_local);
+    for (f, normal) in posed.normals.iter().enumerate() {
+        let d = normal.dot(n);
         if d < best {
             best = d;
             face = f;
@@ -435,7 +478,7 @@ fn poly_triangle<P: Polyhedron + ?Sized>(
     for k in 0..lp.len() {
         let (prev, cur, next) = (lp[(k + lp.len() - 1) % lp.len()], lp[k], lp[(k + 1) % lp.len()]);
         first.push(ClipVertex {
-            p: xf.transform_point(poly.vertex(cur as usize)),
+            p: posed.vertices[cur as usize],
             in_code: clip::incident_edge_code(prev, cur),
             out_code: clip::incident_edge_code(cur, next),
         });
@@ -459,12 +502,11 @@ fn poly_triangle<P: Polyhedron + ?Sized>(
     // and must not be missed when it lies over the triangle.
     if tri.covers(lowest) && !poly_in.vertices().iter().any(|v| v.p == lowest) {
         let separation = n.dot(lowest - tri.v[0]);
-        let index = poly.support_index(-n_local) as u16;
         out.push(Candidate {
             normal: n,
             on_body: lowest,
             separation,
-            feature: feature::vertex(false, index),
+            feature: feature::vertex(false, lowest_index as u16),
         });
     }
 }

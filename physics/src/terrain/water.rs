@@ -18,8 +18,11 @@ pub struct WaterBlock {
 
 impl Terrain {
     /// Fills `block` with the water densities of every voxel whose centre the trilinear samples
-    /// of points in `aabb` read. Voxels outside the stored chunks are dry.
-    pub fn water_block(&self, aabb: &Aabb, block: &mut WaterBlock) {
+    /// of points in `aabb` read. Voxels outside the stored chunks are dry. Returns whether any
+    /// of them holds water (a body beside a lake, whose box only reaches the dilated water
+    /// mask, has nothing to sample).
+    pub fn water_block(&self, aabb: &Aabb, block: &mut WaterBlock) -> bool {
+        let mut wet = false;
         let s = self.settings.voxel_size;
         // Samples read the centres around them: centre of voxel v is (v + 0.5) s.
         let lo = (aabb.min / s - 0.5).floor().as_ivec3();
@@ -45,6 +48,7 @@ impl Terrain {
                                 if density > 0 {
                                     let k = block.index(v);
                                     block.density[k] = density as f32 / 255.0;
+                                    wet = true;
                                 }
                             }
                         }
@@ -52,6 +56,7 @@ impl Terrain {
                 }
             }
         }
+        wet
     }
 }
 

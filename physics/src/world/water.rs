@@ -56,7 +56,9 @@ fn water_contact(
     gravity: Vec3,
     settings: &super::StepSettings,
 ) -> Option<WaterContact> {
-    terrain.water_block(&b.tight, block);
+    if !terrain.water_block(&b.tight, block) {
+        return None;
+    }
     let local = b.shape.local_aabb();
     let step = (local.max - local.min) / SAMPLES as f32;
     // The smoothing span: one sample row, at most one voxel (beyond half a voxel the depth
@@ -103,7 +105,13 @@ impl World {
     /// Stage 7: buoyancy and drag for awake dynamic bodies whose boxes reach water bits (found
     /// with their terrain pairs). Adds to the forces the solver integrates this step.
     pub(super) fn apply_water(&mut self) {
-        if self.terrain.chunk_count() == 0 {
+        let s = &self.settings;
+        // Water without density or drag acts on nothing: skip the sampling.
+        let inert = s.water_density == 0.0 && s.water_linear_drag == 0.0 && s.water_angular_drag == 0.0;
+        if self.terrain.chunk_count() == 0 || inert {
+            for state in &mut self.body_terrain {
+                state.water = None;
+            }
             return;
         }
         let (gravity, settings) = (self.settings.gravity, self.settings);
