@@ -386,3 +386,35 @@ fn a_terrain_edit_redraws_only_the_chunks_it_touched() {
     renderer.render(&world, &camera);
     assert_eq!(renderer.terrain_rebuild().chunks, world.terrain().masks().count());
 }
+
+#[test]
+fn the_contacts_overlay_draws_terrain_contacts_where_they_are() {
+    let gpu = gpu();
+    let mut world = Scene::load(&scenes_dir().join("slide.ron")).unwrap().build_world().unwrap().0;
+    for _ in 0..60 {
+        world.step();
+    }
+    // Every touching contact here is a body on the slope.
+    let points: Vec<glam::Vec3> = world
+        .touching_contacts()
+        .inspect(|c| assert!(c.body_b.is_terrain() && c.chunk.is_some()))
+        .flat_map(|c| c.manifold.points().iter().map(|p| p.position).collect::<Vec<_>>())
+        .collect();
+    assert!(points.len() >= 10, "{} terrain contact points", points.len());
+    let (plain, camera) = render_with(&gpu, &world, &ViewOptions::default());
+    let overlays = Overlays { contacts: true, ..Default::default() };
+    let (marked, _) = render_with(&gpu, &world, &ViewOptions { overlays, ..Default::default() });
+    let changed = changed_pixels(&plain, &marked);
+    assert!(changed > 20, "the contacts overlay changed only {changed} pixels");
+    let size = Vec2::new(SIZE[0] as f32, SIZE[1] as f32);
+    let projected: Vec<Vec2> = points.iter().filter_map(|&p| camera.project(p, size)).collect();
+    let near_a_point = plain
+        .enumerate_pixels()
+        .filter(|(x, y, p)| difference(**p, *marked.get_pixel(*x, *y)) > 30)
+        .filter(|(x, y, _)| projected.iter().any(|q| q.distance(Vec2::new(*x as f32, *y as f32)) < 25.0))
+        .count();
+    assert!(
+        near_a_point * 10 >= changed * 9,
+        "{near_a_point} of {changed} changed pixels near a contact point"
+    );
+}
