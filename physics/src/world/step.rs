@@ -53,6 +53,8 @@ pub(crate) struct StepScratch {
     contact_solver: ContactSolver,
     candidates: Vec<u32>,
     pub(super) water_block: crate::terrain::WaterBlock,
+    /// Some awake body got a water contact since the water last went inert.
+    pub(super) wet: bool,
 }
 
 impl StepScratch {

@@ -96,7 +96,8 @@ fn water_contact(
 }
 
 impl World {
-    /// The body's contact with water in the last step it was simulated (`None` when dry).
+    /// The body's contact with water in the last step it was simulated (`None` when dry; a body
+    /// asleep when the water was made inert keeps its last one until it wakes).
     pub fn water_contact(&self, id: crate::BodyId) -> Result<Option<WaterContact>, crate::AtollError> {
         self.bodies.get(id)?;
         Ok(self.body_terrain[id.index() as usize].water)
@@ -109,8 +110,13 @@ impl World {
         // Water without density or drag acts on nothing: skip the sampling.
         let inert = s.water_density == 0.0 && s.water_linear_drag == 0.0 && s.water_angular_drag == 0.0;
         if self.terrain.chunk_count() == 0 || inert {
-            for state in &mut self.body_terrain {
-                state.water = None;
+            // Forget the awake bodies' last water contacts, once (a world without water never
+            // walks its bodies here).
+            if self.scratch.wet {
+                for i in self.awake_bodies.iter() {
+                    self.body_terrain[i].water = None;
+                }
+                self.scratch.wet = false;
             }
             return;
         }
@@ -132,6 +138,7 @@ impl World {
                 b.force += w.buoyancy;
                 b.torque += (w.center_of_buoyancy - b.center()).cross(w.buoyancy);
             }
+            self.scratch.wet |= contact.is_some();
             self.body_terrain[i].water = contact;
         }
         self.scratch.water_block = block;

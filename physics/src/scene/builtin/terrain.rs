@@ -37,17 +37,11 @@ fn cave_distance(p: Vec3) -> f32 {
     (p - (a + ab * t)).length()
 }
 
-/// Occupancy (0..=255) of a ramp that is full below `surface` and empty above, half a voxel
-/// either side, so the mesher's surface lands on it.
-fn ramp(depth: f32) -> u8 {
-    ((0.5 + depth / TERRAIN_VOXEL).clamp(0.0, 1.0) * 255.0).round() as u8
-}
-
 /// The voxel at voxel coordinate `v`.
 fn terrain_voxel(v: glam::IVec3) -> Voxel {
     let p = (v.as_vec3() + 0.5) * TERRAIN_VOXEL;
     let h = ground_height(p.x, p.z);
-    let solid = ramp(h - p.y).min(255 - ramp(CAVE_RADIUS - cave_distance(p)));
+    let solid = fill(h - p.y, TERRAIN_VOXEL).min(255 - fill(CAVE_RADIUS - cave_distance(p), TERRAIN_VOXEL));
     if solid >= 128 || (solid > 0 && p.y > LAKE_LEVEL) {
         let depth = h - p.y;
         let material = if depth > 3.0 {
@@ -62,7 +56,7 @@ fn terrain_voxel(v: glam::IVec3) -> Voxel {
         return Voxel { material, occupancy: solid };
     }
     let in_lake = ((p.x - LAKE.0).powi(2) + (p.z - LAKE.1).powi(2)).sqrt() < 12.0;
-    let water = if in_lake { ramp(LAKE_LEVEL - p.y) } else { 0 };
+    let water = if in_lake { fill(LAKE_LEVEL - p.y, TERRAIN_VOXEL) } else { 0 };
     if water > 0 {
         Voxel { material: VoxelMaterial::Water, occupancy: water }
     } else if solid > 0 {
