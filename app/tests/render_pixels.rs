@@ -117,7 +117,7 @@ fn selection_changes_the_selected_body_only() {
             world.transform(*a).unwrap().position.y.total_cmp(&world.transform(*b).unwrap().position.y)
         })
         .unwrap();
-    renderer.set_selection(Some(apex));
+    renderer.set_selection(&[apex]);
     renderer.render(&world, &camera);
     let selected = renderer.read_back_rgba();
     let p = camera.project(world.transform(apex).unwrap().position, Vec2::new(320.0, 240.0)).unwrap();
@@ -270,7 +270,7 @@ fn the_selected_body_is_outlined_even_inside_the_pile() {
             d(*a).total_cmp(&d(*b))
         })
         .unwrap();
-    renderer.set_selection(Some(body));
+    renderer.set_selection(&[body]);
     renderer.render(&world, &camera);
     let selected = renderer.read_back_rgba();
     if let Some(path) = std::env::var_os("ATOLL_OUTLINE_SNAPSHOT") {

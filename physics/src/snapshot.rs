@@ -15,6 +15,11 @@ impl Snapshot {
     pub fn step_count(&self) -> u64 {
         self.world.step_count()
     }
+
+    /// The captured world, to read (for example to save it as a scene) without restoring it.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
 }
 
 /// 64-bit FNV-1a over the bits of every live body's index, generation, position, rotation,

@@ -139,3 +139,53 @@ fn a_scripted_kinematic_rotation_stays_on_its_circle() {
     dynamic.motion = desc.motion;
     assert_eq!(invalid_what(world.create_body(&dynamic)), "motion");
 }
+
+#[test]
+fn replacing_a_body_keeps_its_id_and_slot_and_refuses_bad_descriptions() {
+    let (mut world, floor) = common::world_with_floor();
+    let ball =
+        world.create_body(&BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), Vec3::new(0.0, 0.5, 0.0))).unwrap();
+    let other =
+        world.create_body(&BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), Vec3::new(3.0, 0.5, 0.0))).unwrap();
+    for _ in 0..5 {
+        world.step();
+    }
+    assert!(world.touching_contacts().any(|c| c.body_a == ball || c.body_b == ball));
+    let order: Vec<_> = world.body_ids().collect();
+
+    let boxed =
+        BodyDesc::dynamic(Shape::cuboid(Vec3::new(0.5, 0.25, 0.5)).unwrap(), Vec3::new(0.0, 1.0, 0.0))
+            .with_material(Material { density: 500.0, ..Material::default() });
+    world.replace_body(ball, &boxed).unwrap();
+    assert_eq!(world.body_ids().collect::<Vec<_>>(), order, "ids and slots stay");
+    assert_eq!(world.body_desc(ball).unwrap(), boxed);
+    assert!((world.body(ball).unwrap().mass - 500.0 * 0.5).abs() < 1e-3);
+    assert!(!world.contacts().any(|c| c.body_a == ball || c.body_b == ball), "old contacts dropped");
+    assert!(world.body(other).is_ok() && world.body(floor).is_ok());
+
+    // The replaced box falls onto the floor and rests there like any new body.
+    for _ in 0..120 {
+        world.step();
+    }
+    let y = world.transform(ball).unwrap().position.y;
+    assert!((y - 0.25).abs() < 0.02, "box rests at {y}");
+
+    // A bad description changes nothing.
+    let before = world.body_desc(ball).unwrap();
+    let nan = BodyDesc::dynamic(Shape::sphere(1.0).unwrap(), Vec3::new(f32::NAN, 0.0, 0.0));
+    assert_eq!(invalid_what(world.replace_body(ball, &nan)), "position");
+    assert_eq!(world.body_desc(ball).unwrap(), before);
+
+    // A static body can become dynamic and back.
+    let floor_desc = world.body_desc(floor).unwrap();
+    world
+        .replace_body(
+            floor,
+            &BodyDesc { body_type: atoll_physics::BodyType::Kinematic, ..floor_desc.clone() },
+        )
+        .unwrap();
+    assert_eq!(world.body(floor).unwrap().body_type, atoll_physics::BodyType::Kinematic);
+    world.replace_body(floor, &floor_desc).unwrap();
+    world.step();
+    assert!(world.body_desc(floor).unwrap() == floor_desc);
+}

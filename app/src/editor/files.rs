@@ -48,15 +48,61 @@ pub fn open(state: &mut EditorState, path: &Path) {
     state.open_in_place(path);
 }
 
-/// Saves the world as it is now to `path` (temporary file and rename), with the scene's body
-/// names. The file becomes the open scene's file.
+/// The edited scene (not the simulated state: stepping is not an edit), with the bodies' names
+/// and colours.
+pub fn edited_scene(state: &EditorState) -> Scene {
+    let world = state.edited_world();
+    let mut scene = Scene::from_world(world, &state.scene_name, |id| state.body_name(id));
+    for (body, id) in scene.bodies.iter_mut().zip(world.body_ids()) {
+        body.colour = state.entities.meta_of(id).colour;
+    }
+    scene
+}
+
+/// Saves the edited scene to `path` (temporary file and rename, so a failed save leaves the
+/// old file whole), with the bodies' names. The file becomes the open scene's file and the
+/// recovery file goes.
 pub fn save_as(state: &mut EditorState, path: &Path) -> Result<(), String> {
-    let scene = Scene::from_world(&state.world, &state.scene_name, |id| state.body_name(id));
+    let scene = edited_scene(state);
     scene.save(path).map_err(|e| format!("could not save {}: {e}", path.display()))?;
     state.scene_path = Some(path.to_path_buf());
     state.dirty = false;
+    state.autosave.discard();
     state.remember(path);
     Ok(())
+}
+
+/// Writes the recovery file now when it is due (called every frame).
+pub fn autosave_if_due(state: &mut EditorState) {
+    if state.dirty && state.autosave.due() {
+        write_recovery(state);
+    }
+}
+
+/// Writes the recovery file of unsaved work now (on exit).
+pub fn write_recovery(state: &mut EditorState) {
+    let scene = edited_scene(state);
+    let source = state.scene_path.clone();
+    if let Err(e) = state.autosave.write(&scene, source.as_deref()) {
+        state.error = Some(e);
+    }
+}
+
+/// Opens the recovery file offered at start in place of the open scene: the work comes back
+/// unsaved, belonging to the file it came from.
+pub fn restore_recovery(state: &mut EditorState) {
+    let Some(offer) = state.autosave.offer.take() else { return };
+    let loaded = Scene::load(&offer.path)
+        .map_err(|e| format!("{}: {e}", offer.path.display()))
+        .and_then(|scene| EditorState::from_scene(&scene, offer.source.clone()));
+    match loaded {
+        Ok(fresh) => {
+            state.replace_with(fresh);
+            state.dirty = true;
+            state.autosave.note_edit();
+        }
+        Err(e) => state.error = Some(format!("could not restore the unsaved work: {e}")),
+    }
 }
 
 /// Saves to the open scene's file; `Ok(false)` when it has none yet (the caller asks where).

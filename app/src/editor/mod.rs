@@ -3,13 +3,22 @@
 //! [`Editor::ui`] draws one frame into any [`egui::Ui`], so the window and the egui_kittest
 //! tests run the same code.
 
+pub mod autosave;
+pub mod commands;
+pub mod edit;
+pub mod entities;
 pub mod files;
+pub mod gizmo;
 pub mod history;
 pub mod native_dialog;
 pub mod panels;
 pub mod scenes;
+pub mod selection;
+pub mod shortcuts;
+pub mod spawn;
 pub mod state;
 pub mod terrain_tool;
+pub mod undo;
 pub mod viewport;
 
 pub use state::EditorState;
@@ -43,7 +52,8 @@ impl Editor {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         let ctx = ui.ctx().clone();
-        panels::handle_shortcuts(&ctx, &mut self.state);
+        self.handle_close_request(&ctx);
+        shortcuts::handle(&ctx, &mut self.state, &mut self.panels.help_open);
         let frame_seconds = ctx.input(|i| i.stable_dt) as f64;
         self.state.advance(frame_seconds);
         // Set again by the Contacts panel while a row is under the pointer.
@@ -55,6 +65,9 @@ impl Editor {
             ui,
             &mut self.panels.left_open,
             |ui| {
+                egui::CollapsingHeader::new("Spawn").default_open(true).show(ui, |ui| {
+                    panels::spawn::show(ui, &mut self.state, &mut self.panels.generator);
+                });
                 ui.heading("Scene");
                 panels::scene_tree::show(ui, &mut self.state, &mut self.panels.body_filter);
             },
@@ -75,6 +88,16 @@ impl Editor {
         panels::error_window(&ctx, &mut self.state);
         files::poll_dialog(&mut self.state);
         panels::path_prompt(&ctx, &mut self.state);
+        panels::spawn::generator_window(&ctx, &mut self.state, &mut self.panels.generator);
+        panels::help_window(&ctx, &mut self.panels.help_open);
+        panels::recovery_window(&ctx, &mut self.state);
+        panels::close_window(&ctx, &mut self.state);
+        files::autosave_if_due(&mut self.state);
+        // A gesture (a dragged field or gizmo handle, a typed value) ends when no button is held
+        // and no field has the keyboard: the next edit starts a new undo step.
+        if !ctx.input(|i| i.pointer.any_down()) && !ctx.egui_wants_keyboard_input() {
+            self.state.undo.seal();
+        }
         self.update_title(&ctx);
 
         if self.state.playing {
@@ -94,6 +117,24 @@ impl Editor {
     /// The window title of the last frame: the scene, its file, and `*` when unsaved.
     pub fn title(&self) -> &str {
         &self.title_shown
+    }
+
+    /// The window's close button with unsaved changes: the close is held back and the editor
+    /// asks what to do with them.
+    fn handle_close_request(&mut self, ctx: &egui::Context) {
+        let requested = ctx.input(|i| i.viewport().close_requested());
+        if requested && self.state.dirty && !self.state.close_approved {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.state.confirm_close = true;
+        }
+    }
+
+    /// Called when the editor exits: unsaved work the user did not discard goes to the recovery
+    /// file, so the next start can offer it.
+    pub fn on_exit(&mut self) {
+        if self.state.dirty && !self.state.close_approved {
+            files::write_recovery(&mut self.state);
+        }
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
@@ -119,11 +160,18 @@ impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.editor.ui(ui);
     }
+
+    fn on_exit(&mut self) {
+        self.editor.on_exit();
+    }
 }
 
 /// Opens the editor window on the scene at `scene` and returns when it is closed.
 pub fn run_window(scene: &Path) -> Result<(), String> {
-    let state = EditorState::open(scene)?;
+    let mut state = EditorState::open(scene)?;
+    if let Some(dir) = autosave::Autosave::default_dir() {
+        state.autosave = autosave::Autosave::in_dir(dir);
+    }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Wgpu,
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_title("Atoll"),

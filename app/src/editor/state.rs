@@ -1,15 +1,19 @@
 //! The editor's state, apart from any drawing: the world, the loaded snapshot, the camera and
 //! the simulation controls. Tests drive the editor through it.
 
+use super::edit::Edit;
+use super::entities::{Entities, EntityMeta};
 use super::files::PathPrompt;
 use super::history::History;
 use super::scenes;
+use super::selection::Selection;
+use super::spawn::SpawnTool;
 use super::terrain_tool::TerrainTool;
+use super::undo::{MergeKey, UndoStack};
 use crate::render::terrain::TerrainRebuild;
 use crate::render::{OrbitCamera, ViewOptions};
-use atoll_physics::{Aabb, BodyId, Scene, Snapshot, StepSettings, World};
+use atoll_physics::{Aabb, BodyId, Scene, SceneBody, Snapshot, StepSettings, World};
 use glam::{Vec2, Vec3};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -20,12 +24,20 @@ const MAX_RECENT: usize = 8;
 /// frames (the simulation then runs slower than real time instead).
 const MAX_STEPS_PER_FRAME: u32 = 4;
 
+/// Settings changes merge into one undo step while the user keeps changing them (a dragged
+/// field), like any other gesture.
+const SETTINGS_GESTURE: MergeKey = MergeKey(u64::MAX);
+
 /// Everything the editor knows, separate from how it is drawn.
 pub struct EditorState {
     /// The simulated world.
     pub world: World,
-    /// The state right after loading, for Reset.
-    pub loaded: Snapshot,
+    /// The edited state: the world right after it was loaded or last edited. Reset returns
+    /// here; stepping is not an edit. Refreshed lazily: see `edited_stale`.
+    edited: Snapshot,
+    /// The world itself is the edited state (an edit was made and nothing stepped since), so
+    /// `edited` is out of date and is captured before the next step.
+    edited_stale: bool,
     /// The scene's display name.
     pub scene_name: String,
     /// The file the scene came from, if any.
@@ -34,8 +46,8 @@ pub struct EditorState {
     pub playing: bool,
     /// The viewport camera.
     pub camera: OrbitCamera,
-    /// The selected body.
-    pub selected: Option<BodyId>,
+    /// The selected bodies.
+    pub selection: Selection,
     /// Set when a scene is loaded: the viewport frames the bodies on its next frame (it knows
     /// the aspect ratio).
     pub needs_framing: bool,
@@ -45,15 +57,29 @@ pub struct EditorState {
     pub frame_ms: f64,
     /// The last error to show (a scene that failed to load).
     pub error: Option<String>,
-    /// Names of the bodies as the scene file gave them (saved back with the scene).
-    pub body_names: HashMap<BodyId, String>,
+    /// Stable keys of the bodies, with their names and colours (saved with the scene).
+    pub entities: Entities,
+    /// The edits that can be undone and redone.
+    pub undo: UndoStack,
+    /// Bodies copied with Ctrl+C, as they were then.
+    pub clipboard: Vec<SceneBody>,
+    /// The spawn tool.
+    pub spawn_tool: SpawnTool,
+    /// The move and turn gizmo on the selection.
+    pub gizmo: super::gizmo::Gizmo,
+    /// The recovery file autosave writes, and what it knows (see `autosave.rs`).
+    pub autosave: super::autosave::Autosave,
+    /// Set when the user asked to close the window with unsaved changes: the editor asks first.
+    pub confirm_close: bool,
+    /// Set once the user chose to close (saved or discarded): the window may go.
+    pub close_approved: bool,
     /// The last steps' timings and broadphase figures.
     pub history: History,
     /// Colouring, overlays and highlights of the viewport.
     pub view: ViewOptions,
     /// The island picked in the Islands panel; its bodies are highlighted.
     pub selected_island: Option<u32>,
-    /// Set when the world changed (stepped or edited) since it was loaded or saved.
+    /// Set when the scene was edited since it was loaded or saved (stepping is not an edit).
     pub dirty: bool,
     /// Files opened or saved, most recent first.
     pub recent: Vec<PathBuf>,
@@ -84,27 +110,35 @@ impl EditorState {
     /// A state holding `scene`, paused, with the camera waiting to frame it.
     pub fn from_scene(scene: &Scene, path: Option<PathBuf>) -> Result<EditorState, String> {
         let (world, ids) = scene.build_world().map_err(|e| format!("{}: {e}", scene.name))?;
-        let body_names = ids
-            .iter()
-            .zip(&scene.bodies)
-            .filter(|(_, body)| !body.name.is_empty())
-            .map(|(id, body)| (*id, body.name.clone()))
-            .collect();
+        let by_id: std::collections::HashMap<BodyId, &SceneBody> =
+            ids.iter().copied().zip(&scene.bodies).collect();
+        let entities = Entities::for_world(&world, |id| match by_id.get(&id) {
+            Some(body) => EntityMeta { name: body.name.clone(), colour: body.colour },
+            None => EntityMeta::default(),
+        });
         let view = ViewOptions { time_to_sleep: world.settings().time_to_sleep, ..Default::default() };
         let recent = path.iter().cloned().collect();
         Ok(EditorState {
-            loaded: world.snapshot(),
+            edited: world.snapshot(),
+            edited_stale: false,
             world,
             scene_name: scene.name.clone(),
             scene_path: path,
             playing: false,
             camera: OrbitCamera::default(),
-            selected: None,
+            selection: Selection::default(),
             needs_framing: true,
             last_step_ms: 0.0,
             frame_ms: 0.0,
             error: None,
-            body_names,
+            entities,
+            undo: UndoStack::default(),
+            clipboard: Vec::new(),
+            spawn_tool: SpawnTool::default(),
+            gizmo: super::gizmo::Gizmo::default(),
+            autosave: super::autosave::Autosave::default(),
+            confirm_close: false,
+            close_approved: false,
             history: History::default(),
             view,
             selected_island: None,
@@ -145,13 +179,19 @@ impl EditorState {
     /// scene: the view direction, the view options, the recent files and the step count.
     pub fn replace_with(&mut self, state: EditorState) {
         let camera = self.camera;
-        let view = ViewOptions { selected: None, highlighted: Vec::new(), ..self.view.clone() };
+        let view = ViewOptions { selected: Vec::new(), highlighted: Vec::new(), ..self.view.clone() };
         let recent = std::mem::take(&mut self.recent);
         let (step_n, time_scale, native_dialogs) = (self.step_n, self.time_scale, self.native_dialogs);
         // The brush settings stay; the stroke and the edits not yet drawn belong to the old world.
         let tool = self.terrain_tool.same_brush();
+        let spawn_tool = self.spawn_tool.clone();
+        let clipboard = std::mem::take(&mut self.clipboard);
+        let autosave = std::mem::take(&mut self.autosave);
         *self = state;
         self.terrain_tool = tool;
+        self.spawn_tool = spawn_tool;
+        self.clipboard = clipboard;
+        self.autosave = autosave;
         // The framing only moves the target and distance.
         self.camera = camera;
         self.view = ViewOptions { time_to_sleep: self.world.settings().time_to_sleep, ..view };
@@ -173,7 +213,8 @@ impl EditorState {
         if id.is_terrain() {
             return "terrain".to_string();
         }
-        self.body_names.get(&id).cloned().unwrap_or_else(|| format!("body {}", id.index()))
+        let name = self.entities.meta_of(id).name;
+        if name.is_empty() { format!("body {}", id.index()) } else { name }
     }
 
     /// Applies new step settings; invalid ones are refused (the error is kept for the Settings
@@ -182,15 +223,14 @@ impl EditorState {
         if settings == *self.world.settings() {
             return Ok(());
         }
-        match self.world.set_settings(settings) {
+        let edit = Edit::Settings { before: *self.world.settings(), after: settings };
+        match self.commit("settings", edit, Some(SETTINGS_GESTURE)) {
             Ok(()) => {
                 self.settings_error = None;
                 self.view.time_to_sleep = settings.time_to_sleep;
-                self.dirty = true;
                 Ok(())
             }
-            Err(e) => {
-                let message = e.to_string();
+            Err(message) => {
                 self.settings_error = Some(message.clone());
                 Err(message)
             }
@@ -224,13 +264,20 @@ impl EditorState {
 
     /// Asks the viewport to frame the selected body (`F`).
     pub fn frame_selection(&mut self) {
-        self.frame_target = bounds(&self.world, self.selected);
+        self.frame_target = bounds(&self.world, self.selection.ids().iter().copied());
     }
 
     /// Recomputes the highlighted bodies from the selected island (islands change as the
     /// world steps; a vanished island clears the selection).
     pub fn refresh_highlight(&mut self) {
-        self.view.selected = self.selected;
+        self.selection.retain_live(&self.world);
+        if self.view.selected != self.selection.ids() {
+            self.view.selected = self.selection.ids().to_vec();
+        }
+        if self.view.colour_revision != self.entities.colour_revision() {
+            self.view.colour_revision = self.entities.colour_revision();
+            self.view.body_colours = self.entities.colours().collect();
+        }
         self.view.highlighted = match self.selected_island {
             Some(island) => self.world.island_bodies(island),
             None => Vec::new(),
@@ -252,11 +299,30 @@ impl EditorState {
         self.step_world();
     }
 
-    /// Returns to the state the scene was loaded in; the camera and selection stay.
+    /// Returns to the edited state (the scene as loaded or last edited); the camera and
+    /// selection stay.
     pub fn reset(&mut self) {
-        self.world.restore(&self.loaded);
+        if !self.edited_stale {
+            self.world.restore(&self.edited);
+        }
         self.pending_seconds = 0.0;
-        self.dirty = false;
+    }
+
+    /// The edited state: what Reset returns to and Save writes.
+    pub fn edited_world(&self) -> &World {
+        if self.edited_stale { &self.world } else { self.edited.world() }
+    }
+
+    /// Notes that the world was just edited: it is now the edited state, and unsaved.
+    pub fn mark_edited(&mut self) {
+        self.edited_stale = true;
+        self.dirty = true;
+        self.autosave.note_edit();
+    }
+
+    /// Whether the world has been stepped away from the edited state.
+    pub fn simulated_since_edit(&self) -> bool {
+        !self.edited_stale && self.world.step_count() != self.edited.step_count()
     }
 
     /// Called once per frame with the frame's duration: while playing, steps the world at its
@@ -282,18 +348,32 @@ impl EditorState {
     }
 
     /// Selects the nearest body hit by the view ray through `pixel` of a `size` viewport, or
-    /// clears the selection when the ray hits nothing.
-    pub fn pick(&mut self, pixel: Vec2, size: Vec2) {
+    /// clears the selection when the ray hits nothing. With `add`, the body is added to the
+    /// selection instead (or taken out of it, when it was in).
+    pub fn pick(&mut self, pixel: Vec2, size: Vec2, add: bool) {
         let (origin, dir) = self.camera.ray_through(pixel, size);
-        self.selected = nearest_hit(&self.world, origin, dir);
+        let hit = nearest_hit(&self.world, origin, dir);
+        match (hit, add) {
+            (Some(id), true) => self.selection.toggle(id),
+            (None, true) => {}
+            (hit, false) => self.selection.set(hit),
+        }
+    }
+
+    /// The primary selected body (the last one picked).
+    pub fn selected(&self) -> Option<BodyId> {
+        self.selection.primary()
     }
 
     fn step_world(&mut self) {
+        if self.edited_stale {
+            self.edited = self.world.snapshot();
+            self.edited_stale = false;
+        }
         let start = Instant::now();
         self.world.step();
         self.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
         self.history.record(&self.world);
-        self.dirty = true;
     }
 }
 
@@ -351,7 +431,7 @@ mod tests {
         let mut state = tower();
         let id = state.world.body_ids().last().unwrap();
         state.camera.target = state.world.transform(id).unwrap().position;
-        state.pick(Vec2::new(50.0, 50.0), Vec2::new(100.0, 100.0));
-        assert_eq!(state.selected, Some(id));
+        state.pick(Vec2::new(50.0, 50.0), Vec2::new(100.0, 100.0), false);
+        assert_eq!(state.selected(), Some(id));
     }
 }

@@ -1,9 +1,10 @@
 //! The 3D viewport inside egui: renders the world offscreen with [`Renderer`], shows the texture
 //! as an image, and turns mouse input into camera moves and picks.
 
+use super::gizmo::Gizmo;
 use super::state::EditorState;
 use crate::render::Renderer;
-use egui::{Key, PointerButton, Rect, Sense, Vec2};
+use egui::{Color32, Key, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
 
 /// The offscreen renderer and the egui texture id it is registered under.
 pub struct Viewport {
@@ -11,13 +12,15 @@ pub struct Viewport {
     renderer: Renderer,
     texture: Option<egui::TextureId>,
     rect: Rect,
+    /// Where a shift-drag began (a box selection, or a row of spawned bodies).
+    shift_drag_from: Option<Pos2>,
 }
 
 impl Viewport {
     /// A viewport drawing with the device of `render_state` (eframe's, or a test's).
     pub fn new(render_state: egui_wgpu::RenderState) -> Viewport {
         let renderer = Renderer::new(&render_state.device, &render_state.queue, [1, 1]);
-        Viewport { render_state, renderer, texture: None, rect: Rect::NOTHING }
+        Viewport { render_state, renderer, texture: None, rect: Rect::NOTHING, shift_drag_from: None }
     }
 
     /// Where the CPU time of the last viewport render went.
@@ -43,7 +46,7 @@ impl Viewport {
         if let Some(bounds) = state.frame_target.take() {
             state.camera.frame_aabb(&bounds, aspect);
         }
-        handle_input(ui, &response, rect, state);
+        handle_input(ui, &response, rect, state, &mut self.shift_drag_from);
         for (before, after, chunks) in state.terrain_tool.pending.drain(..) {
             self.renderer.terrain_mut().note_edit(before, after, &chunks);
         }
@@ -58,6 +61,24 @@ impl Viewport {
         if let Some(texture) = self.texture {
             let uv = Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
             ui.painter_at(rect).image(texture, rect, uv, egui::Color32::WHITE);
+        }
+        let painter = ui.painter_at(rect);
+        state.gizmo.paint(state, &painter, rect);
+        if let (Some(from), Some(to)) =
+            (self.shift_drag_from, response.hover_pos().or(response.interact_pointer_pos()))
+        {
+            if state.spawn_tool.active {
+                painter.line_segment([from, to], Stroke::new(2.0, Color32::from_rgb(255, 200, 80)));
+            } else {
+                let marquee = Rect::from_two_pos(from, to);
+                painter.rect_filled(marquee, 0.0, Color32::from_rgba_unmultiplied(255, 170, 60, 30));
+                painter.rect_stroke(
+                    marquee,
+                    0.0,
+                    Stroke::new(1.0, Color32::from_rgb(255, 170, 60)),
+                    egui::StrokeKind::Inside,
+                );
+            }
         }
         response
     }
@@ -84,17 +105,41 @@ impl Viewport {
     }
 }
 
-/// Left drag orbits, right or middle drag pans, the wheel zooms, WASD flies, a click picks.
-/// With a terrain brush chosen, the left button paints instead (Alt + left drag still orbits).
-fn handle_input(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut EditorState) {
+/// Left drag orbits, right or middle drag pans, the wheel zooms, WASD flies, a click picks
+/// (Shift adds to the selection). A left drag that starts on a gizmo handle moves or turns the
+/// selection; a shift-drag selects the bodies in a box, or with the spawn tool places a row.
+/// With the spawn tool a click places a body; with a terrain brush chosen the left button
+/// paints (Alt + left drag still orbits).
+fn handle_input(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    rect: Rect,
+    state: &mut EditorState,
+    shift_drag_from: &mut Option<Pos2>,
+) {
     let delta = to_glam(response.drag_delta());
-    let painting = paint(ui, response, rect, state);
-    if painting {
-        // The brush has the primary button.
+    let (shift, ctrl) = ui.input(|i| (i.modifiers.shift, i.modifiers.command));
+    let pointer = response.hover_pos().or_else(|| response.interact_pointer_pos());
+    let gizmo_owns = gizmo_input(ui, response, rect, state, pointer, ctrl);
+    let painting = !gizmo_owns && paint(ui, response, rect, state);
+    if response.drag_started_by(PointerButton::Primary) && shift && !gizmo_owns && !painting {
+        *shift_drag_from = ui.input(|i| i.pointer.press_origin());
+    }
+    if gizmo_owns || painting || shift_drag_from.is_some() {
+        // The primary button belongs to the gizmo, the brush or the shift-drag.
     } else if response.dragged_by(PointerButton::Primary) {
         state.camera.orbit(delta);
-    } else if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
+    }
+    if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
         state.camera.pan(delta, rect.height());
+    }
+    if let Some(from) = *shift_drag_from
+        && response.drag_stopped()
+    {
+        *shift_drag_from = None;
+        if let Some(to) = pointer {
+            finish_shift_drag(state, rect, from, to);
+        }
     }
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
@@ -106,9 +151,89 @@ fn handle_input(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mu
     fly(ui, state);
     if response.clicked()
         && !painting
+        && !gizmo_owns
         && let Some(pos) = response.interact_pointer_pos()
     {
-        state.pick(to_glam(pos - rect.min), to_glam(rect.size()));
+        let (pixel, size) = (to_glam(pos - rect.min), to_glam(rect.size()));
+        if state.spawn_tool.active {
+            let (origin, dir) = state.camera.ray_through(pixel, size);
+            if let Err(e) = state.spawn_on_ray(origin, dir) {
+                state.error = Some(e);
+            }
+        } else {
+            state.pick(pixel, size, shift);
+        }
+    }
+}
+
+/// The gizmo's share of the input: hover, grab, drag, release. Returns whether it has the
+/// primary button this frame (so nothing else reacts to the same press).
+fn gizmo_input(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    rect: Rect,
+    state: &mut EditorState,
+    pointer: Option<Pos2>,
+    snap: bool,
+) -> bool {
+    let mut gizmo = std::mem::take(&mut state.gizmo);
+    if !gizmo.dragging() {
+        gizmo.hovered = pointer.and_then(|p| Gizmo::hit(state, rect, p));
+        if response.drag_started_by(PointerButton::Primary)
+            && let Some(origin) = ui.input(|i| i.pointer.press_origin())
+            && let Some(handle) = Gizmo::hit(state, rect, origin)
+        {
+            gizmo.begin(state, rect, handle, origin);
+        }
+    }
+    let mut owns = gizmo.dragging();
+    if gizmo.dragging() {
+        if let Some(p) = pointer
+            && response.dragged_by(PointerButton::Primary)
+        {
+            gizmo.update(state, rect, p, snap);
+        }
+        if response.drag_stopped() || !ui.input(|i| i.pointer.primary_down()) {
+            gizmo.end(state);
+        }
+    } else if response.clicked() && gizmo.hovered.is_some() {
+        // A click on a handle without a drag neither picks nor spawns.
+        owns = true;
+    }
+    state.gizmo = gizmo;
+    owns
+}
+
+/// A shift-drag ended: place a row of bodies (spawn tool) or select what lies in the box.
+fn finish_shift_drag(state: &mut EditorState, rect: Rect, from: Pos2, to: Pos2) {
+    let size = to_glam(rect.size());
+    if state.spawn_tool.active {
+        let a = state.camera.ray_through(to_glam(from - rect.min), size);
+        let b = state.camera.ray_through(to_glam(to - rect.min), size);
+        if let Err(e) = state.spawn_row(a, b) {
+            state.error = Some(e);
+        }
+        return;
+    }
+    let marquee = Rect::from_two_pos(from, to);
+    let inside: Vec<_> = state
+        .world
+        .body_ids()
+        .filter(|id| {
+            // The ground and walls would come along with every box drawn over them.
+            let movable = state.world.body(*id).is_ok_and(|b| b.body_type != atoll_physics::BodyType::Static);
+            let Ok(bounds) = state.world.aabb(*id) else { return false };
+            if !movable {
+                return false;
+            }
+            state
+                .camera
+                .project(bounds.center(), size)
+                .is_some_and(|p| marquee.contains(rect.min + egui::vec2(p.x, p.y)))
+        })
+        .collect();
+    for id in inside {
+        state.selection.add(id);
     }
 }
 
@@ -136,7 +261,7 @@ fn paint(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut Edito
     let pressed = response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down());
     if pressed {
         match tool.stroke(&mut state.world) {
-            Ok(dabs) if dabs > 0 => state.dirty = true,
+            Ok(dabs) if dabs > 0 => state.mark_edited(),
             Ok(_) => {}
             Err(e) => state.error = Some(e),
         }
@@ -150,7 +275,7 @@ fn paint(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut Edito
 /// WASD flies (W forward, S back, A left, D right, E up, Q down; Shift is faster) while no
 /// text field has the keyboard.
 fn fly(ui: &egui::Ui, state: &mut EditorState) {
-    if ui.ctx().egui_wants_keyboard_input() {
+    if ui.ctx().egui_wants_keyboard_input() || ui.input(|i| i.modifiers.command) {
         return;
     }
     let (direction, seconds, fast) = ui.input(|i| {

@@ -64,11 +64,12 @@ pub fn mesh_for(shape: &Shape) -> (MeshKey, Vec3) {
 /// Collects every body of `world` into batches, coloured and highlighted as `view` says.
 pub fn collect(world: &World, view: &ViewOptions) -> Batches {
     let mut batches = Batches::default();
+    let selected: std::collections::HashSet<BodyId> = view.selected.iter().copied().collect();
     for id in world.body_ids() {
         let Ok(body) = world.body(id) else { continue };
         let (key, scale) = mesh_for(body.shape);
         let rgb = body_rgb(world, id, body.body_type, view);
-        let highlight = if Some(id) == view.selected {
+        let highlight = if selected.contains(&id) {
             2.0
         } else if view.highlighted.contains(&id) {
             1.6
@@ -88,8 +89,11 @@ pub fn collect(world: &World, view: &ViewOptions) -> Batches {
 /// Linear colour of one body under the view's colour mode; sleeping bodies are greyed in every
 /// mode so what is simulated stands out.
 fn body_rgb(world: &World, id: BodyId, body_type: BodyType, view: &ViewOptions) -> [f32; 3] {
+    let own = || view.body_colours.get(&id).copied();
     let srgb = match (view.colour_mode, body_type) {
-        (_, BodyType::Static) | (ColourMode::Body, _) => palette::body_colour(id.index(), body_type),
+        (_, BodyType::Static) | (ColourMode::Body, _) => {
+            own().unwrap_or_else(|| palette::body_colour(id.index(), body_type))
+        }
         (ColourMode::Island, _) => match world.body_island(id).ok().flatten() {
             Some(island) => palette::island_colour(island),
             None => palette::body_colour(id.index(), body_type),

@@ -23,7 +23,7 @@ use glam::Vec3;
 use instances::{Instance, MeshKey};
 use lines::LineVertex;
 use pipelines::{Globals, Pipelines};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 use target::Target;
 use wgpu::util::DeviceExt;
@@ -133,9 +133,9 @@ impl Renderer {
         true
     }
 
-    /// Highlights one body in the next renders.
-    pub fn set_selection(&mut self, selected: Option<BodyId>) {
-        self.view.selected = selected;
+    /// Highlights and outlines these bodies in the next renders.
+    pub fn set_selection(&mut self, selected: &[BodyId]) {
+        self.view.selected = selected.to_vec();
     }
 
     /// Sets the colouring, overlays and highlights of the next renders.
@@ -287,7 +287,15 @@ impl Renderer {
     fn outline_scissor(&self, world: &World, camera: &OrbitCamera) -> [u32; 4] {
         let [w, h] = self.target.size;
         let whole = [0, 0, w, h];
-        let Some(bounds) = self.view.selected.and_then(|id| world.aabb(id).ok()) else { return whole };
+        let Some(bounds) = self
+            .view
+            .selected
+            .iter()
+            .filter_map(|id| world.aabb(*id).ok())
+            .reduce(|a, b| atoll_physics::Aabb { min: a.min.min(b.min), max: a.max.max(b.max) })
+        else {
+            return whole;
+        };
         let size = glam::Vec2::new(w as f32, h as f32);
         let mut lo = glam::Vec2::splat(f32::MAX);
         let mut hi = glam::Vec2::splat(f32::MIN);
@@ -311,20 +319,31 @@ impl Renderer {
         [x, y, width, height]
     }
 
-    /// Draws the selected body's silhouette into the selection mask. Returns whether there was
-    /// one to draw (a live selected body whose mesh is uploaded).
-    fn draw_selection_mask(&self, encoder: &mut wgpu::CommandEncoder, world: &World) -> bool {
-        let Some(id) = self.view.selected else { return false };
-        let Ok(body) = world.body(id) else { return false };
-        let (key, scale) = instances::mesh_for(body.shape);
-        let Some(mesh) = self.meshes.get(&key) else { return false };
-        let instance = Instance {
-            translation: body.transform.position.into(),
-            rotation: body.transform.rotation.into(),
-            scale: scale.into(),
-            colour: [1.0; 4],
-        };
-        self.queue.write_buffer(&self.selection, 0, bytemuck::bytes_of(&instance));
+    /// Draws the selected bodies' silhouettes into the selection mask. Returns whether there
+    /// was one to draw (a live selected body whose mesh is uploaded).
+    fn draw_selection_mask(&mut self, encoder: &mut wgpu::CommandEncoder, world: &World) -> bool {
+        let mut by_mesh: BTreeMap<MeshKey, Vec<Instance>> = BTreeMap::new();
+        for id in &self.view.selected {
+            let Ok(body) = world.body(*id) else { continue };
+            let (key, scale) = instances::mesh_for(body.shape);
+            if !self.meshes.contains_key(&key) {
+                continue;
+            }
+            by_mesh.entry(key).or_default().push(Instance {
+                translation: body.transform.position.into(),
+                rotation: body.transform.rotation.into(),
+                scale: scale.into(),
+                colour: [1.0; 4],
+            });
+        }
+        if by_mesh.is_empty() {
+            return false;
+        }
+        let all: Vec<Instance> = by_mesh.values().flatten().copied().collect();
+        if self.selection.size() < size_of_val(all.as_slice()) as u64 {
+            self.selection = instance_buffer(&self.device, all.len().next_power_of_two());
+        }
+        self.queue.write_buffer(&self.selection, 0, bytemuck::cast_slice(&all));
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("viewport selection mask"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -343,10 +362,16 @@ impl Renderer {
         });
         pass.set_bind_group(0, &self.globals_bind_group, &[]);
         pass.set_pipeline(&self.pipelines.selection_mask);
-        pass.set_vertex_buffer(0, mesh.vertices.slice(..));
         pass.set_vertex_buffer(1, self.selection.slice(..));
-        pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        let mut first = 0u32;
+        for (key, group) in &by_mesh {
+            let mesh = &self.meshes[key];
+            let count = group.len() as u32;
+            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+            pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..mesh.index_count, 0, first..first + count);
+            first += count;
+        }
         true
     }
 

@@ -3,6 +3,7 @@
 
 use atoll_physics::BodyId;
 use atoll_physics::terrain::ChunkCoord;
+use std::collections::HashMap;
 
 /// How bodies are coloured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -78,8 +79,12 @@ pub struct ViewOptions {
     pub colour_mode: ColourMode,
     /// The overlays to draw.
     pub overlays: Overlays,
-    /// The selected body, drawn with a warm highlight.
-    pub selected: Option<BodyId>,
+    /// The selected bodies, drawn with a warm highlight and outlined.
+    pub selected: Vec<BodyId>,
+    /// Bodies drawn in a colour of their own (sRGB) in the body colour mode.
+    pub body_colours: HashMap<BodyId, [u8; 3]>,
+    /// Names the state of `body_colours`, so the editor refreshes it only when it changed.
+    pub colour_revision: u64,
     /// Further bodies drawn highlighted (the selected island's).
     pub highlighted: Vec<BodyId>,
     /// Seconds of sleep timer that map to the hot end of [`ColourMode::SleepTimer`].

@@ -93,6 +93,10 @@ pub struct SceneBody {
     /// A scripted motion (kinematic bodies only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub motion: Option<KinematicMotion>,
+    /// The colour the editor draws the body in (sRGB); without one it picks a palette colour.
+    /// The engine ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<[u8; 3]>,
 }
 
 fn identity() -> Quat {
@@ -202,7 +206,29 @@ impl SceneBody {
             gravity_scale: 1.0,
             can_sleep: true,
             motion: None,
+            colour: None,
         }
+    }
+
+    /// A live body of `world` as it is now, unnamed and uncoloured.
+    pub fn from_world(world: &World, id: BodyId) -> Result<SceneBody, AtollError> {
+        let b = world.body(id)?;
+        Ok(SceneBody {
+            name: String::new(),
+            body_type: b.body_type,
+            shape: SceneShape::from_shape(b.shape),
+            position: b.transform.position,
+            rotation: b.transform.rotation,
+            linear_velocity: b.linear_velocity,
+            angular_velocity: b.angular_velocity,
+            material: b.material,
+            linear_damping: b.linear_damping,
+            angular_damping: b.angular_damping,
+            gravity_scale: b.gravity_scale,
+            can_sleep: b.can_sleep,
+            motion: b.motion,
+            colour: None,
+        })
     }
 
     /// The engine's description of this body.
@@ -248,7 +274,8 @@ impl Scene {
         Ok((world, ids))
     }
 
-    /// Captures a world's current state as a scene; `name_of` names each body.
+    /// Captures a world's current state as a scene; `name_of` names each body (colours are
+    /// the caller's to fill in).
     pub fn from_world(world: &World, name: &str, mut name_of: impl FnMut(BodyId) -> String) -> Scene {
         let mut scene = Scene::new(name);
         scene.settings = *world.settings();
@@ -256,22 +283,9 @@ impl Scene {
             scene.terrain = Some(SceneTerrain::from_terrain(world.terrain()));
         }
         for id in world.body_ids() {
-            let b = world.body(id).expect("live id");
-            scene.bodies.push(SceneBody {
-                name: name_of(id),
-                body_type: b.body_type,
-                shape: SceneShape::from_shape(b.shape),
-                position: b.transform.position,
-                rotation: b.transform.rotation,
-                linear_velocity: b.linear_velocity,
-                angular_velocity: b.angular_velocity,
-                material: b.material,
-                linear_damping: b.linear_damping,
-                angular_damping: b.angular_damping,
-                gravity_scale: b.gravity_scale,
-                can_sleep: b.can_sleep,
-                motion: b.motion,
-            });
+            let mut body = SceneBody::from_world(world, id).expect("live id");
+            body.name = name_of(id);
+            scene.bodies.push(body);
         }
         scene
     }

@@ -219,42 +219,88 @@ impl World {
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyId, AtollError> {
         desc.validate()?;
         let id = self.bodies.insert(desc);
+        self.attach_body(id);
+        Ok(id)
+    }
+
+    /// Rebuilds a live body from a new description in place: the id stays valid and the body
+    /// keeps its slot (so slot-ordered iteration, and with it the step, is unchanged for every
+    /// other body). Its contacts are dropped and found again by the next step; the island it
+    /// leaves wakes. The editor uses this for property edits; a refused description changes
+    /// nothing.
+    pub fn replace_body(&mut self, id: BodyId, desc: &BodyDesc) -> Result<(), AtollError> {
+        desc.validate()?;
+        self.bodies.get(id)?;
+        self.detach_body(id.index());
+        self.broadphase.destroy_proxy(self.bodies.bodies[id.index() as usize].proxy);
+        self.bodies.bodies[id.index() as usize] = Body::from_desc(desc, id.generation());
+        self.attach_body(id);
+        Ok(())
+    }
+
+    /// Everything needed to create this body again as it is now (pose, velocities, material,
+    /// damping, motion).
+    pub fn body_desc(&self, id: BodyId) -> Result<BodyDesc, AtollError> {
+        let b = self.bodies.get(id)?;
+        Ok(BodyDesc {
+            body_type: b.body_type,
+            shape: b.shape.clone(),
+            transform: b.transform,
+            linear_velocity: b.linear_velocity,
+            angular_velocity: b.angular_velocity,
+            material: b.material,
+            linear_damping: b.linear_damping,
+            angular_damping: b.angular_damping,
+            gravity_scale: b.gravity_scale,
+            can_sleep: b.can_sleep,
+            motion: b.motion,
+        })
+    }
+
+    /// Gives a freshly written body slot its terrain state, broadphase proxy, island and awake
+    /// bit.
+    fn attach_body(&mut self, id: BodyId) {
         // A reused slot must not keep its last body's terrain state.
         let slot = id.index() as usize;
         if self.body_terrain.len() <= slot {
             self.body_terrain.resize(slot + 1, Default::default());
         }
         self.body_terrain[slot] = Default::default();
-        let body = &self.bodies.bodies[id.index() as usize];
+        let body = &self.bodies.bodies[slot];
         let kind = if body.body_type == BodyType::Static { ProxyType::Static } else { ProxyType::Movable };
         let fat =
             fat_aabb(&tight_aabb(body), body.linear_velocity * self.settings.dt, self.settings.aabb_margin);
+        let body_type = body.body_type;
         let key = self.broadphase.create_proxy(fat, kind, id.index());
-        self.bodies.bodies[id.index() as usize].proxy = key;
-        self.bodies.bodies[id.index() as usize].fat = fat;
-        match desc.body_type {
+        self.bodies.bodies[slot].proxy = key;
+        self.bodies.bodies[slot].fat = fat;
+        match body_type {
             BodyType::Dynamic => {
                 self.islands.create_for(&mut self.bodies.bodies, id.index());
-                self.awake_bodies.set(id.index() as usize);
+                self.awake_bodies.set(slot);
             }
-            BodyType::Kinematic => self.awake_bodies.set(id.index() as usize),
+            BodyType::Kinematic => self.awake_bodies.set(slot),
             BodyType::Static => {}
         }
-        Ok(id)
     }
 
-    /// Removes a body with its contacts and proxy; its island wakes (its neighbours lose
-    /// their support) and may split.
-    pub fn destroy_body(&mut self, id: BodyId) -> Result<(), AtollError> {
-        self.bodies.get(id)?;
-        self.wake(id.index());
-        let index = id.index();
+    /// Takes a body out of the simulation's structures (contacts, island, awake set), waking
+    /// its neighbours; the slot and proxy are left to the caller.
+    fn detach_body(&mut self, index: u32) {
+        self.wake(index);
         while self.bodies.bodies[index as usize].contact_head != crate::body::NONE {
             let (contact, _) = graph::edge_parts(self.bodies.bodies[index as usize].contact_head);
             self.destroy_contact(contact);
         }
         self.islands.remove_body(&mut self.bodies.bodies, index);
         self.awake_bodies.clear(index as usize);
+    }
+
+    /// Removes a body with its contacts and proxy; its island wakes (its neighbours lose
+    /// their support) and may split.
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<(), AtollError> {
+        self.bodies.get(id)?;
+        self.detach_body(id.index());
         let proxy = self.bodies.remove(id)?;
         self.broadphase.destroy_proxy(proxy);
         Ok(())

@@ -8,7 +8,7 @@ const MAX_ROWS: usize = 300;
 
 /// Draws the manifold table.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
-    let selected = state.selected;
+    let selected = state.selected();
     let contacts: Vec<_> = state
         .world
         .touching_contacts()

@@ -1,28 +1,294 @@
-//! The Inspector: everything the world reports about the selected body.
+//! The Inspector: every property of the selection, editable, and what the world reports about
+//! the primary body (mass, island, sleep, contacts, water).
+//!
+//! An edit applies to every selected body (a position moves them all by the same amount) as one
+//! undo step; dragging a field keeps extending that step until the button is released. A value
+//! the engine refuses (a negative size, NaN) is not applied: the field shows the reason.
 
 use crate::editor::state::EditorState;
-use atoll_physics::{Shape, Vec3};
-use egui::{Grid, RichText};
+use crate::editor::undo::MergeKey;
+use atoll_physics::{BodyType, Quat, SceneBody, SceneShape, Shape, Vec3};
+use egui::{DragValue, Grid, RichText};
 
-/// Draws the inspector of the selected body (or a hint when nothing is selected).
-pub fn show(ui: &mut egui::Ui, state: &EditorState) {
-    let Some(id) = state.selected else {
-        ui.weak("Click a body in the viewport or the Scene list.");
+/// One property change, applied to each selected body.
+type Change = Box<dyn Fn(&mut SceneBody)>;
+
+/// What the Inspector remembers between frames.
+#[derive(Clone, Debug, Default)]
+pub struct InspectorState {
+    /// The last refused edit: the field and the engine's reason.
+    pub refused: Option<(String, String)>,
+}
+
+/// Draws the inspector of the selection (or a hint when nothing is selected).
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState, inspector: &mut InspectorState) {
+    let Some(id) = state.selected() else {
+        ui.weak("Click a body in the viewport or the Scene list (Shift+click adds to the selection).");
         return;
     };
-    let world = &state.world;
-    let Ok(body) = world.body(id) else {
+    let Ok(mut body) = SceneBody::from_world(&state.world, id) else {
         ui.weak("The selected body no longer exists.");
         return;
     };
-    let euler = {
-        let (x, y, z) = body.transform.rotation.to_euler(glam::EulerRot::XYZ);
-        Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI)
+    let meta = state.entities.meta_of(id);
+    body.name = meta.name;
+    body.colour = meta.colour;
+    let count = state.selection.ids().len();
+    if count > 1 {
+        ui.label(RichText::new(format!("{count} bodies selected: edits apply to all")).italics());
+    }
+
+    let mut changes: Vec<(String, MergeKey, Change)> = Vec::new();
+    Grid::new("inspector edit").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
+        edit_rows(ui, &body, &mut changes);
+    });
+    if let Some((field, reason)) = &inspector.refused {
+        ui.colored_label(ui.visuals().error_fg_color, format!("{field}: refused, {reason}"));
+    }
+    for (field, merge, change) in changes {
+        let label = format!("set {field}");
+        match state.change_selection(&label, Some(merge), |b| change(b)) {
+            Ok(()) => inspector.refused = None,
+            Err(reason) => inspector.refused = Some((field, reason)),
+        }
+    }
+    ui.separator();
+    facts(ui, state, id);
+}
+
+/// The editable rows; each changed field adds its change.
+fn edit_rows(ui: &mut egui::Ui, body: &SceneBody, changes: &mut Vec<(String, MergeKey, Change)>) {
+    let mut push = |field: &str, response: &egui::Response, change: Change| {
+        changes.push((field.to_string(), MergeKey(response.id.value()), change));
     };
+
+    ui.label("name");
+    let mut name = body.name.clone();
+    let r = ui.add(egui::TextEdit::singleline(&mut name).desired_width(160.0));
+    if r.changed() {
+        push("name", &r, Box::new(move |b| b.name = name.clone()));
+    }
+    ui.end_row();
+
+    ui.label("type");
+    let mut body_type = body.body_type;
+    let r = egui::ComboBox::from_id_salt("body type")
+        .selected_text(format!("{body_type:?}"))
+        .show_ui(ui, |ui| {
+            for t in [BodyType::Static, BodyType::Kinematic, BodyType::Dynamic] {
+                ui.selectable_value(&mut body_type, t, format!("{t:?}"));
+            }
+        })
+        .response;
+    if body_type != body.body_type {
+        push("type", &r, Box::new(move |b| b.body_type = body_type));
+    }
+    ui.end_row();
+
+    shape_rows(ui, &body.shape, &mut push);
+
+    let (r, position) = vec3_row(ui, "position", body.position, 0.01, "position");
+    if let Some(r) = r {
+        // Several bodies move together by the same amount, keeping their arrangement.
+        let delta = position - body.position;
+        push("position", &r, Box::new(move |b| b.position += delta));
+    }
+    let euler = euler_degrees(body.rotation);
+    let (r, new_euler) = vec3_row(ui, "rotation (deg)", euler, 0.5, "rotation");
+    if let Some(r) = r {
+        let rotation = from_euler_degrees(new_euler);
+        push("rotation", &r, Box::new(move |b| b.rotation = rotation));
+    }
+    let (r, v) = vec3_row(ui, "lin. velocity", body.linear_velocity, 0.05, "linear velocity");
+    if let Some(r) = r {
+        push("linear velocity", &r, Box::new(move |b| b.linear_velocity = v));
+    }
+    let (r, w) = vec3_row(ui, "ang. velocity", body.angular_velocity, 0.05, "angular velocity");
+    if let Some(r) = r {
+        push("angular velocity", &r, Box::new(move |b| b.angular_velocity = w));
+    }
+
+    let m = body.material;
+    if let Some((r, v)) = number_row(ui, "density", m.density, 1.0, " kg/m3") {
+        push("density", &r, Box::new(move |b| b.material.density = v));
+    }
+    if let Some((r, v)) = number_row(ui, "friction", m.friction, 0.01, "") {
+        push("friction", &r, Box::new(move |b| b.material.friction = v));
+    }
+    if let Some((r, v)) = number_row(ui, "restitution", m.restitution, 0.01, "") {
+        push("restitution", &r, Box::new(move |b| b.material.restitution = v));
+    }
+    if let Some((r, v)) = number_row(ui, "lin. damping", body.linear_damping, 0.01, "") {
+        push("linear damping", &r, Box::new(move |b| b.linear_damping = v));
+    }
+    if let Some((r, v)) = number_row(ui, "ang. damping", body.angular_damping, 0.01, "") {
+        push("angular damping", &r, Box::new(move |b| b.angular_damping = v));
+    }
+    if let Some((r, v)) = number_row(ui, "gravity scale", body.gravity_scale, 0.01, "") {
+        push("gravity scale", &r, Box::new(move |b| b.gravity_scale = v));
+    }
+
+    ui.label("can sleep");
+    let mut can_sleep = body.can_sleep;
+    let r = ui.checkbox(&mut can_sleep, "");
+    if r.changed() {
+        push("can sleep", &r, Box::new(move |b| b.can_sleep = can_sleep));
+    }
+    ui.end_row();
+
+    ui.label("colour");
+    ui.horizontal(|ui| {
+        let mut own = body.colour.is_some();
+        let r = ui.checkbox(&mut own, "own").on_hover_text("Off: a palette colour picked by the editor");
+        if r.changed() {
+            let colour = own.then_some([200, 120, 60]);
+            push("colour", &r, Box::new(move |b| b.colour = colour));
+        }
+        if let Some(mut rgb) = body.colour {
+            let r = ui.color_edit_button_srgb(&mut rgb);
+            if r.changed() {
+                push("colour", &r, Box::new(move |b| b.colour = Some(rgb)));
+            }
+        }
+    });
+    ui.end_row();
+}
+
+/// The shape's kind and sizes. A new kind keeps the body's size roughly.
+fn shape_rows(ui: &mut egui::Ui, shape: &SceneShape, push: &mut impl FnMut(&str, &egui::Response, Change)) {
+    let size = match shape {
+        SceneShape::Sphere { radius } => *radius,
+        SceneShape::Capsule { radius, .. } => *radius,
+        SceneShape::Box { half_extents } => half_extents.max_element(),
+        SceneShape::Hull { points } => points.iter().map(|p| p.length()).fold(0.0, f32::max),
+    };
+    ui.label("shape");
+    let kinds = [
+        ("sphere", SceneShape::Sphere { radius: size }),
+        ("capsule", SceneShape::Capsule { half_height: size, radius: size }),
+        ("box", SceneShape::Box { half_extents: Vec3::splat(size) }),
+    ];
+    let current = match shape {
+        SceneShape::Sphere { .. } => "sphere",
+        SceneShape::Capsule { .. } => "capsule",
+        SceneShape::Box { .. } => "box",
+        SceneShape::Hull { .. } => "hull",
+    };
+    let mut chosen = None;
+    let r = egui::ComboBox::from_id_salt("shape kind")
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for (label, kind) in &kinds {
+                if ui.selectable_label(*label == current, *label).clicked() && *label != current {
+                    chosen = Some(kind.clone());
+                }
+            }
+        })
+        .response;
+    if let Some(kind) = chosen {
+        push("shape", &r, Box::new(move |b| b.shape = kind.clone()));
+    }
+    ui.end_row();
+    match shape.clone() {
+        SceneShape::Sphere { radius } => {
+            if let Some((r, v)) = number_row(ui, "radius", radius, 0.01, " m") {
+                push("sphere radius", &r, Box::new(move |b| b.shape = SceneShape::Sphere { radius: v }));
+            }
+        }
+        SceneShape::Capsule { half_height, radius } => {
+            if let Some((r, v)) = number_row(ui, "half height", half_height, 0.01, " m") {
+                push(
+                    "capsule half height",
+                    &r,
+                    Box::new(move |b| b.shape = SceneShape::Capsule { half_height: v, radius }),
+                );
+            }
+            if let Some((r, v)) = number_row(ui, "radius", radius, 0.01, " m") {
+                push(
+                    "capsule radius",
+                    &r,
+                    Box::new(move |b| b.shape = SceneShape::Capsule { half_height, radius: v }),
+                );
+            }
+        }
+        SceneShape::Box { half_extents } => {
+            let (r, v) = vec3_row(ui, "half extents", half_extents, 0.01, "half extents");
+            if let Some(r) = r {
+                push(
+                    "box half extents",
+                    &r,
+                    Box::new(move |b| b.shape = SceneShape::Box { half_extents: v }),
+                );
+            }
+        }
+        SceneShape::Hull { points } => {
+            ui.label("hull");
+            ui.monospace(format!("{} points", points.len()));
+            ui.end_row();
+        }
+    }
+}
+
+/// A labelled number field. Returns the response and the new value when it changed. The field
+/// takes any number, even an invalid one, so that the engine's refusal can say why.
+fn number_row(
+    ui: &mut egui::Ui,
+    label: &str,
+    value: f32,
+    speed: f64,
+    suffix: &str,
+) -> Option<(egui::Response, f32)> {
+    let label_response = ui.label(label);
+    let mut v = value;
+    let r = ui
+        .add(DragValue::new(&mut v).speed(speed).suffix(suffix).max_decimals(4))
+        .labelled_by(label_response.id);
+    ui.end_row();
+    (r.changed() && v.to_bits() != value.to_bits()).then_some((r, v))
+}
+
+/// A labelled row of three number fields (named "`name` x" and so on for accessibility).
+/// Returns the response of the one that changed, if any, and the new vector.
+fn vec3_row(
+    ui: &mut egui::Ui,
+    label: &str,
+    value: Vec3,
+    speed: f64,
+    name: &str,
+) -> (Option<egui::Response>, Vec3) {
+    ui.label(label);
+    let mut v = value;
+    let mut changed = None;
+    ui.horizontal(|ui| {
+        for (axis, component) in ["x", "y", "z"].into_iter().zip(v.as_mut()) {
+            let r = ui.add(DragValue::new(component).speed(speed).max_decimals(4).prefix(format!("{axis} ")));
+            let r = r.on_hover_text(format!("{name} {axis}"));
+            if r.changed() {
+                changed = Some(r);
+            }
+        }
+    });
+    ui.end_row();
+    (changed.filter(|_| v != value), v)
+}
+
+fn euler_degrees(q: Quat) -> Vec3 {
+    let (x, y, z) = q.to_euler(glam::EulerRot::XYZ);
+    Vec3::new(x, y, z).map(f32::to_degrees)
+}
+
+fn from_euler_degrees(e: Vec3) -> Quat {
+    let r = e.map(f32::to_radians);
+    Quat::from_euler(glam::EulerRot::XYZ, r.x, r.y, r.z).normalize()
+}
+
+/// What the world reports about the primary body.
+fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
+    let world = &state.world;
+    let Ok(body) = world.body(id) else { return };
     let touching = world.touching_contacts().filter(|c| c.body_a == id || c.body_b == id).count();
     let island = world.body_island(id).ok().flatten();
     let awake = world.is_awake(id).unwrap_or(false);
-
     ui.label(RichText::new(state.body_name(id)).strong());
     Grid::new("inspector").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         let mut row = |name: &str, value: String| {
@@ -37,7 +303,6 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         let i = body.inertia;
         row("inertia", vec_text(Vec3::new(i.x_axis.x, i.y_axis.y, i.z_axis.z)));
         row("position", vec_text(body.transform.position));
-        row("rotation", format!("{} deg", vec_text(euler)));
         row("lin. velocity", vec_text(body.linear_velocity));
         row("ang. velocity", vec_text(body.angular_velocity));
         row("island", island.map_or("-".into(), |i| i.to_string()));

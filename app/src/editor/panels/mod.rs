@@ -9,14 +9,16 @@ pub mod islands;
 pub mod scene_tree;
 pub mod settings;
 pub mod sleep;
+pub mod spawn;
 pub mod terrain;
 pub mod timing;
 
 use super::files::{self, PathPurpose};
 use super::scenes;
+use super::shortcuts::{self, Command};
 use super::state::EditorState;
 use crate::render::ColourMode;
-use egui::{CollapsingHeader, DragValue, Key, Modifiers, RichText};
+use egui::{Button, CollapsingHeader, DragValue, Key, RichText};
 
 /// Step rates offered by the rate menu, in steps per simulated second.
 pub const RATES_HZ: [u32; 3] = [60, 120, 240];
@@ -35,6 +37,12 @@ pub struct PanelState {
     pub island_sort: islands::IslandSort,
     /// The Timing plot stacks the stages instead of drawing one line each.
     pub timing_stacked: bool,
+    /// The Help window (shortcuts) is shown.
+    pub help_open: bool,
+    /// The group generator's settings, while its window is open.
+    pub generator: Option<spawn::Generator>,
+    /// The Inspector's refused edit.
+    pub inspector: inspector::InspectorState,
 }
 
 impl Default for PanelState {
@@ -45,36 +53,10 @@ impl Default for PanelState {
             body_filter: String::new(),
             island_sort: islands::IslandSort::default(),
             timing_stacked: false,
+            help_open: false,
+            generator: None,
+            inspector: inspector::InspectorState::default(),
         }
-    }
-}
-
-/// Applies the shortcuts: Space plays or pauses, `.` or → steps once, `R` resets, `F` frames
-/// the selection. They are consumed before widgets run, so a focused button never sees the same
-/// Space press; while a text field has focus they are left to it.
-pub fn handle_shortcuts(ctx: &egui::Context, state: &mut EditorState) {
-    if ctx.egui_wants_keyboard_input() {
-        return;
-    }
-    let (play, step, reset, frame) = ctx.input_mut(|i| {
-        let play = i.consume_key(Modifiers::NONE, Key::Space);
-        let step =
-            i.consume_key(Modifiers::NONE, Key::Period) | i.consume_key(Modifiers::NONE, Key::ArrowRight);
-        let reset = i.consume_key(Modifiers::NONE, Key::R);
-        let frame = i.consume_key(Modifiers::NONE, Key::F);
-        (play, step, reset, frame)
-    });
-    if play {
-        state.toggle_play();
-    }
-    if step {
-        state.step_once();
-    }
-    if reset {
-        state.reset();
-    }
-    if frame {
-        state.frame_selection();
     }
 }
 
@@ -82,7 +64,17 @@ pub fn handle_shortcuts(ctx: &egui::Context, state: &mut EditorState) {
 pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| file_menu(ui, state));
+        ui.menu_button("Edit", |ui| edit_menu(ui, state, panels));
         ui.menu_button("View", |ui| view_menu(ui, state, panels));
+        ui.menu_button("Help", |ui| {
+            if ui
+                .add(Button::new("Shortcuts").shortcut_text(shortcuts::text(ui.ctx(), Command::Help)))
+                .clicked()
+            {
+                panels.help_open = true;
+                ui.close();
+            }
+        });
         ui.separator();
         let play_label = if state.playing { "Pause" } else { "Play" };
         if ui.button(play_label).on_hover_text("Start or stop the simulation (Space)").clicked() {
@@ -96,7 +88,11 @@ pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelSta
         if ui.button("Step N").on_hover_text("Advance that many steps at once").clicked() {
             state.step_many(state.step_n);
         }
-        if ui.button("Reset").on_hover_text("Back to the loaded state (R)").clicked() {
+        if ui
+            .button("Reset")
+            .on_hover_text("Back to the edited state: the scene as last edited (R)")
+            .clicked()
+        {
             state.reset();
         }
         ui.separator();
@@ -135,7 +131,8 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
         ui.close();
         files::choose_path(state, PathPurpose::Open);
     }
-    if ui.button("Save").on_hover_text("Write the world as it is now to the open file").clicked() {
+    let save = Button::new("Save").shortcut_text(shortcuts::text(ui.ctx(), Command::Save));
+    if ui.add(save).on_hover_text("Write the edited scene to the open file").clicked() {
         ui.close();
         match files::save(state) {
             Ok(true) => {}
@@ -143,7 +140,7 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
             Err(e) => state.error = Some(e),
         }
     }
-    if ui.button("Save As...").clicked() {
+    if ui.add(Button::new("Save As...").shortcut_text(shortcuts::text(ui.ctx(), Command::SaveAs))).clicked() {
         ui.close();
         files::choose_path(state, PathPurpose::SaveAs);
     }
@@ -164,6 +161,49 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
             }
         }
     });
+}
+
+fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+    let ctx = ui.ctx().clone();
+    let undo = state.undo.undo_label().map_or("Undo".to_string(), |l| format!("Undo {l}"));
+    let redo = state.undo.redo_label().map_or("Redo".to_string(), |l| format!("Redo {l}"));
+    let selected = !state.selection.is_empty();
+    let entries = [
+        (undo, Command::Undo, state.undo.undo_len() > 0),
+        (redo, Command::Redo, state.undo.redo_len() > 0),
+        ("Copy".to_string(), Command::Copy, selected),
+        ("Paste".to_string(), Command::Paste, !state.clipboard.is_empty()),
+        ("Duplicate".to_string(), Command::Duplicate, selected),
+        ("Delete".to_string(), Command::Delete, selected),
+        ("Select all".to_string(), Command::SelectAll, true),
+        ("Select island".to_string(), Command::SelectIsland, selected),
+    ];
+    for (i, (label, command, enabled)) in entries.into_iter().enumerate() {
+        if i == 2 || i == 6 {
+            ui.separator();
+        }
+        let button = Button::new(label).shortcut_text(shortcuts::text(&ctx, command));
+        if ui.add_enabled(enabled, button).clicked() {
+            shortcuts::run(state, command, &mut panels.help_open);
+            ui.close();
+        }
+    }
+    ui.separator();
+    if ui.button("Generate a group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
+        panels.generator.get_or_insert_with(Default::default);
+        ui.close();
+    }
+    let keep = Button::new("Keep the simulated state");
+    if ui
+        .add_enabled(state.simulated_since_edit(), keep)
+        .on_hover_text("Make the bodies' current poses and velocities the edited scene (one undo step)")
+        .clicked()
+    {
+        if let Err(e) = state.keep_simulated_state() {
+            state.error = Some(e);
+        }
+        ui.close();
+    }
 }
 
 fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
@@ -203,7 +243,9 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
 /// The right-hand panels, each collapsible.
 pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
     egui::ScrollArea::vertical().id_salt("side panels").show(ui, |ui| {
-        CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector::show(ui, state));
+        CollapsingHeader::new("Inspector")
+            .default_open(true)
+            .show(ui, |ui| inspector::show(ui, state, &mut panels.inspector));
         CollapsingHeader::new("Timing")
             .default_open(true)
             .show(ui, |ui| timing::show(ui, state, &mut panels.timing_stacked));
@@ -242,9 +284,20 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
         ui.label(format!("step {:.2} ms", state.last_step_ms));
         ui.separator();
         ui.label(format!("frame {:.2} ms", state.frame_ms));
-        if let Some(selected) = state.selected {
+        match state.selection.ids() {
+            [] => {}
+            [one] => {
+                ui.separator();
+                ui.label(format!("selected {}", state.body_name(*one)));
+            }
+            many => {
+                ui.separator();
+                ui.label(format!("{} selected", many.len()));
+            }
+        }
+        if state.dirty {
             ui.separator();
-            ui.label(format!("selected {}", state.body_name(selected)));
+            ui.label("unsaved");
         }
     });
 }
@@ -286,5 +339,109 @@ pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
         Some(true) => files::finish(state, prompt.purpose, std::path::Path::new(prompt.text.trim())),
         Some(false) => {}
         None => state.path_prompt = Some(prompt),
+    }
+}
+
+/// The Help window: every keyboard shortcut and mouse control.
+pub fn help_window(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Help").open(open).collapsible(false).default_width(380.0).show(ctx, |ui| {
+        egui::Grid::new("help keys").num_columns(2).striped(true).show(ui, |ui| {
+            for (_, shortcut, what) in shortcuts::SHORTCUTS {
+                ui.monospace(ctx.format_shortcut(&shortcut));
+                ui.label(what);
+                ui.end_row();
+            }
+            for (keys, what) in [
+                ("click", "select the body under the pointer (with the spawn tool: place a body)"),
+                ("Shift+click", "add to the selection, or take out"),
+                ("Shift+drag", "select the bodies in a box (spawn tool: place a row)"),
+                ("drag a gizmo handle", "move along an axis or turn about it; Ctrl snaps"),
+                ("left drag", "orbit"),
+                ("right or middle drag", "pan"),
+                ("wheel", "zoom"),
+                ("W A S D, E Q", "fly (Shift: faster)"),
+            ] {
+                ui.monospace(keys);
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+    });
+}
+
+/// The window asking what to do with unsaved changes when the user closes the editor: save,
+/// discard, or stay. Returns true once the window may close.
+pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
+    if !state.confirm_close {
+        return;
+    }
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("close with unsaved changes")).show(ctx, |ui| {
+        ui.heading("Unsaved changes");
+        ui.label(format!("Save the changes to {} before closing?", state.scene_name));
+        ui.horizontal(|ui| {
+            if ui.button("Save").clicked() {
+                choice = Some("save");
+            }
+            if ui.button("Don't save").clicked() {
+                choice = Some("discard");
+            }
+            if ui.button("Cancel").clicked() {
+                choice = Some("cancel");
+            }
+        });
+    });
+    match choice {
+        Some("save") => match files::save(state) {
+            Ok(true) => approve_close(ctx, state),
+            Ok(false) => {
+                state.confirm_close = false;
+                files::choose_path(state, PathPurpose::SaveAs);
+            }
+            Err(e) => {
+                state.confirm_close = false;
+                state.error = Some(e);
+            }
+        },
+        Some("discard") => {
+            state.autosave.discard();
+            approve_close(ctx, state);
+        }
+        Some(_) => state.confirm_close = false,
+        None => {}
+    }
+}
+
+fn approve_close(ctx: &egui::Context, state: &mut EditorState) {
+    state.confirm_close = false;
+    state.close_approved = true;
+    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+}
+
+/// The offer, at start, to restore the unsaved work an earlier session left in the recovery
+/// file.
+pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
+    let Some(offer) = state.autosave.offer.clone() else { return };
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("restore unsaved work")).show(ctx, |ui| {
+        ui.heading("Unsaved work found");
+        let source = offer.source.as_ref().map_or("a new scene".to_string(), |p| p.display().to_string());
+        ui.label(format!(
+            "Atoll closed with unsaved changes to {source}, autosaved {}.",
+            super::autosave::ago(offer.written)
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Restore").clicked() {
+                choice = Some(true);
+            }
+            if ui.button("Discard").clicked() {
+                choice = Some(false);
+            }
+        });
+    });
+    match choice {
+        Some(true) => files::restore_recovery(state),
+        Some(false) => state.autosave.discard(),
+        None => {}
     }
 }

@@ -1,4 +1,5 @@
-//! The Scene list: every body by name, filtered by a search text; a click selects.
+//! The Scene list: every body by name, filtered by a search text; a click selects, Shift or
+//! Ctrl + click adds to the selection.
 
 use crate::editor::state::EditorState;
 use egui::ScrollArea;
@@ -27,8 +28,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, filter: &mut String) {
             for (id, name) in &rows[range] {
                 let asleep = !state.world.is_awake(*id).unwrap_or(true);
                 let text = if asleep { egui::RichText::new(name).weak() } else { egui::RichText::new(name) };
-                if ui.selectable_label(state.selected == Some(*id), text).clicked() {
-                    state.selected = if state.selected == Some(*id) { None } else { Some(*id) };
+                let response = ui.selectable_label(state.selection.contains(*id), text);
+                if response.clicked() {
+                    let add = ui.input(|i| i.modifiers.shift || i.modifiers.command);
+                    if add {
+                        state.selection.toggle(*id);
+                    } else if state.selection.ids() == [*id] {
+                        state.selection.set(None);
+                    } else {
+                        state.selection.set(Some(*id));
+                    }
                 }
             }
         },

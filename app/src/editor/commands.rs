@@ -1,0 +1,320 @@
+//! The edits a user makes, as operations on the editor state: each becomes one [`Edit`] that is
+//! applied to the world and recorded for undo. A refused edit changes nothing and says why.
+
+use super::edit::{BodyRecord, Edit};
+use super::spawn::surface_under;
+use super::state::EditorState;
+use super::undo::MergeKey;
+use atoll_physics::{BodyId, SceneBody, Vec3};
+
+/// Most bodies one shift-drag row places.
+const MAX_ROW: usize = 200;
+
+impl EditorState {
+    /// Applies `edit` to the world and records it for undo under `label` (merged into the
+    /// newest step while the gesture `merge` goes on). The bodies it creates or changes become
+    /// the selection when it creates any. On refusal nothing changes and the reason is returned.
+    pub fn commit(&mut self, label: &str, edit: Edit, merge: Option<MergeKey>) -> Result<(), String> {
+        let touched = edit.apply(&mut self.world, &mut self.entities)?;
+        if matches!(edit, Edit::Add(_)) {
+            self.selection.set_many(touched);
+        }
+        self.undo.push(label, edit, merge);
+        self.mark_edited();
+        Ok(())
+    }
+
+    /// Takes back the newest edit. Returns its label, or `None` when there is nothing to undo.
+    pub fn undo(&mut self) -> Option<String> {
+        let entry = self.undo.pop_undo()?;
+        match entry.edit.inverse().apply(&mut self.world, &mut self.entities) {
+            Ok(touched) => {
+                self.select_after_history(&entry.edit.inverse(), touched);
+                let label = entry.label.clone();
+                self.undo.undone(entry);
+                self.mark_edited();
+                Some(label)
+            }
+            Err(e) => {
+                self.error = Some(format!("could not undo {}: {e}", entry.label));
+                self.undo.redone(entry);
+                None
+            }
+        }
+    }
+
+    /// Does the newest undone edit again. Returns its label, or `None` when there is nothing to
+    /// redo.
+    pub fn redo(&mut self) -> Option<String> {
+        let entry = self.undo.pop_redo()?;
+        match entry.edit.apply(&mut self.world, &mut self.entities) {
+            Ok(touched) => {
+                self.select_after_history(&entry.edit, touched);
+                let label = entry.label.clone();
+                self.undo.redone(entry);
+                self.mark_edited();
+                Some(label)
+            }
+            Err(e) => {
+                self.error = Some(format!("could not redo {}: {e}", entry.label));
+                self.undo.undone(entry);
+                None
+            }
+        }
+    }
+
+    /// After an undo or redo the bodies it brought back or changed are selected, so the user
+    /// sees what changed; bodies it removed leave the selection by themselves.
+    fn select_after_history(&mut self, applied: &Edit, touched: Vec<BodyId>) {
+        if !matches!(applied, Edit::Remove(_) | Edit::Settings { .. }) {
+            self.selection.set_many(touched);
+        }
+    }
+
+    /// The selected bodies as records, in slot order.
+    fn selected_records(&mut self) -> Result<Vec<BodyRecord>, String> {
+        let mut ids = self.selection.ids().to_vec();
+        ids.sort_by_key(|id| id.index());
+        ids.iter().map(|id| BodyRecord::capture(&self.world, &mut self.entities, *id)).collect()
+    }
+
+    /// Deletes the selected bodies (one undo step).
+    pub fn delete_selection(&mut self) -> Result<(), String> {
+        let records = self.selected_records()?;
+        if records.is_empty() {
+            return Ok(());
+        }
+        let label = format!("delete {}", bodies_text(records.len()));
+        self.commit(&label, Edit::Remove(records), None)
+    }
+
+    /// Copies the selected bodies to the clipboard.
+    pub fn copy_selection(&mut self) -> Result<usize, String> {
+        let records = self.selected_records()?;
+        self.clipboard = records.into_iter().map(|r| r.body).collect();
+        Ok(self.clipboard.len())
+    }
+
+    /// Adds copies of `bodies` moved beside where they were (by the width of their group plus a
+    /// little), selects them, as one undo step.
+    pub fn add_copies(&mut self, label: &str, bodies: &[SceneBody]) -> Result<(), String> {
+        if bodies.is_empty() {
+            return Ok(());
+        }
+        let (min, max) = bodies.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), b| {
+            let r = b.shape.to_shape().map(|s| s.bounding_radius()).unwrap_or(0.5);
+            (lo.min(b.position - Vec3::splat(r)), hi.max(b.position + Vec3::splat(r)))
+        });
+        let offset = Vec3::X * ((max.x - min.x) + 0.25);
+        let records = bodies
+            .iter()
+            .map(|body| {
+                let mut body = body.clone();
+                body.position += offset;
+                BodyRecord { key: self.entities.fresh_key(), body }
+            })
+            .collect();
+        self.commit(label, Edit::Add(records), None)
+    }
+
+    /// Pastes the clipboard beside where it was copied from.
+    pub fn paste(&mut self) -> Result<(), String> {
+        let bodies = self.clipboard.clone();
+        let label = format!("paste {}", bodies_text(bodies.len()));
+        self.add_copies(&label, &bodies)?;
+        // A second paste goes beside the first.
+        let moved = self.selection.ids().iter().filter_map(|id| {
+            let key = self.entities.existing_key(*id)?;
+            let mut body = SceneBody::from_world(&self.world, *id).ok()?;
+            body.name = self.entities.meta(key).name;
+            body.colour = self.entities.meta(key).colour;
+            Some(body)
+        });
+        self.clipboard = moved.collect();
+        Ok(())
+    }
+
+    /// Duplicates the selected bodies beside themselves; the copies become the selection.
+    pub fn duplicate_selection(&mut self) -> Result<(), String> {
+        let bodies: Vec<SceneBody> = self.selected_records()?.into_iter().map(|r| r.body).collect();
+        let label = format!("duplicate {}", bodies_text(bodies.len()));
+        self.add_copies(&label, &bodies)
+    }
+
+    /// Adds `bodies` as they are, as one undo step, and selects them.
+    pub fn add_bodies(&mut self, label: &str, bodies: Vec<SceneBody>) -> Result<(), String> {
+        let records =
+            bodies.into_iter().map(|body| BodyRecord { key: self.entities.fresh_key(), body }).collect();
+        self.commit(label, Edit::Add(records), None)
+    }
+
+    /// Changes every selected body with `change` (one undo step, merged while `merge` lasts).
+    /// A change the engine refuses for any body changes none and returns the reason.
+    pub fn change_selection(
+        &mut self,
+        label: &str,
+        merge: Option<MergeKey>,
+        mut change: impl FnMut(&mut SceneBody),
+    ) -> Result<(), String> {
+        let before = self.selected_records()?;
+        let pairs: Vec<(BodyRecord, BodyRecord)> = before
+            .into_iter()
+            .map(|b| {
+                let mut after = b.clone();
+                change(&mut after.body);
+                (b, after)
+            })
+            .filter(|(b, a)| b != a)
+            .collect();
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        self.commit(label, Edit::Change(pairs), merge)
+    }
+
+    /// Makes the simulated state the edited scene: every body that moved since the last edit
+    /// keeps its current pose and velocities (one undo step, which puts them back).
+    pub fn keep_simulated_state(&mut self) -> Result<(), String> {
+        if !self.simulated_since_edit() {
+            return Ok(());
+        }
+        let edited = self.edited_world().clone();
+        let ids: Vec<BodyId> = self.world.body_ids().collect();
+        let mut pairs = Vec::new();
+        for id in ids {
+            let Ok(before) = BodyRecord::capture(&edited, &mut self.entities, id) else { continue };
+            let after = BodyRecord::capture(&self.world, &mut self.entities, id)?;
+            if before != after {
+                pairs.push((before, after));
+            }
+        }
+        let label = format!("keep the simulated state of {}", bodies_text(pairs.len()));
+        self.commit(&label, Edit::Change(pairs), None)
+    }
+
+    /// Spawns the palette's body on the surface the view ray `origin + t dir` meets first
+    /// (bodies, terrain, or the ground plane). Returns false when the ray meets nothing.
+    pub fn spawn_on_ray(&mut self, origin: Vec3, dir: Vec3) -> Result<bool, String> {
+        let Some((point, normal)) = surface_under(&self.world, origin, dir) else { return Ok(false) };
+        let body = self.spawn_tool.body_at(point, normal)?;
+        let label = format!("spawn {}", self.spawn_tool.shape.label());
+        self.add_bodies(&label, vec![body])?;
+        Ok(true)
+    }
+
+    /// Spawns a row of the palette's bodies from where the ray `from` meets the scene to where
+    /// `to` does, spaced by their size (one undo step). Returns how many it placed.
+    pub fn spawn_row(&mut self, from: (Vec3, Vec3), to: (Vec3, Vec3)) -> Result<usize, String> {
+        let (Some((a, normal)), Some((b, _))) =
+            (surface_under(&self.world, from.0, from.1), surface_under(&self.world, to.0, to.1))
+        else {
+            return Ok(0);
+        };
+        let spacing = self.spawn_tool.row_spacing();
+        let count = ((b - a).length() / spacing).floor() as usize + 1;
+        let step = (b - a).normalize_or_zero() * spacing;
+        let bodies = (0..count.min(MAX_ROW))
+            .map(|i| self.spawn_tool.body_at(a + step * i as f32, normal))
+            .collect::<Result<Vec<_>, _>>()?;
+        let label = format!("spawn a row of {}", bodies.len());
+        let placed = bodies.len();
+        self.add_bodies(&label, bodies)?;
+        Ok(placed)
+    }
+
+    /// Selects every body of the primary selection's island.
+    pub fn select_island_of_selection(&mut self) {
+        let Some(id) = self.selection.primary() else { return };
+        if let Ok(Some(island)) = self.world.body_island(id) {
+            let mut bodies = self.world.island_bodies(island);
+            bodies.retain(|b| *b != id);
+            bodies.push(id);
+            self.selection.set_many(bodies);
+        }
+    }
+
+    /// Selects every body.
+    pub fn select_all(&mut self) {
+        let ids: Vec<BodyId> = self.world.body_ids().collect();
+        self.selection.set_many(ids);
+    }
+}
+
+/// "1 body", "3 bodies".
+pub fn bodies_text(n: usize) -> String {
+    if n == 1 { "1 body".to_string() } else { format!("{n} bodies") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use atoll_physics::{BodyType, SceneShape};
+
+    fn empty() -> EditorState {
+        let mut state = EditorState::from_scene(&crate::builtin::tower(1), None).unwrap();
+        super::super::files::new_scene(&mut state);
+        state
+    }
+
+    fn ball(x: f32) -> SceneBody {
+        SceneBody::new(BodyType::Dynamic, SceneShape::Sphere { radius: 0.5 }, Vec3::new(x, 0.5, 0.0))
+    }
+
+    #[test]
+    fn spawn_change_delete_undo_redo() {
+        let mut state = empty();
+        let ground = state.world.body_count();
+        state.add_bodies("spawn", vec![ball(0.0)]).unwrap();
+        state.add_bodies("spawn", vec![ball(2.0)]).unwrap();
+        assert_eq!(state.world.body_count(), ground + 2);
+        assert!(state.dirty);
+        let second = state.selected().unwrap();
+        state.change_selection("friction", None, |b| b.material.friction = 0.2).unwrap();
+        assert_eq!(state.world.body(second).unwrap().material.friction, 0.2);
+        let refused =
+            state.change_selection("radius", None, |b| b.shape = SceneShape::Sphere { radius: -1.0 });
+        assert!(refused.unwrap_err().contains("radius"));
+        assert_eq!(state.undo.undo_len(), 3, "a refused change is not an undo step");
+        state.delete_selection().unwrap();
+        assert_eq!(state.world.body_count(), ground + 1);
+        assert_eq!(state.undo().as_deref(), Some("delete 1 body"));
+        assert_eq!(state.world.body_count(), ground + 2);
+        let back = state.selected().unwrap();
+        assert_eq!(back.index(), second.index(), "the body came back in its slot");
+        assert_eq!(state.world.body(back).unwrap().material.friction, 0.2);
+        assert_eq!(state.undo().as_deref(), Some("friction"));
+        assert_eq!(state.world.body(back).unwrap().material.friction, 0.6);
+        assert_eq!(state.redo().as_deref(), Some("friction"));
+        assert_eq!(state.world.body(back).unwrap().material.friction, 0.2);
+    }
+
+    #[test]
+    fn copy_paste_and_duplicate_place_copies_beside() {
+        let mut state = empty();
+        state.add_bodies("spawn", vec![ball(0.0), ball(1.0)]).unwrap();
+        assert_eq!(state.selection.ids().len(), 2);
+        assert_eq!(state.copy_selection().unwrap(), 2);
+        state.paste().unwrap();
+        state.paste().unwrap();
+        let xs: Vec<f32> =
+            state.selection.ids().iter().map(|id| state.world.transform(*id).unwrap().position.x).collect();
+        assert!(xs.iter().all(|x| *x > 4.0), "the second paste lies beyond the first: {xs:?}");
+        state.duplicate_selection().unwrap();
+        assert_eq!(state.world.body_count(), 1 + 8);
+        state.undo();
+        assert_eq!(state.world.body_count(), 1 + 6);
+    }
+
+    #[test]
+    fn reset_returns_to_the_last_edit_not_the_load() {
+        let mut state = empty();
+        state.add_bodies("spawn", vec![ball(0.0)]).unwrap();
+        let id = state.selected().unwrap();
+        state.change_selection("lift", None, |b| b.position.y = 5.0).unwrap();
+        state.step_many(30);
+        assert!(state.world.transform(id).unwrap().position.y < 5.0);
+        state.reset();
+        assert_eq!(state.world.transform(id).unwrap().position.y, 5.0);
+        assert_eq!(state.world.step_count(), 0);
+    }
+}

@@ -1,0 +1,245 @@
+//! Edits as deltas: what changed, enough to apply it again and to take it back. The undo
+//! history stores these, never whole worlds.
+
+use super::entities::{Entities, EntityKey, EntityMeta};
+use atoll_physics::{BodyId, SceneBody, StepSettings, Transform, World};
+
+/// One body as an edit remembers it: its key and everything needed to create it again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyRecord {
+    /// The entity the body is.
+    pub key: EntityKey,
+    /// The body, with its name and colour.
+    pub body: SceneBody,
+}
+
+impl BodyRecord {
+    /// The live body `id` as it is now.
+    pub fn capture(world: &World, entities: &mut Entities, id: BodyId) -> Result<BodyRecord, String> {
+        let key = entities.key(id);
+        let mut body = SceneBody::from_world(world, id).map_err(|e| e.to_string())?;
+        let meta = entities.meta(key);
+        body.name = meta.name;
+        body.colour = meta.colour;
+        Ok(BodyRecord { key, body })
+    }
+
+    /// Heap bytes beyond the record itself.
+    fn heap_bytes(&self) -> usize {
+        let hull = match &self.body.shape {
+            atoll_physics::SceneShape::Hull { points } => {
+                points.capacity() * size_of::<atoll_physics::Vec3>()
+            }
+            _ => 0,
+        };
+        self.body.name.capacity() + hull
+    }
+}
+
+/// A change to the edited scene.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// Bodies created, in this order.
+    Add(Vec<BodyRecord>),
+    /// Bodies destroyed, in this order.
+    Remove(Vec<BodyRecord>),
+    /// Bodies changed in place: each one's state before and after.
+    Change(Vec<(BodyRecord, BodyRecord)>),
+    /// The step settings changed.
+    Settings {
+        /// Before the edit.
+        before: StepSettings,
+        /// After the edit.
+        after: StepSettings,
+    },
+}
+
+impl Edit {
+    /// The edit that takes this one back. Bodies removed are re-created in the reverse order,
+    /// so the engine's free list hands them their old slots again (and the other way round).
+    pub fn inverse(&self) -> Edit {
+        let reversed = |records: &Vec<BodyRecord>| records.iter().rev().cloned().collect();
+        match self {
+            Edit::Add(records) => Edit::Remove(reversed(records)),
+            Edit::Remove(records) => Edit::Add(reversed(records)),
+            Edit::Change(pairs) => Edit::Change(pairs.iter().map(|(b, a)| (a.clone(), b.clone())).collect()),
+            Edit::Settings { before, after } => Edit::Settings { before: *after, after: *before },
+        }
+    }
+
+    /// Checks the edit against the engine's rules without changing anything: every body it
+    /// creates or changes must be valid.
+    pub fn validate(&self) -> Result<(), String> {
+        let check =
+            |record: &BodyRecord| record.body.to_desc().and_then(|d| d.validate()).map_err(|e| e.to_string());
+        match self {
+            Edit::Add(records) => records.iter().try_for_each(check),
+            Edit::Remove(_) => Ok(()),
+            Edit::Change(pairs) => pairs.iter().try_for_each(|(_, after)| check(after)),
+            Edit::Settings { after, .. } => after.validate().map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Applies the edit to `world`; returns the live bodies it created or changed. The edit is
+    /// validated first, so a refused edit changes nothing.
+    pub fn apply(&self, world: &mut World, entities: &mut Entities) -> Result<Vec<BodyId>, String> {
+        self.validate()?;
+        let mut touched = Vec::new();
+        match self {
+            Edit::Add(records) => {
+                for record in records {
+                    let desc = record.body.to_desc().map_err(|e| e.to_string())?;
+                    let id = world.create_body(&desc).map_err(|e| e.to_string())?;
+                    entities.bind(record.key, id);
+                    entities.set_meta(record.key, meta_of(&record.body));
+                    touched.push(id);
+                }
+            }
+            Edit::Remove(records) => {
+                for record in records {
+                    if let Some(id) = entities.body(record.key) {
+                        world.destroy_body(id).map_err(|e| e.to_string())?;
+                        entities.unbind(record.key);
+                    }
+                }
+            }
+            Edit::Change(pairs) => {
+                for (_, after) in pairs {
+                    let Some(id) = entities.body(after.key) else { continue };
+                    set_body(world, id, &after.body)?;
+                    entities.set_meta(after.key, meta_of(&after.body));
+                    touched.push(id);
+                }
+            }
+            Edit::Settings { after, .. } => world.set_settings(*after).map_err(|e| e.to_string())?,
+        }
+        Ok(touched)
+    }
+
+    /// Bodies the edit names (for a label such as "move 3 bodies").
+    pub fn body_count(&self) -> usize {
+        match self {
+            Edit::Add(r) | Edit::Remove(r) => r.len(),
+            Edit::Change(p) => p.len(),
+            Edit::Settings { .. } => 0,
+        }
+    }
+
+    /// The heap bytes the edit holds, plus its own size: what it costs in the undo history.
+    pub fn bytes(&self) -> usize {
+        let heap = match self {
+            Edit::Add(r) | Edit::Remove(r) => {
+                r.capacity() * size_of::<BodyRecord>() + r.iter().map(BodyRecord::heap_bytes).sum::<usize>()
+            }
+            Edit::Change(p) => {
+                p.capacity() * size_of::<(BodyRecord, BodyRecord)>()
+                    + p.iter().map(|(b, a)| b.heap_bytes() + a.heap_bytes()).sum::<usize>()
+            }
+            Edit::Settings { .. } => 0,
+        };
+        size_of::<Edit>() + heap
+    }
+}
+
+fn meta_of(body: &SceneBody) -> EntityMeta {
+    EntityMeta { name: body.name.clone(), colour: body.colour }
+}
+
+/// Brings a live body to `after` with the lightest engine call that does it: when only its
+/// pose or velocities differ from what the world holds, it is teleported and its velocities
+/// set (contacts and warm starting survive); anything else rebuilds the body in place.
+fn set_body(world: &mut World, id: BodyId, after: &SceneBody) -> Result<(), String> {
+    let error = |e: atoll_physics::AtollError| e.to_string();
+    let live = SceneBody::from_world(world, id).map_err(error)?;
+    let only_motion = SceneBody {
+        position: after.position,
+        rotation: after.rotation,
+        linear_velocity: after.linear_velocity,
+        angular_velocity: after.angular_velocity,
+        name: after.name.clone(),
+        colour: after.colour,
+        ..live.clone()
+    } == *after;
+    if !only_motion {
+        let desc = after.to_desc().map_err(error)?;
+        return world.replace_body(id, &desc).map_err(error);
+    }
+    if (live.position, live.rotation) != (after.position, after.rotation) {
+        world.set_transform(id, Transform::new(after.position, after.rotation)).map_err(error)?;
+    }
+    if live.linear_velocity != after.linear_velocity {
+        world.set_linear_velocity(id, after.linear_velocity).map_err(error)?;
+    }
+    if live.angular_velocity != after.angular_velocity {
+        world.set_angular_velocity(id, after.angular_velocity).map_err(error)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use atoll_physics::{BodyType, SceneShape, Vec3};
+
+    fn world_and_entities() -> (World, Entities) {
+        let world = World::new(StepSettings::default()).unwrap();
+        let entities = Entities::default();
+        (world, entities)
+    }
+
+    fn ball(entities: &mut Entities, x: f32) -> BodyRecord {
+        let mut body =
+            SceneBody::new(BodyType::Dynamic, SceneShape::Sphere { radius: 0.5 }, Vec3::new(x, 1.0, 0.0));
+        body.name = format!("ball {x}");
+        BodyRecord { key: entities.fresh_key(), body }
+    }
+
+    #[test]
+    fn add_remove_change_and_their_inverses() {
+        let (mut world, mut entities) = world_and_entities();
+        let add =
+            Edit::Add(vec![ball(&mut entities, 0.0), ball(&mut entities, 2.0), ball(&mut entities, 4.0)]);
+        let ids = add.apply(&mut world, &mut entities).unwrap();
+        assert_eq!(world.body_count(), 3);
+        let slots: Vec<u32> = ids.iter().map(|id| id.index()).collect();
+
+        let removed: Vec<BodyRecord> =
+            ids.iter().map(|id| BodyRecord::capture(&world, &mut entities, *id).unwrap()).collect();
+        let remove = Edit::Remove(removed);
+        remove.apply(&mut world, &mut entities).unwrap();
+        assert_eq!(world.body_count(), 0);
+        let back = remove.inverse().apply(&mut world, &mut entities).unwrap();
+        let mut back_slots: Vec<u32> = back.iter().map(|id| id.index()).collect();
+        back_slots.reverse();
+        assert_eq!(back_slots, slots, "undoing a delete gives the bodies their slots again");
+        let key = match &add {
+            Edit::Add(r) => r[1].key,
+            _ => unreachable!(),
+        };
+        let id = entities.body(key).unwrap();
+        assert_eq!(entities.meta_of(id).name, "ball 2");
+
+        let before = BodyRecord::capture(&world, &mut entities, id).unwrap();
+        let mut after = before.clone();
+        after.body.position = Vec3::new(9.0, 1.0, 0.0);
+        after.body.material.friction = 0.1;
+        let change = Edit::Change(vec![(before, after)]);
+        change.apply(&mut world, &mut entities).unwrap();
+        assert_eq!(world.transform(id).unwrap().position, Vec3::new(9.0, 1.0, 0.0));
+        assert_eq!(world.body(id).unwrap().material.friction, 0.1);
+        change.inverse().apply(&mut world, &mut entities).unwrap();
+        assert_eq!(world.transform(id).unwrap().position, Vec3::new(2.0, 1.0, 0.0));
+        assert_eq!(world.body(id).unwrap().material.friction, 0.6);
+    }
+
+    #[test]
+    fn a_refused_edit_changes_nothing() {
+        let (mut world, mut entities) = world_and_entities();
+        let mut bad = ball(&mut entities, 0.0);
+        bad.body.shape = SceneShape::Sphere { radius: -1.0 };
+        let good = ball(&mut entities, 3.0);
+        let error = Edit::Add(vec![good, bad]).apply(&mut world, &mut entities).unwrap_err();
+        assert!(error.contains("radius"), "{error}");
+        assert_eq!(world.body_count(), 0, "the valid body before the bad one was not created either");
+    }
+}

@@ -1,0 +1,158 @@
+//! Stable names for the bodies of the edited scene.
+//!
+//! A body deleted and brought back by undo is a new body to the engine (a new [`BodyId`]), yet
+//! the edits before and after it must still find it. Every body therefore has an
+//! [`EntityKey`] that the undo history refers to, and the editor's own data about it (its name
+//! and colour) is kept under that key.
+
+use atoll_physics::{BodyId, World};
+use std::collections::HashMap;
+
+/// The editor's name for one body of the scene, unchanged by undo and redo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntityKey(u32);
+
+/// What the editor, not the engine, knows about a body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EntityMeta {
+    /// The name shown in the Scene list and saved with the scene (may be empty).
+    pub name: String,
+    /// The colour the body is drawn in (sRGB); `None` picks a palette colour.
+    pub colour: Option<[u8; 3]>,
+}
+
+/// The live bodies' keys, and the keys' bodies and metadata.
+#[derive(Clone, Debug, Default)]
+pub struct Entities {
+    body_of: HashMap<EntityKey, BodyId>,
+    /// Indexed by body slot; the generation in `body_of` tells whether it is still that body.
+    key_of_slot: Vec<Option<EntityKey>>,
+    meta: HashMap<EntityKey, EntityMeta>,
+    next: u32,
+    /// Bumped whenever a colour changes, so the viewport rebuilds its colour table only then.
+    colour_revision: u64,
+}
+
+impl Entities {
+    /// Keys for every body of `world`, with the metadata `meta_of` gives each.
+    pub fn for_world(world: &World, mut meta_of: impl FnMut(BodyId) -> EntityMeta) -> Entities {
+        let mut entities = Entities::default();
+        for id in world.body_ids() {
+            let key = entities.key(id);
+            entities.meta.insert(key, meta_of(id));
+        }
+        entities
+    }
+
+    /// The key of a live body, given one now if it has none (a body the engine made by itself,
+    /// such as a rock cut loose from the terrain).
+    pub fn key(&mut self, id: BodyId) -> EntityKey {
+        if let Some(key) = self.existing_key(id) {
+            return key;
+        }
+        let key = EntityKey(self.next);
+        self.next += 1;
+        self.bind(key, id);
+        key
+    }
+
+    /// The key of a body, if it has one.
+    pub fn existing_key(&self, id: BodyId) -> Option<EntityKey> {
+        let key = (*self.key_of_slot.get(id.index() as usize)?)?;
+        (self.body_of.get(&key) == Some(&id)).then_some(key)
+    }
+
+    /// A fresh key for a body about to be created.
+    pub fn fresh_key(&mut self) -> EntityKey {
+        let key = EntityKey(self.next);
+        self.next += 1;
+        key
+    }
+
+    /// Records that `key` now names the live body `id` (it was created, or created again).
+    pub fn bind(&mut self, key: EntityKey, id: BodyId) {
+        let slot = id.index() as usize;
+        if self.key_of_slot.len() <= slot {
+            self.key_of_slot.resize(slot + 1, None);
+        }
+        self.key_of_slot[slot] = Some(key);
+        self.body_of.insert(key, id);
+    }
+
+    /// Records that the body of `key` was destroyed; its metadata is kept for undo.
+    pub fn unbind(&mut self, key: EntityKey) {
+        if let Some(id) = self.body_of.remove(&key)
+            && let Some(slot) = self.key_of_slot.get_mut(id.index() as usize)
+        {
+            *slot = None;
+        }
+    }
+
+    /// The live body `key` names.
+    pub fn body(&self, key: EntityKey) -> Option<BodyId> {
+        self.body_of.get(&key).copied()
+    }
+
+    /// The metadata of `key` (default when it has none).
+    pub fn meta(&self, key: EntityKey) -> EntityMeta {
+        self.meta.get(&key).cloned().unwrap_or_default()
+    }
+
+    /// Sets the metadata of `key`.
+    pub fn set_meta(&mut self, key: EntityKey, meta: EntityMeta) {
+        if self.meta.get(&key).map(|m| m.colour) != Some(meta.colour) {
+            self.colour_revision += 1;
+        }
+        self.meta.insert(key, meta);
+    }
+
+    /// The metadata of a live body.
+    pub fn meta_of(&self, id: BodyId) -> EntityMeta {
+        self.existing_key(id).map(|key| self.meta(key)).unwrap_or_default()
+    }
+
+    /// Changes whenever a body's colour does.
+    pub fn colour_revision(&self) -> u64 {
+        self.colour_revision
+    }
+
+    /// The live bodies that have a colour of their own.
+    pub fn colours(&self) -> impl Iterator<Item = (BodyId, [u8; 3])> + '_ {
+        self.body_of.iter().filter_map(|(key, id)| Some((*id, self.meta.get(key)?.colour?)))
+    }
+
+    /// The bytes the tables hold on the heap (for the undo memory figure).
+    pub fn heap_bytes(&self) -> usize {
+        let names: usize = self.meta.values().map(|m| m.name.capacity()).sum();
+        self.body_of.capacity() * size_of::<(EntityKey, BodyId)>()
+            + self.key_of_slot.capacity() * size_of::<Option<EntityKey>>()
+            + self.meta.capacity() * size_of::<(EntityKey, EntityMeta)>()
+            + names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use atoll_physics::{BodyDesc, Shape, StepSettings, Vec3};
+
+    #[test]
+    fn a_key_follows_its_body_through_destroy_and_create() {
+        let mut world = World::new(StepSettings::default()).unwrap();
+        let ball = BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), Vec3::ZERO);
+        let first = world.create_body(&ball).unwrap();
+        let mut entities = Entities::for_world(&world, |_| EntityMeta { name: "ball".into(), colour: None });
+        let key = entities.existing_key(first).unwrap();
+        assert_eq!(entities.meta_of(first).name, "ball");
+
+        world.destroy_body(first).unwrap();
+        entities.unbind(key);
+        assert_eq!(entities.body(key), None);
+        let again = world.create_body(&ball).unwrap();
+        assert_eq!(entities.existing_key(again), None, "a new body in the old slot has no key yet");
+        entities.bind(key, again);
+        assert_eq!(entities.existing_key(again), Some(key));
+        assert_eq!(entities.meta_of(again).name, "ball", "the name survives");
+        assert_eq!(entities.existing_key(first), None, "the stale id has no key");
+    }
+}

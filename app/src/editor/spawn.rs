@@ -1,0 +1,214 @@
+//! The spawn tool: a palette of shapes and body types, placed with a click on whatever surface
+//! is under the pointer (bodies, terrain, or the ground plane y = 0), or in a row with a
+//! shift-drag.
+
+use atoll_physics::{BodyType, SceneBody, SceneShape, Vec3, World};
+
+/// The shapes the palette offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpawnShape {
+    /// A ball.
+    Sphere,
+    /// A capsule standing along Y.
+    Capsule,
+    /// A cube.
+    Box,
+    /// A hull: a right-angled wedge (a ramp).
+    Wedge,
+    /// A hull: a regular tetrahedron.
+    Tetrahedron,
+    /// A hull: a random rough rock (a new one for every spawn).
+    Rock,
+}
+
+impl SpawnShape {
+    /// Every shape, in palette order.
+    pub const ALL: [SpawnShape; 6] = [
+        SpawnShape::Sphere,
+        SpawnShape::Capsule,
+        SpawnShape::Box,
+        SpawnShape::Wedge,
+        SpawnShape::Tetrahedron,
+        SpawnShape::Rock,
+    ];
+
+    /// The palette label, also the start of a spawned body's name.
+    pub fn label(self) -> &'static str {
+        match self {
+            SpawnShape::Sphere => "sphere",
+            SpawnShape::Capsule => "capsule",
+            SpawnShape::Box => "box",
+            SpawnShape::Wedge => "wedge",
+            SpawnShape::Tetrahedron => "tetrahedron",
+            SpawnShape::Rock => "rock",
+        }
+    }
+}
+
+/// The spawn tool's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpawnTool {
+    /// A click in the viewport spawns (instead of selecting).
+    pub active: bool,
+    /// What to spawn.
+    pub shape: SpawnShape,
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// The shape's size: a sphere's radius, half a box's edge, a capsule's radius.
+    pub size: f32,
+    /// Seeds the next rock, so every rock differs but a session replays the same.
+    pub rock_seed: u64,
+    /// Bodies spawned so far, for their names.
+    pub spawned: u32,
+}
+
+impl Default for SpawnTool {
+    fn default() -> Self {
+        SpawnTool {
+            active: false,
+            shape: SpawnShape::Box,
+            body_type: BodyType::Dynamic,
+            size: 0.5,
+            rock_seed: 1,
+            spawned: 0,
+        }
+    }
+}
+
+impl SpawnTool {
+    /// The scene shape the palette describes (a rock advances the seed).
+    pub fn scene_shape(&mut self) -> SceneShape {
+        let s = self.size;
+        match self.shape {
+            SpawnShape::Sphere => SceneShape::Sphere { radius: s },
+            SpawnShape::Capsule => SceneShape::Capsule { half_height: s, radius: s * 0.6 },
+            SpawnShape::Box => SceneShape::Box { half_extents: Vec3::splat(s) },
+            SpawnShape::Wedge => SceneShape::Hull { points: wedge(s) },
+            SpawnShape::Tetrahedron => SceneShape::Hull { points: tetrahedron(s) },
+            SpawnShape::Rock => {
+                self.rock_seed = self.rock_seed.wrapping_add(1);
+                SceneShape::Hull { points: rock(s, self.rock_seed) }
+            }
+        }
+    }
+
+    /// A new body of the palette's kind resting on the surface at `point` with outward normal
+    /// `normal`: its centre is moved out along the normal by the shape's extent that way.
+    pub fn body_at(&mut self, point: Vec3, normal: Vec3) -> Result<SceneBody, String> {
+        let shape = self.scene_shape();
+        let engine_shape = shape.to_shape().map_err(|e| e.to_string())?;
+        let n = normal.normalize_or(Vec3::Y);
+        // How far the shape reaches against the normal from its origin: resting on the surface
+        // puts that support point on it.
+        let reach = -engine_shape.support(-n).dot(n);
+        self.spawned += 1;
+        let mut body = SceneBody::new(self.body_type, shape, point + n * reach);
+        body.name = format!("{} {}", self.shape.label(), self.spawned);
+        Ok(body)
+    }
+
+    /// The spacing of a row of these bodies: their width and a little air.
+    pub fn row_spacing(&self) -> f32 {
+        self.size * 2.0 + 0.05
+    }
+}
+
+/// Where a spawn ray meets the scene: the nearest of the bodies, the terrain and the ground
+/// plane y = 0 (when the ray goes down). Returns the point and the outward normal there.
+pub fn surface_under(world: &World, origin: Vec3, dir: Vec3) -> Option<(Vec3, Vec3)> {
+    const REACH: f32 = 1.0e4;
+    let mut best: Option<(f32, Vec3, Vec3)> = None;
+    let mut consider = |t: f32, point: Vec3, normal: Vec3| {
+        if best.is_none_or(|(bt, _, _)| t < bt) {
+            best = Some((t, point, normal));
+        }
+    };
+    if let Ok(Some(hit)) = world.cast_ray(origin, dir, REACH) {
+        consider(hit.t, hit.point, hit.normal);
+    }
+    if world.has_terrain()
+        && let Ok(Some(hit)) = world.terrain().cast_ray(origin, dir, REACH)
+    {
+        consider(hit.t, hit.point, hit.normal);
+    }
+    if dir.y < 0.0 && origin.y > 0.0 {
+        let t = -origin.y / dir.y;
+        consider(t, origin + dir * t, Vec3::Y);
+    }
+    best.map(|(_, p, n)| (p, n))
+}
+
+/// A ramp: a box of half size `s` cut along its diagonal, the slope facing +X.
+fn wedge(s: f32) -> Vec<Vec3> {
+    vec![
+        Vec3::new(-s, -s, -s),
+        Vec3::new(s, -s, -s),
+        Vec3::new(-s, -s, s),
+        Vec3::new(s, -s, s),
+        Vec3::new(-s, s, -s),
+        Vec3::new(-s, s, s),
+    ]
+}
+
+/// A regular tetrahedron whose vertices lie at distance `s * 1.5` from its centre.
+fn tetrahedron(s: f32) -> Vec<Vec3> {
+    let r = s * 1.5 / 3f32.sqrt();
+    vec![Vec3::new(r, r, r), Vec3::new(r, -r, -r), Vec3::new(-r, r, -r), Vec3::new(-r, -r, r)]
+}
+
+/// A rough rock: 16 points on a sphere of radius `s`, each pushed in or out by up to 25 %.
+fn rock(s: f32, seed: u64) -> Vec<Vec3> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    // Points spread by a golden-angle spiral, so the rock is round overall whatever the seed.
+    (0..16)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f32 + 0.5) / 16.0;
+            let ring = (1.0 - y * y).sqrt();
+            let angle = i as f32 * 2.399_963;
+            let dir = Vec3::new(ring * angle.cos(), y, ring * angle.sin());
+            dir * s * (0.75 + 0.5 * next())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use atoll_physics::StepSettings;
+
+    #[test]
+    fn every_preset_is_a_valid_shape_and_rests_on_the_surface() {
+        let mut tool = SpawnTool::default();
+        for shape in SpawnShape::ALL {
+            tool.shape = shape;
+            let body = tool.body_at(Vec3::ZERO, Vec3::Y).unwrap();
+            let engine = body.shape.to_shape().unwrap();
+            let lowest = body.position.y + engine.support(Vec3::NEG_Y).y;
+            assert!(lowest.abs() < 1e-4, "{shape:?}: lowest point at {lowest}");
+            assert!(body.name.starts_with(shape.label()));
+        }
+        let a = tool.scene_shape();
+        let b = tool.scene_shape();
+        assert_ne!(a, b, "every rock differs");
+    }
+
+    #[test]
+    fn the_surface_under_the_pointer_is_the_nearest_of_bodies_and_ground() {
+        let mut world = World::new(StepSettings::default()).unwrap();
+        let down = Vec3::NEG_Y;
+        let (p, n) = surface_under(&world, Vec3::new(1.0, 10.0, 2.0), down).unwrap();
+        assert!((p - Vec3::new(1.0, 0.0, 2.0)).length() < 1e-5 && n == Vec3::Y);
+        let mut tool = SpawnTool::default();
+        let cube = tool.body_at(p, n).unwrap();
+        world.create_body(&cube.to_desc().unwrap()).unwrap();
+        let (p, _) = surface_under(&world, Vec3::new(1.0, 10.0, 2.0), down).unwrap();
+        assert!((p.y - 1.0).abs() < 1e-4, "lands on the cube's top: {p}");
+        assert!(surface_under(&world, Vec3::new(0.0, 10.0, 0.0), Vec3::Y).is_none());
+    }
+}

@@ -1,0 +1,265 @@
+//! Authoring through the real editor UI (egui_kittest, rendered through wgpu on lavapipe):
+//! building a scene from an empty one with the spawn tool, the gizmo, the Inspector, Delete,
+//! undo and redo, checking the world and the saved file after every step; the recovery file
+//! restoring unsaved work; and a rendered frame showing the gizmo and the selection outline.
+
+mod common;
+
+use atoll::editor::Editor;
+use atoll::editor::autosave::Autosave;
+use atoll_physics::{BodyId, Scene, SceneShape};
+use common::harness;
+use egui::accesskit::Role;
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("atoll-authoring-{}-{name}", std::process::id()))
+}
+
+fn press(harness: &mut Harness<'_, Editor>, pos: Pos2, pressed: bool, modifiers: Modifiers) {
+    harness.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed, modifiers });
+}
+
+fn click(harness: &mut Harness<'_, Editor>, pos: Pos2) {
+    harness.hover_at(pos);
+    harness.run_steps(1);
+    press(harness, pos, true, Modifiers::NONE);
+    press(harness, pos, false, Modifiers::NONE);
+    harness.run_steps(2);
+}
+
+/// A left drag from `from` to `to` in a few pointer moves.
+fn drag(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    press(harness, from, true, Modifiers::NONE);
+    harness.run_steps(1);
+    for k in 1..=6 {
+        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
+        harness.run_steps(1);
+    }
+    press(harness, to, false, Modifiers::NONE);
+    harness.run_steps(2);
+}
+
+/// Where a world point is drawn, in window points.
+fn on_screen(harness: &Harness<'_, Editor>, point: glam::Vec3) -> Pos2 {
+    let editor = harness.state();
+    let rect = editor.viewport().rect();
+    let size = glam::Vec2::new(rect.width(), rect.height());
+    let p = editor.state.camera.project(point, size).expect("in front of the camera");
+    rect.min + egui::vec2(p.x, p.y)
+}
+
+/// Saves with Ctrl+S (the scene has a file by then) and reads the file back.
+fn save_and_load(harness: &mut Harness<'_, Editor>, path: &Path) -> Scene {
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(!harness.state().state.dirty, "saved, yet still marked unsaved");
+    Scene::load(path).unwrap()
+}
+
+fn dynamic_bodies(harness: &Harness<'_, Editor>) -> Vec<BodyId> {
+    let world = &harness.state().state.world;
+    world
+        .body_ids()
+        .filter(|id| world.body(*id).unwrap().body_type == atoll_physics::BodyType::Dynamic)
+        .collect()
+}
+
+#[test]
+fn build_a_scene_from_nothing_then_undo_and_redo() {
+    let mut harness = harness("tower.ron");
+    harness.state_mut().state.native_dialogs = false;
+    harness.run_steps(2);
+
+    // An empty scene (a ground), saved through the path prompt so that Ctrl+S works after.
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness.get_by_label("New").click();
+    harness.run_steps(3);
+    assert_eq!(harness.state().state.world.body_count(), 1);
+    let path = temp_path("scene.ron");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    harness.state_mut().state.path_prompt.as_mut().expect("Ctrl+S asks where").text =
+        path.display().to_string();
+    harness.get_by_label("OK").click();
+    harness.run_steps(2);
+    assert_eq!(Scene::load(&path).unwrap().bodies.len(), 1);
+
+    // Spawn three bodies with the spawn tool: a click on the ground places each on it.
+    harness.get_by_label("Spawn tool").click();
+    harness.run_steps(1);
+    harness.get_by_label("sphere").click();
+    harness.run_steps(1);
+    let centre = harness.state().viewport().rect().center();
+    for dx in [-150.0, 0.0, 150.0] {
+        click(&mut harness, centre + egui::vec2(dx, 40.0));
+    }
+    let bodies = dynamic_bodies(&harness);
+    assert_eq!(bodies.len(), 3, "three clicks, three bodies");
+    let state = &harness.state().state;
+    for id in &bodies {
+        let body = state.world.body(*id).unwrap();
+        assert!(matches!(body.shape, atoll_physics::Shape::Sphere { .. }));
+        let y = body.transform.position.y;
+        assert!((y - 0.5).abs() < 1e-3, "a sphere of radius 0.5 rests on the ground: y = {y}");
+    }
+    assert_eq!(state.undo.undo_len(), 3);
+    let saved = save_and_load(&mut harness, &path);
+    assert_eq!(saved.bodies.len(), 4);
+    assert!(
+        saved.bodies[1..]
+            .iter()
+            .all(|b| matches!(b.shape, SceneShape::Sphere { .. }) && b.name.starts_with("sphere"))
+    );
+
+    // Move the last one with the gizmo's x arrow (the spawn tool off, so the click selects).
+    harness.key_press(Key::B);
+    harness.run_steps(1);
+    assert!(!harness.state().state.spawn_tool.active);
+    let moved = bodies[2];
+    assert_eq!(harness.state().state.selected(), Some(moved), "the last spawned body is selected");
+    let start = harness.state().state.world.transform(moved).unwrap().position;
+    let camera = harness.state().state.camera;
+    let length = (camera.eye() - start).length() * 0.16;
+    let grab = on_screen(&harness, start + glam::Vec3::X * length * 0.7);
+    let tip = on_screen(&harness, start + glam::Vec3::X * length);
+    drag(&mut harness, grab, grab + (tip - grab) * 3.0);
+    let after_move = harness.state().state.world.transform(moved).unwrap().position;
+    assert!(after_move.x > start.x + 0.2, "moved along x: {start} -> {after_move}");
+    assert!((after_move.y - start.y).abs() < 1e-4 && (after_move.z - start.z).abs() < 1e-4);
+    assert_eq!(harness.state().state.undo.undo_len(), 4, "the whole drag is one undo step");
+    let saved = save_and_load(&mut harness, &path);
+    assert!((saved.bodies[3].position.x - after_move.x).abs() < 1e-5);
+
+    // Change its friction in the Inspector, and refuse a negative radius with the reason.
+    harness.get_by_role_and_label(Role::SpinButton, "friction").set_value_accesskit(0.1);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.body(moved).unwrap().material.friction, 0.1);
+    harness.get_by_role_and_label(Role::SpinButton, "radius").set_value_accesskit(-1.0);
+    harness.run_steps(2);
+    harness.get_by_label_contains("refused");
+    assert!(
+        matches!(harness.state().state.world.body(moved).unwrap().shape, atoll_physics::Shape::Sphere { radius } if *radius == 0.5)
+    );
+    assert_eq!(harness.state().state.undo.undo_len(), 5, "the refused radius is not an edit");
+    let saved = save_and_load(&mut harness, &path);
+    assert_eq!(saved.bodies[3].material.friction, 0.1);
+
+    // Delete the first sphere.
+    let first = on_screen(&harness, harness.state().state.world.transform(bodies[0]).unwrap().position);
+    click(&mut harness, first);
+    assert_eq!(harness.state().state.selected(), Some(bodies[0]));
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert!(harness.state().state.world.body(bodies[0]).is_err());
+    assert_eq!(dynamic_bodies(&harness).len(), 2);
+    let saved = save_and_load(&mut harness, &path);
+    assert_eq!(saved.bodies.len(), 3);
+
+    // Undo twice: the sphere comes back, then the friction goes back.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(dynamic_bodies(&harness).len(), 3, "undo brings the deleted sphere back");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.body(moved).unwrap().material.friction, 0.6);
+    let saved = save_and_load(&mut harness, &path);
+    assert_eq!(saved.bodies.len(), 4);
+    assert_eq!(saved.bodies[3].material.friction, 0.6);
+    assert!((saved.bodies[3].position.x - after_move.x).abs() < 1e-5, "the move stays");
+
+    // Redo once: the friction is 0.1 again; the delete stays undone.
+    harness.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.body(moved).unwrap().material.friction, 0.1);
+    assert_eq!(dynamic_bodies(&harness).len(), 3);
+    let saved = save_and_load(&mut harness, &path);
+    assert_eq!(saved.bodies.len(), 4);
+    assert_eq!(saved.bodies[3].material.friction, 0.1);
+
+    // Stepping is not an edit, and Reset returns to the edited state.
+    harness.get_by_label("Step").click();
+    harness.run_steps(2);
+    assert!(!harness.state().state.dirty);
+    harness.key_press(Key::R);
+    harness.run_steps(1);
+    assert_eq!(harness.state().state.world.step_count(), 0);
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn the_recovery_file_restores_unsaved_work() {
+    let dir = temp_path("state");
+    let _ = std::fs::remove_dir_all(&dir);
+    {
+        let mut harness = harness("tower.ron");
+        let mut autosave = Autosave::in_dir(dir.clone());
+        autosave.interval = Some(Duration::ZERO);
+        harness.state_mut().state.autosave = autosave;
+        harness.run_steps(1);
+        let bodies = harness.state().state.world.body_count();
+        harness.state_mut().state.select_all();
+        harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
+        harness.run_steps(2);
+        assert_eq!(harness.state().state.world.body_count(), bodies * 2);
+        assert!(harness.state().state.autosave.last_written.is_some(), "the due autosave was written");
+    }
+    // The next start offers the work back.
+    let mut harness = harness("tower.ron");
+    let bodies = harness.state().state.world.body_count();
+    harness.state_mut().state.autosave = Autosave::in_dir(dir.clone());
+    harness.run_steps(2);
+    harness.get_by_label_contains("Atoll closed with unsaved changes");
+    harness.get_by_label("Restore").click();
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert_eq!(state.world.body_count(), bodies * 2);
+    assert!(state.dirty, "restored work is unsaved");
+    assert!(state.scene_path.as_deref().is_some_and(|p| p.ends_with("tower.ron")), "it belongs to tower.ron");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_rendered_frame_shows_the_gizmo_and_the_selection_outline() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    // A box in the middle of the tower, so the whole gizmo is in view.
+    let id = harness.state().state.world.body_ids().nth(12).unwrap();
+    harness.state_mut().state.selection.set(Some(id));
+    harness.run_steps(2);
+    let image = harness.render().expect("the harness renders through wgpu");
+    if let Some(path) = std::env::var_os("ATOLL_GIZMO_SNAPSHOT") {
+        image.save(path).unwrap();
+    }
+    let ppp = harness.ctx.pixels_per_point();
+    let pixel = |p: Pos2| *image.get_pixel((p.x * ppp) as u32, (p.y * ppp) as u32);
+    let pivot = harness.state().state.world.transform(id).unwrap().position;
+    let length = (harness.state().state.camera.eye() - pivot).length() * 0.16;
+    // The arrow tips' discs, in the axis colours.
+    let axes =
+        [(glam::Vec3::X, [230, 60, 60]), (glam::Vec3::Y, [80, 200, 80]), (glam::Vec3::Z, [70, 120, 240])];
+    for (axis, rgb) in axes {
+        let p = pixel(on_screen(&harness, pivot + axis * length));
+        let off = (0..3).map(|c| (p[c] as i32 - rgb[c]).abs()).max().unwrap();
+        assert!(off < 40, "the {axis} tip is {p:?}, not {rgb:?}");
+    }
+    // The outline: orange pixels around the selected box, none far from it.
+    let bounds = harness.state().state.world.aabb(id).unwrap();
+    let (lo, hi) = (on_screen(&harness, bounds.min), on_screen(&harness, bounds.max));
+    let around = egui::Rect::from_two_pos(lo, hi).expand(12.0);
+    let is_outline = |p: image::Rgba<u8>| p[0] > 220 && (120..=210).contains(&p[1]) && p[2] < 110;
+    let mut near = 0;
+    for y in (around.top() as i32)..(around.bottom() as i32) {
+        for x in (around.left() as i32)..(around.right() as i32) {
+            near += is_outline(pixel(Pos2::new(x as f32, y as f32))) as usize;
+        }
+    }
+    assert!(near > 20, "only {near} outline pixels around the selected box");
+}
