@@ -163,7 +163,9 @@ impl Broadphase {
             };
             self.moved[body as usize] = false;
         }
-        pairs.sort_unstable();
+        // The same order as sorting the tuples, by one integer comparison per step of the sort
+        // (the tuple's two-field comparison was a few percent of a landing pile's step).
+        pairs.sort_unstable_by_key(|&(a, b)| (a as u64) << 32 | b as u64);
         pairs.dedup();
         self.last_step_reinsertions = self.reinsertions;
         self.reinsertions = 0;
