@@ -381,12 +381,19 @@ fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
 struct ClipScratch {
     polygons: [ClipPolygon; 2],
     candidates: [ManifoldPoint; clip::CLIP_CAPACITY],
+    /// The reference and incident face loops' vertices in the common frame, posed once per
+    /// call: the side planes, the snap distance and the snapping of every clipped point read
+    /// them, and posing a vertex again for each read was a few percent of a landing pile.
+    ref_points: [Vec3; MAX_HULL_VERTICES],
+    inc_points: [Vec3; MAX_HULL_VERTICES],
 }
 
 thread_local! {
     static CLIP_SCRATCH: std::cell::RefCell<ClipScratch> = std::cell::RefCell::new(ClipScratch {
         polygons: [ClipPolygon::default(); 2],
         candidates: [ManifoldPoint::default(); clip::CLIP_CAPACITY],
+        ref_points: [Vec3::ZERO; MAX_HULL_VERTICES],
+        inc_points: [Vec3::ZERO; MAX_HULL_VERTICES],
     });
 }
 
@@ -401,29 +408,34 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     speculative: f32,
     scratch: &mut ClipScratch,
 ) -> Option<Manifold> {
-    let ClipScratch { polygons: [first, second], candidates } = scratch;
+    let ClipScratch { polygons: [first, second], candidates, ref_points, inc_points } = scratch;
     let inc_face = incident_face(inc, n);
-    fill_incident_polygon(inc, inc_face, first);
+    let inc_loop = inc.poly.face_loop(inc_face);
+    let inc_points = &mut inc_points[..inc_loop.len()];
+    inc_points.iter_mut().zip(inc_loop).for_each(|(p, &i)| *p = inc.vertex(i as usize));
+    let ref_loop = r.poly.face_loop(ref_face);
+    let ref_points = &mut ref_points[..ref_loop.len()];
+    ref_points.iter_mut().zip(ref_loop).for_each(|(p, &i)| *p = r.vertex(i as usize));
+    fill_incident_polygon(inc_loop, inc_points, first);
     // Clip back and forth between the two buffers.
     let (mut poly, mut next) = (first, second);
-    let ref_loop = r.poly.face_loop(ref_face);
     for k in 0..ref_loop.len() {
-        let (i0, i1) = (ref_loop[k], ref_loop[(k + 1) % ref_loop.len()]);
-        let (v0, v1) = (r.vertex(i0 as usize), r.vertex(i1 as usize));
+        let k1 = (k + 1) % ref_loop.len();
+        let (i0, i1) = (ref_loop[k], ref_loop[k1]);
+        let (v0, v1) = (ref_points[k], ref_points[k1]);
         // Outward side normal of a counter-clockwise loop.
         let side = (v1 - v0).cross(n);
         clip::clip_polygon(poly, side, side.dot(v0), clip::side_code(i0, i1), next);
         std::mem::swap(&mut poly, &mut next);
     }
-    let inc_loop = inc.poly.face_loop(inc_face);
-    let snap_sq = snap_distance_sq(r, ref_loop, inc, inc_loop);
+    let snap_sq = snap_distance_sq(ref_points, inc_points);
     let mut count = 0;
     for v in poly.vertices() {
         let s = n.dot(v.p) - d;
         if s <= speculative {
             // A's or B's vertex when the point sits on one (congruent faces), else the clip id.
-            let near_ref = near_vertex(r, ref_loop, v.p, n, snap_sq);
-            let near_inc = near_vertex(inc, inc_loop, v.p, n, snap_sq);
+            let near_ref = near_vertex(ref_loop, ref_points, v.p, n, snap_sq);
+            let near_inc = near_vertex(inc_loop, inc_points, v.p, n, snap_sq);
             let (near_a, near_b) = if ref_is_b { (near_inc, near_ref) } else { (near_ref, near_inc) };
             let mut feature = match (near_a, near_b) {
                 (Some(i), _) => feature::vertex(false, i),
@@ -457,36 +469,25 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
 /// millimetre jitter; naming it by the vertex it sits on keeps its id.
 const SNAP_DISTANCE: f32 = 0.01;
 
-/// The squared snap distance for these faces: [`SNAP_DISTANCE`], or less on faces with short
-/// edges so two corners of one face never snap to the same vertex.
-fn snap_distance_sq<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
-    r: &Posed<R>,
-    ref_loop: &[u16],
-    inc: &Posed<I>,
-    inc_loop: &[u16],
-) -> f32 {
-    let shortest = |lp: &[u16], vertex: &dyn Fn(usize) -> Vec3| {
-        (0..lp.len())
-            .map(|k| (vertex(lp[(k + 1) % lp.len()] as usize) - vertex(lp[k] as usize)).length_squared())
-            .fold(f32::MAX, f32::min)
+/// The squared snap distance for these faces (their loops' vertices in the common frame):
+/// [`SNAP_DISTANCE`], or less on faces with short edges so two corners of one face never snap
+/// to the same vertex.
+fn snap_distance_sq(ref_points: &[Vec3], inc_points: &[Vec3]) -> f32 {
+    let shortest = |pts: &[Vec3]| {
+        (0..pts.len()).map(|k| (pts[(k + 1) % pts.len()] - pts[k]).length_squared()).fold(f32::MAX, f32::min)
     };
-    let edge_sq = shortest(ref_loop, &|i| r.vertex(i)).min(shortest(inc_loop, &|i| inc.vertex(i)));
+    let edge_sq = shortest(ref_points).min(shortest(inc_points));
     (SNAP_DISTANCE * SNAP_DISTANCE).min(0.0625 * edge_sq)
 }
 
-/// The vertex of loop `lp` nearest to `p` if within the snap distance (first on ties),
-/// measured across the normal `n` so the penetration depth does not count.
-fn near_vertex<P: Polyhedron + ?Sized>(
-    poly: &Posed<P>,
-    lp: &[u16],
-    p: Vec3,
-    n: Vec3,
-    snap_sq: f32,
-) -> Option<u16> {
+/// The vertex of loop `lp` (its positions `points` in the common frame) nearest to `p` if
+/// within the snap distance (first on ties), measured across the normal `n` so the
+/// penetration depth does not count.
+fn near_vertex(lp: &[u16], points: &[Vec3], p: Vec3, n: Vec3, snap_sq: f32) -> Option<u16> {
     let mut best = None;
     let mut best_sq = snap_sq;
-    for &i in lp {
-        let off = poly.vertex(i as usize) - p;
+    for (&i, &vertex) in lp.iter().zip(points) {
+        let off = vertex - p;
         let d = (off - n * n.dot(off)).length_squared();
         if d < best_sq {
             best_sq = d;
@@ -590,15 +591,15 @@ fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
     best
 }
 
-/// The incident face's loop in the common frame, each vertex tagged with its two edges.
-fn fill_incident_polygon<I: Polyhedron + ?Sized>(inc: &Posed<I>, face: usize, poly: &mut ClipPolygon) {
-    let lp = inc.poly.face_loop(face);
+/// The incident face's loop `lp` (its positions `points` in the common frame) as a clip
+/// polygon, each vertex tagged with its two edges.
+fn fill_incident_polygon(lp: &[u16], points: &[Vec3], poly: &mut ClipPolygon) {
     poly.len = 0;
     for k in 0..lp.len() {
         let prev = lp[(k + lp.len() - 1) % lp.len()];
         let (cur, next) = (lp[k], lp[(k + 1) % lp.len()]);
         poly.push(ClipVertex {
-            p: inc.vertex(cur as usize),
+            p: points[k],
             in_code: clip::incident_edge_code(prev, cur),
             out_code: clip::incident_edge_code(cur, next),
         });
