@@ -250,6 +250,13 @@ impl DynamicTree {
         let mut stack = FixedStack::new((NULL_NODE, 0.0f32));
         stack.push((self.root, 0.0));
         while let Some((index, inherited)) = stack.pop() {
+            // The best cost may have dropped since this entry was pushed. A node's union with
+            // the leaf is at least the leaf's area and its growth is never negative, so once
+            // `leaf_area + inherited` reaches the best cost neither this node nor anything
+            // below it can win: skipping it changes no choice, only the work.
+            if leaf_area + inherited >= best_cost {
+                continue;
+            }
             let node = self.node(index);
             let union_area = node.aabb.union(leaf_aabb).surface_area();
             // Strict `<` keeps the first candidate in child1-first order on ties.

@@ -9,7 +9,7 @@ use super::closest::{closest_on_polyhedron, closest_segments};
 use super::feature;
 use super::polytope::{Polyhedron, Posed};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
-use crate::math::{Aabb, Transform, Vec3};
+use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::{HullEdge, MAX_HULL_VERTICES};
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
@@ -62,7 +62,11 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     }
     let boxes = a.box_half_extents().zip(b.box_half_extents());
     // Two boxes: both face queries in closed form from one rotation matrix.
-    let box_faces = boxes.map(|(ha, hb)| box_face_queries(a, b, ha, hb, &relative));
+    // B's rotation in A's frame, once for both closed forms.
+    let rotation = boxes.map(|_| Mat3::from_quat(relative.rotation));
+    let box_faces = boxes
+        .zip(rotation.as_ref())
+        .map(|((ha, hb), r)| box_face_queries(a, b, ha, hb, r, relative.position));
     let fa = box_faces.map_or_else(|| face_query(&pa, &pb), |(fa, _)| fa);
     if fa.separation > speculative {
         cache.axis = CACHE_FACE_A << 30 | fa.face as u32;
@@ -84,7 +88,8 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
         // never used, so leaving those out changes no manifold.
         Some((ha, hb)) => {
             let cut = speculative.min(edge_wins) - EDGE_BOUND_MARGIN * (1.0 + relative.position.length());
-            let keep = box_edge_separations(ha, hb, &relative).map(|row| row.map(|s| s >= cut));
+            let r = rotation.as_ref().expect("boxes have a rotation");
+            let keep = box_edge_separations(ha, hb, r, relative.position).map(|row| row.map(|s| s >= cut));
             if keep.iter().flatten().any(|&k| k) {
                 edge_query(&pa, &pb, |ea, eb| keep[box_edge_axis(ea)][box_edge_axis(eb)])
             } else {
@@ -126,10 +131,9 @@ fn box_face_queries<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     b: &B,
     ha: Vec3,
     hb: Vec3,
-    relative: &Transform,
+    r: &Mat3,
+    t: Vec3,
 ) -> (FaceQuery, FaceQuery) {
-    let r = crate::math::Mat3::from_quat(relative.rotation);
-    let t = relative.position;
     let columns = [r.x_axis, r.y_axis, r.z_axis];
     // |R_ij|: how much of B's axis j lies along A's axis i (column j, component i).
     let abs = columns.map(|c| c.abs());
@@ -173,24 +177,32 @@ const PARALLEL_SQ: f32 = 1e-2;
 /// are nearly parallel the division is unstable, so the bound uses what holds for every unit
 /// axis perpendicular to `e_i`: at most the offset of the centres across `e_i`, less A's
 /// smaller half width across it and B's smallest half extent.
-fn box_edge_separations(ha: Vec3, hb: Vec3, relative: &Transform) -> [[f32; 3]; 3] {
-    let r = crate::math::Mat3::from_quat(relative.rotation);
-    let t = relative.position;
-    let fb = [r.x_axis, r.y_axis, r.z_axis];
+///
+/// With `R` the rotation (column `j` is B's axis `f_j`, `R[i][j]` its component along A's axis
+/// `i`) and `i1, i2`, `j1, j2` the other two indices in cyclic order, `L = e_i × f_j` has
+/// components `L[i1] = -R[i2][j]`, `L[i2] = R[i1][j]`, so `r_A(L) = ha[i1] |R[i2][j]| +
+/// ha[i2] |R[i1][j]|`, and `L · f_k = e_i · (f_j × f_k)` gives `r_B(L) = hb[j1] |R[i][j2]| +
+/// hb[j2] |R[i][j1]|` (the classic box–box terms, a few products each instead of three dot
+/// products per entry).
+fn box_edge_separations(ha: Vec3, hb: Vec3, r: &Mat3, t: Vec3) -> [[f32; 3]; 3] {
+    // m[i][j] = R[i][j], and its absolute values.
+    let cols = [r.x_axis, r.y_axis, r.z_axis];
+    let m = |i: usize, j: usize| cols[j][i];
     let mut out = [[0.0; 3]; 3];
     for (i, row) in out.iter_mut().enumerate() {
-        let e = Vec3::AXES[i];
-        let across = (t - e * t.dot(e)).length();
-        let parallel_bound = across - ha[(i + 1) % 3].min(ha[(i + 2) % 3]) - hb.min_element();
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let across = (t[i1] * t[i1] + t[i2] * t[i2]).sqrt();
+        let parallel_bound = across - ha[i1].min(ha[i2]) - hb.min_element();
         for (j, s) in row.iter_mut().enumerate() {
-            let l = e.cross(fb[j]);
-            let len_sq = l.length_squared();
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let (l1, l2) = (-m(i2, j), m(i1, j));
+            let len_sq = l1 * l1 + l2 * l2;
             *s = if len_sq < PARALLEL_SQ {
                 parallel_bound
             } else {
-                let ra = ha.x * l.x.abs() + ha.y * l.y.abs() + ha.z * l.z.abs();
-                let rb = hb.x * l.dot(fb[0]).abs() + hb.y * l.dot(fb[1]).abs() + hb.z * l.dot(fb[2]).abs();
-                (l.dot(t).abs() - ra - rb) / len_sq.sqrt()
+                let ra = ha[i1] * l1.abs() + ha[i2] * l2.abs();
+                let rb = hb[j1] * m(i, j2).abs() + hb[j2] * m(i, j1).abs();
+                ((l1 * t[i1] + l2 * t[i2]).abs() - ra - rb) / len_sq.sqrt()
             };
         }
     }
@@ -633,7 +645,8 @@ mod tests {
             let pb = Posed::new(&b, relative);
             // The closed-form face queries agree with the search (a different face only in a
             // tie, where both faces separate the same).
-            let (fa, fb) = box_face_queries(&a, &b, ha, hb, &relative);
+            let r = Mat3::from_quat(relative.rotation);
+            let (fa, fb) = box_face_queries(&a, &b, ha, hb, &r, relative.position);
             for (closed, searched, own) in [(fa, face_query(&pa, &pb), &pa), (fb, face_query(&pb, &pa), &pb)]
             {
                 assert!((closed.separation - searched.separation).abs() < 1e-4, "case {case}");
@@ -650,7 +663,7 @@ mod tests {
                 }
             }
             // Every edge pair's separation is within its directions' bound.
-            let bounds = box_edge_separations(ha, hb, &relative);
+            let bounds = box_edge_separations(ha, hb, &r, relative.position);
             for ea in a.edges() {
                 for eb in b.edges() {
                     let only = |x: &HullEdge, y: &HullEdge| std::ptr::eq(x, ea) && std::ptr::eq(y, eb);

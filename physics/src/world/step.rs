@@ -238,22 +238,28 @@ impl World {
                 awake.iter().for_each(|id| update((id, (&mut contacts[id], &mut status[id]))));
             }
         }
-        let mut next = self.awake_contacts.next_from(0);
-        while let Some(id) = next {
-            next = self.awake_contacts.next_from(id + 1);
-            let flags = self.scratch.contact_status[id];
-            if flags & (SEPARATED | BEGAN | ENDED) == 0 {
-                continue;
-            }
-            let c = &self.contacts.contacts[id];
-            if c.separated {
-                self.destroy_contact(id as u32);
-            } else if c.began {
-                self.began_bits.set(id);
-                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), true));
-            } else if c.ended {
-                self.ended_bits.set(id);
-                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), false));
+        // In contact order, word by word from a copy of each word of the awake set: destroying
+        // a contact clears only its own bit, so the copy visits exactly the contacts a fresh
+        // search for the next set bit would, for a fraction of the work.
+        for k in 0..self.awake_contacts.word_count() {
+            let mut word = self.awake_contacts.word(k);
+            while word != 0 {
+                let id = k * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let flags = self.scratch.contact_status[id];
+                if flags & (SEPARATED | BEGAN | ENDED) == 0 {
+                    continue;
+                }
+                let c = &self.contacts.contacts[id];
+                if c.separated {
+                    self.destroy_contact(id as u32);
+                } else if c.began {
+                    self.began_bits.set(id);
+                    self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), true));
+                } else if c.ended {
+                    self.ended_bits.set(id);
+                    self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), false));
+                }
             }
         }
     }
