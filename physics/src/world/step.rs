@@ -5,7 +5,7 @@ use super::continuous::time_of_impact;
 use super::{StepSettings, TouchEvent, WaterContact, World, graph, tight_aabb};
 use crate::body::{Body, BodyId, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
-use crate::math::{Aabb, Quat, Transform, Vec3};
+use crate::math::{Quat, Transform, Vec3};
 use crate::narrowphase::{
     Contact, Manifold, ManifoldAnchors, TERRAIN, TerrainLink, carry_manifold, collide, collide_terrain,
     update_manifold,
@@ -399,7 +399,7 @@ impl World {
             let start_rotation = (sb.dq.inverse() * end.rotation).normalize();
             let start =
                 Transform::new(self.scratch.centers[k + 1] - start_rotation * b.local_center, start_rotation);
-            let swept = Aabb::transformed(&b.shape.local_aabb(), &start).union(&tight_aabb(b));
+            let swept = b.shape.world_aabb(&start).union(&tight_aabb(b));
             self.scratch.candidates.clear();
             let candidates = &mut self.scratch.candidates;
             self.broadphase.tree(ProxyType::Static).query(&swept, |_, body| {
