@@ -152,11 +152,15 @@ impl World {
 
     /// Stage 3: contact pairs for new overlaps of moved proxies, in sorted pair order.
     fn create_pairs(&mut self) -> u32 {
-        self.broadphase.update_pairs(&mut self.scratch.pairs);
+        // Pairs that already have a contact are dropped before the sort; no contact is made
+        // until the list is complete, so the list is exactly the new pairs, in the same order.
+        let contacts = &self.contacts;
+        self.broadphase.update_pairs_where(&mut self.scratch.pairs, |a, b| !contacts.contains(a, b));
         let mut created = 0;
         for &(a, b) in &self.scratch.pairs {
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
             let any_dynamic = ba.body_type == BodyType::Dynamic || bb.body_type == BodyType::Dynamic;
+            // The list holds only distinct pairs without a contact; the check stays as a guard.
             if any_dynamic && !self.contacts.contains(a, b) {
                 let friction = (ba.material.friction * bb.material.friction).sqrt();
                 let restitution = ba.material.restitution.max(bb.material.restitution);
