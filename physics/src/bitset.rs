@@ -54,6 +54,17 @@ impl BitSet {
         Ones { words: &self.words, index: 0, current: self.words.first().copied().unwrap_or(0) }
     }
 
+    /// Number of 64-bit words; bit `i` lives in word `i / 64`.
+    pub fn word_count(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Word `k` of the set (bits `64 k .. 64 k + 64`), for walking a set one word at a time
+    /// while clearing the bits already visited.
+    pub fn word(&self, k: usize) -> u64 {
+        self.words[k]
+    }
+
     /// The index of the first set bit at or after `start`, for walking a set while changing it.
     pub fn next_from(&self, start: usize) -> Option<usize> {
         let mut k = start / 64;

@@ -324,3 +324,28 @@ fn invalid_rays_never_hit() {
     assert!(s.cast_ray(Vec3::ZERO, -Vec3::Z, -1.0).is_none());
     assert!(s.cast_ray(Vec3::new(0.0, 0.0, 5.0), -Vec3::Z, f32::INFINITY).is_some());
 }
+
+#[test]
+fn world_boxes_of_round_shapes_are_exact_and_hold_the_shape() {
+    let mut rng = Lcg(5);
+    for _ in 0..200 {
+        let rotation = Quat::from_axis_angle(rng.on_sphere(), rng.unit() * 6.3);
+        let xf = Transform::new(rng.in_cube() * 10.0, rotation);
+        for shape in [
+            Shape::Sphere { radius: 0.3 },
+            Shape::Capsule { half_height: 0.5, radius: 0.2 },
+            Shape::Cuboid { half_extents: Vec3::new(0.3, 0.4, 0.5) },
+        ] {
+            let aabb = shape.world_aabb(&xf);
+            // Every face of the box touches the shape: the support point along each world
+            // axis lies on it (exactly for round shapes, by the corner for a box).
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                for dir in [axis, -axis] {
+                    let far = xf.transform_point(shape.support(xf.rotation.inverse() * dir));
+                    let face = if dir.max_element() > 0.0 { aabb.max.dot(dir) } else { aabb.min.dot(dir) };
+                    assert!(close(far.dot(dir), face, 1e-4), "{shape:?}: {} vs {face}", far.dot(dir));
+                }
+            }
+        }
+    }
+}

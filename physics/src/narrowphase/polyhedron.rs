@@ -9,7 +9,7 @@ use super::closest::{closest_on_polyhedron, closest_segments};
 use super::feature;
 use super::polytope::{Polyhedron, Posed};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
-use crate::math::{Aabb, Transform, Vec3};
+use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::{HullEdge, MAX_HULL_VERTICES};
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
@@ -62,7 +62,11 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     }
     let boxes = a.box_half_extents().zip(b.box_half_extents());
     // Two boxes: both face queries in closed form from one rotation matrix.
-    let box_faces = boxes.map(|(ha, hb)| box_face_queries(a, b, ha, hb, &relative));
+    // B's rotation in A's frame, once for both closed forms.
+    let rotation = boxes.map(|_| Mat3::from_quat(relative.rotation));
+    let box_faces = boxes
+        .zip(rotation.as_ref())
+        .map(|((ha, hb), r)| box_face_queries(a, b, ha, hb, r, relative.position));
     let fa = box_faces.map_or_else(|| face_query(&pa, &pb), |(fa, _)| fa);
     if fa.separation > speculative {
         cache.axis = CACHE_FACE_A << 30 | fa.face as u32;
@@ -84,7 +88,8 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
         // never used, so leaving those out changes no manifold.
         Some((ha, hb)) => {
             let cut = speculative.min(edge_wins) - EDGE_BOUND_MARGIN * (1.0 + relative.position.length());
-            let keep = box_edge_separations(ha, hb, &relative).map(|row| row.map(|s| s >= cut));
+            let r = rotation.as_ref().expect("boxes have a rotation");
+            let keep = box_edge_separations(ha, hb, r, relative.position).map(|row| row.map(|s| s >= cut));
             if keep.iter().flatten().any(|&k| k) {
                 edge_query(&pa, &pb, |ea, eb| keep[box_edge_axis(ea)][box_edge_axis(eb)])
             } else {
@@ -126,10 +131,9 @@ fn box_face_queries<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     b: &B,
     ha: Vec3,
     hb: Vec3,
-    relative: &Transform,
+    r: &Mat3,
+    t: Vec3,
 ) -> (FaceQuery, FaceQuery) {
-    let r = crate::math::Mat3::from_quat(relative.rotation);
-    let t = relative.position;
     let columns = [r.x_axis, r.y_axis, r.z_axis];
     // |R_ij|: how much of B's axis j lies along A's axis i (column j, component i).
     let abs = columns.map(|c| c.abs());
@@ -173,24 +177,32 @@ const PARALLEL_SQ: f32 = 1e-2;
 /// are nearly parallel the division is unstable, so the bound uses what holds for every unit
 /// axis perpendicular to `e_i`: at most the offset of the centres across `e_i`, less A's
 /// smaller half width across it and B's smallest half extent.
-fn box_edge_separations(ha: Vec3, hb: Vec3, relative: &Transform) -> [[f32; 3]; 3] {
-    let r = crate::math::Mat3::from_quat(relative.rotation);
-    let t = relative.position;
-    let fb = [r.x_axis, r.y_axis, r.z_axis];
+///
+/// With `R` the rotation (column `j` is B's axis `f_j`, `R[i][j]` its component along A's axis
+/// `i`) and `i1, i2`, `j1, j2` the other two indices in cyclic order, `L = e_i × f_j` has
+/// components `L[i1] = -R[i2][j]`, `L[i2] = R[i1][j]`, so `r_A(L) = ha[i1] |R[i2][j]| +
+/// ha[i2] |R[i1][j]|`, and `L · f_k = e_i · (f_j × f_k)` gives `r_B(L) = hb[j1] |R[i][j2]| +
+/// hb[j2] |R[i][j1]|` (the classic box–box terms, a few products each instead of three dot
+/// products per entry).
+fn box_edge_separations(ha: Vec3, hb: Vec3, r: &Mat3, t: Vec3) -> [[f32; 3]; 3] {
+    // m[i][j] = R[i][j], and its absolute values.
+    let cols = [r.x_axis, r.y_axis, r.z_axis];
+    let m = |i: usize, j: usize| cols[j][i];
     let mut out = [[0.0; 3]; 3];
     for (i, row) in out.iter_mut().enumerate() {
-        let e = Vec3::AXES[i];
-        let across = (t - e * t.dot(e)).length();
-        let parallel_bound = across - ha[(i + 1) % 3].min(ha[(i + 2) % 3]) - hb.min_element();
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let across = (t[i1] * t[i1] + t[i2] * t[i2]).sqrt();
+        let parallel_bound = across - ha[i1].min(ha[i2]) - hb.min_element();
         for (j, s) in row.iter_mut().enumerate() {
-            let l = e.cross(fb[j]);
-            let len_sq = l.length_squared();
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let (l1, l2) = (-m(i2, j), m(i1, j));
+            let len_sq = l1 * l1 + l2 * l2;
             *s = if len_sq < PARALLEL_SQ {
                 parallel_bound
             } else {
-                let ra = ha.x * l.x.abs() + ha.y * l.y.abs() + ha.z * l.z.abs();
-                let rb = hb.x * l.dot(fb[0]).abs() + hb.y * l.dot(fb[1]).abs() + hb.z * l.dot(fb[2]).abs();
-                (l.dot(t).abs() - ra - rb) / len_sq.sqrt()
+                let ra = ha[i1] * l1.abs() + ha[i2] * l2.abs();
+                let rb = hb[j1] * m(i, j2).abs() + hb[j2] * m(i, j1).abs();
+                ((l1 * t[i1] + l2 * t[i2]).abs() - ra - rb) / len_sq.sqrt()
             };
         }
     }
@@ -381,12 +393,19 @@ fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
 struct ClipScratch {
     polygons: [ClipPolygon; 2],
     candidates: [ManifoldPoint; clip::CLIP_CAPACITY],
+    /// The reference and incident face loops' vertices in the common frame, posed once per
+    /// call: the side planes, the snap distance and the snapping of every clipped point read
+    /// them, and posing a vertex again for each read was a few percent of a landing pile.
+    ref_points: [Vec3; MAX_HULL_VERTICES],
+    inc_points: [Vec3; MAX_HULL_VERTICES],
 }
 
 thread_local! {
     static CLIP_SCRATCH: std::cell::RefCell<ClipScratch> = std::cell::RefCell::new(ClipScratch {
         polygons: [ClipPolygon::default(); 2],
         candidates: [ManifoldPoint::default(); clip::CLIP_CAPACITY],
+        ref_points: [Vec3::ZERO; MAX_HULL_VERTICES],
+        inc_points: [Vec3::ZERO; MAX_HULL_VERTICES],
     });
 }
 
@@ -401,29 +420,34 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     speculative: f32,
     scratch: &mut ClipScratch,
 ) -> Option<Manifold> {
-    let ClipScratch { polygons: [first, second], candidates } = scratch;
+    let ClipScratch { polygons: [first, second], candidates, ref_points, inc_points } = scratch;
     let inc_face = incident_face(inc, n);
-    fill_incident_polygon(inc, inc_face, first);
+    let inc_loop = inc.poly.face_loop(inc_face);
+    let inc_points = &mut inc_points[..inc_loop.len()];
+    inc_points.iter_mut().zip(inc_loop).for_each(|(p, &i)| *p = inc.vertex(i as usize));
+    let ref_loop = r.poly.face_loop(ref_face);
+    let ref_points = &mut ref_points[..ref_loop.len()];
+    ref_points.iter_mut().zip(ref_loop).for_each(|(p, &i)| *p = r.vertex(i as usize));
+    fill_incident_polygon(inc_loop, inc_points, first);
     // Clip back and forth between the two buffers.
     let (mut poly, mut next) = (first, second);
-    let ref_loop = r.poly.face_loop(ref_face);
     for k in 0..ref_loop.len() {
-        let (i0, i1) = (ref_loop[k], ref_loop[(k + 1) % ref_loop.len()]);
-        let (v0, v1) = (r.vertex(i0 as usize), r.vertex(i1 as usize));
+        let k1 = (k + 1) % ref_loop.len();
+        let (i0, i1) = (ref_loop[k], ref_loop[k1]);
+        let (v0, v1) = (ref_points[k], ref_points[k1]);
         // Outward side normal of a counter-clockwise loop.
         let side = (v1 - v0).cross(n);
         clip::clip_polygon(poly, side, side.dot(v0), clip::side_code(i0, i1), next);
         std::mem::swap(&mut poly, &mut next);
     }
-    let inc_loop = inc.poly.face_loop(inc_face);
-    let snap_sq = snap_distance_sq(r, ref_loop, inc, inc_loop);
+    let snap_sq = snap_distance_sq(ref_points, inc_points);
     let mut count = 0;
     for v in poly.vertices() {
         let s = n.dot(v.p) - d;
         if s <= speculative {
             // A's or B's vertex when the point sits on one (congruent faces), else the clip id.
-            let near_ref = near_vertex(r, ref_loop, v.p, n, snap_sq);
-            let near_inc = near_vertex(inc, inc_loop, v.p, n, snap_sq);
+            let near_ref = near_vertex(ref_loop, ref_points, v.p, n, snap_sq);
+            let near_inc = near_vertex(inc_loop, inc_points, v.p, n, snap_sq);
             let (near_a, near_b) = if ref_is_b { (near_inc, near_ref) } else { (near_ref, near_inc) };
             let mut feature = match (near_a, near_b) {
                 (Some(i), _) => feature::vertex(false, i),
@@ -457,36 +481,25 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
 /// millimetre jitter; naming it by the vertex it sits on keeps its id.
 const SNAP_DISTANCE: f32 = 0.01;
 
-/// The squared snap distance for these faces: [`SNAP_DISTANCE`], or less on faces with short
-/// edges so two corners of one face never snap to the same vertex.
-fn snap_distance_sq<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
-    r: &Posed<R>,
-    ref_loop: &[u16],
-    inc: &Posed<I>,
-    inc_loop: &[u16],
-) -> f32 {
-    let shortest = |lp: &[u16], vertex: &dyn Fn(usize) -> Vec3| {
-        (0..lp.len())
-            .map(|k| (vertex(lp[(k + 1) % lp.len()] as usize) - vertex(lp[k] as usize)).length_squared())
-            .fold(f32::MAX, f32::min)
+/// The squared snap distance for these faces (their loops' vertices in the common frame):
+/// [`SNAP_DISTANCE`], or less on faces with short edges so two corners of one face never snap
+/// to the same vertex.
+fn snap_distance_sq(ref_points: &[Vec3], inc_points: &[Vec3]) -> f32 {
+    let shortest = |pts: &[Vec3]| {
+        (0..pts.len()).map(|k| (pts[(k + 1) % pts.len()] - pts[k]).length_squared()).fold(f32::MAX, f32::min)
     };
-    let edge_sq = shortest(ref_loop, &|i| r.vertex(i)).min(shortest(inc_loop, &|i| inc.vertex(i)));
+    let edge_sq = shortest(ref_points).min(shortest(inc_points));
     (SNAP_DISTANCE * SNAP_DISTANCE).min(0.0625 * edge_sq)
 }
 
-/// The vertex of loop `lp` nearest to `p` if within the snap distance (first on ties),
-/// measured across the normal `n` so the penetration depth does not count.
-fn near_vertex<P: Polyhedron + ?Sized>(
-    poly: &Posed<P>,
-    lp: &[u16],
-    p: Vec3,
-    n: Vec3,
-    snap_sq: f32,
-) -> Option<u16> {
+/// The vertex of loop `lp` (its positions `points` in the common frame) nearest to `p` if
+/// within the snap distance (first on ties), measured across the normal `n` so the
+/// penetration depth does not count.
+fn near_vertex(lp: &[u16], points: &[Vec3], p: Vec3, n: Vec3, snap_sq: f32) -> Option<u16> {
     let mut best = None;
     let mut best_sq = snap_sq;
-    for &i in lp {
-        let off = poly.vertex(i as usize) - p;
+    for (&i, &vertex) in lp.iter().zip(points) {
+        let off = vertex - p;
         let d = (off - n * n.dot(off)).length_squared();
         if d < best_sq {
             best_sq = d;
@@ -590,15 +603,15 @@ fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
     best
 }
 
-/// The incident face's loop in the common frame, each vertex tagged with its two edges.
-fn fill_incident_polygon<I: Polyhedron + ?Sized>(inc: &Posed<I>, face: usize, poly: &mut ClipPolygon) {
-    let lp = inc.poly.face_loop(face);
+/// The incident face's loop `lp` (its positions `points` in the common frame) as a clip
+/// polygon, each vertex tagged with its two edges.
+fn fill_incident_polygon(lp: &[u16], points: &[Vec3], poly: &mut ClipPolygon) {
     poly.len = 0;
     for k in 0..lp.len() {
         let prev = lp[(k + lp.len() - 1) % lp.len()];
         let (cur, next) = (lp[k], lp[(k + 1) % lp.len()]);
         poly.push(ClipVertex {
-            p: inc.vertex(cur as usize),
+            p: points[k],
             in_code: clip::incident_edge_code(prev, cur),
             out_code: clip::incident_edge_code(cur, next),
         });
@@ -632,7 +645,8 @@ mod tests {
             let pb = Posed::new(&b, relative);
             // The closed-form face queries agree with the search (a different face only in a
             // tie, where both faces separate the same).
-            let (fa, fb) = box_face_queries(&a, &b, ha, hb, &relative);
+            let r = Mat3::from_quat(relative.rotation);
+            let (fa, fb) = box_face_queries(&a, &b, ha, hb, &r, relative.position);
             for (closed, searched, own) in [(fa, face_query(&pa, &pb), &pa), (fb, face_query(&pb, &pa), &pb)]
             {
                 assert!((closed.separation - searched.separation).abs() < 1e-4, "case {case}");
@@ -649,7 +663,7 @@ mod tests {
                 }
             }
             // Every edge pair's separation is within its directions' bound.
-            let bounds = box_edge_separations(ha, hb, &relative);
+            let bounds = box_edge_separations(ha, hb, &r, relative.position);
             for ea in a.edges() {
                 for eb in b.edges() {
                     let only = |x: &HullEdge, y: &HullEdge| std::ptr::eq(x, ea) && std::ptr::eq(y, eb);

@@ -11,7 +11,7 @@ pub use mass::MassProperties;
 pub use raycast::RayHit;
 
 use crate::error::{AtollError, check_positive};
-use crate::math::{Aabb, Vec3};
+use crate::math::{Aabb, Transform, Vec3};
 use std::sync::Arc;
 
 /// A convex collision shape in its body's local frame.
@@ -100,6 +100,21 @@ impl Shape {
             }
             Shape::Cuboid { half_extents } => Aabb::from_center_half_extents(Vec3::ZERO, *half_extents),
             Shape::Hull(h) => h.local_aabb(),
+        }
+    }
+
+    /// The box around the shape placed at `xf`. Spheres and capsules get their exact box: the
+    /// rotated local box (what boxes and hulls get) is up to √3 times wider for a turned ball,
+    /// and on a rain of balls those wider boxes made about a third more broadphase pairs.
+    pub fn world_aabb(&self, xf: &Transform) -> Aabb {
+        match self {
+            Shape::Sphere { radius } => Aabb::from_center_half_extents(xf.position, Vec3::splat(*radius)),
+            Shape::Capsule { half_height, radius } => {
+                // The segment's half extent along each world axis, plus the radius.
+                let axis = xf.rotation * Vec3::new(0.0, *half_height, 0.0);
+                Aabb::from_center_half_extents(xf.position, axis.abs() + Vec3::splat(*radius))
+            }
+            Shape::Cuboid { .. } | Shape::Hull(_) => Aabb::transformed(&self.local_aabb(), xf),
         }
     }
 

@@ -28,6 +28,29 @@ pub(crate) struct Batches {
     by_colour: Vec<Vec<u32>>,
     /// Contacts that found no free colour (a body with more than `COLOURS` contacts).
     overflow: Vec<u32>,
+    /// Scratch for [`order_by_point_count`].
+    sorted: Vec<u32>,
+}
+
+/// Orders one colour's contacts (ascending contact order) by point count, then contact order:
+/// what a stable sort by point count gives, in one pass per count present. Counts are at most
+/// a handful of values, and the stable sort this replaces was 3 % of a settled rain's step.
+fn order_by_point_count(colour: &mut [u32], points: &[u8], sorted: &mut Vec<u32>) {
+    let count = |k: u32| points[k as usize];
+    let Some(&first) = colour.first() else { return };
+    let (mut low, mut high) = (count(first), count(first));
+    for &k in colour.iter() {
+        low = low.min(count(k));
+        high = high.max(count(k));
+    }
+    if low == high {
+        return;
+    }
+    sorted.clear();
+    for n in low..=high {
+        sorted.extend(colour.iter().copied().filter(|&k| count(k) == n));
+    }
+    colour.copy_from_slice(sorted);
 }
 
 impl Batches {
@@ -65,10 +88,7 @@ impl Batches {
         }
         self.lanes.clear();
         for colour in &mut self.by_colour {
-            let count = |k: &u32| points[*k as usize];
-            if colour.windows(2).any(|w| count(&w[0]) != count(&w[1])) {
-                colour.sort_by_key(|&k| (count(&k), k));
-            }
+            order_by_point_count(colour, points, &mut self.sorted);
             for chunk in colour.chunks(4) {
                 let mut lanes = [EMPTY_LANE; 4];
                 lanes[..chunk.len()].copy_from_slice(chunk);
@@ -97,6 +117,25 @@ mod tests {
         let mut batches = Batches::default();
         batches.build(pairs.iter().copied(), &[true; 17], &points);
         assert_eq!(batches.lanes, vec![[0, 2, 4, 6], [1, 3, 5, 7]]);
+    }
+
+    #[test]
+    fn ordering_by_point_count_is_the_stable_sort() {
+        let mut state = 11u32;
+        let mut sorted = Vec::new();
+        for len in 0..60 {
+            let points: Vec<u8> = (0..len)
+                .map(|_| {
+                    state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+                    1 + (state >> 29) as u8 % 4
+                })
+                .collect();
+            let mut colour: Vec<u32> = (0..len as u32).filter(|k| k % 3 != 1).collect();
+            let mut expected = colour.clone();
+            expected.sort_by_key(|&k| (points[k as usize], k));
+            order_by_point_count(&mut colour, &points, &mut sorted);
+            assert_eq!(colour, expected, "length {len}");
+        }
     }
 
     #[test]

@@ -563,5 +563,5 @@ impl World {
 
 /// The body's tight world AABB.
 pub(crate) fn tight_aabb(b: &Body) -> Aabb {
-    Aabb::transformed(&b.shape.local_aabb(), &b.transform)
+    b.shape.world_aabb(&b.transform)
 }

@@ -1,0 +1,67 @@
+//! Steps one of the Rapier benchmark's scenes in Atoll alone, with the benchmark's settings
+//! (dt 1/60, 4 substeps, sleeping off, one thread), for instruction counting under callgrind:
+//! `cargo run -p atoll-physics --release --example step_count -- rain 120 60`
+//! warms up 120 steps, then steps 60 inside `measured_steps` (so
+//! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
+//! those) and prints the state hash at the end. `--trace` after the counts prints the profile
+//! of every 20th warm-up step.
+
+use atoll_physics::scene::builtin;
+use atoll_physics::{Scene, World};
+
+fn scene(name: &str) -> Scene {
+    let mut scene = match name {
+        "rain" => builtin::rain_boxes_balls(2000),
+        "tumbler" => builtin::tumbler(2000),
+        "pyramid3d" => builtin::pyramid_3d(20),
+        "pyramid" => builtin::plane_pyramid(40),
+        other => panic!("unknown scene {other}: rain, tumbler, pyramid3d or pyramid"),
+    };
+    scene.settings.dt = 1.0 / 60.0;
+    scene.settings.substeps = 4;
+    scene.settings.sleep_enabled = false;
+    scene
+}
+
+/// The measured steps, a function of their own so callgrind can collect inside it only.
+#[inline(never)]
+fn measured_steps(world: &mut World, steps: u32) {
+    for _ in 0..steps {
+        world.step();
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let name = args.get(1).map(String::as_str).unwrap_or("rain");
+    let warm: u32 = args.get(2).map_or(120, |s| s.parse().expect("warm-up steps"));
+    let steps: u32 = args.get(3).map_or(60, |s| s.parse().expect("measured steps"));
+    let (mut world, _ids) = scene(name).build_world().expect("scene builds");
+    world.set_thread_count(1).expect("one thread");
+    let trace = args.iter().any(|a| a == "--trace");
+    for i in 0..warm {
+        world.step();
+        if trace && i % 20 == 0 {
+            let p = world.profile();
+            let stages: Vec<String> = atoll_physics::Stage::ALL
+                .iter()
+                .map(|s| format!("{} {:.2}", s.name(), p.stage(*s)))
+                .collect();
+            println!(
+                "step {i}: {:.2} ms, {} pairs, {} touching, {} reinserted; {}",
+                p.total_ms,
+                p.counters.contact_pairs,
+                p.counters.touching_contacts,
+                p.counters.reinsertions,
+                stages.join(", ")
+            );
+        }
+    }
+    let start = std::time::Instant::now();
+    measured_steps(&mut world, steps);
+    let ms = start.elapsed().as_secs_f64() * 1e3 / f64::from(steps.max(1));
+    println!(
+        "{name}: {warm} + {steps} steps, {ms:.3} ms a step, state hash {:016x}",
+        atoll_physics::snapshot::state_hash(&world)
+    );
+}
