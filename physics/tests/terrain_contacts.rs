@@ -411,9 +411,20 @@ fn cutting_the_pillar_of_a_terrain_table_drops_its_top_as_a_rock_body() {
         mode: BrushMode::Remove,
         material: VoxelMaterial::Rock,
     };
-    world.edit_terrain(&Edit::Sphere(brush)).unwrap();
+    let uncut = world.terrain().clone();
+    let report = world.edit_terrain(&Edit::Sphere(brush)).unwrap();
     let detached = world.detached_bodies().to_vec();
     assert_eq!(detached.len(), 1, "the slab and what is left of the pillar above the cut");
+    // The report's old values, written back in reverse, undo the cut and the slab's removal
+    // alike (the editor's undo of a stroke); writing the new values redoes them.
+    let redo: Vec<_> = report.previous.iter().map(|(v, _)| (*v, world.terrain().voxel(*v))).collect();
+    let cut = world.terrain().clone();
+    let undo: Vec<_> = report.previous.iter().rev().copied().collect();
+    world.set_terrain_voxels(&undo).unwrap();
+    assert!(same_voxels(world.terrain(), &uncut), "undo restores the table");
+    assert!(world.detached_bodies().is_empty(), "writing voxels back cuts nothing loose");
+    world.set_terrain_voxels(&redo).unwrap();
+    assert!(same_voxels(world.terrain(), &cut), "redo cuts it again");
     let top = world.body(detached[0]).unwrap();
     let (start, mass) = (top.center_of_mass, top.mass);
     // 162 slab voxels plus the pillar's stub above the cut, 0.125 m³ each at 2000 kg/m³.
@@ -428,4 +439,10 @@ fn cutting_the_pillar_of_a_terrain_table_drops_its_top_as_a_rock_body() {
     let brush = SphereBrush { center: Vec3::new(5.0, 5.0, 5.0), radius: 0.8, mode: BrushMode::Add, ..brush };
     world.edit_terrain(&Edit::Sphere(brush)).unwrap();
     assert!(world.detached_bodies().is_empty());
+}
+
+/// Whether two terrains hold the same voxels in the same chunks.
+fn same_voxels(a: &Terrain, b: &Terrain) -> bool {
+    a.chunk_count() == b.chunk_count()
+        && a.chunks().all(|(c, chunk)| b.chunk(c).is_some_and(|other| other.voxels() == chunk.voxels()))
 }

@@ -15,9 +15,10 @@ impl EditorState {
     /// newest step while the gesture `merge` goes on). The bodies it creates or changes become
     /// the selection when it creates any. On refusal nothing changes and the reason is returned.
     pub fn commit(&mut self, label: &str, edit: Edit, merge: Option<MergeKey>) -> Result<(), String> {
-        let touched = edit.apply(&mut self.world, &mut self.entities)?;
+        let applied = edit.apply(&mut self.world, &mut self.entities)?;
+        self.note_terrain_redraw(applied.terrain);
         if matches!(edit, Edit::Add(_)) {
-            self.selection.set_many(touched);
+            self.selection.set_many(applied.bodies);
         }
         self.undo.push(label, edit, merge);
         self.mark_edited();
@@ -28,8 +29,9 @@ impl EditorState {
     pub fn undo(&mut self) -> Option<String> {
         let entry = self.undo.pop_undo()?;
         match entry.edit.inverse().apply(&mut self.world, &mut self.entities) {
-            Ok(touched) => {
-                self.select_after_history(&entry.edit.inverse(), touched);
+            Ok(applied) => {
+                self.note_terrain_redraw(applied.terrain);
+                self.select_after_history(&entry.edit.inverse(), applied.bodies);
                 let label = entry.label.clone();
                 self.undo.undone(entry);
                 self.mark_edited();
@@ -48,8 +50,9 @@ impl EditorState {
     pub fn redo(&mut self) -> Option<String> {
         let entry = self.undo.pop_redo()?;
         match entry.edit.apply(&mut self.world, &mut self.entities) {
-            Ok(touched) => {
-                self.select_after_history(&entry.edit, touched);
+            Ok(applied) => {
+                self.note_terrain_redraw(applied.terrain);
+                self.select_after_history(&entry.edit, applied.bodies);
                 let label = entry.label.clone();
                 self.undo.redone(entry);
                 self.mark_edited();
@@ -66,9 +69,32 @@ impl EditorState {
     /// After an undo or redo the bodies it brought back or changed are selected, so the user
     /// sees what changed; bodies it removed leave the selection by themselves.
     fn select_after_history(&mut self, applied: &Edit, touched: Vec<BodyId>) {
-        if !matches!(applied, Edit::Remove(_) | Edit::Settings { .. }) {
+        if !matches!(applied, Edit::Remove(_) | Edit::Settings { .. } | Edit::Terrain { .. }) {
             self.selection.set_many(touched);
         }
+    }
+
+    /// Hands a terrain change to the viewport, which redraws the chunks it touched.
+    fn note_terrain_redraw(&mut self, change: Option<(u64, u64, Vec<atoll_physics::terrain::ChunkCoord>)>) {
+        if let Some(change) = change {
+            self.terrain_tool.pending.push(change);
+        }
+    }
+
+    /// Records a terrain stroke the brush has already applied, as one undo step.
+    pub fn record_stroke(&mut self, stroke: super::terrain_tool::Stroke) {
+        let mut added = Vec::new();
+        for id in stroke.detached {
+            if let Ok(record) = BodyRecord::capture(&self.world, &mut self.entities, id) {
+                added.push(record);
+            }
+        }
+        if stroke.voxels.is_empty() && added.is_empty() {
+            return;
+        }
+        let label = format!("terrain stroke ({} dabs)", stroke.dabs);
+        self.undo.push(label, Edit::Terrain { voxels: stroke.voxels, added, removed: Vec::new() }, None);
+        self.mark_edited();
     }
 
     /// The selected bodies as records, in slot order.
@@ -316,5 +342,43 @@ mod tests {
         state.reset();
         assert_eq!(state.world.transform(id).unwrap().position.y, 5.0);
         assert_eq!(state.world.step_count(), 0);
+    }
+}
+
+#[cfg(test)]
+mod terrain_tests {
+    use super::*;
+    use atoll_physics::Scene;
+    use atoll_physics::scene::builtin::terrain_hills;
+    use atoll_physics::terrain::BrushMode;
+
+    fn terrain_of(state: &EditorState) -> Option<atoll_physics::scene::SceneTerrain> {
+        Scene::from_world(&state.world, "t", |_| String::new()).terrain
+    }
+
+    #[test]
+    fn a_brush_stroke_is_one_undo_step() {
+        let mut state = EditorState::from_scene(&terrain_hills(), None).unwrap();
+        let original = terrain_of(&state);
+        state.terrain_tool.mode = Some(BrushMode::Add);
+        for x in [-6.0, -4.0, -2.0] {
+            state.terrain_tool.aim(&state.world, Vec3::new(x, 50.0, -6.0), Vec3::NEG_Y);
+            assert!(state.terrain_tool.stroke(&mut state.world).unwrap() > 0);
+        }
+        let stroke = state.terrain_tool.end_stroke().expect("a stroke was made");
+        assert!(stroke.dabs > 2 && !stroke.voxels.is_empty());
+        state.record_stroke(stroke);
+        let stroked = terrain_of(&state);
+        assert_ne!(stroked, original);
+        assert_eq!(state.undo.undo_len(), 1);
+        let stamp = state.world.terrain_stamp();
+        state.terrain_tool.pending.clear();
+
+        assert!(state.undo().unwrap().starts_with("terrain stroke"));
+        assert_eq!(terrain_of(&state), original, "undo restores every voxel");
+        assert_ne!(state.world.terrain_stamp(), stamp, "the terrain is marked changed");
+        assert_eq!(state.terrain_tool.pending.len(), 1, "the viewport is told to redraw");
+        state.redo();
+        assert_eq!(terrain_of(&state), stroked, "redo makes the stroke again");
     }
 }

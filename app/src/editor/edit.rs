@@ -2,7 +2,9 @@
 //! history stores these, never whole worlds.
 
 use super::entities::{Entities, EntityKey, EntityMeta};
+use atoll_physics::terrain::{ChunkCoord, Voxel};
 use atoll_physics::{BodyId, SceneBody, StepSettings, Transform, World};
+use glam::IVec3;
 
 /// One body as an edit remembers it: its key and everything needed to create it again.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +54,24 @@ pub enum Edit {
         /// After the edit.
         after: StepSettings,
     },
+    /// Terrain voxels changed (a brush stroke), with the bodies the change brought or took.
+    Terrain {
+        /// Each changed voxel: its value before and after.
+        voxels: Vec<(IVec3, Voxel, Voxel)>,
+        /// Bodies created with the change (rocks a stroke cut loose), in this order.
+        added: Vec<BodyRecord>,
+        /// Bodies destroyed with it (those rocks, when the stroke is undone), in this order.
+        removed: Vec<BodyRecord>,
+    },
+}
+
+/// What applying an edit did, for the selection and the viewport.
+#[derive(Clone, Debug, Default)]
+pub struct Applied {
+    /// The live bodies it created or changed.
+    pub bodies: Vec<BodyId>,
+    /// Terrain changes: the terrain stamp before and after, and the chunks to redraw.
+    pub terrain: Option<(u64, u64, Vec<ChunkCoord>)>,
 }
 
 impl Edit {
@@ -64,6 +84,11 @@ impl Edit {
             Edit::Remove(records) => Edit::Add(reversed(records)),
             Edit::Change(pairs) => Edit::Change(pairs.iter().map(|(b, a)| (a.clone(), b.clone())).collect()),
             Edit::Settings { before, after } => Edit::Settings { before: *after, after: *before },
+            Edit::Terrain { voxels, added, removed } => Edit::Terrain {
+                voxels: voxels.iter().map(|&(v, before, after)| (v, after, before)).collect(),
+                added: reversed(removed),
+                removed: reversed(added),
+            },
         }
     }
 
@@ -77,43 +102,37 @@ impl Edit {
             Edit::Remove(_) => Ok(()),
             Edit::Change(pairs) => pairs.iter().try_for_each(|(_, after)| check(after)),
             Edit::Settings { after, .. } => after.validate().map_err(|e| e.to_string()),
+            Edit::Terrain { added, .. } => added.iter().try_for_each(check),
         }
     }
 
     /// Applies the edit to `world`; returns the live bodies it created or changed. The edit is
     /// validated first, so a refused edit changes nothing.
-    pub fn apply(&self, world: &mut World, entities: &mut Entities) -> Result<Vec<BodyId>, String> {
+    pub fn apply(&self, world: &mut World, entities: &mut Entities) -> Result<Applied, String> {
         self.validate()?;
-        let mut touched = Vec::new();
+        let mut applied = Applied::default();
         match self {
-            Edit::Add(records) => {
-                for record in records {
-                    let desc = record.body.to_desc().map_err(|e| e.to_string())?;
-                    let id = world.create_body(&desc).map_err(|e| e.to_string())?;
-                    entities.bind(record.key, id);
-                    entities.set_meta(record.key, meta_of(&record.body));
-                    touched.push(id);
-                }
-            }
-            Edit::Remove(records) => {
-                for record in records {
-                    if let Some(id) = entities.body(record.key) {
-                        world.destroy_body(id).map_err(|e| e.to_string())?;
-                        entities.unbind(record.key);
-                    }
-                }
+            Edit::Add(records) => add(world, entities, records, &mut applied.bodies)?,
+            Edit::Remove(records) => remove(world, entities, records)?,
+            Edit::Terrain { voxels, added, removed } => {
+                remove(world, entities, removed)?;
+                let before = world.terrain_stamp();
+                let writes: Vec<(IVec3, Voxel)> = voxels.iter().map(|&(v, _, after)| (v, after)).collect();
+                let report = world.set_terrain_voxels(&writes).map_err(|e| e.to_string())?;
+                applied.terrain = Some((before, world.terrain_stamp(), report.chunks));
+                add(world, entities, added, &mut applied.bodies)?;
             }
             Edit::Change(pairs) => {
                 for (_, after) in pairs {
                     let Some(id) = entities.body(after.key) else { continue };
                     set_body(world, id, &after.body)?;
                     entities.set_meta(after.key, meta_of(&after.body));
-                    touched.push(id);
+                    applied.bodies.push(id);
                 }
             }
             Edit::Settings { after, .. } => world.set_settings(*after).map_err(|e| e.to_string())?,
         }
-        Ok(touched)
+        Ok(applied)
     }
 
     /// Bodies the edit names (for a label such as "move 3 bodies").
@@ -122,6 +141,7 @@ impl Edit {
             Edit::Add(r) | Edit::Remove(r) => r.len(),
             Edit::Change(p) => p.len(),
             Edit::Settings { .. } => 0,
+            Edit::Terrain { added, removed, .. } => added.len() + removed.len(),
         }
     }
 
@@ -136,9 +156,47 @@ impl Edit {
                     + p.iter().map(|(b, a)| b.heap_bytes() + a.heap_bytes()).sum::<usize>()
             }
             Edit::Settings { .. } => 0,
+            Edit::Terrain { voxels, added, removed } => {
+                voxels.capacity() * size_of::<(IVec3, Voxel, Voxel)>()
+                    + [added, removed]
+                        .iter()
+                        .map(|r| {
+                            r.capacity() * size_of::<BodyRecord>()
+                                + r.iter().map(BodyRecord::heap_bytes).sum::<usize>()
+                        })
+                        .sum::<usize>()
+            }
         };
         size_of::<Edit>() + heap
     }
+}
+
+/// Creates the bodies of `records` under their keys, in order.
+fn add(
+    world: &mut World,
+    entities: &mut Entities,
+    records: &[BodyRecord],
+    touched: &mut Vec<BodyId>,
+) -> Result<(), String> {
+    for record in records {
+        let desc = record.body.to_desc().map_err(|e| e.to_string())?;
+        let id = world.create_body(&desc).map_err(|e| e.to_string())?;
+        entities.bind(record.key, id);
+        entities.set_meta(record.key, meta_of(&record.body));
+        touched.push(id);
+    }
+    Ok(())
+}
+
+/// Destroys the live bodies of `records`, in order.
+fn remove(world: &mut World, entities: &mut Entities, records: &[BodyRecord]) -> Result<(), String> {
+    for record in records {
+        if let Some(id) = entities.body(record.key) {
+            world.destroy_body(id).map_err(|e| e.to_string())?;
+            entities.unbind(record.key);
+        }
+    }
+    Ok(())
 }
 
 fn meta_of(body: &SceneBody) -> EntityMeta {
@@ -199,7 +257,7 @@ mod tests {
         let (mut world, mut entities) = world_and_entities();
         let add =
             Edit::Add(vec![ball(&mut entities, 0.0), ball(&mut entities, 2.0), ball(&mut entities, 4.0)]);
-        let ids = add.apply(&mut world, &mut entities).unwrap();
+        let ids = add.apply(&mut world, &mut entities).unwrap().bodies;
         assert_eq!(world.body_count(), 3);
         let slots: Vec<u32> = ids.iter().map(|id| id.index()).collect();
 
@@ -208,7 +266,7 @@ mod tests {
         let remove = Edit::Remove(removed);
         remove.apply(&mut world, &mut entities).unwrap();
         assert_eq!(world.body_count(), 0);
-        let back = remove.inverse().apply(&mut world, &mut entities).unwrap();
+        let back = remove.inverse().apply(&mut world, &mut entities).unwrap().bodies;
         let mut back_slots: Vec<u32> = back.iter().map(|id| id.index()).collect();
         back_slots.reverse();
         assert_eq!(back_slots, slots, "undoing a delete gives the bodies their slots again");

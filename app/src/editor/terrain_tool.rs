@@ -2,8 +2,10 @@
 //! the primary button is held, edits it in dabs spaced along the pointer's path, so a fast drag
 //! still leaves a continuous stroke.
 
-use atoll_physics::terrain::{BrushMode, ChunkCoord, Edit, SphereBrush, TerrainHit, VoxelMaterial};
-use atoll_physics::{Vec3, World};
+use atoll_physics::terrain::{BrushMode, ChunkCoord, Edit, SphereBrush, TerrainHit, Voxel, VoxelMaterial};
+use atoll_physics::{BodyId, Vec3, World};
+use glam::IVec3;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Dabs are placed this fraction of the radius apart along a stroke.
@@ -58,6 +60,21 @@ pub struct TerrainTool {
     pub last_dab_stats: Option<DabStats>,
     /// Dabs in the current (or last) stroke.
     pub stroke_dabs: usize,
+    /// The stroke in progress as a delta: each changed voxel's first and latest value (in
+    /// coordinate order), and the bodies its dabs cut loose.
+    stroke_voxels: BTreeMap<[i32; 3], (Voxel, Voxel)>,
+    stroke_detached: Vec<BodyId>,
+}
+
+/// A finished stroke, ready to be one undo step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stroke {
+    /// Dabs it applied.
+    pub dabs: usize,
+    /// Each voxel it changed: before the stroke, after it.
+    pub voxels: Vec<(IVec3, Voxel, Voxel)>,
+    /// Bodies it cut loose from the terrain.
+    pub detached: Vec<BodyId>,
 }
 
 impl Default for TerrainTool {
@@ -72,6 +89,8 @@ impl Default for TerrainTool {
             pending: Vec::new(),
             last_dab_stats: None,
             stroke_dabs: 0,
+            stroke_voxels: BTreeMap::new(),
+            stroke_detached: Vec::new(),
         }
     }
 }
@@ -115,11 +134,17 @@ impl TerrainTool {
         Ok(centres.len())
     }
 
-    /// Ends the stroke in progress (the button was released).
-    pub fn end_stroke(&mut self) {
-        if self.last_dab.take().is_some() {
-            self.stroke_dabs = 0;
-        }
+    /// Ends the stroke in progress (the button was released) and returns what it changed, to
+    /// be recorded as one undo step.
+    pub fn end_stroke(&mut self) -> Option<Stroke> {
+        self.last_dab.take()?;
+        let dabs = std::mem::take(&mut self.stroke_dabs);
+        let voxels = std::mem::take(&mut self.stroke_voxels)
+            .into_iter()
+            .filter(|(_, (before, after))| before != after)
+            .map(|(v, (before, after))| (IVec3::from_array(v), before, after))
+            .collect();
+        Some(Stroke { dabs, voxels, detached: std::mem::take(&mut self.stroke_detached) })
     }
 
     fn dab(&mut self, world: &mut World, mode: BrushMode, center: Vec3) -> Result<(), String> {
@@ -138,6 +163,11 @@ impl TerrainTool {
         let before = world.terrain_stamp();
         let start = Instant::now();
         let report = world.edit_terrain(&Edit::Sphere(brush)).map_err(|e| format!("terrain brush: {e}"))?;
+        // The first value a voxel had in this stroke is its "before"; its value now, its "after".
+        for &(v, old) in &report.previous {
+            self.stroke_voxels.entry(v.to_array()).or_insert((old, old)).1 = world.terrain().voxel(v);
+        }
+        self.stroke_detached.extend_from_slice(world.detached_bodies());
         let ms = start.elapsed().as_secs_f64() * 1e3;
         self.pending.push((before, world.terrain_stamp(), report.chunks.clone()));
         self.last_dab_stats =

@@ -241,35 +241,42 @@ fn finish_shift_drag(state: &mut EditorState, rect: Rect, from: Pos2, to: Pos2) 
 /// the primary button is held on the view, strokes. Returns whether the primary button belongs
 /// to the brush this frame.
 fn paint(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut EditorState) -> bool {
-    let tool = &mut state.terrain_tool;
     let alt = ui.input(|i| i.modifiers.alt);
     let Some(pointer) = response.hover_pos().or_else(|| response.interact_pointer_pos()) else {
-        tool.hover = None;
-        tool.end_stroke();
+        state.terrain_tool.hover = None;
+        finish_stroke(state);
         state.view.brush = None;
         return false;
     };
     let (origin, dir) = state.camera.ray_through(to_glam(pointer - rect.min), to_glam(rect.size()));
-    tool.aim(&state.world, origin, dir);
+    state.terrain_tool.aim(&state.world, origin, dir);
+    let tool = &state.terrain_tool;
     state.view.terrain_chunk = tool.hover.map(|hit| hit.chunk);
     if tool.mode.is_none() || alt {
         state.view.brush = None;
-        tool.end_stroke();
+        finish_stroke(state);
         return false;
     }
     state.view.brush = tool.hover.map(|hit| (hit.point, tool.radius));
     let pressed = response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down());
     if pressed {
-        match tool.stroke(&mut state.world) {
+        match state.terrain_tool.stroke(&mut state.world) {
             Ok(dabs) if dabs > 0 => state.mark_edited(),
             Ok(_) => {}
             Err(e) => state.error = Some(e),
         }
         ui.ctx().request_repaint();
     } else {
-        tool.end_stroke();
+        finish_stroke(state);
     }
     true
+}
+
+/// Ends the brush stroke in progress, if any, and records it as one undo step.
+fn finish_stroke(state: &mut EditorState) {
+    if let Some(stroke) = state.terrain_tool.end_stroke() {
+        state.record_stroke(stroke);
+    }
 }
 
 /// WASD flies (W forward, S back, A left, D right, E up, Q down; Shift is faster) while no

@@ -72,6 +72,9 @@ pub struct EditReport {
     pub voxel_min: IVec3,
     /// Largest changed voxel per axis.
     pub voxel_max: IVec3,
+    /// Each changed voxel with the value it had before, in the order they were written: writing
+    /// them back in reverse order undoes the edit.
+    pub previous: Vec<(IVec3, Voxel)>,
 }
 
 impl Terrain {
@@ -190,12 +193,19 @@ impl Terrain {
         out
     }
 
-    /// Writes the changes, drops chunks that became air, and rebuilds what reads them.
-    /// Writes `changes` (canonical voxels) as one edit.
-    pub(crate) fn set_voxels(&mut self, changes: &[(IVec3, Voxel)]) -> Result<EditReport, AtollError> {
+    /// Writes `changes` as one edit (for undo and redo, which replay what an earlier edit
+    /// reported). Every voxel must lie inside the bounds; none is written otherwise.
+    pub fn set_voxels(&mut self, changes: &[(IVec3, Voxel)]) -> Result<EditReport, AtollError> {
+        if let Some((v, _)) = changes.iter().find(|(v, _)| !self.settings.contains_voxel(*v)) {
+            return Err(AtollError::OutOfTerrainBounds {
+                what: "voxel",
+                reason: format!("{v} is outside the terrain"),
+            });
+        }
         self.apply(changes)
     }
 
+    /// Writes the changes, drops chunks that became air, and rebuilds what reads them.
     fn apply(&mut self, changes: &[(IVec3, Voxel)]) -> Result<EditReport, AtollError> {
         let mut report = EditReport { changed_voxels: changes.len(), ..Default::default() };
         if changes.is_empty() {
@@ -215,7 +225,9 @@ impl Terrain {
         let mut affected = BTreeSet::new();
         report.voxel_min = changes[0].0;
         report.voxel_max = changes[0].0;
+        report.previous.reserve(changes.len());
         for &(v, voxel) in changes {
+            report.previous.push((v, self.voxel(v)));
             let c = ChunkCoord::of_voxel(v);
             self.chunks.entry(c).or_insert_with(Chunk::empty).set(v & 7, voxel);
             written.insert(c);

@@ -16,7 +16,7 @@ use crate::error::AtollError;
 use crate::math::{Aabb, Vec3};
 use crate::narrowphase::{TERRAIN, TerrainLink};
 use crate::shape::Shape;
-use crate::terrain::{BrushMode, ChunkCoord, Edit, EditReport, Terrain};
+use crate::terrain::{BrushMode, ChunkCoord, Edit, EditReport, Terrain, Voxel};
 use glam::IVec3;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -177,7 +177,29 @@ impl World {
     /// voxel. An edit that removes solid may cut regions loose: they become dynamic bodies
     /// ([`World::detached_bodies`]).
     pub fn edit_terrain(&mut self, edit: &Edit) -> Result<EditReport, AtollError> {
-        let report = self.terrain.edit(edit)?;
+        let mut report = self.terrain.edit(edit)?;
+        self.after_terrain_change(&report);
+        self.detached.clear();
+        if report.changed_voxels > 0 && removes_solid(edit) {
+            let previous = self.detach_fragments(report.voxel_min, report.voxel_max)?;
+            report.previous.extend(previous);
+        }
+        Ok(report)
+    }
+
+    /// Writes voxels as they are given (an undo or redo of earlier edits, from their
+    /// [`EditReport::previous`]) and wakes the bodies near them like an edit. Cuts nothing
+    /// loose: the fragments an edit made are bodies the caller removes or adds itself.
+    pub fn set_terrain_voxels(&mut self, changes: &[(IVec3, Voxel)]) -> Result<EditReport, AtollError> {
+        let report = self.terrain.set_voxels(changes)?;
+        self.after_terrain_change(&report);
+        self.detached.clear();
+        Ok(report)
+    }
+
+    /// After voxels changed: a new terrain stamp, the touched chunks' contacts dropped, the
+    /// bodies within a voxel of the change woken.
+    fn after_terrain_change(&mut self, report: &EditReport) {
         if report.changed_voxels > 0 {
             self.terrain_stamp = fresh_stamp();
             // `report.chunks` is sorted: their meshes changed, so contacts holding them go.
@@ -197,12 +219,7 @@ impl World {
                 // The masks changed: the chunks its box reaches may have too.
                 self.body_terrain[body as usize].fat = BodyTerrain::default().fat;
             }
-            self.detached.clear();
-            if removes_solid(edit) {
-                self.detach_fragments(report.voxel_min, report.voxel_max)?;
-            }
         }
-        Ok(report)
     }
 
     /// The bodies the last terrain edit cut loose from the terrain (see
@@ -214,7 +231,9 @@ impl World {
     /// Turns the regions of solid voxels the edit of `min..=max` left floating into dynamic
     /// rock bodies: each a convex hull around its voxels (corners pulled in a fifth of a voxel
     /// towards their centres, where the smooth surface runs), its voxels gone from the terrain.
-    fn detach_fragments(&mut self, min: IVec3, max: IVec3) -> Result<(), AtollError> {
+    /// Returns the voxels it removed with their old values.
+    fn detach_fragments(&mut self, min: IVec3, max: IVec3) -> Result<Vec<(IVec3, Voxel)>, AtollError> {
+        let mut previous = Vec::new();
         let s = self.terrain.voxel_size();
         for fragment in self.terrain.floating_fragments(min, max) {
             let corners: Vec<Vec3> = fragment
@@ -233,11 +252,12 @@ impl World {
             let Ok(shape) = Shape::hull(&local) else { continue };
             let report = self.terrain.remove_fragment(&fragment)?;
             self.destroy_terrain_contacts(|c| report.chunks.binary_search(&c).is_ok());
+            previous.extend(report.previous);
             let desc = BodyDesc::dynamic(shape, centre)
                 .with_material(Material { density: FRAGMENT_DENSITY, ..Material::default() });
             let id = self.create_body(&desc)?;
             self.detached.push(id);
         }
-        Ok(())
+        Ok(previous)
     }
 }
