@@ -263,3 +263,87 @@ fn a_rendered_frame_shows_the_gizmo_and_the_selection_outline() {
     }
     assert!(near > 20, "only {near} outline pixels around the selected box");
 }
+
+/// A left drag with Shift held, from `from` to `to`.
+fn shift_drag(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2) {
+    harness.event(Event::ModifiersChanged(Modifiers::SHIFT));
+    harness.hover_at(from);
+    harness.run_steps(1);
+    press(harness, from, true, Modifiers::SHIFT);
+    harness.run_steps(1);
+    for k in 1..=6 {
+        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
+        harness.run_steps(1);
+    }
+    press(harness, to, false, Modifiers::SHIFT);
+    harness.run_steps(2);
+    harness.event(Event::ModifiersChanged(Modifiers::NONE));
+    harness.run_steps(1);
+}
+
+#[test]
+fn shift_drag_selects_in_a_box_and_places_a_row_with_the_spawn_tool() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    // A box around the lower half of the tower selects those boxes, not the ground.
+    let world = &harness.state().state.world;
+    let boxes = dynamic_bodies(&harness);
+    let low = world.transform(boxes[1]).unwrap().position;
+    let high = world.transform(boxes[8]).unwrap().position;
+    let (a, b) = (on_screen(&harness, low), on_screen(&harness, high));
+    shift_drag(&mut harness, a + egui::vec2(-60.0, 10.0), b + egui::vec2(60.0, -10.0));
+    let selected = harness.state().state.selection.ids().to_vec();
+    assert!(selected.len() >= 6 && selected.len() <= 10, "selected {} boxes", selected.len());
+    assert!(selected.iter().all(|id| boxes.contains(id)), "only tower boxes");
+    assert!(selected.contains(&boxes[4]));
+
+    // With the spawn tool, the same gesture places a row on the ground: one undo step.
+    harness.key_press(Key::B);
+    harness.run_steps(1);
+    let before = harness.state().state.world.body_count();
+    let undo_before = harness.state().state.undo.undo_len();
+    let rect = harness.state().viewport().rect();
+    let y = rect.bottom() - 80.0;
+    shift_drag(&mut harness, Pos2::new(rect.left() + 80.0, y), Pos2::new(rect.left() + 260.0, y));
+    let placed = harness.state().state.world.body_count() - before;
+    assert!(placed >= 2, "a row of {placed}");
+    assert_eq!(harness.state().state.undo.undo_len(), undo_before + 1);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.body_count(), before);
+}
+
+#[test]
+fn closing_with_unsaved_changes_asks_first() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(1);
+    let request_close = |harness: &mut Harness<'_, Editor>| {
+        harness
+            .input_mut()
+            .viewports
+            .entry(egui::ViewportId::ROOT)
+            .or_default()
+            .events
+            .push(egui::ViewportEvent::Close);
+        harness.run_steps(1);
+        harness.input_mut().viewports.entry(egui::ViewportId::ROOT).or_default().events.clear();
+        harness.run_steps(1);
+    };
+    // Nothing edited: the window may close without a question.
+    request_close(&mut harness);
+    assert!(!harness.state().state.confirm_close);
+    // Edited: the close is held back and the editor asks.
+    harness.state_mut().state.select_all();
+    harness.key_press(Key::Delete);
+    harness.run_steps(1);
+    request_close(&mut harness);
+    assert!(harness.state().state.confirm_close);
+    harness.get_by_label("Save the changes to Tower (20 boxes) before closing?");
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert!(!harness.state().state.confirm_close && !harness.state().state.close_approved);
+    request_close(&mut harness);
+    harness.get_by_label("Don't save").click();
+    harness.run_steps(2);
+    assert!(harness.state().state.close_approved, "Don't save lets the window close");
+}

@@ -332,6 +332,22 @@ mod tests {
     }
 
     #[test]
+    fn moving_a_sleeping_body_while_playing_wakes_it() {
+        let mut state = empty();
+        state.add_bodies("spawn", vec![ball(0.0)]).unwrap();
+        let id = state.selected().unwrap();
+        state.toggle_play();
+        for _ in 0..600 {
+            state.advance(1.0 / 60.0);
+        }
+        assert!(!state.world.is_awake(id).unwrap(), "the ball fell asleep on the ground");
+        state.change_selection("move", None, |b| b.position.y += 2.0).unwrap();
+        assert!(state.world.is_awake(id).unwrap(), "moving it woke it");
+        state.advance(1.0 / 60.0);
+        assert!(state.world.transform(id).unwrap().position.y < 2.5, "and it falls");
+    }
+
+    #[test]
     fn reset_returns_to_the_last_edit_not_the_load() {
         let mut state = empty();
         state.add_bodies("spawn", vec![ball(0.0)]).unwrap();

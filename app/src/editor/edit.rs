@@ -145,6 +145,21 @@ impl Edit {
         }
     }
 
+    /// Gives back the spare capacity of its lists (collected lists start with room for four),
+    /// before the edit goes into the undo history for good.
+    pub fn shrink_to_fit(&mut self) {
+        match self {
+            Edit::Add(r) | Edit::Remove(r) => r.shrink_to_fit(),
+            Edit::Change(p) => p.shrink_to_fit(),
+            Edit::Settings { .. } => {}
+            Edit::Terrain { voxels, added, removed } => {
+                voxels.shrink_to_fit();
+                added.shrink_to_fit();
+                removed.shrink_to_fit();
+            }
+        }
+    }
+
     /// The heap bytes the edit holds, plus its own size: what it costs in the undo history.
     pub fn bytes(&self) -> usize {
         let heap = match self {

@@ -2,9 +2,9 @@
 
 use super::edit::Edit;
 
-/// Most bytes the history may hold; the oldest edits are forgotten beyond it. A thousand moves
-/// or property changes of single bodies take about 0.4 MB (measured by
-/// `a_thousand_edits_stay_within_the_budget`), so this only bites on huge multi-body edits.
+/// Most bytes the history may hold; the oldest edits are forgotten beyond it. A thousand edits
+/// of single bodies hold about 0.5 MB (measured with a counting allocator by
+/// `app/tests/undo_memory.rs`), so this only bites on huge multi-body edits and long strokes.
 pub const UNDO_BUDGET_BYTES: usize = 64 << 20;
 
 /// Identifies a continuing gesture (a field being dragged, a gizmo handle held): edits pushed
@@ -35,8 +35,9 @@ impl UndoStack {
     /// Records an edit that was just applied. A new edit clears what was undone. When `merge`
     /// names the gesture the newest step belongs to, the two become one step: the newest keeps
     /// its "before" and takes this one's "after".
-    pub fn push(&mut self, label: impl Into<String>, edit: Edit, merge: Option<MergeKey>) {
+    pub fn push(&mut self, label: impl Into<String>, mut edit: Edit, merge: Option<MergeKey>) {
         self.undone.clear();
+        edit.shrink_to_fit();
         if let Some(key) = merge
             && let Some(top) = self.done.last_mut()
             && top.merge == Some(key)
