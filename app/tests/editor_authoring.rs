@@ -34,16 +34,24 @@ fn click(harness: &mut Harness<'_, Editor>, pos: Pos2) {
 
 /// A left drag from `from` to `to` in a few pointer moves.
 fn drag(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2) {
+    drag_with(harness, from, to, Modifiers::NONE);
+}
+
+/// A left drag with `modifiers` held, from `from` to `to` in a few pointer moves.
+fn drag_with(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2, modifiers: Modifiers) {
+    harness.event(Event::ModifiersChanged(modifiers));
     harness.hover_at(from);
     harness.run_steps(1);
-    press(harness, from, true, Modifiers::NONE);
+    press(harness, from, true, modifiers);
     harness.run_steps(1);
     for k in 1..=6 {
         harness.hover_at(from + (to - from) * (k as f32 / 6.0));
         harness.run_steps(1);
     }
-    press(harness, to, false, Modifiers::NONE);
+    press(harness, to, false, modifiers);
     harness.run_steps(2);
+    harness.event(Event::ModifiersChanged(Modifiers::NONE));
+    harness.run_steps(1);
 }
 
 /// Where a world point is drawn, in window points.
@@ -264,21 +272,9 @@ fn a_rendered_frame_shows_the_gizmo_and_the_selection_outline() {
     assert!(near > 20, "only {near} outline pixels around the selected box");
 }
 
-/// A left drag with Shift held, from `from` to `to`.
+/// A left drag with Shift held.
 fn shift_drag(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2) {
-    harness.event(Event::ModifiersChanged(Modifiers::SHIFT));
-    harness.hover_at(from);
-    harness.run_steps(1);
-    press(harness, from, true, Modifiers::SHIFT);
-    harness.run_steps(1);
-    for k in 1..=6 {
-        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
-        harness.run_steps(1);
-    }
-    press(harness, to, false, Modifiers::SHIFT);
-    harness.run_steps(2);
-    harness.event(Event::ModifiersChanged(Modifiers::NONE));
-    harness.run_steps(1);
+    drag_with(harness, from, to, Modifiers::SHIFT);
 }
 
 #[test]

@@ -28,39 +28,36 @@ impl EditorState {
     /// Takes back the newest edit. Returns its label, or `None` when there is nothing to undo.
     pub fn undo(&mut self) -> Option<String> {
         let entry = self.undo.pop_undo()?;
-        match entry.edit.inverse().apply(&mut self.world, &mut self.entities) {
-            Ok(applied) => {
-                self.note_terrain_redraw(applied.terrain);
-                self.select_after_history(&entry.edit.inverse(), applied.bodies);
-                let label = entry.label.clone();
-                self.undo.undone(entry);
-                self.mark_edited();
-                Some(label)
-            }
-            Err(e) => {
-                self.error = Some(format!("could not undo {}: {e}", entry.label));
-                self.undo.redone(entry);
-                None
-            }
-        }
+        self.replay(entry, true)
     }
 
     /// Does the newest undone edit again. Returns its label, or `None` when there is nothing to
     /// redo.
     pub fn redo(&mut self) -> Option<String> {
         let entry = self.undo.pop_redo()?;
-        match entry.edit.apply(&mut self.world, &mut self.entities) {
+        self.replay(entry, false)
+    }
+
+    /// Applies an undo step backwards (undo) or forwards (redo) and files it on the other side
+    /// of the history; on failure it goes back where it was and the error is shown.
+    fn replay(&mut self, entry: super::undo::UndoEntry, backwards: bool) -> Option<String> {
+        let edit = if backwards { entry.edit.inverse() } else { entry.edit.clone() };
+        let done_side = |stack: &mut super::undo::UndoStack, entry, undone: bool| {
+            if undone { stack.undone(entry) } else { stack.redone(entry) }
+        };
+        match edit.apply(&mut self.world, &mut self.entities) {
             Ok(applied) => {
                 self.note_terrain_redraw(applied.terrain);
-                self.select_after_history(&entry.edit, applied.bodies);
+                self.select_after_history(&edit, applied.bodies);
                 let label = entry.label.clone();
-                self.undo.redone(entry);
+                done_side(&mut self.undo, entry, backwards);
                 self.mark_edited();
                 Some(label)
             }
             Err(e) => {
-                self.error = Some(format!("could not redo {}: {e}", entry.label));
-                self.undo.undone(entry);
+                let verb = if backwards { "undo" } else { "redo" };
+                self.error = Some(format!("could not {verb} {}: {e}", entry.label));
+                done_side(&mut self.undo, entry, !backwards);
                 None
             }
         }

@@ -212,23 +212,27 @@ impl SceneBody {
 
     /// A live body of `world` as it is now, unnamed and uncoloured.
     pub fn from_world(world: &World, id: BodyId) -> Result<SceneBody, AtollError> {
-        let b = world.body(id)?;
-        Ok(SceneBody {
+        Ok(SceneBody::from_desc(&world.body_desc(id)?))
+    }
+
+    /// The scene description of an engine body description, unnamed and uncoloured.
+    pub fn from_desc(d: &BodyDesc) -> SceneBody {
+        SceneBody {
             name: String::new(),
-            body_type: b.body_type,
-            shape: SceneShape::from_shape(b.shape),
-            position: b.transform.position,
-            rotation: b.transform.rotation,
-            linear_velocity: b.linear_velocity,
-            angular_velocity: b.angular_velocity,
-            material: b.material,
-            linear_damping: b.linear_damping,
-            angular_damping: b.angular_damping,
-            gravity_scale: b.gravity_scale,
-            can_sleep: b.can_sleep,
-            motion: b.motion,
+            body_type: d.body_type,
+            shape: SceneShape::from_shape(&d.shape),
+            position: d.transform.position,
+            rotation: d.transform.rotation,
+            linear_velocity: d.linear_velocity,
+            angular_velocity: d.angular_velocity,
+            material: d.material,
+            linear_damping: d.linear_damping,
+            angular_damping: d.angular_damping,
+            gravity_scale: d.gravity_scale,
+            can_sleep: d.can_sleep,
+            motion: d.motion,
             colour: None,
-        })
+        }
     }
 
     /// The engine's description of this body.
