@@ -343,3 +343,42 @@ fn closing_with_unsaved_changes_asks_first() {
     harness.run_steps(2);
     assert!(harness.state().state.close_approved, "Don't save lets the window close");
 }
+
+#[test]
+fn the_group_generator_and_a_colour_of_ones_own() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let before = harness.state().state.world.body_count();
+    harness.get_by_label("Edit").click();
+    harness.run_steps(2);
+    harness.get_by_label("Generate a group...").click();
+    harness.run_steps(2);
+    harness.get_by_label("Create").click();
+    harness.run_steps(2);
+    // The default group is a pyramid of base 6: 21 boxes, one undo step.
+    assert_eq!(harness.state().state.world.body_count(), before + 21);
+    assert_eq!(harness.state().state.undo.undo_label(), Some("generate 21"));
+
+    // Give the tower's middle box a colour of its own in the Inspector; it is drawn in it.
+    let id = harness.state().state.world.body_ids().nth(10).unwrap();
+    harness.state_mut().state.selection.set(Some(id));
+    harness.run_steps(2);
+    let centre = harness.state().state.world.transform(id).unwrap().position;
+    let at = |harness: &mut Harness<'_, Editor>| {
+        let p = on_screen(harness, centre);
+        let ppp = harness.ctx.pixels_per_point();
+        let image = harness.render().unwrap();
+        *image.get_pixel((p.x * ppp) as u32, (p.y * ppp) as u32)
+    };
+    harness.get_by_label("own").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.entities.meta_of(id).colour, Some([200, 120, 60]));
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    let coloured = at(&mut harness);
+    assert!(coloured[0] > coloured[2] + 60 && coloured[1] > coloured[2], "drawn orange: {coloured:?}");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.entities.meta_of(id).colour, None);
+    assert_ne!(at(&mut harness), coloured, "undo gives the palette colour back");
+}

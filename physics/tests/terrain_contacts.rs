@@ -4,6 +4,7 @@
 use atoll_physics::body::Material;
 use atoll_physics::scene::builtin::hills_terrain;
 use atoll_physics::terrain::{BrushMode, Edit, SphereBrush, Voxel, VoxelMaterial};
+use atoll_physics::world::WaterEvent;
 use atoll_physics::{
     BodyDesc, BodyId, Quat, Shape, StepSettings, Terrain, TerrainSettings, Vec3, World, state_hash,
 };
@@ -313,6 +314,28 @@ fn bodies_of_half_waters_density_float_half_submerged_settle_and_sleep() {
         let y = world.body(body).unwrap().transform.position.y;
         assert!(y > -1.0 && y < 0.6, "{shape:?} afloat at {y}");
     }
+}
+
+#[test]
+fn entering_and_leaving_the_water_are_events() {
+    let mut world = world_on(pool());
+    let desc = BodyDesc::dynamic(Shape::sphere(0.4).unwrap(), Vec3::new(0.0, 1.5, 0.0))
+        .with_material(Material { density: 500.0, ..Material::default() });
+    let ball = world.create_body(&desc).unwrap();
+    let mut events = Vec::new();
+    for _ in 0..180 {
+        world.step();
+        events.extend(world.water_events().iter().copied());
+    }
+    assert_eq!(events, [WaterEvent { body: ball, entered: true }], "it splashed in once and floats");
+    // Lifted out of the pool, it leaves the water in the next step.
+    world
+        .set_transform(ball, atoll_physics::Transform::new(Vec3::new(0.0, 5.0, 0.0), Quat::IDENTITY))
+        .unwrap();
+    world.step();
+    assert_eq!(world.water_events(), [WaterEvent { body: ball, entered: false }]);
+    world.step();
+    assert!(world.water_events().is_empty());
 }
 
 #[test]

@@ -12,7 +12,7 @@ mod water;
 pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
-pub use water::WaterContact;
+pub use water::{WaterContact, WaterEvent};
 
 use crate::bitset::BitSet;
 use crate::body::{
@@ -136,6 +136,7 @@ pub struct World {
     ended_bits: BitSet,
     touch_events: Vec<TouchEvent>,
     sleep_events: Vec<SleepEvent>,
+    water_events: Vec<WaterEvent>,
     step_count: u64,
     time: f64,
     profile: Profile,

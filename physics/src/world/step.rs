@@ -76,6 +76,7 @@ impl World {
         let mut timer = StageTimer::start();
         self.touch_events.clear();
         self.sleep_events.clear();
+        self.water_events.clear();
         self.drive_kinematic_motions();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
         timer.lap(&mut self.profile, Stage::Broadphase);

@@ -35,6 +35,18 @@ pub struct WaterContact {
     pub angular_damping: f32,
 }
 
+/// A body entered or left the water during the last step: its water contact began or ended.
+/// Water contacts are per body, not entries of the contact store: water links no two bodies
+/// (it is not an island edge) and adds no solver rows (buoyancy is a force, drag a damping), so
+/// it has events of its own instead of touch events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaterEvent {
+    /// The body.
+    pub body: crate::BodyId,
+    /// True when it entered the water, false when it left.
+    pub entered: bool,
+}
+
 /// True when local point `p` lies inside `shape`.
 fn inside(shape: &Shape, p: Vec3) -> bool {
     match shape {
@@ -103,6 +115,11 @@ impl World {
         Ok(self.body_terrain[id.index() as usize].water)
     }
 
+    /// Bodies that entered or left the water during the last step, in body slot order.
+    pub fn water_events(&self) -> &[WaterEvent] {
+        &self.water_events
+    }
+
     /// Stage 7: buoyancy and drag for awake dynamic bodies whose boxes reach water bits (found
     /// with their terrain pairs). Adds to the forces the solver integrates this step.
     pub(super) fn apply_water(&mut self) {
@@ -114,7 +131,10 @@ impl World {
             // walks its bodies here).
             if self.scratch.wet {
                 for i in self.awake_bodies.iter() {
-                    self.body_terrain[i].water = None;
+                    if self.body_terrain[i].water.take().is_some() {
+                        let body = self.bodies.id_at(i as u32);
+                        self.water_events.push(WaterEvent { body, entered: false });
+                    }
                 }
                 self.scratch.wet = false;
             }
@@ -139,6 +159,10 @@ impl World {
                 b.torque += (w.center_of_buoyancy - b.center()).cross(w.buoyancy);
             }
             self.scratch.wet |= contact.is_some();
+            if contact.is_some() != state.water.is_some() {
+                let body = self.bodies.id_at(i as u32);
+                self.water_events.push(WaterEvent { body, entered: contact.is_some() });
+            }
             self.body_terrain[i].water = contact;
         }
         self.scratch.water_block = block;
