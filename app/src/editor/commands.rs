@@ -201,11 +201,12 @@ impl EditorState {
         if !self.simulated_since_edit() {
             return Ok(());
         }
-        let edited = self.edited_world().clone();
+        // Simulated since the edit, so the edited state is the snapshot (borrowed, not copied).
+        let edited = self.edited.world();
         let ids: Vec<BodyId> = self.world.body_ids().collect();
         let mut pairs = Vec::new();
         for id in ids {
-            let Ok(before) = BodyRecord::capture(&edited, &mut self.entities, id) else { continue };
+            let Ok(before) = BodyRecord::capture(edited, &mut self.entities, id) else { continue };
             let after = BodyRecord::capture(&self.world, &mut self.entities, id)?;
             if before != after {
                 pairs.push((before, after));

@@ -163,9 +163,7 @@ impl Edit {
     /// The heap bytes the edit holds, plus its own size: what it costs in the undo history.
     pub fn bytes(&self) -> usize {
         let heap = match self {
-            Edit::Add(r) | Edit::Remove(r) => {
-                r.capacity() * size_of::<BodyRecord>() + r.iter().map(BodyRecord::heap_bytes).sum::<usize>()
-            }
+            Edit::Add(r) | Edit::Remove(r) => records_bytes(r),
             Edit::Change(p) => {
                 p.capacity() * size_of::<(BodyRecord, BodyRecord)>()
                     + p.iter().map(|(b, a)| b.heap_bytes() + a.heap_bytes()).sum::<usize>()
@@ -173,17 +171,17 @@ impl Edit {
             Edit::Settings { .. } => 0,
             Edit::Terrain { voxels, added, removed } => {
                 voxels.capacity() * size_of::<(IVec3, Voxel, Voxel)>()
-                    + [added, removed]
-                        .iter()
-                        .map(|r| {
-                            r.capacity() * size_of::<BodyRecord>()
-                                + r.iter().map(BodyRecord::heap_bytes).sum::<usize>()
-                        })
-                        .sum::<usize>()
+                    + records_bytes(added)
+                    + records_bytes(removed)
             }
         };
         size_of::<Edit>() + heap
     }
+}
+
+/// What a list of body records holds: its slots and their heap data.
+fn records_bytes(records: &Vec<BodyRecord>) -> usize {
+    records.capacity() * size_of::<BodyRecord>() + records.iter().map(BodyRecord::heap_bytes).sum::<usize>()
 }
 
 /// Creates the bodies of `records` under their keys, in order.

@@ -34,7 +34,7 @@ pub struct EditorState {
     pub world: World,
     /// The edited state: the world right after it was loaded or last edited. Reset returns
     /// here; stepping is not an edit. Refreshed lazily: see `edited_stale`.
-    edited: Snapshot,
+    pub(super) edited: Snapshot,
     /// The world itself is the edited state (an edit was made and nothing stepped since), so
     /// `edited` is out of date and is captured before the next step.
     edited_stale: bool,

@@ -287,12 +287,8 @@ impl Renderer {
     fn outline_scissor(&self, world: &World, camera: &OrbitCamera) -> [u32; 4] {
         let [w, h] = self.target.size;
         let whole = [0, 0, w, h];
-        let Some(bounds) = self
-            .view
-            .selected
-            .iter()
-            .filter_map(|id| world.aabb(*id).ok())
-            .reduce(|a, b| atoll_physics::Aabb { min: a.min.min(b.min), max: a.max.max(b.max) })
+        let Some(bounds) =
+            self.view.selected.iter().filter_map(|id| world.aabb(*id).ok()).reduce(|a, b| a.union(&b))
         else {
             return whole;
         };

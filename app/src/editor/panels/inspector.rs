@@ -7,7 +7,7 @@
 
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
-use atoll_physics::{BodyType, Quat, SceneBody, SceneShape, Shape, Vec3};
+use atoll_physics::{BodyType, Quat, SceneBody, SceneShape, Vec3};
 use egui::{DragValue, Grid, RichText};
 
 /// One property change, applied to each selected body.
@@ -274,7 +274,8 @@ fn vec3_row(
 
 fn euler_degrees(q: Quat) -> Vec3 {
     let (x, y, z) = q.to_euler(glam::EulerRot::XYZ);
-    Vec3::new(x, y, z).map(f32::to_degrees)
+    // Adding zero turns -0.0 into 0.0, which the fields would show as "-0.0".
+    Vec3::new(x, y, z).map(|a| a.to_degrees() + 0.0)
 }
 
 fn from_euler_degrees(e: Vec3) -> Quat {
@@ -282,7 +283,7 @@ fn from_euler_degrees(e: Vec3) -> Quat {
     Quat::from_euler(glam::EulerRot::XYZ, r.x, r.y, r.z).normalize()
 }
 
-/// What the world reports about the primary body.
+/// What the world reports about the primary body beyond its editable properties.
 fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
     let world = &state.world;
     let Ok(body) = world.body(id) else { return };
@@ -297,14 +298,9 @@ fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
             ui.end_row();
         };
         row("id", id.index().to_string());
-        row("type", format!("{:?}", body.body_type));
-        row("shape", shape_text(body.shape));
         row("mass", format!("{:.3} kg", body.mass));
         let i = body.inertia;
         row("inertia", vec_text(Vec3::new(i.x_axis.x, i.y_axis.y, i.z_axis.z)));
-        row("position", vec_text(body.transform.position));
-        row("lin. velocity", vec_text(body.linear_velocity));
-        row("ang. velocity", vec_text(body.angular_velocity));
         row("island", island.map_or("-".into(), |i| i.to_string()));
         row("sleep timer", format!("{:.3} s", world.sleep_timer(id).unwrap_or(0.0)));
         row("state", if awake { "awake".into() } else { "asleep".into() });
@@ -320,22 +316,9 @@ fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
             }
             None => row("submerged", "dry".into()),
         }
-        let m = body.material;
-        row("density", format!("{:.0} kg/m3", m.density));
-        row("friction", format!("{:.2}", m.friction));
-        row("restitution", format!("{:.2}", m.restitution));
     });
 }
 
 fn vec_text(v: Vec3) -> String {
     format!("{:8.3} {:8.3} {:8.3}", v.x, v.y, v.z)
-}
-
-fn shape_text(shape: &Shape) -> String {
-    match shape {
-        Shape::Sphere { radius } => format!("sphere r {radius:.3}"),
-        Shape::Capsule { half_height, radius } => format!("capsule h/2 {half_height:.3} r {radius:.3}"),
-        Shape::Cuboid { half_extents: h } => format!("box half {:.3} x {:.3} x {:.3}", h.x, h.y, h.z),
-        Shape::Hull(hull) => format!("hull, {} vertices", hull.vertices().len()),
-    }
 }

@@ -370,7 +370,7 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
 }
 
 /// The window asking what to do with unsaved changes when the user closes the editor: save,
-/// discard, or stay. Returns true once the window may close.
+/// discard, or stay. Saving or discarding approves the close and closes the window.
 pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
     if !state.confirm_close {
         return;
