@@ -161,7 +161,7 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     harness.run_steps(2);
     let island = harness.state().state.world.islands().next().unwrap();
     // The id cell is the first cell with that text (counts in other columns may repeat it).
-    harness.query_all_by_label(&island.id.to_string()).next().unwrap().click();
+    harness.query_all_by_label(&island.id.index().to_string()).next().unwrap().click();
     harness.run_steps(2);
     let state = &harness.state().state;
     assert_eq!(state.selected_island, Some(island.id));

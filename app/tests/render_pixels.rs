@@ -5,7 +5,7 @@ use atoll::cli::scenes_dir;
 use atoll::render::{
     ColourMode, HeadlessGpu, OrbitCamera, Overlays, Renderer, ViewOptions, headless_gpu, palette,
 };
-use atoll_physics::{BodyType, Scene, World};
+use atoll_physics::{BodyType, Ray, Scene, World};
 use glam::Vec2;
 use image::{Rgba, RgbaImage};
 
@@ -329,7 +329,10 @@ fn terrain_draws_grass_on_the_hills_and_water_in_the_lake() {
     let world = hills();
     let (renderer, camera, image) = framed_render(&gpu, &world);
     let down = |x: f32, z: f32| {
-        world.terrain().cast_ray(glam::Vec3::new(x, 30.0, z), glam::Vec3::NEG_Y, 60.0).unwrap().unwrap()
+        world
+            .terrain()
+            .cast_ray(&Ray::new(glam::Vec3::new(x, 30.0, z), glam::Vec3::NEG_Y, 60.0).unwrap())
+            .unwrap()
     };
     // The hill over the cave is grass-covered: drawn green.
     let hill = down(-13.0, 8.0);

@@ -2,7 +2,7 @@
 //! simulation (a collapsed pyramid, bodies through the floor) shows as FAIL next to its time.
 
 use crate::engine::{Engine, Pose};
-use atoll_physics::{BodyType, Quat, Scene, Vec3};
+use atoll_physics::{BodyType, Quat, Ray, Scene, Vec3};
 
 /// Steps (4 s at 60 Hz) after which the bodies of the rain and the tumbler have landed and a
 /// pyramid that cannot stand has fallen; a shorter run is reported as not checked.
@@ -108,7 +108,7 @@ impl Check {
                 let bounds = terrain.settings().world_aabb();
                 let buried = |p: Vec3| {
                     let under_footprint = p.x.abs() < bounds.max.x - 0.5 && p.z.abs() < bounds.max.z - 0.5;
-                    let up = terrain.cast_ray(p, Vec3::Y, 100.0).ok().flatten();
+                    let up = Ray::new(p, Vec3::Y, 100.0).ok().and_then(|ray| terrain.cast_ray(&ray));
                     up.is_some_and(|hit| hit.normal.y > 0.0) || (under_footprint && p.y < bounds.min.y)
                 };
                 // Judged at the centre of mass: a rock's origin may sit on its face.

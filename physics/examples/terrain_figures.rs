@@ -3,11 +3,11 @@
 //! 20-voxel brush. Run with
 //! `cargo run -p atoll-physics --release --example terrain_figures [-- --write-scene PATH]`.
 
-use atoll_physics::Vec3;
 use atoll_physics::scene::builtin::{hills_terrain, terrain_hills};
 use atoll_physics::terrain::{
     BrushMode, CHUNK_VOXELS, Edit, KdTree, MeshField, SphereBrush, VoxelMaterial, mesher,
 };
+use atoll_physics::{Ray, Vec3};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -85,11 +85,11 @@ fn main() {
         .collect();
     let mut hits = 0;
     for (o, d) in &rays {
-        hits += t.cast_ray(*o, *d, 100.0).unwrap().is_some() as usize;
+        hits += t.cast_ray(&Ray::new(*o, *d, 100.0).unwrap()).is_some() as usize;
     }
     let a = Instant::now();
     for (o, d) in &rays {
-        black_box(t.cast_ray(*o, *d, 100.0).unwrap());
+        black_box(t.cast_ray(&Ray::new(*o, *d, 100.0).unwrap()));
     }
     let secs = a.elapsed().as_secs_f64();
     println!(

@@ -2,35 +2,24 @@
 
 use crate::broadphase::ProxyKey;
 use crate::error::{AtollError, check_finite, check_non_negative, check_positive, check_vec3};
+use crate::island::IslandLink;
 use crate::math::{Aabb, Mat3, Quat, Transform, Vec3};
 use crate::shape::Shape;
 
-/// Names a body: an index into the dense body array plus the generation of that slot, so an id
-/// kept after its body was destroyed is recognised as stale instead of naming a newcomer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BodyId {
-    index: u32,
-    generation: u32,
-}
+crate::id::generational_id!(
+    /// Names a body: an index into the dense body array plus the generation of that slot, so an
+    /// id kept after its body was destroyed is recognised as stale instead of naming a newcomer.
+    BodyId
+);
 
 impl BodyId {
     /// Stands for the voxel terrain where a body id is expected (the other side of a terrain
     /// contact or touch event). No body ever has this id.
-    pub const TERRAIN: BodyId = BodyId { index: u32::MAX - 1, generation: u32::MAX };
+    pub const TERRAIN: BodyId = BodyId::new(u32::MAX - 1, u32::MAX);
 
     /// True for [`BodyId::TERRAIN`].
     pub fn is_terrain(self) -> bool {
         self == BodyId::TERRAIN
-    }
-
-    /// The slot index (stable while the body lives; reused after it is destroyed).
-    pub fn index(self) -> u32 {
-        self.index
-    }
-
-    /// The slot's generation when this id was made.
-    pub fn generation(self) -> u32 {
-        self.generation
     }
 }
 
@@ -93,9 +82,11 @@ pub struct BodyDesc {
     pub angular_velocity: Vec3,
     /// Density, friction and restitution.
     pub material: Material,
-    /// Fraction of linear velocity lost per second (0 = none).
+    /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
+    /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
+    /// stable).
     pub linear_damping: f32,
-    /// Fraction of angular velocity lost per second (0 = none).
+    /// Angular damping rate, 1/s (0 = none), applied like the linear one.
     pub angular_damping: f32,
     /// Multiplies gravity for this body.
     pub gravity_scale: f32,
@@ -278,11 +269,9 @@ pub(crate) struct Body {
     pub bounding_radius: f32,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
-    /// The island of a dynamic body ([`NONE`] for static and kinematic bodies).
-    pub island: u32,
-    /// Neighbours in the island's body list.
-    pub island_prev: u32,
-    pub island_next: u32,
+    /// The island of a dynamic body and its place in the island's body list
+    /// ([`IslandLink::NONE`] for static and kinematic bodies).
+    pub island: IslandLink,
     /// Seconds the body has been slow enough to sleep.
     pub sleep_timer: f32,
     /// Simulated this step (static bodies never are).
@@ -328,9 +317,7 @@ impl Body {
             fat: desc.shape.world_aabb(&desc.transform),
             bounding_radius: desc.shape.bounding_radius(),
             proxy: ProxyKey::NONE,
-            island: NONE,
-            island_prev: NONE,
-            island_next: NONE,
+            island: IslandLink::NONE,
             sleep_timer: 0.0,
             awake: moving,
             contact_head: NONE,
@@ -364,11 +351,11 @@ impl BodyStore {
         if let Some(index) = self.free.pop() {
             let generation = self.bodies[index as usize].generation + 1;
             self.bodies[index as usize] = Body::from_desc(desc, generation);
-            BodyId { index, generation }
+            BodyId::new(index, generation)
         } else {
             let index = self.bodies.len() as u32;
             self.bodies.push(Body::from_desc(desc, 0));
-            BodyId { index, generation: 0 }
+            BodyId::new(index, 0)
         }
     }
 
@@ -398,7 +385,7 @@ impl BodyStore {
 
     /// The id of the live body in slot `index`.
     pub fn id_at(&self, index: u32) -> BodyId {
-        BodyId { index, generation: self.bodies[index as usize].generation }
+        BodyId::new(index, self.bodies[index as usize].generation)
     }
 
     pub fn live_count(&self) -> usize {
@@ -411,6 +398,6 @@ impl BodyStore {
             .iter()
             .enumerate()
             .filter(|(_, b)| b.alive)
-            .map(|(i, b)| BodyId { index: i as u32, generation: b.generation })
+            .map(|(i, b)| BodyId::new(i as u32, b.generation))
     }
 }

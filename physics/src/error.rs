@@ -14,6 +14,11 @@ pub enum AtollError {
     },
     /// A body id that does not name a live body (destroyed or never created).
     StaleBodyId,
+    /// An island id that does not name a live island (merged into another, emptied, or never
+    /// created).
+    StaleIslandId,
+    /// A contact id that does not name a live contact pair (destroyed or never created).
+    StaleContactId,
     /// A terrain edit or voxel access reached outside the terrain's world bounds.
     OutOfTerrainBounds {
         /// Which input (for example `"brush centre"`).
@@ -35,6 +40,8 @@ impl fmt::Display for AtollError {
         match self {
             AtollError::InvalidInput { what, reason } => write!(f, "invalid {what}: {reason}"),
             AtollError::StaleBodyId => write!(f, "the body id does not name a live body"),
+            AtollError::StaleIslandId => write!(f, "the island id does not name a live island"),
+            AtollError::StaleContactId => write!(f, "the contact id does not name a live contact pair"),
             AtollError::OutOfTerrainBounds { what, reason } => {
                 write!(f, "{what} lies outside the terrain bounds: {reason}")
             }

@@ -1,13 +1,15 @@
 //! Atoll: a deterministic 3D rigid-body physics engine with voxel terrain.
 //!
-//! The map of this crate is `DESIGN.md` in the shared folder: one module per concept, dense
-//! arrays named by generational ids, and a fixed step pipeline (see [`World::step`]).
+//! The map of this crate is `docs/ARCHITECTURE.md` in the repository: one module per concept,
+//! dense arrays named by generational ids, and a fixed step pipeline (see [`World::step`]).
 //! Units are metres, kilograms, seconds and radians; +Y is up; everything is `f32`.
 
 pub mod bitset;
 pub mod body;
 pub mod broadphase;
 pub mod error;
+pub(crate) mod hash;
+pub(crate) mod id;
 pub(crate) mod island;
 pub mod math;
 pub mod narrowphase;
@@ -23,10 +25,11 @@ pub mod world;
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 pub use error::AtollError;
 pub use math::{Aabb, Mat3, Quat, Transform, Vec3};
+pub use narrowphase::ContactId;
 pub use profile::{Profile, Stage};
-pub use query::RayCastHit;
+pub use query::{QueryFilter, Ray, RayCastHit};
 pub use scene::{Scene, SceneBody, SceneError, SceneShape};
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};
-pub use world::{StepSettings, World};
+pub use world::{IslandId, StepSettings, World};

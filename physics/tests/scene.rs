@@ -161,3 +161,20 @@ fn scene_builds_a_world_and_reads_back() {
     });
     assert_eq!(back, scene);
 }
+
+#[test]
+fn files_that_call_the_continuous_gap_linear_slop_still_load() {
+    let mut scene = sample();
+    scene.settings.continuous_gap = 0.0125;
+    let text = scene.to_ron_string();
+    assert!(text.contains("continuous_gap: 0.0125"), "{text}");
+    // Files written before the setting was renamed.
+    let old = text.replace("continuous_gap", "linear_slop");
+    let loaded = Scene::from_ron_str(&old).unwrap();
+    assert_eq!(loaded.settings.continuous_gap, 0.0125);
+    assert_eq!(loaded, scene);
+    // Both names at once is one field given twice: refused with its name.
+    let both = text.replace("continuous_gap: 0.0125,", "continuous_gap: 0.0125,\n        linear_slop: 0.01,");
+    let err = Scene::from_ron_str(&both).unwrap_err().to_string();
+    assert!(err.contains("continuous_gap") || err.contains("linear_slop"), "{err}");
+}

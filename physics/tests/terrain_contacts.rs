@@ -6,7 +6,7 @@ use atoll_physics::scene::builtin::hills_terrain;
 use atoll_physics::terrain::{BrushMode, Edit, SphereBrush, Voxel, VoxelMaterial};
 use atoll_physics::world::WaterEvent;
 use atoll_physics::{
-    BodyDesc, BodyId, Quat, Shape, StepSettings, Terrain, TerrainSettings, Vec3, World, state_hash,
+    BodyDesc, BodyId, Quat, Ray, Shape, StepSettings, Terrain, TerrainSettings, Vec3, World, state_hash,
 };
 
 const VOXEL: f32 = 0.5;
@@ -36,7 +36,7 @@ fn run(world: &mut World, steps: usize) {
 
 /// The terrain's surface height under (x, z), from a ray cast.
 fn surface(world: &World, x: f32, z: f32) -> f32 {
-    let hit = world.terrain().cast_ray(Vec3::new(x, 10.0, z), Vec3::NEG_Y, 30.0).unwrap().unwrap();
+    let hit = world.terrain().cast_ray(&Ray::new(Vec3::new(x, 10.0, z), Vec3::NEG_Y, 30.0).unwrap()).unwrap();
     hit.point.y
 }
 
@@ -211,8 +211,8 @@ fn a_rain_onto_the_hills_is_deterministic_for_any_thread_count_and_stays_above_g
         run(&mut world, 240);
         for &id in &ids {
             let p = world.body(id).unwrap().center_of_mass;
-            let below = world.terrain().cast_ray(p, Vec3::NEG_Y, 40.0).unwrap();
-            let above = world.terrain().cast_ray(p, Vec3::Y, 40.0).unwrap();
+            let below = world.terrain().cast_ray(&Ray::new(p, Vec3::NEG_Y, 40.0).unwrap());
+            let above = world.terrain().cast_ray(&Ray::new(p, Vec3::Y, 40.0).unwrap());
             // Inside solid terrain a ray up meets the surface from below: it faces away.
             assert!(below.is_some(), "body {id:?} at {p} has ground under it");
             assert!(above.is_none_or(|h| h.normal.y < 0.0), "body {id:?} at {p} is buried");

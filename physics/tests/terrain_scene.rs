@@ -4,7 +4,7 @@
 use atoll_physics::scene::builtin::{LAKE_LEVEL, hills_terrain, terrain_hills};
 use atoll_physics::scene::{SceneChunk, SceneTerrain};
 use atoll_physics::terrain::{BrushMode, ChunkMask, Edit, SphereBrush, VoxelMaterial};
-use atoll_physics::{Scene, SceneError, Vec3, World};
+use atoll_physics::{Ray, Scene, SceneError, Vec3, World};
 
 #[test]
 fn terrain_scene_round_trips_exactly() {
@@ -98,17 +98,17 @@ fn hills_have_a_cave_and_a_lake() {
         t.masks().any(|(_, m)| matches!(m, ChunkMask::Mixed { water, .. } if water.iter().any(|&w| w != 0)))
     );
     // Straight down into the lake: the ray passes the water and stops on the sandy bed.
-    let hit = t.cast_ray(Vec3::new(9.0, 15.0, -9.0), -Vec3::Y, 100.0).unwrap().unwrap();
+    let hit = t.cast_ray(&Ray::new(Vec3::new(9.0, 15.0, -9.0), -Vec3::Y, 100.0).unwrap()).unwrap();
     assert!(hit.point.y < LAKE_LEVEL - 1.0, "{hit:?}");
     assert_eq!(hit.material, VoxelMaterial::Sand);
     // Along the cave's axis the ray flies free for metres inside the hill.
     let a = Vec3::new(-22.0, 1.0, 4.0);
     let b = Vec3::new(-4.0, 2.5, 12.0);
     let from = a + (b - a) * 0.3;
-    let hit = t.cast_ray(from, (b - a).normalize(), 100.0).unwrap();
+    let hit = t.cast_ray(&Ray::new(from, (b - a).normalize(), 100.0).unwrap());
     assert!(hit.is_none_or(|h| h.t > 5.0), "{hit:?}");
     // Up from inside the cave, the roof is solid.
-    let roof = t.cast_ray(from, Vec3::Y, 100.0).unwrap().unwrap();
+    let roof = t.cast_ray(&Ray::new(from, Vec3::Y, 100.0).unwrap()).unwrap();
     assert!(roof.t < 4.0, "{roof:?}");
 }
 

@@ -250,7 +250,7 @@ impl EditorState {
     pub fn select_island_of_selection(&mut self) {
         let Some(id) = self.selection.primary() else { return };
         if let Ok(Some(island)) = self.world.body_island(id) {
-            let mut bodies = self.world.island_bodies(island);
+            let mut bodies = self.world.island_bodies(island).unwrap_or_default();
             bodies.retain(|b| *b != id);
             bodies.push(id);
             self.selection.set_many(bodies);

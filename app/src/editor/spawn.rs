@@ -2,7 +2,7 @@
 //! is under the pointer (bodies, terrain, or the ground plane y = 0), or in a row with a
 //! shift-drag.
 
-use atoll_physics::{BodyType, SceneBody, SceneShape, Vec3, World};
+use atoll_physics::{BodyType, QueryFilter, Ray, SceneBody, SceneShape, Vec3, World};
 
 /// The shapes the palette offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,29 +113,18 @@ impl SpawnTool {
     }
 }
 
-/// Where a spawn ray meets the scene: the nearest of the bodies, the terrain and the ground
-/// plane y = 0 (when the ray goes down). Returns the point and the outward normal there.
+/// Where a spawn ray meets the scene: the nearest of what the engine's ray query finds (bodies
+/// and terrain) and the editor's ground plane y = 0 (when the ray goes down). Returns the point
+/// and the outward normal there.
 pub fn surface_under(world: &World, origin: Vec3, dir: Vec3) -> Option<(Vec3, Vec3)> {
     const REACH: f32 = 1.0e4;
-    let mut best: Option<(f32, Vec3, Vec3)> = None;
-    let mut consider = |t: f32, point: Vec3, normal: Vec3| {
-        if best.is_none_or(|(bt, _, _)| t < bt) {
-            best = Some((t, point, normal));
-        }
-    };
-    if let Ok(Some(hit)) = world.cast_ray(origin, dir, REACH) {
-        consider(hit.t, hit.point, hit.normal);
-    }
-    if world.has_terrain()
-        && let Ok(Some(hit)) = world.terrain().cast_ray(origin, dir, REACH)
-    {
-        consider(hit.t, hit.point, hit.normal);
-    }
-    if dir.y < 0.0 && origin.y > 0.0 {
+    let ray = Ray::new(origin, dir, REACH).ok()?;
+    let scene_hit = world.cast_ray(&ray, &QueryFilter::ALL).map(|hit| (hit.t, hit.point, hit.normal));
+    let ground_hit = (dir.y < 0.0 && origin.y > 0.0).then(|| {
         let t = -origin.y / dir.y;
-        consider(t, origin + dir * t, Vec3::Y);
-    }
-    best.map(|(_, p, n)| (p, n))
+        (t, ray.at(t), Vec3::Y)
+    });
+    [scene_hit, ground_hit].into_iter().flatten().min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, p, n)| (p, n))
 }
 
 /// A ramp: a box of half size `s` cut along its diagonal, the slope facing +X.

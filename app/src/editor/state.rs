@@ -12,7 +12,9 @@ use super::terrain_tool::TerrainTool;
 use super::undo::{MergeKey, UndoStack};
 use crate::render::terrain::TerrainRebuild;
 use crate::render::{OrbitCamera, ViewOptions};
-use atoll_physics::{Aabb, BodyId, Scene, SceneBody, Snapshot, StepSettings, World};
+use atoll_physics::{
+    Aabb, BodyId, IslandId, QueryFilter, Ray, Scene, SceneBody, Snapshot, StepSettings, World,
+};
 use glam::{Vec2, Vec3};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -77,8 +79,10 @@ pub struct EditorState {
     pub history: History,
     /// Colouring, overlays and highlights of the viewport.
     pub view: ViewOptions,
-    /// The island picked in the Islands panel; its bodies are highlighted.
-    pub selected_island: Option<u32>,
+    /// The island picked in the Islands panel; its bodies are highlighted. The id has a
+    /// generation, so once the island merges away or vanishes it is refused and the selection
+    /// clears instead of naming whichever island reuses the slot.
+    pub selected_island: Option<IslandId>,
     /// Set when the scene was edited since it was loaded or saved (stepping is not an edit).
     pub dirty: bool,
     /// Files opened or saved, most recent first.
@@ -252,7 +256,7 @@ impl EditorState {
     }
 
     /// Selects an island: its bodies are highlighted (`None` clears).
-    pub fn select_island(&mut self, island: Option<u32>) {
+    pub fn select_island(&mut self, island: Option<IslandId>) {
         self.selected_island = island;
         self.refresh_highlight();
     }
@@ -268,7 +272,7 @@ impl EditorState {
     }
 
     /// Recomputes the highlighted bodies from the selected island (islands change as the
-    /// world steps; a vanished island clears the selection).
+    /// world steps; an island that merged away or vanished clears the selection).
     pub fn refresh_highlight(&mut self) {
         self.selection.retain_live(&self.world);
         if self.view.selected != self.selection.ids() {
@@ -279,7 +283,7 @@ impl EditorState {
             self.view.body_colours = self.entities.colours().collect();
         }
         self.view.highlighted = match self.selected_island {
-            Some(island) => self.world.island_bodies(island),
+            Some(island) => self.world.island_bodies(island).unwrap_or_default(),
             None => Vec::new(),
         };
         if self.view.highlighted.is_empty() {
@@ -384,11 +388,12 @@ fn bounds(world: &World, ids: impl IntoIterator<Item = BodyId>) -> Option<Aabb> 
         .reduce(|a, b| Aabb { min: a.min.min(b.min), max: a.max.max(b.max) })
 }
 
-/// The body whose shape the ray `origin + t·dir` enters first, through the engine's
-/// broadphase-accelerated ray cast.
+/// The body whose shape the ray `origin + t·dir` enters first (the terrain does not hide
+/// bodies from picking: it is not selectable), through the engine's ray query.
 pub fn nearest_hit(world: &World, origin: Vec3, dir: Vec3) -> Option<BodyId> {
     const MAX_DISTANCE: f32 = 1.0e4;
-    world.cast_ray(origin, dir, MAX_DISTANCE).ok().flatten().map(|hit| hit.body)
+    let ray = Ray::new(origin, dir, MAX_DISTANCE).ok()?;
+    world.cast_ray(&ray, &QueryFilter::BODIES).map(|hit| hit.body)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! still leaves a continuous stroke.
 
 use atoll_physics::terrain::{BrushMode, ChunkCoord, Edit, SphereBrush, TerrainHit, Voxel, VoxelMaterial};
-use atoll_physics::{BodyId, Vec3, World};
+use atoll_physics::{BodyId, Ray, Vec3, World};
 use glam::IVec3;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -109,7 +109,7 @@ impl TerrainTool {
 
     /// Finds the terrain under the view ray `origin + t dir`.
     pub fn aim(&mut self, world: &World, origin: Vec3, dir: Vec3) {
-        self.hover = world.terrain().cast_ray(origin, dir, MAX_REACH).ok().flatten();
+        self.hover = Ray::new(origin, dir, MAX_REACH).ok().and_then(|ray| world.terrain().cast_ray(&ray));
     }
 
     /// Continues the stroke to the hovered point: dabs from the last one (or right there, when

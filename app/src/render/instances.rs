@@ -95,7 +95,7 @@ fn body_rgb(world: &World, id: BodyId, body_type: BodyType, view: &ViewOptions) 
             own().unwrap_or_else(|| palette::body_colour(id.index(), body_type))
         }
         (ColourMode::Island, _) => match world.body_island(id).ok().flatten() {
-            Some(island) => palette::island_colour(island),
+            Some(island) => palette::island_colour(island.index()),
             None => palette::body_colour(id.index(), body_type),
         },
         (ColourMode::SleepTimer, _) => {

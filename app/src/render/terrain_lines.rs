@@ -100,12 +100,16 @@ fn kd_node_boxes(tree: &KdTree, triangles: usize, mut f: impl FnMut(u32, Aabb)) 
 mod tests {
     use super::*;
     use crate::render::view::TerrainOverlays;
+    use atoll_physics::Ray;
     use atoll_physics::scene::builtin::terrain_hills;
 
     #[test]
     fn brush_masks_and_kd_nodes_add_their_lines() {
         let (world, _) = terrain_hills().build_world().unwrap();
-        let hit = world.terrain().cast_ray(Vec3::new(-6.0, 50.0, -6.0), Vec3::NEG_Y, 100.0).unwrap().unwrap();
+        let hit = world
+            .terrain()
+            .cast_ray(&Ray::new(Vec3::new(-6.0, 50.0, -6.0), Vec3::NEG_Y, 100.0).unwrap())
+            .unwrap();
         let lines = |view: &ViewOptions| {
             let mut out = Vec::new();
             append(&mut out, &world, view);

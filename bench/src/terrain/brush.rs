@@ -4,8 +4,8 @@
 
 use super::data::TerrainData;
 use crate::measure::Spread;
-use atoll_physics::Vec3;
 use atoll_physics::terrain::{BrushMode, Edit, MeshField, SphereBrush, VoxelMaterial};
+use atoll_physics::{Ray, Vec3};
 use serde::Serialize;
 use std::hint::black_box;
 use std::time::Instant;
@@ -39,7 +39,7 @@ pub struct BrushFigures {
 pub fn stroke_centre(data: &TerrainData) -> Vec3 {
     let b = data.terrain.settings().world_aabb();
     let top = Vec3::new(0.5 * (b.min.x + b.max.x), b.max.y - 1e-3, 0.5 * (b.min.z + b.max.z));
-    let hit = data.terrain.cast_ray(top, -Vec3::Y, b.max.y - b.min.y).expect("a valid ray");
+    let hit = data.terrain.cast_ray(&Ray::new(top, -Vec3::Y, b.max.y - b.min.y).expect("a valid ray"));
     hit.map_or(top, |h| h.point)
 }
 

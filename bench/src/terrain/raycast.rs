@@ -142,7 +142,9 @@ pub fn world_rays(
     } else {
         rays::random_rays(&mut rng, &bounds, count, WORLD_RAY_LENGTH)
     };
-    let atoll = |r: &Ray| t.cast_ray(r.origin, r.dir, r.max_t).expect("a valid ray").map(|h| h.t);
+    let atoll = |r: &Ray| {
+        t.cast_ray(&atoll_physics::Ray::new(r.origin, r.dir, r.max_t).expect("a valid ray")).map(|h| h.t)
+    };
     // Warm the cache, so the figure is the query and not the lazy mesh builds.
     for r in &rays {
         atoll(r);

@@ -7,26 +7,47 @@
 //! Bodies and contacts are threaded into their island's lists through their own fields, so
 //! membership changes cost O(1) and a split costs the island's size.
 
+mod list;
 mod reference;
 
+pub(crate) use list::{IslandLink, IslandList, IslandMember};
 pub(crate) use reference::reference_islands;
 
 use crate::bitset::BitSet;
-use crate::body::{Body, NONE};
+use crate::body::Body;
 use crate::narrowphase::Contact;
 use crate::world::graph;
+
+impl IslandMember for Body {
+    fn link(&self) -> &IslandLink {
+        &self.island
+    }
+    fn link_mut(&mut self) -> &mut IslandLink {
+        &mut self.island
+    }
+}
+
+impl IslandMember for Contact {
+    fn link(&self) -> &IslandLink {
+        &self.island
+    }
+    fn link_mut(&mut self) -> &mut IslandLink {
+        &mut self.island
+    }
+}
 
 /// One island.
 #[derive(Clone, Debug)]
 pub(crate) struct Island {
+    /// Bumped each time the slot is reused, so a kept `IslandId` of a merged or vanished
+    /// island is refused rather than naming the newcomer.
+    pub generation: u32,
     pub alive: bool,
     pub awake: bool,
-    pub body_head: u32,
-    pub body_tail: u32,
-    pub body_count: u32,
-    pub contact_head: u32,
-    pub contact_tail: u32,
-    pub contact_count: u32,
+    /// Its dynamic bodies.
+    pub bodies: IslandList,
+    /// Its edges: touching contacts between two of its bodies.
+    pub contacts: IslandList,
     /// An edge left the island since it was last built: it may now be several components.
     pub may_split: bool,
     /// Smallest sleep timer of its bodies, as of the last sleep check.
@@ -36,16 +57,13 @@ pub(crate) struct Island {
 }
 
 impl Island {
-    fn empty() -> Island {
+    fn empty(generation: u32) -> Island {
         Island {
+            generation,
             alive: true,
             awake: true,
-            body_head: NONE,
-            body_tail: NONE,
-            body_count: 0,
-            contact_head: NONE,
-            contact_tail: NONE,
-            contact_count: 0,
+            bodies: IslandList::EMPTY,
+            contacts: IslandList::EMPTY,
             may_split: false,
             min_sleep_timer: 0.0,
             max_sleep_timer: 0.0,
@@ -72,11 +90,12 @@ impl IslandStore {
     fn allocate(&mut self) -> u32 {
         let id = match self.free.pop() {
             Some(id) => {
-                self.islands[id as usize] = Island::empty();
+                let generation = self.islands[id as usize].generation.wrapping_add(1);
+                self.islands[id as usize] = Island::empty(generation);
                 id
             }
             None => {
-                self.islands.push(Island::empty());
+                self.islands.push(Island::empty(0));
                 self.islands.len() as u32 - 1
             }
         };
@@ -115,104 +134,49 @@ impl IslandStore {
         self.awake.next_from(start as usize).map(|i| i as u32)
     }
 
+    /// The live island in slot `index` of `generation`, if there is one.
+    pub fn get(&self, index: u32, generation: u32) -> Option<&Island> {
+        self.islands.get(index as usize).filter(|i| i.alive && i.generation == generation)
+    }
+
     /// A new one-body island for dynamic body `body`.
     pub fn create_for(&mut self, bodies: &mut [Body], body: u32) -> u32 {
         let id = self.allocate();
-        self.push_body(bodies, id, body);
+        self.islands[id as usize].bodies.push(bodies, id, body);
         id
-    }
-
-    fn push_body(&mut self, bodies: &mut [Body], id: u32, body: u32) {
-        let island = &mut self.islands[id as usize];
-        let b = &mut bodies[body as usize];
-        b.island = id;
-        b.island_prev = island.body_tail;
-        b.island_next = NONE;
-        if island.body_tail != NONE {
-            bodies[island.body_tail as usize].island_next = body;
-        } else {
-            island.body_head = body;
-        }
-        island.body_tail = body;
-        island.body_count += 1;
-    }
-
-    fn push_contact(&mut self, contacts: &mut [Contact], id: u32, contact: u32) {
-        let island = &mut self.islands[id as usize];
-        let c = &mut contacts[contact as usize];
-        c.island = id;
-        c.island_prev = island.contact_tail;
-        c.island_next = NONE;
-        if island.contact_tail != NONE {
-            contacts[island.contact_tail as usize].island_next = contact;
-        } else {
-            island.contact_head = contact;
-        }
-        island.contact_tail = contact;
-        island.contact_count += 1;
     }
 
     /// A contact began touching between two dynamic bodies: merge their islands if they differ
     /// and add the contact as an edge. Returns the island now holding both bodies.
     pub fn link(&mut self, bodies: &mut [Body], contacts: &mut [Contact], contact: u32) -> u32 {
         let c = &contacts[contact as usize];
-        let (ia, ib) = (bodies[c.body_a as usize].island, bodies[c.body_b as usize].island);
+        let (ia, ib) = (bodies[c.body_a as usize].island.id, bodies[c.body_b as usize].island.id);
         let root = if ia == ib { ia } else { self.merge(bodies, contacts, ia, ib) };
-        self.push_contact(contacts, root, contact);
+        self.islands[root as usize].contacts.push(contacts, root, contact);
         root
     }
 
     /// A contact stopped touching (or is being destroyed while touching): it leaves its island,
     /// which may now fall apart.
     pub fn unlink(&mut self, contacts: &mut [Contact], contact: u32) {
-        let c = &contacts[contact as usize];
-        let (id, prev, next) = (c.island, c.island_prev, c.island_next);
-        if id == NONE {
+        let id = contacts[contact as usize].island.id;
+        if id == crate::body::NONE {
             return;
         }
-        if prev != NONE {
-            contacts[prev as usize].island_next = next;
-        } else {
-            self.islands[id as usize].contact_head = next;
-        }
-        if next != NONE {
-            contacts[next as usize].island_prev = prev;
-        } else {
-            self.islands[id as usize].contact_tail = prev;
-        }
-        let c = &mut contacts[contact as usize];
-        c.island = NONE;
-        c.island_prev = NONE;
-        c.island_next = NONE;
         let island = &mut self.islands[id as usize];
-        island.contact_count -= 1;
+        island.contacts.remove(contacts, contact);
         island.may_split = true;
     }
 
     /// Removes a body (whose contacts were already unlinked) from its island.
     pub fn remove_body(&mut self, bodies: &mut [Body], body: u32) {
-        let b = &bodies[body as usize];
-        let (id, prev, next) = (b.island, b.island_prev, b.island_next);
-        if id == NONE {
+        let id = bodies[body as usize].island.id;
+        if id == crate::body::NONE {
             return;
         }
-        if prev != NONE {
-            bodies[prev as usize].island_next = next;
-        } else {
-            self.islands[id as usize].body_head = next;
-        }
-        if next != NONE {
-            bodies[next as usize].island_prev = prev;
-        } else {
-            self.islands[id as usize].body_tail = prev;
-        }
-        let b = &mut bodies[body as usize];
-        b.island = NONE;
-        b.island_prev = NONE;
-        b.island_next = NONE;
         let island = &mut self.islands[id as usize];
-        island.body_count -= 1;
-        if island.body_count == 0 {
+        island.bodies.remove(bodies, body);
+        if island.bodies.count == 0 {
             self.release(id);
         } else {
             island.may_split = true;
@@ -222,41 +186,17 @@ impl IslandStore {
     /// Union of two islands: the smaller (or, on a tie, the younger) is relabelled and spliced
     /// onto the other. Both are awake afterwards.
     fn merge(&mut self, bodies: &mut [Body], contacts: &mut [Contact], a: u32, b: u32) -> u32 {
-        let (count_a, count_b) = (self.islands[a as usize].body_count, self.islands[b as usize].body_count);
+        let (count_a, count_b) =
+            (self.islands[a as usize].bodies.count, self.islands[b as usize].bodies.count);
         let (root, other) = if count_a > count_b || (count_a == count_b && a < b) { (a, b) } else { (b, a) };
-        let o = self.islands[other as usize].clone();
-        let mut body = o.body_head;
-        while body != NONE {
-            bodies[body as usize].island = root;
-            body = bodies[body as usize].island_next;
-        }
-        let mut contact = o.contact_head;
-        while contact != NONE {
-            contacts[contact as usize].island = root;
-            contact = contacts[contact as usize].island_next;
-        }
+        let (other_bodies, other_contacts, other_may_split) = {
+            let o = &self.islands[other as usize];
+            (o.bodies, o.contacts, o.may_split)
+        };
         let r = &mut self.islands[root as usize];
-        if o.body_head != NONE {
-            if r.body_tail != NONE {
-                bodies[r.body_tail as usize].island_next = o.body_head;
-                bodies[o.body_head as usize].island_prev = r.body_tail;
-            } else {
-                r.body_head = o.body_head;
-            }
-            r.body_tail = o.body_tail;
-        }
-        if o.contact_head != NONE {
-            if r.contact_tail != NONE {
-                contacts[r.contact_tail as usize].island_next = o.contact_head;
-                contacts[o.contact_head as usize].island_prev = r.contact_tail;
-            } else {
-                r.contact_head = o.contact_head;
-            }
-            r.contact_tail = o.contact_tail;
-        }
-        r.body_count += o.body_count;
-        r.contact_count += o.contact_count;
-        r.may_split |= o.may_split;
+        r.bodies.append(bodies, other_bodies, root);
+        r.contacts.append(contacts, other_contacts, root);
+        r.may_split |= other_may_split;
         self.release(other);
         self.set_awake(root, true);
         root
@@ -272,9 +212,9 @@ impl IslandStore {
             let island = &self.islands[id];
             if island.may_split
                 && island.max_sleep_timer >= min_rest
-                && best.is_none_or(|(_, n)| island.body_count > n)
+                && best.is_none_or(|(_, n)| island.bodies.count > n)
             {
-                best = Some((id as u32, island.body_count));
+                best = Some((id as u32, island.bodies.count));
             }
         }
         best.map(|(id, _)| id)
@@ -294,21 +234,13 @@ impl IslandStore {
         }
         // The island's edges, kept aside while the lists are rebuilt.
         self.edges.clear();
-        let mut contact = self.islands[id as usize].contact_head;
-        while contact != NONE {
-            self.edges.push(contact);
-            contact = contacts[contact as usize].island_next;
-        }
+        self.edges.extend(self.islands[id as usize].contacts.iter(contacts));
         // Seeds in list order, so the result does not depend on anything but the lists.
         let mut members = std::mem::take(&mut self.members);
         let mut stack = std::mem::take(&mut self.stack);
         members.clear();
         stack.clear();
-        let mut body = self.islands[id as usize].body_head;
-        while body != NONE {
-            members.push(body);
-            body = bodies[body as usize].island_next;
-        }
+        members.extend(self.islands[id as usize].bodies.iter(bodies));
         let mut islands_made = 0;
         for &seed in &members {
             if self.stamps[seed as usize] == self.stamp {
@@ -316,7 +248,7 @@ impl IslandStore {
             }
             let awake = self.islands[id as usize].awake;
             let target = if islands_made == 0 {
-                self.islands[id as usize] = Island::empty();
+                self.islands[id as usize] = Island::empty(self.islands[id as usize].generation);
                 id
             } else {
                 self.allocate()
@@ -326,9 +258,9 @@ impl IslandStore {
             self.stamps[seed as usize] = self.stamp;
             stack.push(seed);
             while let Some(b) = stack.pop() {
-                self.push_body(bodies, target, b);
+                self.islands[target as usize].bodies.push(bodies, target, b);
                 graph::for_each_contact(bodies, contacts, b, |c, other| {
-                    if contacts[c as usize].island == id && self.stamps[other as usize] != self.stamp {
+                    if contacts[c as usize].island.id == id && self.stamps[other as usize] != self.stamp {
                         self.stamps[other as usize] = self.stamp;
                         stack.push(other);
                     }
@@ -337,8 +269,8 @@ impl IslandStore {
         }
         for k in 0..self.edges.len() {
             let c = self.edges[k];
-            let target = bodies[contacts[c as usize].body_a as usize].island;
-            self.push_contact(contacts, target, c);
+            let target = bodies[contacts[c as usize].body_a as usize].island.id;
+            self.islands[target as usize].contacts.push(contacts, target, c);
         }
         self.members = members;
         self.stack = stack;

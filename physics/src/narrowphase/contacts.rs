@@ -4,11 +4,18 @@
 
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldAnchors};
 use crate::body::NONE;
+use crate::hash::FastMap;
+use crate::island::IslandLink;
 use crate::math::Vec3;
 use crate::terrain::{ChunkCollision, ChunkCoord};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
+
+crate::id::generational_id!(
+    /// Names a contact pair: its slot in the contact array plus the slot's generation, so an id
+    /// kept after the pair was destroyed (the bodies moved apart) is refused rather than naming
+    /// whichever pair reuses the slot.
+    ContactId
+);
 
 /// `body_b` of a contact with the terrain: not a body slot. The terrain is static, so the
 /// solver sees it as the fixed slot and islands never link through it.
@@ -64,10 +71,9 @@ pub(crate) struct Contact {
     pub separated: bool,
     /// Links in each body's contact list: `edges[0]` for body A, `edges[1]` for body B.
     pub edges: [ContactEdge; 2],
-    /// The island this contact is an edge of (touching contacts between dynamic bodies only).
-    pub island: u32,
-    pub island_prev: u32,
-    pub island_next: u32,
+    /// The island this contact is an edge of and its place in the island's contact list
+    /// (touching contacts between dynamic bodies only; [`IslandLink::NONE`] otherwise).
+    pub island: IslandLink,
 }
 
 /// Neighbours of a contact in one body's contact list, as edge keys (`contact << 1 | side`).
@@ -83,30 +89,6 @@ impl Default for ContactEdge {
     }
 }
 
-/// A small, fixed hasher for pair keys (deterministic; the map is never iterated anyway).
-#[derive(Default)]
-pub(crate) struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-
-    fn write_u64(&mut self, v: u64) {
-        // splitmix64 finaliser: good spread for packed (a, b) keys.
-        let mut z = v.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        self.0 = z ^ (z >> 31);
-    }
-}
-
 fn pair_key(a: u32, b: u32) -> u64 {
     ((a as u64) << 32) | b as u64
 }
@@ -116,11 +98,14 @@ fn pair_key(a: u32, b: u32) -> u64 {
 pub(crate) struct ContactStore {
     pub contacts: Vec<Contact>,
     free: Vec<u32>,
-    lookup: HashMap<u64, u32, BuildHasherDefault<PairHasher>>,
-    terrain_lookup: HashMap<(u32, ChunkCoord), u32, BuildHasherDefault<PairHasher>>,
+    lookup: FastMap<u64, u32>,
+    terrain_lookup: FastMap<(u32, ChunkCoord), u32>,
     /// Per contact id, the chunk of a terrain contact. Kept beside the contacts rather than in
     /// them: the body pairs' hot loops then read contacts no larger than before terrain came.
     pub links: Vec<Option<TerrainLink>>,
+    /// Per slot, bumped each time the slot is reused (kept beside the contacts, which the
+    /// narrowphase streams through, rather than inside them).
+    generations: Vec<u32>,
 }
 
 impl ContactStore {
@@ -158,15 +143,17 @@ impl ContactStore {
     }
 
     fn insert(&mut self, contact: Contact) -> u32 {
-        let contact = Contact { alive: true, island: NONE, island_prev: NONE, island_next: NONE, ..contact };
+        let contact = Contact { alive: true, island: IslandLink::NONE, ..contact };
         match self.free.pop() {
             Some(id) => {
                 self.contacts[id as usize] = contact;
+                self.generations[id as usize] = self.generations[id as usize].wrapping_add(1);
                 id
             }
             None => {
                 self.contacts.push(contact);
                 self.links.push(None);
+                self.generations.push(0);
                 self.contacts.len() as u32 - 1
             }
         }
@@ -195,6 +182,20 @@ impl ContactStore {
         self.links[id].as_ref().map(|l| l.chunk)
     }
 
+    /// The id of contact slot `index` as it is now.
+    pub fn id_at(&self, index: u32) -> ContactId {
+        ContactId::new(index, self.generations[index as usize])
+    }
+
+    /// The slot of a live contact; a stale id is refused.
+    pub fn slot(&self, id: ContactId) -> Result<usize, crate::AtollError> {
+        let index = id.index() as usize;
+        match self.contacts.get(index) {
+            Some(c) if c.alive && self.generations[index] == id.generation() => Ok(index),
+            _ => Err(crate::AtollError::StaleContactId),
+        }
+    }
+
     /// Number of live contacts.
     pub fn live_count(&self) -> usize {
         self.contacts.len() - self.free.len()
@@ -221,8 +222,30 @@ pub(crate) fn carry_manifold(
     }
 }
 
-/// Replaces a contact's manifold, carrying impulses over from points with the same feature id.
-pub(crate) fn update_manifold(contact: &mut Contact, manifold: Manifold) {
+/// Takes a freshly collided manifold for a contact whose bodies stand at `xa` and `xb`:
+/// replaces the old one, carrying impulses over from points with the same feature id, and
+/// records the anchors that let later steps carry it. Shared by body pairs and terrain pairs.
+#[inline]
+pub(crate) fn update_manifold(
+    contact: &mut Contact,
+    manifold: Manifold,
+    xa: &crate::math::Transform,
+    xb: &crate::math::Transform,
+) {
+    if manifold.count == 0 && !contact.touching {
+        // Apart and still apart (most pairs of a busy pile): the manifold, impulses and
+        // anchors are already empty, so nothing of the contact's hundreds of bytes is written
+        // again.
+        contact.began = false;
+        contact.ended = false;
+        return;
+    }
+    // Only a touching manifold is ever carried, so only it is captured.
+    contact.anchors = if manifold.count > 0 {
+        ManifoldAnchors::capture(&manifold, xa, xb)
+    } else {
+        ManifoldAnchors::default()
+    };
     let old = contact.manifold;
     let old_impulses = contact.impulses;
     contact.impulses = Default::default();

@@ -19,8 +19,8 @@ mod terrain;
 #[cfg(test)]
 mod tests;
 
-pub use contacts::PointImpulse;
 pub(crate) use contacts::{Contact, ContactStore, TERRAIN, TerrainLink, carry_manifold, update_manifold};
+pub use contacts::{ContactId, PointImpulse};
 pub use dispatch::collide;
 pub use feature::flip_feature;
 pub(crate) use reuse::ManifoldAnchors;

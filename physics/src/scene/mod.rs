@@ -78,10 +78,12 @@ pub struct SceneBody {
     /// Density, friction and restitution.
     #[serde(default, deserialize_with = "fields::material", skip_serializing_if = "is_default_material")]
     pub material: Material,
-    /// Fraction of linear velocity lost per second.
+    /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
+    /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
+    /// stable).
     #[serde(default, deserialize_with = "fields::non_negative", skip_serializing_if = "is_zero")]
     pub linear_damping: f32,
-    /// Fraction of angular velocity lost per second.
+    /// Angular damping rate, 1/s (0 = none), applied like the linear one.
     #[serde(default, deserialize_with = "fields::non_negative", skip_serializing_if = "is_zero")]
     pub angular_damping: f32,
     /// Multiplies gravity.

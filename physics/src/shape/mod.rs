@@ -1,6 +1,7 @@
 //! Collision shapes: sphere, capsule, box and convex hull; their mass properties, support
 //! functions, bounds and ray casts. Every shape is defined in its body's local frame.
 
+mod contains;
 mod hull;
 mod mass;
 mod quickhull;

@@ -53,6 +53,9 @@ pub(crate) struct Vec3Pair {
     pub second: [f32; 4],
 }
 
+// The transpose loads assume exactly two aligned 16-byte halves.
+const _: () = assert!(std::mem::size_of::<Vec3Pair>() == 32 && std::mem::align_of::<Vec3Pair>() == 32);
+
 /// A body's velocities: linear first, angular second.
 pub(crate) type Velocity = Vec3Pair;
 

@@ -8,9 +8,9 @@
 //! smaller cap causes.
 
 use super::Terrain;
-use super::hash::CoordMap;
 use super::mesher::ChunkCollision;
 use super::voxel::ChunkCoord;
+use crate::hash::FastMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -48,7 +48,7 @@ struct Entry {
 pub(super) struct MeshCache {
     /// Every entry with the clock value of its last use (unique, so eviction never ties
     /// within one cache; the coordinate breaks ties anyway, so the order is total).
-    entries: CoordMap<Entry>,
+    entries: FastMap<ChunkCoord, Entry>,
     clock: u64,
     stats: CacheStats,
 }
@@ -56,7 +56,7 @@ pub(super) struct MeshCache {
 impl Default for MeshCache {
     fn default() -> Self {
         MeshCache {
-            entries: CoordMap::default(),
+            entries: FastMap::default(),
             clock: 0,
             stats: CacheStats { capacity: DEFAULT_CACHE_BYTES, ..Default::default() },
         }

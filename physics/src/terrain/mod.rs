@@ -8,7 +8,6 @@
 mod cache;
 mod edit;
 mod fragments;
-mod hash;
 pub mod kdtree;
 pub mod mask;
 pub mod mesher;
@@ -36,6 +35,7 @@ pub use voxel::{
 pub use water::WaterBlock;
 
 use crate::error::{AtollError, check_positive};
+use crate::hash::FastMap;
 use crate::math::{Aabb, Vec3};
 use glam::IVec3;
 use serde::{Deserialize, Serialize};
@@ -169,7 +169,7 @@ pub struct Terrain {
     /// two questions the world ray walk asks of every chunk it crosses, hashed so each is one
     /// lookup (the B-tree maps above keep the coordinate order the rest of the API promises).
     /// Kept in step with `chunks` and `masks` by [`Terrain::rebuild_masks`].
-    index: hash::CoordMap<u8>,
+    index: FastMap<ChunkCoord, u8>,
     cache: cache::CacheCell,
 }
 

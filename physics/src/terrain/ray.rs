@@ -17,8 +17,8 @@
 use super::kdtree::{slab, slab_inv};
 use super::voxel::{CHUNK_SIZE, ChunkCoord, VoxelMaterial};
 use super::{Terrain, mesher::ChunkCollision};
-use crate::error::{AtollError, check_non_negative, check_vec3};
 use crate::math::Vec3;
+use crate::query::Ray;
 use glam::IVec3;
 
 /// How close (chunk units) the ray must pass to a chunk face for the neighbour across it to be
@@ -91,20 +91,13 @@ pub struct TerrainHit {
 }
 
 impl Terrain {
-    /// The first solid terrain triangle along `origin + t dir`, `0 <= t <= max_t`. Ties go to
+    /// The first solid terrain triangle along `ray` (checked by [`Ray::new`]). Ties go to
     /// the lower chunk coordinate, then the lower triangle, so the answer never depends on the
     /// cache.
-    pub fn cast_ray(&self, origin: Vec3, dir: Vec3, max_t: f32) -> Result<Option<TerrainHit>, AtollError> {
-        check_vec3("ray origin", origin)?;
-        check_vec3("ray direction", dir)?;
-        check_non_negative("ray length", max_t)?;
-        if dir.length_squared() == 0.0 {
-            return Err(AtollError::invalid("ray direction", "must not be zero"));
-        }
+    pub fn cast_ray(&self, ray: &Ray) -> Option<TerrainHit> {
+        let (origin, dir, max_t) = (ray.origin, ray.dir, ray.max_t);
         let s = self.settings.voxel_size;
-        let Some((t0, t1)) = slab(&self.settings.world_aabb(), origin, dir, 0.0, max_t) else {
-            return Ok(None);
-        };
+        let (t0, t1) = slab(&self.settings.world_aabb(), origin, dir, 0.0, max_t)?;
         // Walk in chunk units: p(t) = o + t d with one chunk = 1.
         let size = s * CHUNK_SIZE as f32;
         let (o, d) = (origin / size, dir / size);
@@ -191,7 +184,7 @@ impl Terrain {
             enter = ts[a].max(enter);
             ts[a] = leave(cell, a);
         }
-        Ok(best)
+        best
     }
 
     /// Tests chunk `c`'s triangles (`data`) with the ray `(origin, dir)` up to `limit` and

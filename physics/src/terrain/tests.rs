@@ -4,6 +4,7 @@
 use super::mask::{EMPTY, SliceMask};
 use super::mesher::{MeshField, POSITION_STEPS, mesh};
 use super::*;
+use crate::query::Ray;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -265,7 +266,7 @@ proptest! {
         let t = random_terrain(seed, fill);
         let all = all_collisions(&t);
         for (o, d, max_t) in rays {
-            let hit = t.cast_ray(o, d, max_t).unwrap();
+            let hit = t.cast_ray(&Ray::new(o, d, max_t).unwrap());
             prop_assert_eq!(hit.map(|h| h.t), brute_world_ray(&t, &all, o, d, max_t), "ray {} {} {}", o, d, max_t);
         }
     }
@@ -287,7 +288,7 @@ proptest! {
             let o = Vec3::new(x as f32 * 4.0 + offsets[ox], y as f32 * 4.0 + offsets[oy], z as f32 * 4.0 + offsets[oz]);
             let k = if dir >= 13 { dir as i32 + 1 } else { dir as i32 };
             let d = IVec3::new(k / 9 - 1, k / 3 % 3 - 1, k % 3 - 1).as_vec3();
-            let hit = t.cast_ray(o, d, max_t).unwrap();
+            let hit = t.cast_ray(&Ray::new(o, d, max_t).unwrap());
             prop_assert_eq!(hit.map(|h| h.t), brute_world_ray(&t, &all, o, d, max_t), "ray {} {} {}", o, d, max_t);
         }
     }
@@ -424,15 +425,15 @@ fn meshes_are_watertight_across_seams() {
 fn ray_hits_a_ball_on_its_sphere() {
     let settings = TerrainSettings { voxel_size: 0.5, min_chunk: [-2, -2, -2], max_chunk: [2, 2, 2] };
     let t = ball(settings, Vec3::ZERO, 6.0);
-    let hit = t.cast_ray(Vec3::new(-10.0, 0.1, 0.2), Vec3::X, 100.0).unwrap().unwrap();
+    let hit = t.cast_ray(&Ray::new(Vec3::new(-10.0, 0.1, 0.2), Vec3::X, 100.0).unwrap()).unwrap();
     // Radius 6 voxels of 0.5 m: the surface is 3 m from the centre.
     assert!((hit.point.x + 3.0).abs() < 0.1, "{hit:?}");
     assert!(hit.normal.x < -0.9);
     assert_eq!(hit.material, VoxelMaterial::Rock);
-    assert!(t.cast_ray(Vec3::new(-10.0, 5.0, 0.0), Vec3::X, 100.0).unwrap().is_none());
-    assert!(t.cast_ray(Vec3::new(-10.0, 0.0, 0.0), Vec3::X, 5.0).unwrap().is_none());
-    assert!(t.cast_ray(Vec3::ZERO, Vec3::ZERO, 1.0).is_err());
-    assert!(t.cast_ray(Vec3::NAN, Vec3::X, 1.0).is_err());
+    assert!(t.cast_ray(&Ray::new(Vec3::new(-10.0, 5.0, 0.0), Vec3::X, 100.0).unwrap()).is_none());
+    assert!(t.cast_ray(&Ray::new(Vec3::new(-10.0, 0.0, 0.0), Vec3::X, 5.0).unwrap()).is_none());
+    assert!(Ray::new(Vec3::ZERO, Vec3::ZERO, 1.0).is_err());
+    assert!(Ray::new(Vec3::NAN, Vec3::X, 1.0).is_err());
 }
 
 #[test]

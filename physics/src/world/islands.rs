@@ -7,11 +7,18 @@ use crate::island::reference_islands;
 use crate::math::Vec3;
 use crate::narrowphase::TERRAIN;
 
+crate::id::generational_id!(
+    /// Names an island: its slot plus the slot's generation. An island absorbed by a merge or
+    /// emptied keeps no id: its id is refused afterwards, even once the slot is reused. A split
+    /// keeps the id for the part holding the island's first body.
+    IslandId
+);
+
 /// An island as the world reports it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IslandView {
-    /// Island id (stable while the island lives; ids are reused after).
-    pub id: u32,
+    /// The island's id.
+    pub id: IslandId,
     /// Dynamic bodies in it.
     pub body_count: u32,
     /// Touching contacts between its bodies.
@@ -30,7 +37,7 @@ pub struct IslandView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SleepEvent {
     /// The island.
-    pub island: u32,
+    pub island: IslandId,
     /// True when it fell asleep, false when it woke.
     pub asleep: bool,
 }
@@ -38,7 +45,7 @@ pub struct SleepEvent {
 impl World {
     /// Wakes the island of body slot `body` (static and kinematic bodies have none).
     pub(crate) fn wake(&mut self, body: u32) {
-        let island = self.bodies.bodies[body as usize].island;
+        let island = self.bodies.bodies[body as usize].island.id;
         if island != NONE {
             self.wake_island(island);
         }
@@ -50,8 +57,8 @@ impl World {
             return;
         }
         self.islands.set_awake(id, true);
-        self.sleep_events.push(SleepEvent { island: id, asleep: false });
-        let mut body = self.islands.islands[id as usize].body_head;
+        self.sleep_events.push(SleepEvent { island: self.island_id(id), asleep: false });
+        let mut body = self.islands.islands[id as usize].bodies.head;
         while body != NONE {
             let b = &mut self.bodies.bodies[body as usize];
             b.awake = true;
@@ -66,16 +73,21 @@ impl World {
                 // state it slept with.
                 scratch.note_woken_contact(c, &contacts[c as usize]);
             });
-            body = self.bodies.bodies[body as usize].island_next;
+            body = self.bodies.bodies[body as usize].island.next;
         }
+    }
+
+    /// The id of live island slot `index`.
+    fn island_id(&self, index: u32) -> IslandId {
+        IslandId::new(index, self.islands.islands[index as usize].generation)
     }
 
     /// Puts an island to sleep: velocities and forces zeroed, bodies leave the awake set, and so
     /// do their contacts unless the other body is still awake.
     fn sleep_island(&mut self, id: u32) {
         self.islands.set_awake(id, false);
-        self.sleep_events.push(SleepEvent { island: id, asleep: true });
-        let mut body = self.islands.islands[id as usize].body_head;
+        self.sleep_events.push(SleepEvent { island: self.island_id(id), asleep: true });
+        let mut body = self.islands.islands[id as usize].bodies.head;
         while body != NONE {
             let b = &mut self.bodies.bodies[body as usize];
             b.awake = false;
@@ -93,11 +105,11 @@ impl World {
                     awake_contacts.clear(c as usize);
                 }
             });
-            body = self.bodies.bodies[body as usize].island_next;
+            body = self.bodies.bodies[body as usize].island.next;
         }
     }
 
-    /// Stage 5: walk the begin/end bits in contact order. A begin between two dynamic bodies
+    /// [`crate::Stage::Islands`]: walk the begin/end bits in contact order. A begin between two dynamic bodies
     /// links (and so merges and wakes) their islands; a begin with a kinematic body wakes the
     /// dynamic one's island; an end unlinks the edge.
     pub(super) fn update_islands(&mut self) {
@@ -129,7 +141,7 @@ impl World {
         self.ended_bits.clear_all();
     }
 
-    /// Stage 8: an island sleeps once its slowest-to-rest body has rested `time_to_sleep`.
+    /// [`crate::Stage::Sleep`]: an island sleeps once its slowest-to-rest body has rested `time_to_sleep`.
     /// Islands that may split are rebuilt first, so a pile never sleeps fused to a body that
     /// already left it.
     pub(super) fn sleep_islands(&mut self) {
@@ -139,12 +151,10 @@ impl World {
             next = self.islands.next_awake(id + 1);
             let island = &self.islands.islands[id as usize];
             let (mut min_timer, mut max_timer) = (f32::MAX, 0.0f32);
-            let mut body = island.body_head;
-            while body != NONE {
+            for body in island.bodies.iter(&self.bodies.bodies) {
                 let timer = self.bodies.bodies[body as usize].sleep_timer;
                 min_timer = min_timer.min(timer);
                 max_timer = max_timer.max(timer);
-                body = self.bodies.bodies[body as usize].island_next;
             }
             let island = &mut self.islands.islands[id as usize];
             island.min_sleep_timer = min_timer;
@@ -155,7 +165,7 @@ impl World {
         }
     }
 
-    /// Stage 9: rebuild at most one island that may have split (see
+    /// [`crate::Stage::Split`]: rebuild at most one island that may have split (see
     /// [`crate::island::IslandStore::split_candidate`]): one with a body that has rested for
     /// four steps, long enough to tell resting from the top of a bounce. With sleeping off
     /// nothing is split: splitting only serves sleep, and on a busy pile it is a graph walk of
@@ -170,26 +180,12 @@ impl World {
         }
     }
 
-    /// Runs every pending split now (tests compare islands with the reference builder after it).
-    pub fn split_all_islands(&mut self) {
-        while let Some(id) = self.islands.split_candidate(f32::MIN) {
-            self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
-        }
-        // Sleeping islands that were flagged wait for their next wake; split them too.
-        for id in 0..self.islands.islands.len() as u32 {
-            let island = &self.islands.islands[id as usize];
-            if island.alive && island.may_split {
-                self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
-            }
-        }
-    }
-
     /// Every live island, in id order.
     pub fn islands(&self) -> impl Iterator<Item = IslandView> + '_ {
         self.islands.islands.iter().enumerate().filter(|(_, i)| i.alive).map(|(id, i)| IslandView {
-            id: id as u32,
-            body_count: i.body_count,
-            contact_count: i.contact_count,
+            id: IslandId::new(id as u32, i.generation),
+            body_count: i.bodies.count,
+            contact_count: i.contacts.count,
             joint_count: 0,
             awake: i.awake,
             min_sleep_timer: i.min_sleep_timer,
@@ -197,23 +193,23 @@ impl World {
         })
     }
 
-    /// The bodies of island `id`, in list order.
-    pub fn island_bodies(&self, id: u32) -> Vec<BodyId> {
-        let mut out = Vec::new();
-        if let Some(island) = self.islands.islands.get(id as usize).filter(|i| i.alive) {
-            let mut body = island.body_head;
-            while body != NONE {
-                out.push(self.bodies.id_at(body));
-                body = self.bodies.bodies[body as usize].island_next;
-            }
-        }
-        out
+    /// One island; a stale id (the island merged into another, emptied, or never existed) is
+    /// refused.
+    pub fn island(&self, id: IslandId) -> Result<IslandView, AtollError> {
+        self.islands.get(id.index(), id.generation()).ok_or(AtollError::StaleIslandId)?;
+        Ok(self.islands().find(|i| i.id == id).expect("a live island is listed"))
+    }
+
+    /// The bodies of island `id`, in list order; a stale id is refused.
+    pub fn island_bodies(&self, id: IslandId) -> Result<Vec<BodyId>, AtollError> {
+        let island = self.islands.get(id.index(), id.generation()).ok_or(AtollError::StaleIslandId)?;
+        Ok(island.bodies.iter(&self.bodies.bodies).map(|body| self.bodies.id_at(body)).collect())
     }
 
     /// The island of a body (`None` for static and kinematic bodies).
-    pub fn body_island(&self, id: BodyId) -> Result<Option<u32>, AtollError> {
-        let island = self.bodies.get(id)?.island;
-        Ok((island != NONE).then_some(island))
+    pub fn body_island(&self, id: BodyId) -> Result<Option<IslandId>, AtollError> {
+        let island = self.bodies.get(id)?.island.id;
+        Ok((island != NONE).then(|| self.island_id(island)))
     }
 
     /// Seconds the body has been slow enough to sleep.
@@ -244,7 +240,8 @@ impl World {
         let mut out: Vec<Vec<u32>> = self
             .islands()
             .map(|i| {
-                let mut v: Vec<u32> = self.island_bodies(i.id).iter().map(|b| b.index()).collect();
+                let bodies = self.island_bodies(i.id).expect("a listed island is live");
+                let mut v: Vec<u32> = bodies.iter().map(|b| b.index()).collect();
                 v.sort_unstable();
                 v
             })
@@ -259,77 +256,5 @@ impl World {
         let mut out = reference_islands(&self.bodies.bodies, &self.contacts.contacts, work);
         out.sort();
         out
-    }
-}
-
-impl World {
-    /// Checks the island bookkeeping against the bodies and contacts: list membership and
-    /// counts, awake flags and awake sets agree. For tests and debugging; costs O(world).
-    pub fn validate_islands(&self) -> Result<(), String> {
-        let bodies = &self.bodies.bodies;
-        let contacts = &self.contacts.contacts;
-        let mut listed = vec![false; bodies.len()];
-        for (id, island) in self.islands.islands.iter().enumerate().filter(|(_, i)| i.alive) {
-            let (mut count, mut prev, mut body) = (0, NONE, island.body_head);
-            while body != NONE {
-                let b = &bodies[body as usize];
-                if b.island != id as u32 || b.island_prev != prev || !b.alive {
-                    return Err(format!(
-                        "island {id}: body {body} has island {} prev {}",
-                        b.island, b.island_prev
-                    ));
-                }
-                if b.awake != island.awake || self.awake_bodies.get(body as usize) != island.awake {
-                    return Err(format!(
-                        "island {id} (awake {}): body {body} awake {}",
-                        island.awake, b.awake
-                    ));
-                }
-                listed[body as usize] = true;
-                count += 1;
-                prev = body;
-                body = b.island_next;
-            }
-            if count != island.body_count || prev != island.body_tail {
-                return Err(format!("island {id}: {count} bodies listed, {} counted", island.body_count));
-            }
-            let (mut count, mut contact) = (0, island.contact_head);
-            while contact != NONE {
-                let c = &contacts[contact as usize];
-                if c.island != id as u32 || !c.alive || !c.touching {
-                    return Err(format!("island {id}: contact {contact} is not one of its edges"));
-                }
-                if bodies[c.body_a as usize].island != id as u32
-                    || bodies[c.body_b as usize].island != id as u32
-                {
-                    return Err(format!("island {id}: contact {contact} joins bodies of other islands"));
-                }
-                count += 1;
-                contact = c.island_next;
-            }
-            if count != island.contact_count {
-                return Err(format!(
-                    "island {id}: {count} contacts listed, {} counted",
-                    island.contact_count
-                ));
-            }
-        }
-        for (i, b) in bodies.iter().enumerate().filter(|(_, b)| b.alive) {
-            let dynamic = b.body_type == BodyType::Dynamic;
-            if dynamic != listed[i] {
-                return Err(format!("body {i} (dynamic {dynamic}) listed in an island: {}", listed[i]));
-            }
-            if b.body_type == BodyType::Kinematic && !self.awake_bodies.get(i) {
-                return Err(format!("kinematic body {i} is not awake"));
-            }
-        }
-        for (i, c) in contacts.iter().enumerate().filter(|(_, c)| c.alive) {
-            let awake =
-                bodies[c.body_a as usize].awake || (c.body_b != TERRAIN && bodies[c.body_b as usize].awake);
-            if awake && !self.awake_contacts.get(i) {
-                return Err(format!("contact {i} touches an awake body but is not in the awake set"));
-            }
-        }
-        Ok(())
     }
 }

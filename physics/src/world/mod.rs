@@ -7,9 +7,11 @@ mod islands;
 mod settings;
 mod step;
 mod terrain;
+#[cfg(feature = "test-support")]
+mod test_support;
 mod water;
 
-pub use islands::{IslandView, SleepEvent};
+pub use islands::{IslandId, IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
 pub use water::{WaterContact, WaterEvent};
@@ -22,7 +24,7 @@ use crate::broadphase::{Broadphase, ProxyType, TreeStats, fat_aabb};
 use crate::error::{AtollError, check_vec3};
 use crate::island::IslandStore;
 use crate::math::{Aabb, Mat3, Transform, Vec3};
-use crate::narrowphase::{ContactStore, Manifold, PointImpulse};
+use crate::narrowphase::{ContactId, ContactStore, Manifold, PointImpulse};
 use crate::profile::Profile;
 use crate::shape::Shape;
 use crate::snapshot::Snapshot;
@@ -51,9 +53,11 @@ pub struct BodyView<'a> {
     pub inertia: Mat3,
     /// World position of the centre of mass.
     pub center_of_mass: Vec3,
-    /// Fraction of linear velocity lost per second.
+    /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
+    /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
+    /// stable).
     pub linear_damping: f32,
-    /// Fraction of angular velocity lost per second.
+    /// Angular damping rate, 1/s (0 = none), applied like the linear one.
     pub angular_damping: f32,
     /// Multiplies gravity.
     pub gravity_scale: f32,
@@ -66,8 +70,8 @@ pub struct BodyView<'a> {
 /// A contact pair as the world reports it.
 #[derive(Clone, Copy, Debug)]
 pub struct ContactView {
-    /// Index of the contact in the contact array (stable while it lives).
-    pub id: u32,
+    /// The contact pair's id (valid while the pair lives).
+    pub id: ContactId,
     /// First body; the normal points away from it.
     pub body_a: BodyId,
     /// Second body, or [`BodyId::TERRAIN`].
@@ -493,8 +497,15 @@ impl World {
         &self,
         keep: impl Fn(&crate::narrowphase::Contact) -> bool + 'static,
     ) -> impl Iterator<Item = ContactView> + '_ {
-        self.contacts.contacts.iter().enumerate().filter(move |(_, c)| keep(c)).map(|(i, c)| ContactView {
-            id: i as u32,
+        let contacts = &self.contacts.contacts;
+        (0..contacts.len()).filter(move |&i| keep(&contacts[i])).map(|i| self.contact_view(i))
+    }
+
+    /// The view of the contact in slot `i`.
+    fn contact_view(&self, i: usize) -> ContactView {
+        let c = &self.contacts.contacts[i];
+        ContactView {
+            id: self.contacts.id_at(i as u32),
             body_a: self.bodies.id_at(c.body_a),
             body_b: step::other_id(&self.bodies, c),
             chunk: self.contacts.chunk(i),
@@ -507,7 +518,13 @@ impl World {
             touching: c.touching,
             began: c.began,
             ended: c.ended,
-        })
+        }
+    }
+
+    /// One contact pair; a stale id (the pair was destroyed) is refused.
+    pub fn contact(&self, id: ContactId) -> Result<ContactView, AtollError> {
+        let slot = self.contacts.slot(id)?;
+        Ok(self.contact_view(slot))
     }
 
     /// Number of live contact pairs.

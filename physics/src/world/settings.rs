@@ -27,15 +27,23 @@ pub struct StepSettings {
     pub restitution_threshold: f32,
     /// Start each step's solve from last step's impulses.
     pub warm_starting: bool,
-    /// Contact points are kept while the surfaces are this close (m), before they touch.
+    /// Contact points are made while the surfaces are this close (m) before they touch, plus
+    /// the distance the pair can close in one step at its current speeds (so a fast body meets
+    /// its contact a step early instead of passing through).
     pub speculative_distance: f32,
-    /// Allowed overlap (m) that the solver does not push out; keeps resting contact steady.
-    pub linear_slop: f32,
-    /// Fat AABB margin (m) around each body's tight box in the broadphase.
+    /// Fat AABB margin (m) around each body's tight box in the broadphase; the fat box is also
+    /// stretched by twice the body's predicted displacement over one step.
     pub aabb_margin: f32,
-    /// Run time-of-impact checks for fast bodies against static bodies.
+    /// Run time-of-impact checks for fast bodies (those that moved more than half their
+    /// thinnest extent in a step) against static bodies and the terrain.
     pub continuous_collision: bool,
-    /// Largest angular speed, rad/s, so a spinning body cannot blow up the integrator.
+    /// Gap (m) continuous collision leaves: a fast body is put back where it comes this close
+    /// to the static body it would have crossed. Older scene files call it `linear_slop` (still
+    /// read), a name that promised an overlap the solver leaves alone: the soft step has none.
+    #[serde(alias = "linear_slop")]
+    pub continuous_gap: f32,
+    /// Largest angular speed, rad/s: faster spins are scaled down to it each substep, so a
+    /// spinning body cannot blow up the integrator.
     pub max_angular_speed: f32,
     /// Let islands fall asleep when all their bodies have been slow for `time_to_sleep`.
     pub sleep_enabled: bool,
@@ -65,9 +73,9 @@ impl Default for StepSettings {
             restitution_threshold: 1.0,
             warm_starting: true,
             speculative_distance: 0.02,
-            linear_slop: 0.005,
             aabb_margin: 0.1,
             continuous_collision: true,
+            continuous_gap: 0.005,
             max_angular_speed: 100.0,
             sleep_enabled: true,
             sleep_linear_threshold: 0.05,
@@ -93,8 +101,8 @@ impl StepSettings {
         check_positive("max push-out speed", self.max_push_out_speed)?;
         check_non_negative("restitution threshold", self.restitution_threshold)?;
         check_non_negative("speculative distance", self.speculative_distance)?;
-        check_non_negative("linear slop", self.linear_slop)?;
         check_non_negative("AABB margin", self.aabb_margin)?;
+        check_non_negative("continuous gap", self.continuous_gap)?;
         check_positive("max angular speed", self.max_angular_speed)?;
         check_non_negative("sleep linear threshold", self.sleep_linear_threshold)?;
         check_non_negative("sleep angular threshold", self.sleep_angular_threshold)?;

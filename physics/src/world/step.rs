@@ -1,5 +1,6 @@
-//! The step pipeline (see DESIGN.md, "One step"). Every stage walks the awake sets only, so a
-//! step's cost follows the awake work, not the size of the world.
+//! The step pipeline, stage by stage in [`Stage`] order (`docs/ARCHITECTURE.md`, "The step").
+//! Every stage walks the awake sets only, so a step's cost follows the awake work, not the size
+//! of the world.
 
 use super::continuous::time_of_impact;
 use super::{StepSettings, TouchEvent, WaterContact, World, graph, tight_aabb};
@@ -7,10 +8,10 @@ use crate::body::{Body, BodyId, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
 use crate::math::{Quat, Transform, Vec3};
 use crate::narrowphase::{
-    Contact, Manifold, ManifoldAnchors, TERRAIN, TerrainLink, carry_manifold, collide, collide_terrain,
-    update_manifold,
+    Contact, Manifold, TERRAIN, TerrainLink, carry_manifold, collide, collide_terrain, update_manifold,
 };
 use crate::profile::{Counters, Stage, StageTimer};
+use crate::query::Ray;
 use crate::solver::{self, ContactSoftness, ContactSolver, Motion, Softness, SolverBody, Velocity};
 use crate::terrain::{ChunkCoord, Terrain};
 use rayon::prelude::*;
@@ -133,7 +134,7 @@ impl World {
         }
     }
 
-    /// Stage 2: re-insert a proxy only when its body's tight box left the fat one.
+    /// [`Stage::Broadphase`]: re-insert a proxy only when its body's tight box left the fat one.
     fn update_proxies(&mut self) -> u32 {
         let (dt, margin) = (self.settings.dt, self.settings.aabb_margin);
         let mut reinserted = 0;
@@ -151,7 +152,7 @@ impl World {
         reinserted
     }
 
-    /// Stage 3: contact pairs for new overlaps of moved proxies, in sorted pair order.
+    /// [`Stage::Pairs`]: contact pairs for new overlaps of moved proxies, in sorted pair order.
     fn create_pairs(&mut self) -> u32 {
         // Pairs that already have a contact are dropped before the sort; no contact is made
         // until the list is complete, so the list is exactly the new pairs, in the same order.
@@ -177,7 +178,7 @@ impl World {
         created
     }
 
-    /// Stage 4: update the awake contacts' manifolds, in parallel when the world has more than
+    /// [`Stage::Narrowphase`]: update the awake contacts' manifolds, in parallel when the world has more than
     /// one thread: each contact reads the bodies and writes only itself, so the result does not
     /// depend on scheduling. Then, in contact order, begin and end of touching become bits and
     /// events, and pairs whose fat boxes separated are destroyed.
@@ -209,21 +210,7 @@ impl World {
             } else {
                 Manifold::default()
             };
-            if manifold.count == 0 && !c.touching {
-                // Apart and still apart (most pairs of a busy pile): the manifold, impulses and
-                // anchors are already empty, so nothing of the contact's hundreds of bytes is
-                // written again.
-                c.began = false;
-                c.ended = false;
-                return;
-            }
-            // Only a touching manifold is ever carried, so only it is captured.
-            c.anchors = if manifold.count > 0 {
-                ManifoldAnchors::capture(&manifold, &ba.transform, &bb.transform)
-            } else {
-                ManifoldAnchors::default()
-            };
-            update_manifold(c, manifold);
+            update_manifold(c, manifold, &ba.transform, &bb.transform);
         };
         // Each update also leaves the contact's flags in one byte of a dense array, so the
         // passes below read 1 byte a contact instead of the contact's cache lines.
@@ -269,7 +256,7 @@ impl World {
         }
     }
 
-    /// Stage 6: the soft step over the awake bodies and their touching contacts.
+    /// [`Stage::Solve`]: the soft step over the awake bodies and their touching contacts.
     fn solve(&mut self) {
         let s = self.settings;
         let h = s.dt / s.substeps as f32;
@@ -414,7 +401,7 @@ impl World {
             let mut first = 1.0f32;
             for &other in self.scratch.candidates.iter() {
                 let o = &self.bodies.bodies[other as usize];
-                if let Some(t) = time_of_impact(b, &start, &end, o, self.settings.linear_slop) {
+                if let Some(t) = time_of_impact(b, &start, &end, o, self.settings.continuous_gap) {
                     first = first.min(t);
                 }
             }
@@ -443,9 +430,10 @@ fn terrain_time_of_impact(terrain: &Terrain, b: &Body, start_center: Vec3) -> f3
     if length == 0.0 {
         return 1.0;
     }
-    match terrain.cast_ray(start_center, path, 1.0) {
-        Ok(Some(hit)) => (hit.t - b.shape.min_half_extent() / length).max(0.0),
-        _ => 1.0,
+    let Ok(ray) = Ray::new(start_center, path, 1.0) else { return 1.0 };
+    match terrain.cast_ray(&ray) {
+        Some(hit) => (hit.t - b.shape.min_half_extent() / length).max(0.0),
+        None => 1.0,
     }
 }
 
@@ -492,17 +480,7 @@ fn update_terrain_contact(
         terrain.voxel_size(),
         speculative,
     );
-    if manifold.count == 0 && !c.touching {
-        c.began = false;
-        c.ended = false;
-        return;
-    }
-    c.anchors = if manifold.count > 0 {
-        ManifoldAnchors::capture(&manifold, &body.transform, &Transform::IDENTITY)
-    } else {
-        ManifoldAnchors::default()
-    };
-    update_manifold(c, manifold);
+    update_manifold(c, manifold, &body.transform, &Transform::IDENTITY);
 }
 
 /// Upper bound on how fast any point of `a` can approach any point of `b`.

@@ -107,7 +107,7 @@ impl World {
         }
     }
 
-    /// Stage 3, for the terrain: awake dynamic bodies whose fat box changed look for the chunks
+    /// [`crate::Stage::Pairs`], for the terrain: awake dynamic bodies whose fat box changed look for the chunks
     /// it reaches; pairs with chunks it no longer reaches are destroyed, new ones created (in
     /// body order, then chunk order, so contact ids are deterministic). Returns how many were
     /// created.

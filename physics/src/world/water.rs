@@ -12,7 +12,6 @@
 use super::World;
 use crate::body::{Body, BodyType};
 use crate::math::Vec3;
-use crate::shape::Shape;
 use crate::terrain::{Terrain, WaterBlock};
 
 /// Samples per axis of a body's volume.
@@ -47,19 +46,6 @@ pub struct WaterEvent {
     pub entered: bool,
 }
 
-/// True when local point `p` lies inside `shape`.
-fn inside(shape: &Shape, p: Vec3) -> bool {
-    match shape {
-        Shape::Sphere { radius } => p.length_squared() <= radius * radius,
-        Shape::Capsule { half_height, radius } => {
-            let y = p.y.clamp(-half_height, *half_height);
-            (p - Vec3::new(0.0, y, 0.0)).length_squared() <= radius * radius
-        }
-        Shape::Cuboid { half_extents } => p.abs().cmple(*half_extents).all(),
-        Shape::Hull(h) => h.faces().iter().all(|f| f.normal.dot(p) <= f.offset),
-    }
-}
-
 /// The water contact of body `b` at its current pose (`None` when nothing is submerged).
 fn water_contact(
     b: &Body,
@@ -81,7 +67,7 @@ fn water_contact(
         let cell =
             Vec3::new((i % SAMPLES) as f32, (i / SAMPLES % SAMPLES) as f32, (i / (SAMPLES * SAMPLES)) as f32);
         let p = local.min + (cell + 0.5) * step;
-        if !inside(&b.shape, p) {
+        if !b.shape.contains_local_point(p) {
             continue;
         }
         count += 1;
@@ -120,7 +106,7 @@ impl World {
         &self.water_events
     }
 
-    /// Stage 7: buoyancy and drag for awake dynamic bodies whose boxes reach water bits (found
+    /// [`crate::Stage::Water`]: buoyancy and drag for awake dynamic bodies whose boxes reach water bits (found
     /// with their terrain pairs). Adds to the forces the solver integrates this step.
     pub(super) fn apply_water(&mut self) {
         let s = &self.settings;

@@ -118,10 +118,10 @@ fn edit_rows(ui: &mut egui::Ui, body: &SceneBody, changes: &mut Vec<(String, Mer
     if let Some((r, v)) = number_row(ui, "restitution", m.restitution, 0.01, "") {
         push("restitution", &r, Box::new(move |b| b.material.restitution = v));
     }
-    if let Some((r, v)) = number_row(ui, "lin. damping", body.linear_damping, 0.01, "") {
+    if let Some((r, v)) = number_row(ui, "lin. damping", body.linear_damping, 0.01, " 1/s") {
         push("linear damping", &r, Box::new(move |b| b.linear_damping = v));
     }
-    if let Some((r, v)) = number_row(ui, "ang. damping", body.angular_damping, 0.01, "") {
+    if let Some((r, v)) = number_row(ui, "ang. damping", body.angular_damping, 0.01, " 1/s") {
         push("angular damping", &r, Box::new(move |b| b.angular_damping = v));
     }
     if let Some((r, v)) = number_row(ui, "gravity scale", body.gravity_scale, 0.01, "") {
@@ -301,7 +301,7 @@ fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
         row("mass", format!("{:.3} kg", body.mass));
         let i = body.inertia;
         row("inertia", vec_text(Vec3::new(i.x_axis.x, i.y_axis.y, i.z_axis.z)));
-        row("island", island.map_or("-".into(), |i| i.to_string()));
+        row("island", island.map_or("-".into(), |i| i.index().to_string()));
         row("sleep timer", format!("{:.3} s", world.sleep_timer(id).unwrap_or(0.0)));
         row("state", if awake { "awake".into() } else { "asleep".into() });
         row("touching", format!("{touching} contacts"));

@@ -95,7 +95,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
             ui.end_row();
             for island in islands.iter().take(MAX_ROWS) {
                 let selected = state.selected_island == Some(island.id);
-                if ui.selectable_label(selected, island.id.to_string()).clicked() {
+                if ui.selectable_label(selected, island.id.index().to_string()).clicked() {
                     clicked = Some(if selected { None } else { Some(island.id) });
                 }
                 ui.monospace(island.body_count.to_string());

@@ -49,21 +49,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         float(
             ui,
             "speculative distance",
-            "Contact points are kept while the surfaces are this close (m), before they touch.",
+            "Contact points are made while the surfaces are this close (m) before they touch, plus \
+             what the pair can close in one step at its speed.",
             &mut s.speculative_distance,
             0.001,
         );
         float(
             ui,
-            "linear slop",
-            "Allowed overlap (m) the solver does not push out; keeps resting contact steady.",
-            &mut s.linear_slop,
-            0.0005,
-        );
-        float(
-            ui,
             "AABB margin",
-            "Fat AABB margin (m) around each body's tight box.",
+            "Fat AABB margin (m) around each body's tight box; the fat box also stretches by twice \
+             the body's predicted displacement in a step.",
             &mut s.aabb_margin,
             0.005,
         );
@@ -116,6 +111,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
             &mut s.water_angular_drag,
             0.05,
         );
+        float(
+            ui,
+            "continuous gap",
+            "Gap (m) continuous collision leaves: a fast body is put back where it comes this close \
+             to the static body or terrain it would have crossed.",
+            &mut s.continuous_gap,
+            0.0005,
+        );
 
         let tip = "Solver substeps per step (1 to 64). More substeps: stiffer, slower.";
         ui.label("substeps").on_hover_text(tip);
@@ -141,7 +144,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         flag(
             ui,
             "continuous collision",
-            "Time-of-impact checks for fast bodies against static bodies.",
+            "Time-of-impact checks for fast bodies against static bodies and the terrain.",
             &mut s.continuous_collision,
         );
         flag(

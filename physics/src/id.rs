@@ -1,0 +1,35 @@
+//! Generational ids: every object the API names (bodies, contacts, islands) is an index into a
+//! dense array plus the generation of that slot, so an id kept after its object was destroyed
+//! is recognised as stale instead of silently naming whatever reuses the slot.
+
+/// Declares a generational id type: an index and a generation, comparable and hashable, with
+/// accessors. Each id type is its own type, so a contact id can never be passed as an island's.
+macro_rules! generational_id {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name {
+            index: u32,
+            generation: u32,
+        }
+
+        impl $name {
+            /// The id of slot `index` in its `generation`.
+            pub(crate) const fn new(index: u32, generation: u32) -> Self {
+                Self { index, generation }
+            }
+
+            /// The slot index (stable while the object lives; reused after it is destroyed).
+            pub fn index(self) -> u32 {
+                self.index
+            }
+
+            /// The slot's generation when this id was made.
+            pub fn generation(self) -> u32 {
+                self.generation
+            }
+        }
+    };
+}
+
+pub(crate) use generational_id;

@@ -1,0 +1,92 @@
+//! Checks and shortcuts that only tests need, behind the `test-support` feature so they stay
+//! out of the public API (the engine's own tests turn it on through a dev-dependency).
+
+use super::World;
+use crate::body::{BodyType, NONE};
+use crate::narrowphase::TERRAIN;
+
+impl World {
+    /// Runs every pending split now (tests compare islands with the reference builder after it).
+    pub fn split_all_islands(&mut self) {
+        while let Some(id) = self.islands.split_candidate(f32::MIN) {
+            self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
+        }
+        // Sleeping islands that were flagged wait for their next wake; split them too.
+        for id in 0..self.islands.islands.len() as u32 {
+            let island = &self.islands.islands[id as usize];
+            if island.alive && island.may_split {
+                self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
+            }
+        }
+    }
+
+    /// Checks the island bookkeeping against the bodies and contacts: list membership and
+    /// counts, awake flags and awake sets agree. For tests and debugging; costs O(world).
+    pub fn validate_islands(&self) -> Result<(), String> {
+        let bodies = &self.bodies.bodies;
+        let contacts = &self.contacts.contacts;
+        let mut listed = vec![false; bodies.len()];
+        for (id, island) in self.islands.islands.iter().enumerate().filter(|(_, i)| i.alive) {
+            let (mut count, mut prev, mut body) = (0, NONE, island.bodies.head);
+            while body != NONE {
+                let b = &bodies[body as usize];
+                if b.island.id != id as u32 || b.island.prev != prev || !b.alive {
+                    return Err(format!(
+                        "island {id}: body {body} has island {} prev {}",
+                        b.island.id, b.island.prev
+                    ));
+                }
+                if b.awake != island.awake || self.awake_bodies.get(body as usize) != island.awake {
+                    return Err(format!(
+                        "island {id} (awake {}): body {body} awake {}",
+                        island.awake, b.awake
+                    ));
+                }
+                listed[body as usize] = true;
+                count += 1;
+                prev = body;
+                body = b.island.next;
+            }
+            if count != island.bodies.count || prev != island.bodies.tail {
+                return Err(format!("island {id}: {count} bodies listed, {} counted", island.bodies.count));
+            }
+            let (mut count, mut contact) = (0, island.contacts.head);
+            while contact != NONE {
+                let c = &contacts[contact as usize];
+                if c.island.id != id as u32 || !c.alive || !c.touching {
+                    return Err(format!("island {id}: contact {contact} is not one of its edges"));
+                }
+                if bodies[c.body_a as usize].island.id != id as u32
+                    || bodies[c.body_b as usize].island.id != id as u32
+                {
+                    return Err(format!("island {id}: contact {contact} joins bodies of other islands"));
+                }
+                count += 1;
+                contact = c.island.next;
+            }
+            if count != island.contacts.count {
+                return Err(format!(
+                    "island {id}: {count} contacts listed, {} counted",
+                    island.contacts.count
+                ));
+            }
+        }
+        for (i, b) in bodies.iter().enumerate().filter(|(_, b)| b.alive) {
+            let dynamic = b.body_type == BodyType::Dynamic;
+            if dynamic != listed[i] {
+                return Err(format!("body {i} (dynamic {dynamic}) listed in an island: {}", listed[i]));
+            }
+            if b.body_type == BodyType::Kinematic && !self.awake_bodies.get(i) {
+                return Err(format!("kinematic body {i} is not awake"));
+            }
+        }
+        for (i, c) in contacts.iter().enumerate().filter(|(_, c)| c.alive) {
+            let awake =
+                bodies[c.body_a as usize].awake || (c.body_b != TERRAIN && bodies[c.body_b as usize].awake);
+            if awake && !self.awake_contacts.get(i) {
+                return Err(format!("contact {i} touches an awake body but is not in the awake set"));
+            }
+        }
+        Ok(())
+    }
+}
