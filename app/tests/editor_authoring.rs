@@ -82,7 +82,7 @@ fn dynamic_bodies(harness: &Harness<'_, Editor>) -> Vec<BodyId> {
 #[test]
 fn build_a_scene_from_nothing_then_undo_and_redo() {
     let mut harness = harness("tower.ron");
-    harness.state_mut().state.native_dialogs = false;
+    harness.state_mut().state.session.native_dialogs = false;
     harness.run_steps(2);
 
     // An empty scene (a ground), saved through the path prompt so that Ctrl+S works after.
@@ -94,7 +94,7 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     let path = temp_path("scene.ron");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
-    harness.state_mut().state.path_prompt.as_mut().expect("Ctrl+S asks where").text =
+    harness.state_mut().state.session.path_prompt.as_mut().expect("Ctrl+S asks where").text =
         path.display().to_string();
     harness.get_by_label("OK").click();
     harness.run_steps(2);
@@ -210,19 +210,22 @@ fn the_recovery_file_restores_unsaved_work() {
         let mut harness = harness("tower.ron");
         let mut autosave = Autosave::in_dir(dir.clone());
         autosave.interval = Some(Duration::ZERO);
-        harness.state_mut().state.autosave = autosave;
+        harness.state_mut().state.session.autosave = autosave;
         harness.run_steps(1);
         let bodies = harness.state().state.world.body_count();
         harness.state_mut().state.select_all();
         harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
         harness.run_steps(2);
         assert_eq!(harness.state().state.world.body_count(), bodies * 2);
-        assert!(harness.state().state.autosave.last_written.is_some(), "the due autosave was written");
+        assert!(
+            harness.state().state.session.autosave.last_written.is_some(),
+            "the due autosave was written"
+        );
     }
     // The next start offers the work back.
     let mut harness = harness("tower.ron");
     let bodies = harness.state().state.world.body_count();
-    harness.state_mut().state.autosave = Autosave::in_dir(dir.clone());
+    harness.state_mut().state.session.autosave = Autosave::in_dir(dir.clone());
     harness.run_steps(2);
     harness.get_by_label_contains("Atoll closed with unsaved changes");
     harness.get_by_label("Restore").click();
@@ -230,7 +233,10 @@ fn the_recovery_file_restores_unsaved_work() {
     let state = &harness.state().state;
     assert_eq!(state.world.body_count(), bodies * 2);
     assert!(state.dirty, "restored work is unsaved");
-    assert!(state.scene_path.as_deref().is_some_and(|p| p.ends_with("tower.ron")), "it belongs to tower.ron");
+    assert!(
+        state.session.scene_path.as_deref().is_some_and(|p| p.ends_with("tower.ron")),
+        "it belongs to tower.ron"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -327,21 +333,21 @@ fn closing_with_unsaved_changes_asks_first() {
     };
     // Nothing edited: the window may close without a question.
     request_close(&mut harness);
-    assert!(!harness.state().state.confirm_close);
+    assert!(!harness.state().state.session.confirm_close);
     // Edited: the close is held back and the editor asks.
     harness.state_mut().state.select_all();
     harness.key_press(Key::Delete);
     harness.run_steps(1);
     request_close(&mut harness);
-    assert!(harness.state().state.confirm_close);
+    assert!(harness.state().state.session.confirm_close);
     harness.get_by_label("Save the changes to Tower (20 boxes) before closing?");
     harness.get_by_label("Cancel").click();
     harness.run_steps(2);
-    assert!(!harness.state().state.confirm_close && !harness.state().state.close_approved);
+    assert!(!harness.state().state.session.confirm_close && !harness.state().state.session.close_approved);
     request_close(&mut harness);
     harness.get_by_label("Don't save").click();
     harness.run_steps(2);
-    assert!(harness.state().state.close_approved, "Don't save lets the window close");
+    assert!(harness.state().state.session.close_approved, "Don't save lets the window close");
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod common;
 
 use atoll::cli::scenes_dir;
 use atoll::editor::files;
+use atoll::editor::notices::NoticePlace;
 use atoll::editor::panels::islands::Column;
 use atoll_physics::{Scene, StepSettings};
 use common::harness;
@@ -59,7 +60,7 @@ fn a_bad_file_keeps_the_scene_and_reports_where() {
     files::open(&mut harness.state_mut().state, &path);
     harness.run_steps(2);
     assert_eq!(harness.state().state.world.body_count(), bodies);
-    let error = harness.state().state.error.clone().unwrap();
+    let error = harness.state().state.notices.message(NoticePlace::ErrorWindow).unwrap().to_string();
     assert!(error.contains("line 4, column"), "no line in {error}");
     harness.get_by_label_contains("nme");
     std::fs::remove_file(path).unwrap();
@@ -94,7 +95,7 @@ fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
     // Type a negative dt into the panel's field, as assistive technology would.
     harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "dt").set_value_accesskit(-0.01);
     harness.run_steps(2);
-    let refused = harness.state().state.settings_error.clone();
+    let refused = harness.state().state.notices.message(NoticePlace::Settings).map(str::to_string);
     assert!(refused.as_deref().is_some_and(|e| e.contains("dt")), "typed -0.01 was not refused: {refused:?}");
     assert_eq!(*harness.state().state.world.settings(), old);
     // The same refusal through the function the panel calls.
@@ -185,21 +186,21 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
 fn open_through_the_menu_falls_back_to_the_path_prompt() {
     let mut harness = harness("tower.ron");
     // As on a machine without a desktop portal: the menu must not wait for a dialog.
-    harness.state_mut().state.native_dialogs = false;
+    harness.state_mut().state.session.native_dialogs = false;
     harness.get_by_label("File").click();
     harness.run_steps(3);
     harness.get_by_label("Open...").click();
     harness.run_steps(2);
     harness.get_by_label("Path of the .ron file:");
     let target = scenes_dir().join("pyramid_3d.ron");
-    harness.state_mut().state.path_prompt.as_mut().unwrap().text = target.display().to_string();
+    harness.state_mut().state.session.path_prompt.as_mut().unwrap().text = target.display().to_string();
     harness.run_steps(1);
     harness.get_by_label("OK").click();
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert!(state.path_prompt.is_none());
-    assert_eq!(state.scene_path.as_deref(), Some(target.as_path()));
-    assert_eq!(state.recent.first().map(|p| p.as_path()), Some(target.as_path()));
+    assert!(state.session.path_prompt.is_none());
+    assert_eq!(state.session.scene_path.as_deref(), Some(target.as_path()));
+    assert_eq!(state.session.recent.first().map(|p| p.as_path()), Some(target.as_path()));
     assert!(harness.state().title().contains("pyramid_3d.ron"));
 }
 

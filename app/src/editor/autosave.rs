@@ -22,6 +22,8 @@ pub struct Autosave {
     pub offer: Option<Recovery>,
     /// When the recovery file was last written.
     pub last_written: Option<SystemTime>,
+    /// The document's edit count when autosave last looked (see [`Autosave::notice_edits`]).
+    edits_seen: u64,
 }
 
 /// A recovery file left by an earlier session.
@@ -54,6 +56,16 @@ impl Autosave {
     /// Notes an unsaved edit: the recovery file is due an interval from the oldest one.
     pub fn note_edit(&mut self) {
         self.unwritten_since.get_or_insert_with(Instant::now);
+    }
+
+    /// Notes the edits made since the last look, given the document's running edit count. The
+    /// document only counts its edits and the file code brings the count here each frame, so
+    /// the document need not know that autosave exists.
+    pub fn notice_edits(&mut self, edit_count: u64) {
+        if edit_count != self.edits_seen {
+            self.edits_seen = edit_count;
+            self.note_edit();
+        }
     }
 
     /// Whether edits wait to be written and their interval is over.
@@ -123,6 +135,19 @@ pub fn ago(time: Option<SystemTime>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_changed_edit_count_is_noticed_as_an_edit() {
+        let mut autosave = Autosave {
+            dir: Some(PathBuf::from("/nonexistent")),
+            interval: Some(Duration::ZERO),
+            ..Default::default()
+        };
+        autosave.notice_edits(0);
+        assert!(!autosave.due(), "no edit since the start");
+        autosave.notice_edits(3);
+        assert!(autosave.due());
+    }
 
     #[test]
     fn written_found_and_discarded() {

@@ -1,7 +1,8 @@
 //! The edits a user makes, as operations on the editor state: each becomes one [`Edit`] that is
 //! applied to the world and recorded for undo. A refused edit changes nothing and says why.
 
-use super::edit::{BodyRecord, Edit};
+use super::edit::{BodyRecord, Edit, bodies_text};
+use super::notices::NoticePlace;
 use super::spawn::surface_under;
 use super::state::EditorState;
 use super::undo::MergeKey;
@@ -56,7 +57,8 @@ impl EditorState {
             }
             Err(e) => {
                 let verb = if backwards { "undo" } else { "redo" };
-                self.error = Some(format!("could not {verb} {}: {e}", entry.label));
+                let message = format!("could not {verb} {}: {e}", entry.label);
+                self.notices.report(NoticePlace::ErrorWindow, message);
                 done_side(&mut self.undo, entry, !backwards);
                 None
             }
@@ -262,11 +264,6 @@ impl EditorState {
         let ids: Vec<BodyId> = self.world.body_ids().collect();
         self.selection.set_many(ids);
     }
-}
-
-/// "1 body", "3 bodies".
-pub fn bodies_text(n: usize) -> String {
-    if n == 1 { "1 body".to_string() } else { format!("{n} bodies") }
 }
 
 #[cfg(test)]

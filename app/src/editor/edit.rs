@@ -179,6 +179,12 @@ impl Edit {
     }
 }
 
+/// "1 body", "3 bodies": how an undo step's label counts the bodies an edit names (here, with
+/// the edits, so every tool that labels an edit words it the same way).
+pub fn bodies_text(n: usize) -> String {
+    if n == 1 { "1 body".to_string() } else { format!("{n} bodies") }
+}
+
 /// What a list of body records holds: its slots and their heap data.
 fn records_bytes(records: &Vec<BodyRecord>) -> usize {
     records.capacity() * size_of::<BodyRecord>() + records.iter().map(BodyRecord::heap_bytes).sum::<usize>()

@@ -1,30 +1,37 @@
-//! The File menu's operations: new, open, save and save as, and the choice between the
-//! native file dialog and the editor's own path prompt.
+//! The file operations: new, open, save and save as, recent files, autosave and the recovery
+//! file, closing with unsaved changes, and the choice between the native file dialog and the
+//! editor's own path prompt. They work on the file session (`file_session.rs`) and read or
+//! replace the document; the document never calls them.
 //!
 //! The menu and the tests call the same functions with a path; only where the path comes from
 //! differs (rfd dialog, path prompt, or the test).
 
 use super::native_dialog::{DialogOutcome, PendingDialog};
+use super::notices::NoticePlace;
+use super::path_choice::{PathPrompt, PathPurpose};
+use super::scenes;
 use super::state::EditorState;
 use atoll_physics::{BodyType, Scene, SceneBody, SceneShape, Vec3};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// What the user is choosing a path for.
+/// The user's answer to "save the changes before closing?".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PathPurpose {
-    /// A scene file to open.
-    Open,
-    /// Where to save the scene.
-    SaveAs,
+pub enum CloseAnswer {
+    /// Save, then close (asking where first when the scene has no file yet).
+    Save,
+    /// Close without saving; the recovery file goes too.
+    Discard,
+    /// Stay open.
+    Cancel,
 }
 
-/// The editor's own path prompt, shown where no native dialog is available.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PathPrompt {
-    /// What the path is for.
-    pub purpose: PathPurpose,
-    /// The path typed so far.
-    pub text: String,
+impl EditorState {
+    /// Loads a scene file (the default scene falls back to its embedded copy). Kept with the file
+    /// code, though it makes an `EditorState`, because reading files is this module's business.
+    pub fn open(path: &Path) -> Result<EditorState, String> {
+        let scene = scenes::load(path)?;
+        EditorState::from_scene(&scene, Some(path.to_path_buf()))
+    }
 }
 
 /// Replaces the open scene with an empty one: a ground box and default settings.
@@ -39,13 +46,20 @@ pub fn new_scene(state: &mut EditorState) {
     scene.bodies.push(ground);
     match EditorState::from_scene(&scene, None) {
         Ok(fresh) => state.replace_with(fresh),
-        Err(e) => state.error = Some(e),
+        Err(e) => state.notices.report(NoticePlace::ErrorWindow, e),
     }
 }
 
-/// Opens the scene at `path`; on failure the open scene stays and the error is shown.
+/// Opens the scene at `path` in place of the open one, and remembers it as the most recent
+/// file. On failure the open scene stays as it was and the error is shown.
 pub fn open(state: &mut EditorState, path: &Path) {
-    state.open_in_place(path);
+    match EditorState::open(path) {
+        Ok(fresh) => {
+            state.replace_with(fresh);
+            state.session.remember(path);
+        }
+        Err(message) => state.notices.report(NoticePlace::ErrorWindow, message),
+    }
 }
 
 /// The edited scene (not the simulated state: stepping is not an edit), with the bodies' names
@@ -65,16 +79,18 @@ pub fn edited_scene(state: &EditorState) -> Scene {
 pub fn save_as(state: &mut EditorState, path: &Path) -> Result<(), String> {
     let scene = edited_scene(state);
     scene.save(path).map_err(|e| format!("could not save {}: {e}", path.display()))?;
-    state.scene_path = Some(path.to_path_buf());
+    state.session.scene_path = Some(path.to_path_buf());
     state.dirty = false;
-    state.autosave.discard();
-    state.remember(path);
+    state.session.autosave.discard();
+    state.session.remember(path);
     Ok(())
 }
 
-/// Writes the recovery file now when it is due (called every frame).
+/// Notes the edits made since the last frame, and writes the recovery file now when it is due
+/// (called every frame).
 pub fn autosave_if_due(state: &mut EditorState) {
-    if state.dirty && state.autosave.due() {
+    state.session.autosave.notice_edits(state.edit_count());
+    if state.dirty && state.session.autosave.due() {
         write_recovery(state);
     }
 }
@@ -82,16 +98,16 @@ pub fn autosave_if_due(state: &mut EditorState) {
 /// Writes the recovery file of unsaved work now (on exit).
 pub fn write_recovery(state: &mut EditorState) {
     let scene = edited_scene(state);
-    let source = state.scene_path.clone();
-    if let Err(e) = state.autosave.write(&scene, source.as_deref()) {
-        state.error = Some(e);
+    let session = &mut state.session;
+    if let Err(e) = session.autosave.write(&scene, session.scene_path.as_deref()) {
+        state.notices.report(NoticePlace::ErrorWindow, e);
     }
 }
 
 /// Opens the recovery file offered at start in place of the open scene: the work comes back
 /// unsaved, belonging to the file it came from.
 pub fn restore_recovery(state: &mut EditorState) {
-    let Some(offer) = state.autosave.offer.take() else { return };
+    let Some(offer) = state.session.autosave.offer.take() else { return };
     let loaded = Scene::load(&offer.path)
         .map_err(|e| format!("{}: {e}", offer.path.display()))
         .and_then(|scene| EditorState::from_scene(&scene, offer.source.clone()));
@@ -99,53 +115,56 @@ pub fn restore_recovery(state: &mut EditorState) {
         Ok(fresh) => {
             state.replace_with(fresh);
             state.dirty = true;
-            state.autosave.note_edit();
+            state.session.autosave.note_edit();
         }
-        Err(e) => state.error = Some(format!("could not restore the unsaved work: {e}")),
+        Err(e) => {
+            state.notices.report(NoticePlace::ErrorWindow, format!("could not restore the unsaved work: {e}"))
+        }
     }
 }
 
 /// Saves to the open scene's file; `Ok(false)` when it has none yet (the caller asks where).
 pub fn save(state: &mut EditorState) -> Result<bool, String> {
-    let Some(path) = state.scene_path.clone() else { return Ok(false) };
+    let Some(path) = state.session.scene_path.clone() else { return Ok(false) };
     save_as(state, &path).map(|()| true)
 }
 
 /// Asks the user for a path for `purpose`; the action happens once a path is chosen. Uses the
-/// desktop's file dialog when [`EditorState::native_dialogs`] allows it, on a thread of its own
+/// desktop's file dialog when [`FileSession::native_dialogs`](super::file_session::FileSession::native_dialogs) allows it, on a thread of its own
 /// (see [`poll_dialog`]); otherwise, and when the desktop refuses the dialog, the editor's own
 /// path prompt.
 pub fn choose_path(state: &mut EditorState, purpose: PathPurpose) {
-    if state.pending_dialog.is_some() {
+    let session = &mut state.session;
+    if session.pending_dialog.is_some() {
         return;
     }
-    if !state.native_dialogs {
+    if !session.native_dialogs {
         open_prompt(state, purpose);
         return;
     }
     let file_name = format!("{}.ron", state.scene_name);
-    state.pending_dialog = Some(PendingDialog::open(purpose, start_dir(state), file_name));
+    session.pending_dialog = Some(PendingDialog::open(purpose, session.start_dir(), file_name));
 }
 
 /// Checks the open file dialog, once per frame: carries out a chosen path, and falls back to the
 /// path prompt (and stops offering the dialog) when the desktop could not show one.
 pub fn poll_dialog(state: &mut EditorState) {
-    let Some(dialog) = &state.pending_dialog else { return };
+    let Some(dialog) = &state.session.pending_dialog else { return };
     let purpose = dialog.purpose;
     match dialog.poll() {
         DialogOutcome::Waiting => return,
         DialogOutcome::Picked(path) => finish(state, purpose, &path),
         DialogOutcome::Cancelled => {}
         DialogOutcome::Unavailable => {
-            state.native_dialogs = false;
+            state.session.native_dialogs = false;
             open_prompt(state, purpose);
         }
     }
-    state.pending_dialog = None;
+    state.session.pending_dialog = None;
 }
 
 fn open_prompt(state: &mut EditorState, purpose: PathPurpose) {
-    state.path_prompt = Some(PathPrompt { purpose, text: default_prompt_text(state) });
+    state.session.path_prompt = Some(PathPrompt { purpose, text: default_prompt_text(state) });
 }
 
 /// Carries out `purpose` on a chosen path.
@@ -154,39 +173,60 @@ pub fn finish(state: &mut EditorState, purpose: PathPurpose, path: &Path) {
         PathPurpose::Open => open(state, path),
         PathPurpose::SaveAs => {
             if let Err(e) = save_as(state, path) {
-                state.error = Some(e);
+                state.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
     }
 }
 
-/// Whether a native file dialog can appear: on Linux rfd talks to the XDG desktop portal over
-/// the session bus, and without a display and a session bus it fails (or waits) instead.
-/// `ATOLL_NO_NATIVE_DIALOG` forces the path prompt.
-pub fn native_dialogs_available() -> bool {
-    let var = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    if var("ATOLL_NO_NATIVE_DIALOG") {
-        return false;
-    }
-    let display = var("WAYLAND_DISPLAY") || var("DISPLAY");
-    let bus = var("DBUS_SESSION_BUS_ADDRESS")
-        || std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|dir| Path::new(&dir).join("bus").exists());
-    cfg!(not(target_os = "linux")) || (display && bus)
-}
-
-fn start_dir(state: &EditorState) -> PathBuf {
-    state
-        .scene_path
-        .as_deref()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(crate::cli::scenes_dir)
-}
-
 fn default_prompt_text(state: &EditorState) -> String {
-    match &state.scene_path {
+    match &state.session.scene_path {
         Some(path) => path.display().to_string(),
-        None => start_dir(state).join(format!("{}.ron", state.scene_name)).display().to_string(),
+        None => state.session.start_dir().join(format!("{}.ron", state.scene_name)).display().to_string(),
+    }
+}
+
+/// The window's close button was pressed. With unsaved changes the user has not yet decided
+/// about, the close is held back (returns true) and the editor asks what to do with them.
+pub fn request_close(state: &mut EditorState) -> bool {
+    let hold = state.dirty && !state.session.close_approved;
+    if hold {
+        state.session.confirm_close = true;
+    }
+    hold
+}
+
+/// Carries out the user's answer to the close question. Returns true when the window may close
+/// now; a Save that needs a path first asks for it, and the close waits for the next request.
+pub fn answer_close(state: &mut EditorState, answer: CloseAnswer) -> bool {
+    state.session.confirm_close = false;
+    let approved = match answer {
+        CloseAnswer::Save => match save(state) {
+            Ok(true) => true,
+            Ok(false) => {
+                choose_path(state, PathPurpose::SaveAs);
+                false
+            }
+            Err(e) => {
+                state.notices.report(NoticePlace::ErrorWindow, e);
+                false
+            }
+        },
+        CloseAnswer::Discard => {
+            state.session.autosave.discard();
+            true
+        }
+        CloseAnswer::Cancel => false,
+    };
+    state.session.close_approved |= approved;
+    approved
+}
+
+/// Called when the editor exits: unsaved work the user did not discard goes to the recovery
+/// file, so the next start can offer it.
+pub fn on_exit(state: &mut EditorState) {
+    if state.dirty && !state.session.close_approved {
+        write_recovery(state);
     }
 }
 
@@ -210,11 +250,20 @@ mod tests {
     #[test]
     fn a_refused_dialog_falls_back_to_the_prompt() {
         let mut state = EditorState::from_scene(&crate::builtin::tower(2), None).unwrap();
-        state.native_dialogs = true;
-        state.pending_dialog =
+        state.session.native_dialogs = true;
+        state.session.pending_dialog =
             Some(PendingDialog::answered(PathPurpose::SaveAs, None, std::time::Duration::ZERO));
         poll_dialog(&mut state);
-        assert!(state.pending_dialog.is_none() && !state.native_dialogs);
-        assert_eq!(state.path_prompt.as_ref().map(|p| p.purpose), Some(PathPurpose::SaveAs));
+        assert!(state.session.pending_dialog.is_none() && !state.session.native_dialogs);
+        assert_eq!(state.session.path_prompt.as_ref().map(|p| p.purpose), Some(PathPurpose::SaveAs));
+    }
+
+    #[test]
+    fn a_bad_file_leaves_the_open_scene() {
+        let mut state = EditorState::from_scene(&crate::builtin::tower(5), None).unwrap();
+        let bodies = state.world.body_count();
+        open(&mut state, Path::new("/nonexistent/scene.ron"));
+        assert_eq!(state.world.body_count(), bodies);
+        assert!(state.notices.message(NoticePlace::ErrorWindow).unwrap().contains("scene.ron"));
     }
 }

@@ -4,7 +4,8 @@
 //! and turns to the angle step. A drag is one undo step; while the simulation plays, the
 //! dragged bodies are held at rest where the gizmo puts them.
 
-use super::edit::{BodyRecord, Edit};
+use super::edit::{BodyRecord, Edit, bodies_text};
+use super::notices::NoticePlace;
 use super::state::EditorState;
 use super::undo::MergeKey;
 use crate::render::OrbitCamera;
@@ -184,9 +185,9 @@ impl Gizmo {
             Handle::Move(_) => "move",
             Handle::Turn(_) => "turn",
         };
-        let label = format!("{label} {}", super::commands::bodies_text(drag.bodies.len()));
+        let label = format!("{label} {}", bodies_text(drag.bodies.len()));
         if let Err(e) = state.commit(&label, Edit::Change(pairs), Some(GIZMO_GESTURE)) {
-            state.error = Some(e);
+            state.notices.report(NoticePlace::ErrorWindow, e);
             self.drag = None;
         }
     }

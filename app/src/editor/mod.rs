@@ -7,11 +7,14 @@ pub mod autosave;
 pub mod commands;
 pub mod edit;
 pub mod entities;
+pub mod file_session;
 pub mod files;
 pub mod gizmo;
 pub mod history;
 pub mod native_dialog;
+pub mod notices;
 pub mod panels;
+pub mod path_choice;
 pub mod scenes;
 pub mod selection;
 pub mod shortcuts;
@@ -102,7 +105,7 @@ impl Editor {
 
         if self.state.playing {
             ctx.request_repaint();
-        } else if self.state.pending_dialog.is_some() {
+        } else if self.state.session.pending_dialog.is_some() {
             // Nothing else wakes the UI when the dialog thread answers.
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -123,22 +126,20 @@ impl Editor {
     /// asks what to do with them.
     fn handle_close_request(&mut self, ctx: &egui::Context) {
         let requested = ctx.input(|i| i.viewport().close_requested());
-        if requested && self.state.dirty && !self.state.close_approved {
+        if requested && files::request_close(&mut self.state) {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.state.confirm_close = true;
         }
     }
 
     /// Called when the editor exits: unsaved work the user did not discard goes to the recovery
     /// file, so the next start can offer it.
     pub fn on_exit(&mut self) {
-        if self.state.dirty && !self.state.close_approved {
-            files::write_recovery(&mut self.state);
-        }
+        files::on_exit(&mut self.state);
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
-        let file = self.state.scene_path.as_deref().and_then(Path::file_name).map(|f| f.to_string_lossy());
+        let file =
+            self.state.session.scene_path.as_deref().and_then(Path::file_name).map(|f| f.to_string_lossy());
         let star = if self.state.dirty { " *" } else { "" };
         let title = match file {
             Some(file) => format!("Atoll — {} ({file}){star}", self.state.scene_name),
@@ -170,7 +171,7 @@ impl eframe::App for EditorApp {
 pub fn run_window(scene: &Path) -> Result<(), String> {
     let mut state = EditorState::open(scene)?;
     if let Some(dir) = autosave::Autosave::default_dir() {
-        state.autosave = autosave::Autosave::in_dir(dir);
+        state.session.autosave = autosave::Autosave::in_dir(dir);
     }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Wgpu,

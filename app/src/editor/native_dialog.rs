@@ -1,8 +1,8 @@
 //! The desktop's file dialog (rfd over the XDG portal), run on a thread of its own so the UI
 //! keeps drawing while it is open; the editor polls it each frame.
 
-use super::files::PathPurpose;
-use std::path::PathBuf;
+use super::path_choice::PathPurpose;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
@@ -65,6 +65,20 @@ impl PendingDialog {
             Err(TryRecvError::Disconnected) => DialogOutcome::Unavailable,
         }
     }
+}
+
+/// Whether a native file dialog can appear: on Linux rfd talks to the XDG desktop portal over
+/// the session bus, and without a display and a session bus it fails (or waits) instead.
+/// `ATOLL_NO_NATIVE_DIALOG` forces the path prompt.
+pub fn available() -> bool {
+    let var = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if var("ATOLL_NO_NATIVE_DIALOG") {
+        return false;
+    }
+    let display = var("WAYLAND_DISPLAY") || var("DISPLAY");
+    let bus = var("DBUS_SESSION_BUS_ADDRESS")
+        || std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|dir| Path::new(&dir).join("bus").exists());
+    cfg!(not(target_os = "linux")) || (display && bus)
 }
 
 #[cfg(test)]

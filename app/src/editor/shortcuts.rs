@@ -2,6 +2,8 @@
 //! what a menu shows is what the key does.
 
 use super::files;
+use super::notices::NoticePlace;
+use super::path_choice::PathPurpose;
 use super::state::EditorState;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -111,7 +113,7 @@ pub fn run(state: &mut EditorState, command: Command, help_open: &mut bool) {
         Command::Save => match files::save(state) {
             Ok(true) => Ok(()),
             Ok(false) => {
-                files::choose_path(state, files::PathPurpose::SaveAs);
+                files::choose_path(state, PathPurpose::SaveAs);
                 Ok(())
             }
             Err(e) => Err(e),
@@ -122,7 +124,7 @@ pub fn run(state: &mut EditorState, command: Command, help_open: &mut bool) {
         }
     };
     if let Err(e) = result {
-        state.error = Some(e);
+        state.notices.report(NoticePlace::ErrorWindow, e);
     }
 }
 
@@ -142,7 +144,7 @@ fn run_infallible(state: &mut EditorState, command: Command, help_open: &mut boo
             state.spawn_tool.active = false;
             state.terrain_tool.mode = None;
         }
-        Command::SaveAs => files::choose_path(state, files::PathPurpose::SaveAs),
+        Command::SaveAs => files::choose_path(state, PathPurpose::SaveAs),
         Command::SpawnTool => {
             state.spawn_tool.active = !state.spawn_tool.active;
             if state.spawn_tool.active {

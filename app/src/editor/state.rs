@@ -1,11 +1,17 @@
-//! The editor's state, apart from any drawing: the world, the loaded snapshot, the camera and
-//! the simulation controls. Tests drive the editor through it.
+//! The editor's state, apart from any drawing: the document (the world, its edited snapshot,
+//! entities and undo), the file session, the camera, the tools and the simulation controls.
+//! Tests drive the editor through it.
+//!
+//! The document's code here and in `commands.rs` does not reach into the file session: it
+//! counts its edits ([`EditorState::edit_count`]) and sets `dirty`, and the file code
+//! (`files.rs`) reads those. The session is held here only so that one `&mut EditorState` serves
+//! every panel.
 
 use super::edit::Edit;
 use super::entities::{Entities, EntityMeta};
-use super::files::PathPrompt;
+use super::file_session::FileSession;
 use super::history::History;
-use super::scenes;
+use super::notices::{NoticePlace, Notices};
 use super::selection::Selection;
 use super::spawn::SpawnTool;
 use super::terrain_tool::TerrainTool;
@@ -16,11 +22,8 @@ use atoll_physics::{
     Aabb, BodyId, IslandId, QueryFilter, Ray, Scene, SceneBody, Snapshot, StepSettings, World,
 };
 use glam::{Vec2, Vec3};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
-
-/// Recent files remembered for the File menu.
-const MAX_RECENT: usize = 8;
 
 /// Most steps taken in one frame while playing, so a slow frame does not snowball into slower
 /// frames (the simulation then runs slower than real time instead).
@@ -42,8 +45,9 @@ pub struct EditorState {
     edited_stale: bool,
     /// The scene's display name.
     pub scene_name: String,
-    /// The file the scene came from, if any.
-    pub scene_path: Option<PathBuf>,
+    /// The file side of the session: the scene's file, recent files, autosave, the path being
+    /// chosen and the close confirmation (see `file_session.rs`).
+    pub session: FileSession,
     /// Whether the simulation advances with the frames.
     pub playing: bool,
     /// The viewport camera.
@@ -57,8 +61,9 @@ pub struct EditorState {
     pub last_step_ms: f64,
     /// Wall-clock milliseconds the previous frame took on the CPU (UI and render submission).
     pub frame_ms: f64,
-    /// The last error to show (a scene that failed to load).
-    pub error: Option<String>,
+    /// Why the last thing the user asked for was refused or failed, for each place that says
+    /// so (the error window, the Settings and Inspector panels).
+    pub notices: Notices,
     /// Stable keys of the bodies, with their names and colours (saved with the scene).
     pub entities: Entities,
     /// The edits that can be undone and redone.
@@ -67,14 +72,6 @@ pub struct EditorState {
     pub clipboard: Vec<SceneBody>,
     /// The spawn tool.
     pub spawn_tool: SpawnTool,
-    /// The move and turn gizmo on the selection.
-    pub gizmo: super::gizmo::Gizmo,
-    /// The recovery file autosave writes, and what it knows (see `autosave.rs`).
-    pub autosave: super::autosave::Autosave,
-    /// Set when the user asked to close the window with unsaved changes: the editor asks first.
-    pub confirm_close: bool,
-    /// Set once the user chose to close (saved or discarded): the window may go.
-    pub close_approved: bool,
     /// The last steps' timings and broadphase figures.
     pub history: History,
     /// Colouring, overlays and highlights of the viewport.
@@ -85,21 +82,12 @@ pub struct EditorState {
     pub selected_island: Option<IslandId>,
     /// Set when the scene was edited since it was loaded or saved (stepping is not an edit).
     pub dirty: bool,
-    /// Files opened or saved, most recent first.
-    pub recent: Vec<PathBuf>,
+    /// Edits made since the editor started (undo and redo count too); see `edit_count`.
+    edit_count: u64,
     /// How many steps the "Step N" button takes.
     pub step_n: u32,
     /// Simulated seconds per real second while playing.
     pub time_scale: f64,
-    /// Why the last settings change was refused, if it was.
-    pub settings_error: Option<String>,
-    /// The path prompt, while it is open.
-    pub path_prompt: Option<PathPrompt>,
-    /// Whether Open and Save As may use the desktop's file dialog; when false (no portal or
-    /// display, or a test) they use the path prompt.
-    pub native_dialogs: bool,
-    /// The desktop's file dialog, while it is open.
-    pub pending_dialog: Option<super::native_dialog::PendingDialog>,
     /// A box the viewport should frame on its next frame (it knows the aspect ratio).
     pub frame_target: Option<Aabb>,
     /// The terrain paint tool.
@@ -111,7 +99,8 @@ pub struct EditorState {
 }
 
 impl EditorState {
-    /// A state holding `scene`, paused, with the camera waiting to frame it.
+    /// A state holding `scene` from the file `path` (if it has one), paused, with the camera
+    /// waiting to frame it.
     pub fn from_scene(scene: &Scene, path: Option<PathBuf>) -> Result<EditorState, String> {
         let (world, ids) = scene.build_world().map_err(|e| format!("{}: {e}", scene.name))?;
         let by_id: std::collections::HashMap<BodyId, &SceneBody> =
@@ -121,39 +110,30 @@ impl EditorState {
             None => EntityMeta::default(),
         });
         let view = ViewOptions { time_to_sleep: world.settings().time_to_sleep, ..Default::default() };
-        let recent = path.iter().cloned().collect();
         Ok(EditorState {
             edited: world.snapshot(),
             edited_stale: false,
             world,
             scene_name: scene.name.clone(),
-            scene_path: path,
+            session: FileSession::for_file(path),
             playing: false,
             camera: OrbitCamera::default(),
             selection: Selection::default(),
             needs_framing: true,
             last_step_ms: 0.0,
             frame_ms: 0.0,
-            error: None,
+            notices: Notices::default(),
             entities,
             undo: UndoStack::default(),
             clipboard: Vec::new(),
             spawn_tool: SpawnTool::default(),
-            gizmo: super::gizmo::Gizmo::default(),
-            autosave: super::autosave::Autosave::default(),
-            confirm_close: false,
-            close_approved: false,
             history: History::default(),
             view,
             selected_island: None,
             dirty: false,
-            recent,
+            edit_count: 0,
             step_n: 10,
             time_scale: 1.0,
-            settings_error: None,
-            path_prompt: None,
-            native_dialogs: super::files::native_dialogs_available(),
-            pending_dialog: None,
             frame_target: None,
             terrain_tool: TerrainTool::default(),
             terrain_rebuild: TerrainRebuild::default(),
@@ -161,55 +141,31 @@ impl EditorState {
         })
     }
 
-    /// Loads a scene file (the default scene falls back to its embedded copy).
-    pub fn open(path: &Path) -> Result<EditorState, String> {
-        let scene = scenes::load(path)?;
-        EditorState::from_scene(&scene, Some(path.to_path_buf()))
-    }
-
-    /// Replaces the open scene with the file at `path`. On failure the open scene stays as it
-    /// was and the error is kept for display.
-    pub fn open_in_place(&mut self, path: &Path) {
-        match EditorState::open(path) {
-            Ok(state) => {
-                self.replace_with(state);
-                self.remember(path);
-            }
-            Err(message) => self.error = Some(message),
-        }
-    }
-
     /// Swaps in a freshly loaded state, keeping what belongs to the session rather than to the
-    /// scene: the view direction, the view options, the recent files and the step count.
+    /// scene: the view direction, the view options, the file session (but for the scene's
+    /// path, which comes with the new scene), the edit count and the step count.
     pub fn replace_with(&mut self, state: EditorState) {
         let camera = self.camera;
         let view = ViewOptions { selected: Vec::new(), highlighted: Vec::new(), ..self.view.clone() };
-        let recent = std::mem::take(&mut self.recent);
-        let (step_n, time_scale, native_dialogs) = (self.step_n, self.time_scale, self.native_dialogs);
+        let mut session = std::mem::take(&mut self.session);
+        let (step_n, time_scale, edit_count) = (self.step_n, self.time_scale, self.edit_count);
         // The brush settings stay; the stroke and the edits not yet drawn belong to the old world.
         let tool = self.terrain_tool.same_brush();
         let spawn_tool = self.spawn_tool.clone();
         let clipboard = std::mem::take(&mut self.clipboard);
-        let autosave = std::mem::take(&mut self.autosave);
         *self = state;
         self.terrain_tool = tool;
         self.spawn_tool = spawn_tool;
         self.clipboard = clipboard;
-        self.autosave = autosave;
+        session.scene_path = self.session.scene_path.take();
+        self.session = session;
         // The framing only moves the target and distance.
         self.camera = camera;
         self.view = ViewOptions { time_to_sleep: self.world.settings().time_to_sleep, ..view };
-        self.recent = recent;
         self.step_n = step_n;
         self.time_scale = time_scale;
-        self.native_dialogs = native_dialogs;
-    }
-
-    /// Puts `path` first in the recent files.
-    pub fn remember(&mut self, path: &Path) {
-        self.recent.retain(|p| p != path);
-        self.recent.insert(0, path.to_path_buf());
-        self.recent.truncate(MAX_RECENT);
+        // Carried over so that autosave, which watches the count, sees no edit in a new scene.
+        self.edit_count = edit_count;
     }
 
     /// The display name of a body: its name from the scene file, or its index.
@@ -221,8 +177,8 @@ impl EditorState {
         if name.is_empty() { format!("body {}", id.index()) } else { name }
     }
 
-    /// Applies new step settings; invalid ones are refused (the error is kept for the Settings
-    /// panel) and the old settings stay.
+    /// Applies new step settings; invalid ones are refused (the reason goes to the Settings
+    /// panel's notice) and the old settings stay.
     pub fn apply_settings(&mut self, settings: StepSettings) -> Result<(), String> {
         if settings == *self.world.settings() {
             return Ok(());
@@ -230,12 +186,12 @@ impl EditorState {
         let edit = Edit::Settings { before: *self.world.settings(), after: settings };
         match self.commit("settings", edit, Some(SETTINGS_GESTURE)) {
             Ok(()) => {
-                self.settings_error = None;
+                self.notices.clear(NoticePlace::Settings);
                 self.view.time_to_sleep = settings.time_to_sleep;
                 Ok(())
             }
             Err(message) => {
-                self.settings_error = Some(message.clone());
+                self.notices.report(NoticePlace::Settings, format!("refused: {message}"));
                 Err(message)
             }
         }
@@ -321,7 +277,13 @@ impl EditorState {
     pub fn mark_edited(&mut self) {
         self.edited_stale = true;
         self.dirty = true;
-        self.autosave.note_edit();
+        self.edit_count += 1;
+    }
+
+    /// Edits made since the editor started, undo and redo included. It only grows, so the file
+    /// code (autosave) can tell a new edit happened without the document telling it.
+    pub fn edit_count(&self) -> u64 {
+        self.edit_count
     }
 
     /// Whether the world has been stepped away from the edited state.
@@ -420,15 +382,6 @@ mod tests {
                 w
             })
         );
-    }
-
-    #[test]
-    fn a_bad_file_leaves_the_open_scene() {
-        let mut state = tower();
-        let bodies = state.world.body_count();
-        state.open_in_place(Path::new("/nonexistent/scene.ron"));
-        assert_eq!(state.world.body_count(), bodies);
-        assert!(state.error.as_deref().unwrap().contains("scene.ron"));
     }
 
     #[test]

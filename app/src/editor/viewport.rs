@@ -2,6 +2,7 @@
 //! as an image, and turns mouse input into camera moves and picks.
 
 use super::gizmo::Gizmo;
+use super::notices::NoticePlace;
 use super::state::EditorState;
 use crate::render::Renderer;
 use egui::{Color32, Key, PointerButton, Pos2, Rect, Sense, Stroke, Vec2};
@@ -14,13 +15,23 @@ pub struct Viewport {
     rect: Rect,
     /// Where a shift-drag began (a box selection, or a row of spawned bodies).
     shift_drag_from: Option<Pos2>,
+    /// The move and turn gizmo on the selection. Kept with the viewport that draws it and feeds
+    /// it the pointer, not in the editor state, which its drags change through edits.
+    gizmo: Gizmo,
 }
 
 impl Viewport {
     /// A viewport drawing with the device of `render_state` (eframe's, or a test's).
     pub fn new(render_state: egui_wgpu::RenderState) -> Viewport {
         let renderer = Renderer::new(&render_state.device, &render_state.queue, [1, 1]);
-        Viewport { render_state, renderer, texture: None, rect: Rect::NOTHING, shift_drag_from: None }
+        Viewport {
+            render_state,
+            renderer,
+            texture: None,
+            rect: Rect::NOTHING,
+            shift_drag_from: None,
+            gizmo: Gizmo::default(),
+        }
     }
 
     /// Where the CPU time of the last viewport render went.
@@ -46,7 +57,7 @@ impl Viewport {
         if let Some(bounds) = state.frame_target.take() {
             state.camera.frame_aabb(&bounds, aspect);
         }
-        handle_input(ui, &response, rect, state, &mut self.shift_drag_from);
+        handle_input(ui, &response, rect, state, &mut self.gizmo, &mut self.shift_drag_from);
         for (before, after, chunks) in state.terrain_tool.pending.drain(..) {
             self.renderer.terrain_mut().note_edit(before, after, &chunks);
         }
@@ -63,7 +74,7 @@ impl Viewport {
             ui.painter_at(rect).image(texture, rect, uv, egui::Color32::WHITE);
         }
         let painter = ui.painter_at(rect);
-        state.gizmo.paint(state, &painter, rect);
+        self.gizmo.paint(state, &painter, rect);
         if let (Some(from), Some(to)) =
             (self.shift_drag_from, response.hover_pos().or(response.interact_pointer_pos()))
         {
@@ -115,12 +126,13 @@ fn handle_input(
     response: &egui::Response,
     rect: Rect,
     state: &mut EditorState,
+    gizmo: &mut Gizmo,
     shift_drag_from: &mut Option<Pos2>,
 ) {
     let delta = to_glam(response.drag_delta());
     let (shift, ctrl) = ui.input(|i| (i.modifiers.shift, i.modifiers.command));
     let pointer = response.hover_pos().or_else(|| response.interact_pointer_pos());
-    let gizmo_owns = gizmo_input(ui, response, rect, state, pointer, ctrl);
+    let gizmo_owns = gizmo_input(ui, response, rect, state, gizmo, pointer, ctrl);
     let painting = !gizmo_owns && paint(ui, response, rect, state);
     if response.drag_started_by(PointerButton::Primary) && shift && !gizmo_owns && !painting {
         *shift_drag_from = ui.input(|i| i.pointer.press_origin());
@@ -158,7 +170,7 @@ fn handle_input(
         if state.spawn_tool.active {
             let (origin, dir) = state.camera.ray_through(pixel, size);
             if let Err(e) = state.spawn_on_ray(origin, dir) {
-                state.error = Some(e);
+                state.notices.report(NoticePlace::ErrorWindow, e);
             }
         } else {
             state.pick(pixel, size, shift);
@@ -173,10 +185,10 @@ fn gizmo_input(
     response: &egui::Response,
     rect: Rect,
     state: &mut EditorState,
+    gizmo: &mut Gizmo,
     pointer: Option<Pos2>,
     snap: bool,
 ) -> bool {
-    let mut gizmo = std::mem::take(&mut state.gizmo);
     if !gizmo.dragging() {
         gizmo.hovered = pointer.and_then(|p| Gizmo::hit(state, rect, p));
         if response.drag_started_by(PointerButton::Primary)
@@ -200,7 +212,6 @@ fn gizmo_input(
         // A click on a handle without a drag neither picks nor spawns.
         owns = true;
     }
-    state.gizmo = gizmo;
     owns
 }
 
@@ -211,7 +222,7 @@ fn finish_shift_drag(state: &mut EditorState, rect: Rect, from: Pos2, to: Pos2) 
         let a = state.camera.ray_through(to_glam(from - rect.min), size);
         let b = state.camera.ray_through(to_glam(to - rect.min), size);
         if let Err(e) = state.spawn_row(a, b) {
-            state.error = Some(e);
+            state.notices.report(NoticePlace::ErrorWindow, e);
         }
         return;
     }
@@ -263,7 +274,7 @@ fn paint(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut Edito
         match state.terrain_tool.stroke(&mut state.world) {
             Ok(dabs) if dabs > 0 => state.mark_edited(),
             Ok(_) => {}
-            Err(e) => state.error = Some(e),
+            Err(e) => state.notices.report(NoticePlace::ErrorWindow, e),
         }
         ui.ctx().request_repaint();
     } else {

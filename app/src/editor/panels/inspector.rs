@@ -5,6 +5,7 @@
 //! undo step; dragging a field keeps extending that step until the button is released. A value
 //! the engine refuses (a negative size, NaN) is not applied: the field shows the reason.
 
+use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
 use atoll_physics::{BodyType, Quat, SceneBody, SceneShape, Vec3};
@@ -13,15 +14,8 @@ use egui::{DragValue, Grid, RichText};
 /// One property change, applied to each selected body.
 type Change = Box<dyn Fn(&mut SceneBody)>;
 
-/// What the Inspector remembers between frames.
-#[derive(Clone, Debug, Default)]
-pub struct InspectorState {
-    /// The last refused edit: the field and the engine's reason.
-    pub refused: Option<(String, String)>,
-}
-
 /// Draws the inspector of the selection (or a hint when nothing is selected).
-pub fn show(ui: &mut egui::Ui, state: &mut EditorState, inspector: &mut InspectorState) {
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     let Some(id) = state.selected() else {
         ui.weak("Click a body in the viewport or the Scene list (Shift+click adds to the selection).");
         return;
@@ -42,14 +36,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, inspector: &mut Inspecto
     Grid::new("inspector edit").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         edit_rows(ui, &body, &mut changes);
     });
-    if let Some((field, reason)) = &inspector.refused {
-        ui.colored_label(ui.visuals().error_fg_color, format!("{field}: refused, {reason}"));
+    if let Some(notice) = state.notices.message(NoticePlace::Inspector) {
+        ui.colored_label(ui.visuals().error_fg_color, notice);
     }
     for (field, merge, change) in changes {
         let label = format!("set {field}");
         match state.change_selection(&label, Some(merge), |b| change(b)) {
-            Ok(()) => inspector.refused = None,
-            Err(reason) => inspector.refused = Some((field, reason)),
+            Ok(()) => state.notices.clear(NoticePlace::Inspector),
+            Err(reason) => {
+                state.notices.report(NoticePlace::Inspector, format!("{field}: refused, {reason}"))
+            }
         }
     }
     ui.separator();

@@ -13,7 +13,9 @@ pub mod spawn;
 pub mod terrain;
 pub mod timing;
 
-use super::files::{self, PathPurpose};
+use super::files::{self, CloseAnswer};
+use super::notices::NoticePlace;
+use super::path_choice::{PathPrompt, PathPurpose};
 use super::scenes;
 use super::shortcuts::{self, Command};
 use super::state::EditorState;
@@ -41,8 +43,6 @@ pub struct PanelState {
     pub help_open: bool,
     /// The group generator's settings, while its window is open.
     pub generator: Option<spawn::Generator>,
-    /// The Inspector's refused edit.
-    pub inspector: inspector::InspectorState,
 }
 
 impl Default for PanelState {
@@ -55,7 +55,6 @@ impl Default for PanelState {
             timing_stacked: false,
             help_open: false,
             generator: None,
-            inspector: inspector::InspectorState::default(),
         }
     }
 }
@@ -137,7 +136,7 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
         match files::save(state) {
             Ok(true) => {}
             Ok(false) => files::choose_path(state, PathPurpose::SaveAs),
-            Err(e) => state.error = Some(e),
+            Err(e) => state.notices.report(NoticePlace::ErrorWindow, e),
         }
     }
     if ui.add(Button::new("Save As...").shortcut_text(shortcuts::text(ui.ctx(), Command::SaveAs))).clicked() {
@@ -146,15 +145,15 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     }
     if ui.button("Type a path...").on_hover_text("Open a file by typing its path").clicked() {
         ui.close();
-        state.path_prompt = Some(files::PathPrompt { purpose: PathPurpose::Open, text: String::new() });
+        state.session.path_prompt = Some(PathPrompt { purpose: PathPurpose::Open, text: String::new() });
     }
     ui.separator();
     ui.menu_button("Scenes", |ui| scenes_menu(ui, state));
     ui.menu_button("Recent", |ui| {
-        if state.recent.is_empty() {
+        if state.session.recent.is_empty() {
             ui.weak("nothing yet");
         }
-        for path in state.recent.clone() {
+        for path in state.session.recent.clone() {
             if ui.button(path.display().to_string()).clicked() {
                 files::open(state, &path);
                 ui.close();
@@ -200,7 +199,7 @@ fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
         .clicked()
     {
         if let Err(e) = state.keep_simulated_state() {
-            state.error = Some(e);
+            state.notices.report(NoticePlace::ErrorWindow, e);
         }
         ui.close();
     }
@@ -232,7 +231,7 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     }
     for path in files {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let is_open = state.scene_path.as_deref() == Some(path.as_path());
+        let is_open = state.session.scene_path.as_deref() == Some(path.as_path());
         if ui.selectable_label(is_open, name).clicked() {
             files::open(state, &path);
             ui.close();
@@ -243,9 +242,7 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
 /// The right-hand panels, each collapsible.
 pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
     egui::ScrollArea::vertical().id_salt("side panels").show(ui, |ui| {
-        CollapsingHeader::new("Inspector")
-            .default_open(true)
-            .show(ui, |ui| inspector::show(ui, state, &mut panels.inspector));
+        CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector::show(ui, state));
         CollapsingHeader::new("Timing")
             .default_open(true)
             .show(ui, |ui| timing::show(ui, state, &mut panels.timing_stacked));
@@ -302,21 +299,21 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
     });
 }
 
-/// A dismissable window showing the last error, if any.
+/// A dismissable window showing the error window's notice, if any.
 pub fn error_window(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(message) = state.error.clone() else { return };
+    let Some(message) = state.notices.message(NoticePlace::ErrorWindow).map(str::to_string) else { return };
     let mut open = true;
     egui::Window::new("Scene file error").open(&mut open).collapsible(false).show(ctx, |ui| {
         ui.label(message);
     });
     if !open {
-        state.error = None;
+        state.notices.clear(NoticePlace::ErrorWindow);
     }
 }
 
 /// The editor's own path prompt, used where no native file dialog is available.
 pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(mut prompt) = state.path_prompt.take() else { return };
+    let Some(mut prompt) = state.session.path_prompt.take() else { return };
     let title = match prompt.purpose {
         PathPurpose::Open => "Open scene",
         PathPurpose::SaveAs => "Save scene as",
@@ -338,7 +335,7 @@ pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
     match done {
         Some(true) => files::finish(state, prompt.purpose, std::path::Path::new(prompt.text.trim())),
         Some(false) => {}
-        None => state.path_prompt = Some(prompt),
+        None => state.session.path_prompt = Some(prompt),
     }
 }
 
@@ -372,7 +369,7 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
 /// The window asking what to do with unsaved changes when the user closes the editor: save,
 /// discard, or stay. Saving or discarding approves the close and closes the window.
 pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
-    if !state.confirm_close {
+    if !state.session.confirm_close {
         return;
     }
     let mut choice = None;
@@ -381,47 +378,27 @@ pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
         ui.label(format!("Save the changes to {} before closing?", state.scene_name));
         ui.horizontal(|ui| {
             if ui.button("Save").clicked() {
-                choice = Some("save");
+                choice = Some(CloseAnswer::Save);
             }
             if ui.button("Don't save").clicked() {
-                choice = Some("discard");
+                choice = Some(CloseAnswer::Discard);
             }
             if ui.button("Cancel").clicked() {
-                choice = Some("cancel");
+                choice = Some(CloseAnswer::Cancel);
             }
         });
     });
-    match choice {
-        Some("save") => match files::save(state) {
-            Ok(true) => approve_close(ctx, state),
-            Ok(false) => {
-                state.confirm_close = false;
-                files::choose_path(state, PathPurpose::SaveAs);
-            }
-            Err(e) => {
-                state.confirm_close = false;
-                state.error = Some(e);
-            }
-        },
-        Some("discard") => {
-            state.autosave.discard();
-            approve_close(ctx, state);
-        }
-        Some(_) => state.confirm_close = false,
-        None => {}
+    if let Some(answer) = choice
+        && files::answer_close(state, answer)
+    {
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     }
-}
-
-fn approve_close(ctx: &egui::Context, state: &mut EditorState) {
-    state.confirm_close = false;
-    state.close_approved = true;
-    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
 }
 
 /// The offer, at start, to restore the unsaved work an earlier session left in the recovery
 /// file.
 pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(offer) = state.autosave.offer.clone() else { return };
+    let Some(offer) = state.session.autosave.offer.clone() else { return };
     let mut choice = None;
     egui::Modal::new(egui::Id::unique("restore unsaved work")).show(ctx, |ui| {
         ui.heading("Unsaved work found");
@@ -441,7 +418,7 @@ pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
     });
     match choice {
         Some(true) => files::restore_recovery(state),
-        Some(false) => state.autosave.discard(),
+        Some(false) => state.session.autosave.discard(),
         None => {}
     }
 }

@@ -1,6 +1,7 @@
 //! Settings: every `StepSettings` field, edited live. The world validates each change; a
 //! refused value is reported here and the old settings stay in force.
 
+use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use atoll_physics::StepSettings;
 use egui::{DragValue, Grid, RichText};
@@ -155,11 +156,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         );
     });
     if changed {
-        // A refused value is recorded in the state and shown below; the world keeps its settings.
+        // A refused value becomes the Settings notice, shown below; the world keeps its settings.
         let _ = state.apply_settings(s);
     }
-    if let Some(error) = &state.settings_error {
-        ui.label(RichText::new(format!("refused: {error}")).color(ui.visuals().error_fg_color));
+    if let Some(notice) = state.notices.message(NoticePlace::Settings) {
+        ui.label(RichText::new(notice).color(ui.visuals().error_fg_color));
     }
     if ui.button("Defaults").on_hover_text("Back to the engine's default settings").clicked() {
         let _ = state.apply_settings(StepSettings::default());

@@ -1,6 +1,7 @@
 //! The spawn palette (shape, body type, size; a click in the viewport places one, a
 //! shift-drag a row) and the group generator (stacks, pyramids and walls of boxes).
 
+use crate::editor::notices::NoticePlace;
 use crate::editor::spawn::{SpawnShape, surface_under};
 use crate::editor::state::EditorState;
 use atoll_physics::{BodyType, SceneBody, SceneShape, Vec3};
@@ -163,7 +164,7 @@ pub fn generator_window(ctx: &egui::Context, state: &mut EditorState, generator:
             surface_under(&state.world, target + Vec3::Y * 500.0, Vec3::NEG_Y).map_or(target, |(p, _)| p);
         let label = format!("generate {}", settings.bodies(Vec3::ZERO).len());
         if let Err(e) = state.add_bodies(&label, settings.bodies(base)) {
-            state.error = Some(e);
+            state.notices.report(NoticePlace::ErrorWindow, e);
         }
     }
     if !open || create {
