@@ -3,7 +3,7 @@
 use super::{World, graph};
 use crate::body::{BodyId, BodyType, NONE};
 use crate::error::AtollError;
-use crate::island::reference_islands;
+use crate::island::{Island, reference_islands};
 use crate::math::Vec3;
 use crate::narrowphase::TERRAIN;
 
@@ -182,22 +182,19 @@ impl World {
 
     /// Every live island, in id order.
     pub fn islands(&self) -> impl Iterator<Item = IslandView> + '_ {
-        self.islands.islands.iter().enumerate().filter(|(_, i)| i.alive).map(|(id, i)| IslandView {
-            id: IslandId::new(id as u32, i.generation),
-            body_count: i.bodies.count,
-            contact_count: i.contacts.count,
-            joint_count: 0,
-            awake: i.awake,
-            min_sleep_timer: i.min_sleep_timer,
-            may_split: i.may_split,
-        })
+        self.islands
+            .islands
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.alive)
+            .map(|(id, i)| island_view(id as u32, i))
     }
 
     /// One island; a stale id (the island merged into another, emptied, or never existed) is
     /// refused.
     pub fn island(&self, id: IslandId) -> Result<IslandView, AtollError> {
-        self.islands.get(id.index(), id.generation()).ok_or(AtollError::StaleIslandId)?;
-        Ok(self.islands().find(|i| i.id == id).expect("a live island is listed"))
+        let island = self.islands.get(id.index(), id.generation()).ok_or(AtollError::StaleIslandId)?;
+        Ok(island_view(id.index(), island))
     }
 
     /// The bodies of island `id`, in list order; a stale id is refused.
@@ -256,5 +253,18 @@ impl World {
         let mut out = reference_islands(&self.bodies.bodies, &self.contacts.contacts, work);
         out.sort();
         out
+    }
+}
+
+/// The view of live island `island` in slot `index`.
+fn island_view(index: u32, island: &Island) -> IslandView {
+    IslandView {
+        id: IslandId::new(index, island.generation),
+        body_count: island.bodies.count,
+        contact_count: island.contacts.count,
+        joint_count: 0,
+        awake: island.awake,
+        min_sleep_timer: island.min_sleep_timer,
+        may_split: island.may_split,
     }
 }
