@@ -278,8 +278,8 @@ pub(crate) struct Body {
     pub awake: bool,
     /// First edge of the body's contact list (`contact << 1 | side`), or [`NONE`].
     pub contact_head: u32,
-    /// Number of contacts in that list.
-    pub contact_count: u32,
+    /// First edge of the body's joint list (`joint << 1 | side`), or [`NONE`].
+    pub joint_head: u32,
 }
 
 /// "No index" for the intrusive lists of bodies, contacts and islands.
@@ -321,7 +321,7 @@ impl Body {
             sleep_timer: 0.0,
             awake: moving,
             contact_head: NONE,
-            contact_count: 0,
+            joint_head: NONE,
         }
     }
 

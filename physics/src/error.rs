@@ -19,6 +19,8 @@ pub enum AtollError {
     StaleIslandId,
     /// A contact id that does not name a live contact pair (destroyed or never created).
     StaleContactId,
+    /// A joint id that does not name a live joint (destroyed or never created).
+    StaleJointId,
     /// A terrain edit or voxel access reached outside the terrain's world bounds.
     OutOfTerrainBounds {
         /// Which input (for example `"brush centre"`).
@@ -42,6 +44,7 @@ impl fmt::Display for AtollError {
             AtollError::StaleBodyId => write!(f, "the body id does not name a live body"),
             AtollError::StaleIslandId => write!(f, "the island id does not name a live island"),
             AtollError::StaleContactId => write!(f, "the contact id does not name a live contact pair"),
+            AtollError::StaleJointId => write!(f, "the joint id does not name a live joint"),
             AtollError::OutOfTerrainBounds { what, reason } => {
                 write!(f, "{what} lies outside the terrain bounds: {reason}")
             }

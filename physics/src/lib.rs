@@ -11,6 +11,7 @@ pub mod error;
 pub(crate) mod hash;
 pub(crate) mod id;
 pub(crate) mod island;
+pub mod joint;
 pub mod math;
 pub mod narrowphase;
 pub mod profile;
@@ -24,6 +25,10 @@ pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 pub use error::AtollError;
+pub use joint::{
+    DistanceJoint, FixedJoint, JointDesc, JointEvent, JointEventKind, JointFrame, JointId, JointKind,
+    JointType, JointView, Limits, Motor, PrismaticJoint, RevoluteJoint, SphericalJoint, Spring, WheelJoint,
+};
 pub use math::{Aabb, Mat3, Quat, Transform, Vec3};
 pub use narrowphase::ContactId;
 pub use profile::{Profile, Stage};

@@ -77,6 +77,10 @@ pub struct Counters {
     /// Graph colours the contact solver's batches needed (contacts of a colour share no
     /// moving body, so four of them are solved at once).
     pub colours: u32,
+    /// Live joints.
+    pub joints: u32,
+    /// Joints solved this step (enabled, with an awake dynamic body).
+    pub solved_joints: u32,
     /// Proxies re-inserted into a tree this step.
     pub reinsertions: u32,
     /// Bodies whose motion was clipped by time of impact.

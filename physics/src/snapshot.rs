@@ -23,7 +23,9 @@ impl Snapshot {
 }
 
 /// 64-bit FNV-1a over the bits of every live body's index, generation, position, rotation,
-/// linear and angular velocity, in slot order. Equal hashes mean bit-identical motion state.
+/// linear and angular velocity, in slot order, then every live joint's index, generation,
+/// enabled flag and warm-start impulses, in joint order (a world without joints hashes its
+/// bodies only). Equal hashes mean bit-identical motion state.
 pub fn state_hash(world: &World) -> u64 {
     let mut hash = Fnv64::new();
     for id in world.body_ids() {
@@ -36,6 +38,12 @@ pub fn state_hash(world: &World) -> u64 {
         }
         hash.write_f32s(&t.rotation.to_array());
     }
+    world.hash_joints(|index, generation, enabled, impulses| {
+        hash.write_u32(index);
+        hash.write_u32(generation);
+        hash.write_u32(enabled as u32);
+        hash.write_f32s(impulses);
+    });
     hash.finish()
 }
 

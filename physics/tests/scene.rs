@@ -1,7 +1,11 @@
 //! Scene files: round trips, and errors that name the line, column and field.
 
+use atoll_physics::scene::{BodyRef, SceneJoint};
 use atoll_physics::scene::{MAX_HULL_POINTS, SCENE_VERSION};
-use atoll_physics::{BodyType, Scene, SceneBody, SceneError, SceneShape, Vec3};
+use atoll_physics::{
+    BodyType, DistanceJoint, JointFrame, JointKind, Limits, RevoluteJoint, Scene, SceneBody, SceneError,
+    SceneShape, Vec3,
+};
 
 fn sample() -> Scene {
     let mut scene = Scene::new("sample");
@@ -107,7 +111,7 @@ fn unknown_fields_and_versions_are_refused() {
     assert!(message.contains("gravity"), "{field}: {message}");
     let (_, _, field, message) = parse_error("(version: 99)");
     assert_eq!(field, "version");
-    assert!(message.contains(&format!("version {SCENE_VERSION}")), "{message}");
+    assert!(message.contains(&format!("versions 1 to {SCENE_VERSION}")), "{message}");
 }
 
 #[test]
@@ -177,4 +181,107 @@ fn files_that_call_the_continuous_gap_linear_slop_still_load() {
     let both = text.replace("continuous_gap: 0.0125,", "continuous_gap: 0.0125,\n        linear_slop: 0.01,");
     let err = Scene::from_ron_str(&both).unwrap_err().to_string();
     assert!(err.contains("continuous_gap") || err.contains("linear_slop"), "{err}");
+}
+
+/// Two balls and a static post, with a hinge from the post to the first ball (by name) and a
+/// rope between the balls (by index).
+fn jointed() -> Scene {
+    let mut scene = sample();
+    let mut ball =
+        SceneBody::new(BodyType::Dynamic, SceneShape::Sphere { radius: 0.5 }, Vec3::new(2.0, 3.0, 0.0));
+    ball.name = "second".into();
+    scene.bodies.push(ball);
+    let hinge =
+        JointKind::Revolute(RevoluteJoint { limits: Some(Limits::new(-1.0, 1.0)), ..Default::default() });
+    let frames = (JointFrame::at(Vec3::new(0.0, 1.0, 0.0)), JointFrame::at(Vec3::ZERO));
+    scene.joints.push(SceneJoint::new(hinge, Some(BodyRef::Index(0)), BodyRef::Name("ball".into()), frames));
+    let mut rope = SceneJoint::new(
+        JointKind::Distance(DistanceJoint::rope(2.5)),
+        Some(BodyRef::Index(1)),
+        BodyRef::Index(3),
+        frames,
+    );
+    rope.break_force = Some(500.0);
+    scene.joints.push(rope);
+    scene
+}
+
+#[test]
+fn joints_round_trip_and_build_with_their_bodies() {
+    let scene = jointed();
+    let text = scene.to_ron_string();
+    assert!(text.contains("version: 2"), "{text}");
+    let back = Scene::from_ron_str(&text).unwrap();
+    assert_eq!(back, scene);
+    let (world, ids) = back.build_world().unwrap();
+    let joints: Vec<_> = world.joints().collect();
+    assert_eq!(joints.len(), 2);
+    assert_eq!((joints[0].body_a, joints[0].body_b), (Some(ids[0]), ids[1]));
+    assert_eq!((joints[1].body_a, joints[1].body_b), (Some(ids[1]), ids[3]));
+    assert_eq!(world.joint_desc(joints[1].id).unwrap().break_force, Some(500.0));
+    // A world saved as a scene keeps its joints.
+    let saved = Scene::from_world(&world, "saved", |_| String::new());
+    assert_eq!(saved.joints.len(), 2);
+    assert_eq!(saved.joints[0].body_b, BodyRef::Index(1));
+    let (again, _) = saved.build_world().unwrap();
+    assert_eq!(again.joint_count(), 2);
+}
+
+#[test]
+fn version_one_files_still_load() {
+    let text =
+        "(version: 1, bodies: [(body_type: Dynamic, position: (0.0, 1.0, 0.0), shape: Sphere(radius: 1.0))])";
+    let scene = Scene::from_ron_str(text).unwrap();
+    assert_eq!(scene.bodies.len(), 1);
+    assert!(scene.joints.is_empty());
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../scenes")).unwrap() {
+        let path = entry.unwrap().path();
+        Scene::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+}
+
+/// A scene's text with `joint` as its only joint entry.
+fn with_joint(joint: &str) -> String {
+    let mut scene = jointed();
+    scene.joints.clear();
+    let text = scene.to_ron_string();
+    let end = text.rfind(')').unwrap();
+    format!("{}    joints: [\n        {joint},\n    ],\n)\n", &text[..end])
+}
+
+#[test]
+fn bad_joint_entries_name_line_column_and_field() {
+    let good = "(kind: Spherical(()), body_a: Some(1), body_b: \"second\", frame_a: (anchor: (0.0, 0.0, 0.0)), frame_b: (anchor: (0.0, 0.0, 0.0)))";
+    Scene::from_ron_str(&with_joint(good)).unwrap();
+    let cases = [
+        (good.replace("body_a: Some(1)", "body_a: Some(9)"), "joints[0].body_a", "no body has index 9"),
+        (good.replace("\"second\"", "\"nobody\""), "joints[0].body_b", "no body is named"),
+        (good.replace("body_a: Some(1)", "body_a: Some(3)"), "joints", "to itself"),
+        (
+            good.replace("body_a: Some(1), body_b: \"second\"", "body_a: Some(0), body_b: 2"),
+            "joints",
+            "dynamic",
+        ),
+        (
+            good.replace("Spherical(())", "Revolute((limits: Some((lower: 1.0, upper: -1.0))))"),
+            "joints[0].kind",
+            "lower limit",
+        ),
+        (
+            good.replace("Spherical(())", "Prismatic((spring: Some((hertz: -2.0, damping_ratio: 1.0))))"),
+            "joints[0].kind",
+            "spring hertz",
+        ),
+        (good.replace("anchor: (0.0, 0.0, 0.0))", "anchor: (0.0, NaN, 0.0))"), "joints[0].frame_a", "finite"),
+        (good.replace("body_b:", "break_force: Some(-3.0), body_b:"), "joints[0].break_force", ">= 0"),
+        (good.replace("body_b:", "strength: 3.0, body_b:"), "joints[0].strength", "strength"),
+    ];
+    for (entry, field, message_part) in cases {
+        let text = with_joint(&entry);
+        let (line, column, got_field, message) = parse_error(&text);
+        assert_eq!(got_field, field, "{entry}: {message}");
+        assert!(message.contains(message_part), "{entry}: {message}");
+        let joints_line = text.lines().position(|l| l.contains("joints: [")).unwrap() + 1;
+        assert!(line > joints_line && column > 0, "{entry}: line {line}, column {column}");
+    }
 }

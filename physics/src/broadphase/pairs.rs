@@ -89,6 +89,13 @@ impl Broadphase {
         self.mark_moved(key, body);
     }
 
+    /// Queues a proxy for pair finding without moving it (its pairs may have changed: a
+    /// joint that kept its body from colliding went away).
+    pub fn touch_proxy(&mut self, key: ProxyKey) {
+        let body = self.user_data(key);
+        self.mark_moved(key, body);
+    }
+
     /// The fat box of a proxy.
     pub fn fat_aabb(&self, key: ProxyKey) -> Aabb {
         self.tree(key.kind()).fat_aabb(key.node())

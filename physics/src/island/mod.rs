@@ -1,10 +1,10 @@
 //! Persistent simulation islands: connected components of dynamic bodies joined by touching
-//! contacts. Islands merge at once by union (the smaller list is relabelled and spliced onto the
+//! contacts and enabled joints. Islands merge at once by union (the smaller list is relabelled and spliced onto the
 //! larger) and split lazily: losing an edge only flags an island, and the step rebuilds at most
 //! one flagged island per step by a depth-first search over its own bodies and edges.
 //!
 //! Static and kinematic bodies are never in the graph, so a shared floor does not fuse piles.
-//! Bodies and contacts are threaded into their island's lists through their own fields, so
+//! Bodies, contacts and joints are threaded into their island's lists through their own fields, so
 //! membership changes cost O(1) and a split costs the island's size.
 
 mod list;
@@ -15,6 +15,7 @@ pub(crate) use reference::reference_islands;
 
 use crate::bitset::BitSet;
 use crate::body::Body;
+use crate::joint::Joint;
 use crate::narrowphase::Contact;
 use crate::world::graph;
 
@@ -36,6 +37,15 @@ impl IslandMember for Contact {
     }
 }
 
+impl IslandMember for Joint {
+    fn link(&self) -> &IslandLink {
+        &self.island
+    }
+    fn link_mut(&mut self) -> &mut IslandLink {
+        &mut self.island
+    }
+}
+
 /// One island.
 #[derive(Clone, Debug)]
 pub(crate) struct Island {
@@ -48,6 +58,8 @@ pub(crate) struct Island {
     pub bodies: IslandList,
     /// Its edges: touching contacts between two of its bodies.
     pub contacts: IslandList,
+    /// Its other edges: enabled joints between two of its bodies.
+    pub joints: IslandList,
     /// An edge left the island since it was last built: it may now be several components.
     pub may_split: bool,
     /// Smallest sleep timer of its bodies, as of the last sleep check.
@@ -64,6 +76,7 @@ impl Island {
             awake: true,
             bodies: IslandList::EMPTY,
             contacts: IslandList::EMPTY,
+            joints: IslandList::EMPTY,
             may_split: false,
             min_sleep_timer: 0.0,
             max_sleep_timer: 0.0,
@@ -78,12 +91,20 @@ pub(crate) struct IslandStore {
     free: Vec<u32>,
     /// Ids of the awake islands, so the sleep and split stages walk only those.
     awake: BitSet,
-    /// Scratch for splitting: a visit stamp per body slot, the DFS stack, the island's contacts.
+    /// Scratch for splitting: a visit stamp per body slot, the DFS stack, the island's edges.
     stamps: Vec<u32>,
     stamp: u32,
     stack: Vec<u32>,
     members: Vec<u32>,
     edges: Vec<u32>,
+    joint_edges: Vec<u32>,
+}
+
+/// The body graph the islands are built over: bodies with their contacts and joints.
+pub(crate) struct Graph<'a> {
+    pub bodies: &'a mut [Body],
+    pub contacts: &'a mut [Contact],
+    pub joints: &'a mut [Joint],
 }
 
 impl IslandStore {
@@ -148,12 +169,38 @@ impl IslandStore {
 
     /// A contact began touching between two dynamic bodies: merge their islands if they differ
     /// and add the contact as an edge. Returns the island now holding both bodies.
-    pub fn link(&mut self, bodies: &mut [Body], contacts: &mut [Contact], contact: u32) -> u32 {
-        let c = &contacts[contact as usize];
-        let (ia, ib) = (bodies[c.body_a as usize].island.id, bodies[c.body_b as usize].island.id);
-        let root = if ia == ib { ia } else { self.merge(bodies, contacts, ia, ib) };
-        self.islands[root as usize].contacts.push(contacts, root, contact);
+    pub fn link(&mut self, graph: &mut Graph, contact: u32) -> u32 {
+        let c = &graph.contacts[contact as usize];
+        let root = self.join(graph, c.body_a, c.body_b);
+        self.islands[root as usize].contacts.push(graph.contacts, root, contact);
         root
+    }
+
+    /// An enabled joint now links two dynamic bodies: merge their islands if they differ and
+    /// add the joint as an edge. Returns the island now holding both bodies.
+    pub fn link_joint(&mut self, graph: &mut Graph, joint: u32) -> u32 {
+        let j = &graph.joints[joint as usize];
+        let root = self.join(graph, j.body_a, j.body_b);
+        self.islands[root as usize].joints.push(graph.joints, root, joint);
+        root
+    }
+
+    /// The island holding both bodies `a` and `b` once their islands are merged.
+    fn join(&mut self, graph: &mut Graph, a: u32, b: u32) -> u32 {
+        let (ia, ib) = (graph.bodies[a as usize].island.id, graph.bodies[b as usize].island.id);
+        if ia == ib { ia } else { self.merge(graph, ia, ib) }
+    }
+
+    /// A joint was disabled or is being destroyed: it leaves its island, which may now fall
+    /// apart.
+    pub fn unlink_joint(&mut self, joints: &mut [Joint], joint: u32) {
+        let id = joints[joint as usize].island.id;
+        if id == crate::body::NONE {
+            return;
+        }
+        let island = &mut self.islands[id as usize];
+        island.joints.remove(joints, joint);
+        island.may_split = true;
     }
 
     /// A contact stopped touching (or is being destroyed while touching): it leaves its island,
@@ -185,18 +232,16 @@ impl IslandStore {
 
     /// Union of two islands: the smaller (or, on a tie, the younger) is relabelled and spliced
     /// onto the other. Both are awake afterwards.
-    fn merge(&mut self, bodies: &mut [Body], contacts: &mut [Contact], a: u32, b: u32) -> u32 {
+    fn merge(&mut self, graph: &mut Graph, a: u32, b: u32) -> u32 {
         let (count_a, count_b) =
             (self.islands[a as usize].bodies.count, self.islands[b as usize].bodies.count);
         let (root, other) = if count_a > count_b || (count_a == count_b && a < b) { (a, b) } else { (b, a) };
-        let (other_bodies, other_contacts, other_may_split) = {
-            let o = &self.islands[other as usize];
-            (o.bodies, o.contacts, o.may_split)
-        };
+        let o = self.islands[other as usize].clone();
         let r = &mut self.islands[root as usize];
-        r.bodies.append(bodies, other_bodies, root);
-        r.contacts.append(contacts, other_contacts, root);
-        r.may_split |= other_may_split;
+        r.bodies.append(graph.bodies, o.bodies, root);
+        r.contacts.append(graph.contacts, o.contacts, root);
+        r.joints.append(graph.joints, o.joints, root);
+        r.may_split |= o.may_split;
         self.release(other);
         self.set_awake(root, true);
         root
@@ -223,7 +268,8 @@ impl IslandStore {
     /// Rebuilds island `id` as its connected components: the first component (the one holding
     /// the island's first body) keeps the id, each other one gets a new island. Returns how many
     /// islands it became.
-    pub fn split(&mut self, bodies: &mut [Body], contacts: &mut [Contact], id: u32) -> usize {
+    pub fn split(&mut self, graph: &mut Graph, id: u32) -> usize {
+        let Graph { bodies, contacts, joints } = graph;
         if self.stamps.len() < bodies.len() {
             self.stamps.resize(bodies.len(), 0);
         }
@@ -235,6 +281,8 @@ impl IslandStore {
         // The island's edges, kept aside while the lists are rebuilt.
         self.edges.clear();
         self.edges.extend(self.islands[id as usize].contacts.iter(contacts));
+        self.joint_edges.clear();
+        self.joint_edges.extend(self.islands[id as usize].joints.iter(joints));
         // Seeds in list order, so the result does not depend on anything but the lists.
         let mut members = std::mem::take(&mut self.members);
         let mut stack = std::mem::take(&mut self.stack);
@@ -259,11 +307,19 @@ impl IslandStore {
             stack.push(seed);
             while let Some(b) = stack.pop() {
                 self.islands[target as usize].bodies.push(bodies, target, b);
-                graph::for_each_contact(bodies, contacts, b, |c, other| {
-                    if contacts[c as usize].island.id == id && self.stamps[other as usize] != self.stamp {
-                        self.stamps[other as usize] = self.stamp;
+                let stamps = &mut self.stamps;
+                let stamp = self.stamp;
+                let mut visit = |edge_island: u32, other: u32| {
+                    if edge_island == id && stamps[other as usize] != stamp {
+                        stamps[other as usize] = stamp;
                         stack.push(other);
                     }
+                };
+                graph::for_each_contact(bodies, contacts, b, |c, other| {
+                    visit(contacts[c as usize].island.id, other)
+                });
+                graph::for_each_joint(bodies, joints, b, |j, other| {
+                    visit(joints[j as usize].island.id, other)
                 });
             }
         }
@@ -271,6 +327,11 @@ impl IslandStore {
             let c = self.edges[k];
             let target = bodies[contacts[c as usize].body_a as usize].island.id;
             self.islands[target as usize].contacts.push(contacts, target, c);
+        }
+        for k in 0..self.joint_edges.len() {
+            let j = self.joint_edges[k];
+            let target = bodies[joints[j as usize].body_a as usize].island.id;
+            self.islands[target as usize].joints.push(joints, target, j);
         }
         self.members = members;
         self.stack = stack;

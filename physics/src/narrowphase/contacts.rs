@@ -3,11 +3,11 @@
 //! walked in index order; a hash map is used only to look up a pair, never iterated.
 
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldAnchors};
-use crate::body::NONE;
 use crate::hash::FastMap;
 use crate::island::IslandLink;
 use crate::math::Vec3;
 use crate::terrain::{ChunkCollision, ChunkCoord};
+use crate::world::graph::EdgeLink;
 use std::sync::Arc;
 
 crate::id::generational_id!(
@@ -70,23 +70,10 @@ pub(crate) struct Contact {
     /// The fat AABBs no longer overlap: destroy the pair once the parallel update is done.
     pub separated: bool,
     /// Links in each body's contact list: `edges[0]` for body A, `edges[1]` for body B.
-    pub edges: [ContactEdge; 2],
+    pub edges: [EdgeLink; 2],
     /// The island this contact is an edge of and its place in the island's contact list
     /// (touching contacts between dynamic bodies only; [`IslandLink::NONE`] otherwise).
     pub island: IslandLink,
-}
-
-/// Neighbours of a contact in one body's contact list, as edge keys (`contact << 1 | side`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ContactEdge {
-    pub prev: u32,
-    pub next: u32,
-}
-
-impl Default for ContactEdge {
-    fn default() -> Self {
-        ContactEdge { prev: NONE, next: NONE }
-    }
 }
 
 fn pair_key(a: u32, b: u32) -> u64 {
@@ -112,6 +99,11 @@ impl ContactStore {
     /// Is there a contact between these body indices (`a < b`)?
     pub fn contains(&self, a: u32, b: u32) -> bool {
         self.lookup.contains_key(&pair_key(a, b))
+    }
+
+    /// The contact between body indices `a` and `b` (either order), if there is one.
+    pub fn find(&self, a: u32, b: u32) -> Option<u32> {
+        self.lookup.get(&pair_key(a.min(b), a.max(b))).copied()
     }
 
     /// Is there a contact between body index `body` and terrain chunk `chunk`?

@@ -3,11 +3,16 @@
 //! Rapier benchmark (`bench/`) builds its scenes here so both engines start from one
 //! description.
 
+mod joints;
 mod moving;
 mod rain;
 mod stacks;
 mod terrain;
 
+pub use joints::{
+    add_bridge, add_ragdoll, add_vehicle, bridge, chain_bridge, joint_grid, motor_door, newtons_cradle,
+    ragdoll_pile, ragdoll_rain, vehicle,
+};
 pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
 pub use rain::{RAIN_BIN_HALF_WIDTH, rain, rain_boxes_balls};
 pub use stacks::{dominoes, plane_pyramid, pyramid_3d, pyramid_field, resting_stacks, tower};
@@ -33,6 +38,11 @@ pub fn committed() -> Vec<(&'static str, Scene)> {
         ("terrain_rain.ron", terrain_rain(1000)),
         ("slide.ron", slide()),
         ("boats.ron", boats()),
+        ("bridge.ron", bridge()),
+        ("ragdoll_pile.ron", ragdoll_pile(12)),
+        ("door.ron", motor_door()),
+        ("vehicle.ron", vehicle()),
+        ("newtons_cradle.ron", newtons_cradle()),
     ]
 }
 
@@ -85,11 +95,29 @@ mod tests {
         assert_eq!(resting_stacks().bodies.len(), 1 + 500);
         assert_eq!(tumbler(2000).bodies.len(), 1 + 6 + 2000);
         assert_eq!(rain_boxes_balls(2000).bodies.len(), 5 + 2000);
+        let grid = joint_grid(100);
+        assert_eq!((grid.bodies.len(), grid.joints.len()), (10_000, 19_800));
+        let rain = ragdoll_rain(100);
+        assert_eq!((rain.bodies.len(), rain.joints.len()), (1 + 1000, 900));
+        let bridge = chain_bridge(400);
+        assert_eq!((bridge.bodies.len(), bridge.joints.len()), (1 + 400, 401));
     }
 
     #[test]
     fn generated_scenes_build_worlds() {
-        for scene in [dominoes(5), ramp(), rain(8), rain_boxes_balls(8), tumbler(8), resting_stacks()] {
+        let jointed = [
+            joint_grid(6),
+            chain_bridge(10),
+            ragdoll_rain(4),
+            ragdoll_pile(2),
+            motor_door(),
+            vehicle(),
+            newtons_cradle(),
+        ];
+        for scene in [dominoes(5), ramp(), rain(8), rain_boxes_balls(8), tumbler(8), resting_stacks()]
+            .into_iter()
+            .chain(jointed)
+        {
             scene.build_world().unwrap_or_else(|e| panic!("{}: {e}", scene.name));
         }
     }

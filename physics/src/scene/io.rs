@@ -11,7 +11,9 @@ impl Scene {
             return Err(SceneError::TooLarge { bytes: text.len() as u64 });
         }
         let mut de = ron::Deserializer::from_str(text).map_err(|e| parse_error(e, String::new()))?;
+        super::fields::forget_bodies();
         let result: Result<Scene, _> = serde_path_to_error::deserialize(&mut de);
+        super::fields::forget_bodies();
         match result {
             Ok(scene) => {
                 de.end().map_err(|e| parse_error(de.span_error(e), String::new()))?;

@@ -6,9 +6,11 @@ pub mod builtin;
 mod error;
 mod fields;
 mod io;
+mod joint;
 mod terrain;
 
 pub use error::SceneError;
+pub use joint::{BodyRef, SceneJoint};
 pub use terrain::{SceneChunk, SceneTerrain};
 
 use crate::body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
@@ -18,12 +20,14 @@ use crate::shape::Shape;
 use crate::world::{StepSettings, World};
 use serde::{Deserialize, Serialize};
 
-/// The scene format version this build reads and writes.
-pub const SCENE_VERSION: u32 = 1;
+/// The scene format version this build writes: 2 added joints. It reads every version from 1.
+pub const SCENE_VERSION: u32 = 2;
 /// Largest scene file accepted, in bytes.
 pub const MAX_SCENE_BYTES: u64 = 64 << 20;
 /// Most bodies a scene may hold.
 pub const MAX_BODIES: usize = 250_000;
+/// Most joints a scene may hold.
+pub const MAX_JOINTS: usize = 250_000;
 /// Most points a hull may be given as.
 pub const MAX_HULL_POINTS: usize = 4096;
 
@@ -31,7 +35,7 @@ pub const MAX_HULL_POINTS: usize = 4096;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scene {
-    /// Format version; must equal [`SCENE_VERSION`].
+    /// Format version, 1 to [`SCENE_VERSION`] (files are written at the newest).
     #[serde(deserialize_with = "fields::version")]
     pub version: u32,
     /// A title shown by the editor.
@@ -43,6 +47,9 @@ pub struct Scene {
     /// The bodies, in creation order.
     #[serde(default, deserialize_with = "fields::bodies")]
     pub bodies: Vec<SceneBody>,
+    /// The joints, after the bodies they join (version 1 files have none).
+    #[serde(default, deserialize_with = "fields::joints", skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<SceneJoint>,
     /// Voxel terrain, if the scene has one (older files have none).
     #[serde(default, deserialize_with = "fields::terrain", skip_serializing_if = "Option::is_none")]
     pub terrain: Option<SceneTerrain>,
@@ -263,11 +270,13 @@ impl Scene {
             name: name.into(),
             settings: StepSettings::default(),
             bodies: Vec::new(),
+            joints: Vec::new(),
             terrain: None,
         }
     }
 
-    /// Creates a world holding this scene's bodies; the ids are in scene order.
+    /// Creates a world holding this scene's bodies and joints; the ids are in scene order
+    /// (the joints' are [`World::joint_ids`] in the same order).
     pub fn build_world(&self) -> Result<(World, Vec<BodyId>), AtollError> {
         let mut world = World::new(self.settings)?;
         if let Some(t) = &self.terrain {
@@ -276,6 +285,10 @@ impl Scene {
         let mut ids = Vec::with_capacity(self.bodies.len());
         for body in &self.bodies {
             ids.push(world.create_body(&body.to_desc()?)?);
+        }
+        let names: Vec<&str> = self.bodies.iter().map(|b| b.name.as_str()).collect();
+        for joint in &self.joints {
+            world.create_joint(&joint.to_desc(&ids, &names)?)?;
         }
         Ok((world, ids))
     }
@@ -288,10 +301,15 @@ impl Scene {
         if world.has_terrain() {
             scene.terrain = Some(SceneTerrain::from_terrain(world.terrain()));
         }
-        for id in world.body_ids() {
+        let mut index_of = std::collections::HashMap::new();
+        for (index, id) in world.body_ids().enumerate() {
             let mut body = SceneBody::from_world(world, id).expect("live id");
             body.name = name_of(id);
             scene.bodies.push(body);
+            index_of.insert(id, index);
+        }
+        for id in world.joint_ids() {
+            scene.joints.push(SceneJoint::from_world(world, id, |b| index_of[&b]).expect("live id"));
         }
         scene
     }

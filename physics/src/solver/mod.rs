@@ -1,12 +1,15 @@
 //! The soft-step solver: substeps of integrate velocities, warm start, solve with position
-//! feedback, integrate positions and relax without it; restitution after the substeps.
+//! feedback, integrate positions and relax without it; restitution after the substeps. Joints
+//! (`joint.rs`, rows in [`crate::joint`]) and contacts (`contact.rs`) share every stage.
 
 mod colouring;
 mod contact;
+mod joint;
 mod simd;
 mod soft;
 
 pub(crate) use contact::{ContactSoftness, ContactSolver};
+pub(crate) use joint::JointSolver;
 pub use soft::Softness;
 
 use crate::math::{Mat3, Quat, Vec3};

@@ -23,7 +23,7 @@ pub struct IslandView {
     pub body_count: u32,
     /// Touching contacts between its bodies.
     pub contact_count: u32,
-    /// Joints between its bodies (joints are not built yet, so always 0).
+    /// Enabled joints between its bodies.
     pub joint_count: u32,
     /// False while it sleeps.
     pub awake: bool,
@@ -73,12 +73,16 @@ impl World {
                 // state it slept with.
                 scratch.note_woken_contact(c, &contacts[c as usize]);
             });
+            let awake_joints = &mut self.awake_joints;
+            graph::for_each_joint(&self.bodies.bodies, &self.joints.joints, body, |j, _| {
+                awake_joints.set(j as usize)
+            });
             body = self.bodies.bodies[body as usize].island.next;
         }
     }
 
     /// The id of live island slot `index`.
-    fn island_id(&self, index: u32) -> IslandId {
+    pub(super) fn island_id(&self, index: u32) -> IslandId {
         IslandId::new(index, self.islands.islands[index as usize].generation)
     }
 
@@ -105,6 +109,13 @@ impl World {
                     awake_contacts.clear(c as usize);
                 }
             });
+            let awake_joints = &mut self.awake_joints;
+            graph::for_each_joint(bodies, &self.joints.joints, body, |j, other| {
+                // So does a joint to the world or a static or sleeping body.
+                if other == NONE || !bodies[other as usize].awake {
+                    awake_joints.clear(j as usize);
+                }
+            });
             body = self.bodies.bodies[body as usize].island.next;
         }
     }
@@ -127,7 +138,7 @@ impl World {
             if ta == BodyType::Dynamic && tb == BodyType::Dynamic {
                 self.wake(a);
                 self.wake(b);
-                self.islands.link(&mut self.bodies.bodies, &mut self.contacts.contacts, id as u32);
+                self.islands.link(&mut super::body_graph!(self), id as u32);
             } else if ta == BodyType::Kinematic || tb == BodyType::Kinematic {
                 self.wake(a);
                 self.wake(b);
@@ -175,7 +186,7 @@ impl World {
             return 0;
         }
         match self.islands.split_candidate(4.0 * self.settings.dt) {
-            Some(id) => self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id),
+            Some(id) => self.islands.split(&mut super::body_graph!(self), id),
             None => 0,
         }
     }
@@ -250,7 +261,8 @@ impl World {
     /// Connected components built from scratch by the reference depth-first search, in the
     /// same form as [`World::island_partition`]. `work` is reusable scratch.
     pub fn reference_partition(&self, work: &mut Vec<u32>) -> Vec<Vec<u32>> {
-        let mut out = reference_islands(&self.bodies.bodies, &self.contacts.contacts, work);
+        let mut out =
+            reference_islands(&self.bodies.bodies, &self.contacts.contacts, &self.joints.joints, work);
         out.sort();
         out
     }
@@ -262,7 +274,7 @@ fn island_view(index: u32, island: &Island) -> IslandView {
         id: IslandId::new(index, island.generation),
         body_count: island.bodies.count,
         contact_count: island.contacts.count,
-        joint_count: 0,
+        joint_count: island.joints.count,
         awake: island.awake,
         min_sleep_timer: island.min_sleep_timer,
         may_split: island.may_split,

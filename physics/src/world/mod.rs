@@ -4,6 +4,7 @@
 mod continuous;
 pub(crate) mod graph;
 mod islands;
+mod joints;
 mod settings;
 mod step;
 mod terrain;
@@ -23,6 +24,7 @@ use crate::body::{
 use crate::broadphase::{Broadphase, ProxyType, TreeStats, fat_aabb};
 use crate::error::{AtollError, check_vec3};
 use crate::island::IslandStore;
+use crate::joint::{JointEvent, JointId, JointStore};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::narrowphase::{ContactId, ContactStore, Manifold, PointImpulse};
 use crate::profile::Profile;
@@ -31,6 +33,19 @@ use crate::snapshot::Snapshot;
 use crate::terrain::ChunkCoord;
 use std::sync::Arc;
 use step::StepScratch;
+
+/// The body graph of a world (`crate::island::Graph`), borrowing only its body, contact and
+/// joint arrays so the islands can be borrowed beside it.
+macro_rules! body_graph {
+    ($world:expr) => {
+        crate::island::Graph {
+            bodies: &mut $world.bodies.bodies,
+            contacts: &mut $world.contacts.contacts,
+            joints: &mut $world.joints.joints,
+        }
+    };
+}
+pub(crate) use body_graph;
 
 /// A body's state as the world reports it.
 #[derive(Clone, Debug)]
@@ -129,18 +144,23 @@ pub struct World {
     bodies: BodyStore,
     broadphase: Broadphase,
     contacts: ContactStore,
+    /// The joints; see `world/joints.rs`.
+    joints: JointStore,
     scratch: StepScratch,
     islands: IslandStore,
     /// Dynamic and kinematic bodies simulated this step, by slot.
     awake_bodies: BitSet,
     /// Contacts updated this step (at least one body awake), by contact id.
     awake_contacts: BitSet,
+    /// Joints solved this step (at least one body awake), by joint slot.
+    awake_joints: BitSet,
     /// Contacts that began / stopped touching in this step's narrowphase.
     began_bits: BitSet,
     ended_bits: BitSet,
     touch_events: Vec<TouchEvent>,
     sleep_events: Vec<SleepEvent>,
     water_events: Vec<WaterEvent>,
+    joint_events: Vec<JointEvent>,
     step_count: u64,
     time: f64,
     profile: Profile,
@@ -236,10 +256,15 @@ impl World {
     pub fn replace_body(&mut self, id: BodyId, desc: &BodyDesc) -> Result<(), AtollError> {
         desc.validate()?;
         self.bodies.get(id)?;
+        let slot = id.index() as usize;
         self.detach_body(id.index());
-        self.broadphase.destroy_proxy(self.bodies.bodies[id.index() as usize].proxy);
-        self.bodies.bodies[id.index() as usize] = Body::from_desc(desc, id.generation());
+        self.broadphase.destroy_proxy(self.bodies.bodies[slot].proxy);
+        // Its joints stay, with their frames in the body's frame.
+        let joint_head = self.bodies.bodies[slot].joint_head;
+        self.bodies.bodies[slot] = Body::from_desc(desc, id.generation());
+        self.bodies.bodies[slot].joint_head = joint_head;
         self.attach_body(id);
+        self.relink_joints(id.index());
         Ok(())
     }
 
@@ -290,25 +315,30 @@ impl World {
     }
 
     /// Takes a body out of the simulation's structures (contacts, island, awake set), waking
-    /// its neighbours; the slot and proxy are left to the caller.
+    /// its neighbours; its joints leave their islands but stay in its list. The slot and proxy
+    /// are left to the caller.
     fn detach_body(&mut self, index: u32) {
         self.wake(index);
         while self.bodies.bodies[index as usize].contact_head != crate::body::NONE {
             let (contact, _) = graph::edge_parts(self.bodies.bodies[index as usize].contact_head);
             self.destroy_contact(contact);
         }
+        self.unlink_joints(index);
         self.islands.remove_body(&mut self.bodies.bodies, index);
         self.awake_bodies.clear(index as usize);
     }
 
-    /// Removes a body with its contacts and proxy; its island wakes (its neighbours lose
-    /// their support) and may split.
-    pub fn destroy_body(&mut self, id: BodyId) -> Result<(), AtollError> {
+    /// Removes a body with its contacts, joints and proxy; its island wakes (its neighbours
+    /// lose their support) and may split. Returns the joints destroyed with it, in the order
+    /// they were listed (each is also reported as a [`crate::JointEventKind::Destroyed`]
+    /// event).
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<Vec<JointId>, AtollError> {
         self.bodies.get(id)?;
+        let destroyed = self.destroy_body_joints(id.index());
         self.detach_body(id.index());
         let proxy = self.bodies.remove(id)?;
         self.broadphase.destroy_proxy(proxy);
-        Ok(())
+        Ok(destroyed)
     }
 
     /// Destroys a contact, unlinking it from its island and its bodies' lists.

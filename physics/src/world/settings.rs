@@ -21,6 +21,11 @@ pub struct StepSettings {
     pub contact_hertz: f32,
     /// Contact damping ratio (1 = critical).
     pub contact_damping_ratio: f32,
+    /// Stiffness of rigid joint rows as a natural frequency in Hz (the soft step's position
+    /// feedback), clamped like the contacts' to a quarter of the substep rate.
+    pub joint_hertz: f32,
+    /// Damping ratio of rigid joint rows.
+    pub joint_damping_ratio: f32,
     /// Fastest speed (m/s) at which overlapping bodies are pushed apart.
     pub max_push_out_speed: f32,
     /// Approach speed (m/s) below which restitution is ignored, so resting bodies do not jitter.
@@ -69,6 +74,8 @@ impl Default for StepSettings {
             gravity: Vec3::new(0.0, -9.81, 0.0),
             contact_hertz: 60.0,
             contact_damping_ratio: 10.0,
+            joint_hertz: 120.0,
+            joint_damping_ratio: 2.0,
             max_push_out_speed: 3.0,
             restitution_threshold: 1.0,
             warm_starting: true,
@@ -98,6 +105,8 @@ impl StepSettings {
         check_vec3("gravity", self.gravity)?;
         check_positive("contact hertz", self.contact_hertz)?;
         check_non_negative("contact damping ratio", self.contact_damping_ratio)?;
+        check_positive("joint hertz", self.joint_hertz)?;
+        check_non_negative("joint damping ratio", self.joint_damping_ratio)?;
         check_positive("max push-out speed", self.max_push_out_speed)?;
         check_non_negative("restitution threshold", self.restitution_threshold)?;
         check_non_negative("speculative distance", self.speculative_distance)?;

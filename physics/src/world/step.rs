@@ -12,7 +12,9 @@ use crate::narrowphase::{
 };
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::query::Ray;
-use crate::solver::{self, ContactSoftness, ContactSolver, Motion, Softness, SolverBody, Velocity};
+use crate::solver::{
+    self, ContactSoftness, ContactSolver, JointSolver, Motion, Softness, SolverBody, Velocity,
+};
 use crate::terrain::{ChunkCoord, Terrain};
 use rayon::prelude::*;
 
@@ -52,7 +54,8 @@ pub(crate) struct StepScratch {
     motions: Vec<Motion>,
     centers: Vec<Vec3>,
     contact_solver: ContactSolver,
-    candidates: Vec<u32>,
+    pub(super) joint_solver: JointSolver,
+    pub(super) candidates: Vec<u32>,
     pub(super) water_block: crate::terrain::WaterBlock,
     /// Some awake body got a water contact since the water last went inert.
     pub(super) wet: bool,
@@ -78,6 +81,7 @@ impl World {
         self.touch_events.clear();
         self.sleep_events.clear();
         self.water_events.clear();
+        self.joint_events.clear();
         self.drive_kinematic_motions();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
         timer.lap(&mut self.profile, Stage::Broadphase);
@@ -90,6 +94,7 @@ impl World {
         self.apply_water();
         timer.lap(&mut self.profile, Stage::Water);
         self.solve();
+        self.break_joints();
         timer.lap(&mut self.profile, Stage::Solve);
         self.finalize_bodies();
         timer.lap(&mut self.profile, Stage::Finalize);
@@ -114,6 +119,8 @@ impl World {
         counters.touching_contacts = self.scratch.touching.len() as u32;
         counters.manifold_points = self.scratch.contact_solver.manifold_points();
         counters.colours = self.scratch.contact_solver.colour_count() as u32;
+        counters.joints = self.joints.live_count() as u32;
+        counters.solved_joints = self.scratch.joint_solver.len() as u32;
         counters.islands = self.islands.live_count() as u32;
         counters.awake_islands = self.islands.awake_count() as u32;
         self.profile.counters = counters;
@@ -163,7 +170,7 @@ impl World {
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
             let any_dynamic = ba.body_type == BodyType::Dynamic || bb.body_type == BodyType::Dynamic;
             // The list holds only distinct pairs without a contact; the check stays as a guard.
-            if any_dynamic && !self.contacts.contains(a, b) {
+            if any_dynamic && !self.contacts.contains(a, b) && !self.joint_blocks_collision(a, b) {
                 let friction = (ba.material.friction * bb.material.friction).sqrt();
                 let restitution = ba.material.restitution.max(bb.material.restitution);
                 let awake = ba.awake || bb.awake;
@@ -298,6 +305,18 @@ impl World {
             fixed: Softness::new((2.0 * s.contact_hertz).min(0.25 / h), s.contact_damping_ratio, h),
             warm_starting: s.warm_starting,
         };
+        let joint_softness = Softness::new(s.joint_hertz.min(0.25 / h), s.joint_damping_ratio, h);
+        let joints = &mut scratch.joint_solver;
+        joints.prepare(
+            &self.joints.joints,
+            &self.awake_joints,
+            &self.bodies.bodies,
+            &scratch.solver_index,
+            &scratch.solver_bodies,
+            joint_softness,
+            h,
+            s.warm_starting,
+        );
         let contacts = &mut scratch.contact_solver;
         contacts.prepare(
             &self.contacts.contacts,
@@ -310,15 +329,21 @@ impl World {
         );
         let (bodies, velocities, motions) =
             (&mut scratch.solver_bodies, &mut scratch.velocities, &mut scratch.motions);
+        // Joints go first in each stage, so the contacts, solved last, have the final word on
+        // penetration.
         for _ in 0..s.substeps {
             solver::integrate_velocities(bodies, velocities, s.max_angular_speed);
+            joints.warm_start(bodies, motions, velocities);
             contacts.warm_start(velocities);
+            joints.solve(bodies, motions, velocities, true);
             contacts.solve(motions, velocities, 1.0 / h, s.max_push_out_speed, true);
             solver::integrate_positions(bodies, velocities, motions, h);
+            joints.solve(bodies, motions, velocities, false);
             contacts.solve(motions, velocities, 1.0 / h, s.max_push_out_speed, false);
         }
         contacts.apply_restitution(velocities, s.restitution_threshold);
         contacts.store_impulses(&scratch.touching, &mut self.contacts.contacts);
+        joints.store(bodies, motions, &mut self.joints.joints);
     }
 
     /// Writes the solved motion back into the awake bodies, clears applied forces and advances
@@ -347,6 +372,7 @@ impl World {
             let b = &self.bodies.bodies[body as usize];
             if b.body_type == BodyType::Kinematic && b.sleep_timer == 0.0 {
                 self.keep_touching_awake(body);
+                self.keep_jointed_awake(body);
             }
         }
     }

@@ -9,13 +9,13 @@ impl World {
     /// Runs every pending split now (tests compare islands with the reference builder after it).
     pub fn split_all_islands(&mut self) {
         while let Some(id) = self.islands.split_candidate(f32::MIN) {
-            self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
+            self.islands.split(&mut super::body_graph!(self), id);
         }
         // Sleeping islands that were flagged wait for their next wake; split them too.
         for id in 0..self.islands.islands.len() as u32 {
             let island = &self.islands.islands[id as usize];
             if island.alive && island.may_split {
-                self.islands.split(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
+                self.islands.split(&mut super::body_graph!(self), id);
             }
         }
     }
@@ -25,6 +25,7 @@ impl World {
     pub fn validate_islands(&self) -> Result<(), String> {
         let bodies = &self.bodies.bodies;
         let contacts = &self.contacts.contacts;
+        let joints = &self.joints.joints;
         let mut listed = vec![false; bodies.len()];
         for (id, island) in self.islands.islands.iter().enumerate().filter(|(_, i)| i.alive) {
             let (mut count, mut prev, mut body) = (0, NONE, island.bodies.head);
@@ -70,6 +71,24 @@ impl World {
                     island.contacts.count
                 ));
             }
+            let (mut count, mut joint) = (0, island.joints.head);
+            while joint != NONE {
+                let j = &joints[joint as usize];
+                if j.island.id != id as u32 || !j.alive || !j.enabled {
+                    return Err(format!("island {id}: joint {joint} is not one of its edges"));
+                }
+                if j.body_a == NONE
+                    || bodies[j.body_a as usize].island.id != id as u32
+                    || bodies[j.body_b as usize].island.id != id as u32
+                {
+                    return Err(format!("island {id}: joint {joint} joins bodies of other islands"));
+                }
+                count += 1;
+                joint = j.island.next;
+            }
+            if count != island.joints.count {
+                return Err(format!("island {id}: {count} joints listed, {} counted", island.joints.count));
+            }
         }
         for (i, b) in bodies.iter().enumerate().filter(|(_, b)| b.alive) {
             let dynamic = b.body_type == BodyType::Dynamic;
@@ -85,6 +104,18 @@ impl World {
                 bodies[c.body_a as usize].awake || (c.body_b != TERRAIN && bodies[c.body_b as usize].awake);
             if awake && !self.awake_contacts.get(i) {
                 return Err(format!("contact {i} touches an awake body but is not in the awake set"));
+            }
+        }
+        for (i, j) in joints.iter().enumerate().filter(|(_, j)| j.alive) {
+            let dynamic = |b: u32| b != NONE && bodies[b as usize].body_type == BodyType::Dynamic;
+            let edge = j.enabled && dynamic(j.body_a) && dynamic(j.body_b);
+            if edge != (j.island.id != NONE) {
+                return Err(format!("joint {i} (an edge: {edge}) has island {}", j.island.id));
+            }
+            let awake =
+                (j.body_a != NONE && bodies[j.body_a as usize].awake) || bodies[j.body_b as usize].awake;
+            if awake && !self.awake_joints.get(i) {
+                return Err(format!("joint {i} links an awake body but is not in the awake set"));
             }
         }
         Ok(())

@@ -1,0 +1,124 @@
+//! Where a joint's two frames are: the anchors relative to the bodies' centres of mass, the
+//! vector between the centres, and the frames' world rotations. The solver takes one at the
+//! start of a step and moves it by each body's motion since, so every substep sees the current
+//! pose without touching the bodies' transforms.
+
+use crate::math::{Quat, Transform, Vec3};
+
+/// The pose of a joint's frames.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct JointPose {
+    /// A's anchor relative to A's centre of mass, world axes.
+    pub arm_a: Vec3,
+    /// B's anchor relative to B's centre of mass, world axes.
+    pub arm_b: Vec3,
+    /// B's centre of mass minus A's.
+    pub delta_center: Vec3,
+    /// A's frame rotation in world space.
+    pub frame_a: Quat,
+    /// B's frame rotation in world space.
+    pub frame_b: Quat,
+}
+
+/// One side of a joint as the pose needs it: the body's pose and centre of mass in its frame.
+/// The world side is the identity pose with its centre at the origin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PoseSide {
+    pub transform: Transform,
+    pub local_center: Vec3,
+}
+
+impl PoseSide {
+    /// The world as a joint side.
+    pub const WORLD: PoseSide = PoseSide { transform: Transform::IDENTITY, local_center: Vec3::ZERO };
+}
+
+impl JointPose {
+    /// The pose of frames `(anchor, rotation)` on sides `a` and `b`.
+    pub fn new(a: &PoseSide, frame_a: (Vec3, Quat), b: &PoseSide, frame_b: (Vec3, Quat)) -> JointPose {
+        let (qa, qb) = (a.transform.rotation, b.transform.rotation);
+        let center_a = a.transform.transform_point(a.local_center);
+        let center_b = b.transform.transform_point(b.local_center);
+        JointPose {
+            arm_a: qa * (frame_a.0 - a.local_center),
+            arm_b: qb * (frame_b.0 - b.local_center),
+            delta_center: center_b - center_a,
+            frame_a: qa * frame_a.1,
+            frame_b: qb * frame_b.1,
+        }
+    }
+
+    /// This pose after A turned by `turn_a` and moved its centre by `moved_a`, and B likewise.
+    #[inline]
+    pub fn moved(&self, turn_a: Quat, moved_a: Vec3, turn_b: Quat, moved_b: Vec3) -> JointPose {
+        JointPose {
+            arm_a: turn_a * self.arm_a,
+            arm_b: turn_b * self.arm_b,
+            delta_center: self.delta_center + moved_b - moved_a,
+            frame_a: turn_a * self.frame_a,
+            frame_b: turn_b * self.frame_b,
+        }
+    }
+
+    /// From A's anchor to B's anchor.
+    #[inline]
+    pub fn separation(&self) -> Vec3 {
+        self.delta_center + self.arm_b - self.arm_a
+    }
+
+    /// A's frame axes in world space: X (the joint axis), Y and Z.
+    #[inline]
+    pub fn axes_a(&self) -> (Vec3, Vec3, Vec3) {
+        (self.frame_a * Vec3::X, self.frame_a * Vec3::Y, self.frame_a * Vec3::Z)
+    }
+
+    /// B's frame X axis in world space.
+    #[inline]
+    pub fn axis_b(&self) -> Vec3 {
+        self.frame_b * Vec3::X
+    }
+
+    /// B's frame relative to A's, in A's frame.
+    #[inline]
+    pub fn relative_rotation(&self) -> Quat {
+        self.frame_a.conjugate() * self.frame_b
+    }
+
+    /// The angle B's frame has turned about X relative to A's (the twist of a swing-twist
+    /// split), in -π..=π.
+    #[inline]
+    pub fn twist(&self) -> f32 {
+        let q = self.relative_rotation();
+        let angle = 2.0 * q.x.atan2(q.w);
+        wrap_angle(angle)
+    }
+
+    /// The angle between the two frames' X axes, 0..=π.
+    #[inline]
+    pub fn swing(&self) -> f32 {
+        let (a, b) = (self.frame_a * Vec3::X, self.frame_b * Vec3::X);
+        a.cross(b).length().atan2(a.dot(b))
+    }
+}
+
+/// `angle` wrapped into -π..=π.
+#[inline]
+pub(crate) fn wrap_angle(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if angle > PI {
+        angle - TAU
+    } else if angle < -PI {
+        angle + TAU
+    } else {
+        angle
+    }
+}
+
+/// The rotation vector that takes frame `a` to frame `b` (world axes), the short way round:
+/// its rate of change is B's angular velocity minus A's while it is small.
+#[inline]
+pub(crate) fn rotation_error(a: Quat, b: Quat) -> Vec3 {
+    let q = b * a.conjugate();
+    let v = Vec3::new(q.x, q.y, q.z);
+    if q.w < 0.0 { -2.0 * v } else { 2.0 * v }
+}

@@ -1,0 +1,180 @@
+//! The joint array: every joint's description, its place in the body graph and its island,
+//! and the impulses it keeps from step to step for warm starting.
+
+use super::{JointDesc, JointFrame, JointId, JointKind};
+use crate::body::NONE;
+use crate::error::AtollError;
+use crate::island::IslandLink;
+use crate::math::Vec3;
+use crate::world::graph::EdgeLink;
+
+/// The accumulated impulses of a joint's rows (per substep), kept for warm starting. Each
+/// type uses the fields its rows need.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct JointImpulses {
+    /// The point constraint's impulse, world axes.
+    pub point: Vec3,
+    /// The rotation lock's (or orientation spring's) angular impulse, world axes.
+    pub rotation: Vec3,
+    /// The spring row (or a distance joint's rigid row).
+    pub spring: f32,
+    pub motor: f32,
+    pub lower: f32,
+    pub upper: f32,
+    /// A spherical joint's swing cone.
+    pub swing: f32,
+    /// A spherical joint's friction, world axes.
+    pub friction: Vec3,
+    /// Rows keeping B's anchor on A's axis or suspension line.
+    pub lateral: [f32; 2],
+    /// Rows keeping B's axis on A's.
+    pub tilt: [f32; 2],
+}
+
+impl JointImpulses {
+    /// Every impulse, for the state hash.
+    pub fn words(&self) -> [f32; 18] {
+        let (p, r, f) = (self.point, self.rotation, self.friction);
+        [
+            p.x,
+            p.y,
+            p.z,
+            r.x,
+            r.y,
+            r.z,
+            f.x,
+            f.y,
+            f.z,
+            self.spring,
+            self.motor,
+            self.lower,
+            self.upper,
+            self.swing,
+            self.lateral[0],
+            self.lateral[1],
+            self.tilt[0],
+            self.tilt[1],
+        ]
+    }
+}
+
+/// One joint. Kept private: the world reports it through [`super::JointView`].
+#[derive(Clone, Debug)]
+pub(crate) struct Joint {
+    pub generation: u32,
+    pub alive: bool,
+    pub kind: JointKind,
+    /// Body slot of side A, or [`NONE`] for the world.
+    pub body_a: u32,
+    pub body_b: u32,
+    pub frame_a: JointFrame,
+    pub frame_b: JointFrame,
+    pub collide_connected: bool,
+    pub enabled: bool,
+    /// Breaking thresholds (infinite: unbreakable).
+    pub break_force: f32,
+    pub break_torque: f32,
+    /// Links in each body's joint list: `edges[0]` for A, `edges[1]` for B.
+    pub edges: [EdgeLink; 2],
+    /// The island it is an edge of (enabled joints between two dynamic bodies only).
+    pub island: IslandLink,
+    pub impulses: JointImpulses,
+    /// The force and torque on B in the last step it was solved, N and N·m.
+    pub force: Vec3,
+    pub torque: Vec3,
+    /// The motor's force or torque in the last step.
+    pub motor_load: f32,
+    /// A limit pushed in the last step.
+    pub limit_active: bool,
+}
+
+impl Joint {
+    fn from_desc(desc: &JointDesc, body_a: u32, body_b: u32, generation: u32) -> Joint {
+        Joint {
+            generation,
+            alive: true,
+            kind: desc.kind,
+            body_a,
+            body_b,
+            frame_a: desc.frame_a,
+            frame_b: desc.frame_b,
+            collide_connected: desc.collide_connected,
+            enabled: desc.enabled,
+            break_force: desc.break_force.unwrap_or(f32::INFINITY),
+            break_torque: desc.break_torque.unwrap_or(f32::INFINITY),
+            edges: [EdgeLink::default(); 2],
+            island: IslandLink::NONE,
+            impulses: JointImpulses::default(),
+            force: Vec3::ZERO,
+            torque: Vec3::ZERO,
+            motor_load: 0.0,
+            limit_active: false,
+        }
+    }
+
+    /// Forgets what the last solve left (on creation, enabling and disabling).
+    pub fn clear_solution(&mut self) {
+        self.impulses = JointImpulses::default();
+        self.force = Vec3::ZERO;
+        self.torque = Vec3::ZERO;
+        self.motor_load = 0.0;
+        self.limit_active = false;
+    }
+
+    /// The other side of the joint from body slot `body` ([`NONE`] for the world).
+    pub fn other(&self, body: u32) -> u32 {
+        if self.body_a == body { self.body_b } else { self.body_a }
+    }
+}
+
+/// The dense joint array with a free list of destroyed slots.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JointStore {
+    pub joints: Vec<Joint>,
+    free: Vec<u32>,
+    live: usize,
+}
+
+impl JointStore {
+    /// Stores a joint between body slots `body_a` (or [`NONE`]) and `body_b`.
+    pub fn insert(&mut self, desc: &JointDesc, body_a: u32, body_b: u32) -> JointId {
+        self.live += 1;
+        if let Some(index) = self.free.pop() {
+            let generation = self.joints[index as usize].generation.wrapping_add(1);
+            self.joints[index as usize] = Joint::from_desc(desc, body_a, body_b, generation);
+            JointId::new(index, generation)
+        } else {
+            let index = self.joints.len() as u32;
+            self.joints.push(Joint::from_desc(desc, body_a, body_b, 0));
+            JointId::new(index, 0)
+        }
+    }
+
+    /// Frees slot `index`.
+    pub fn remove(&mut self, index: u32) {
+        let joint = &mut self.joints[index as usize];
+        joint.alive = false;
+        joint.body_a = NONE;
+        joint.body_b = NONE;
+        self.free.push(index);
+        self.live -= 1;
+    }
+
+    /// The slot of a live joint; a stale id is refused.
+    pub fn slot(&self, id: JointId) -> Result<u32, AtollError> {
+        match self.joints.get(id.index() as usize) {
+            Some(j) if j.alive && j.generation == id.generation() => Ok(id.index()),
+            _ => Err(AtollError::StaleJointId),
+        }
+    }
+
+    /// The id of the live joint in slot `index`.
+    pub fn id_at(&self, index: u32) -> JointId {
+        JointId::new(index, self.joints[index as usize].generation)
+    }
+
+    /// Live joints.
+    pub fn live_count(&self) -> usize {
+        self.live
+    }
+}
