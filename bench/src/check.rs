@@ -2,6 +2,7 @@
 //! simulation (a collapsed pyramid, bodies through the floor) shows as FAIL next to its time.
 
 use crate::engine::{Engine, Pose};
+use atoll_physics::scene::BodyRef;
 use atoll_physics::{BodyType, Quat, Ray, Scene, Vec3};
 
 /// Steps (4 s at 60 Hz) after which the bodies of the rain and the tumbler have landed and a
@@ -31,6 +32,14 @@ pub enum Check {
     Terrain {
         /// Highest allowed body centre, m.
         max_height: f32,
+    },
+    /// Jointed bodies: no joint's two anchors (placed by each body's pose) farther apart than
+    /// `max_gap` (nothing tore or came apart), and, with a floor, no body centre below it.
+    Joints {
+        /// Largest allowed distance between a joint's anchors, m.
+        max_gap: f32,
+        /// Lowest allowed body centre, m.
+        floor: Option<f32>,
     },
     /// A turning hollow box: no body centre outside the box (its frame read from the first
     /// kinematic body, which starts unrotated), and the bodies' mean height at least
@@ -126,6 +135,36 @@ impl Check {
                 Verdict {
                     measured: format!("{} buried{first}, highest {highest:.2} m", lost.len()),
                     expected: format!("0 under the ground, highest < {max_height} m"),
+                    ok,
+                }
+            }
+            Check::Joints { max_gap, floor } => {
+                let index = |r: &BodyRef| match r {
+                    BodyRef::Index(i) => *i,
+                    BodyRef::Name(n) => scene.bodies.iter().position(|b| &b.name == n).expect("named body"),
+                };
+                let anchor = |body: Option<usize>, local: Vec3| match body {
+                    Some(i) => position(i) + rotation(engine.pose(i)) * local,
+                    None => local,
+                };
+                let widest = scene
+                    .joints
+                    .iter()
+                    .map(|j| {
+                        let a = anchor(j.body_a.as_ref().map(index), j.frame_a.anchor);
+                        let b = anchor(Some(index(&j.body_b)), j.frame_b.anchor);
+                        (b - a).length()
+                    })
+                    .fold(0.0f32, f32::max);
+                let lowest = dynamic.iter().map(|&i| position(i).y).fold(f32::MAX, f32::min);
+                let above = floor.is_none_or(|f| lowest >= f);
+                let ok = (steps >= SETTLE_STEPS).then_some(widest <= max_gap && above);
+                Verdict {
+                    measured: format!("widest joint {widest:.3} m, lowest {lowest:.2} m"),
+                    expected: match floor {
+                        Some(f) => format!("joints ≤ {max_gap} m, lowest ≥ {f} m"),
+                        None => format!("joints ≤ {max_gap} m"),
+                    },
                     ok,
                 }
             }

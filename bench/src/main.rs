@@ -48,11 +48,9 @@ fn main() {
     }
 
     println!(
-        "{} steps × {} repeats per engine; dt 1/60, {} substeps, one thread, sleeping off; \
-         step times pooled over every step of every repeat\n",
-        options.steps,
-        options.repeats,
-        scenes::SUBSTEPS
+        "{} steps × {} repeats per engine; dt 1/60, the scene's substeps in both engines, one thread, \
+         sleeping off; step times pooled over every step of every repeat\n",
+        options.steps, options.repeats,
     );
     println!("{}", report::header());
     let mut results = Vec::new();
@@ -75,7 +73,6 @@ fn main() {
             steps: options.steps,
             repeats: options.repeats,
             dt: scenes::DT,
-            substeps: scenes::SUBSTEPS,
             statistic: "median and p95 over every step of every repeat",
             scenes: results,
         };
@@ -110,6 +107,8 @@ fn run_scene(bench: &scenes::BenchScene, steps: usize, repeats: usize) -> Result
         scene: bench.name.to_string(),
         description: bench.description.to_string(),
         bodies: scene.bodies.len(),
+        joints: scene.joints.len(),
+        substeps: scene.settings.substeps,
         ratio: atoll.step_ms.median / rapier.step_ms.median,
         atoll,
         rapier,

@@ -6,12 +6,14 @@
 
 use crate::engine::{Engine, Pose};
 use crate::terrain::data::TerrainData;
-use atoll_physics::scene::SceneTerrain;
+use atoll_physics::scene::{BodyRef, SceneJoint, SceneTerrain};
 use atoll_physics::world::{TERRAIN_FRICTION, TERRAIN_RESTITUTION};
 use atoll_physics::{BodyType, KinematicMotion, Quat, Scene, SceneBody, SceneShape, Vec3};
+use atoll_physics::{JointFrame, JointKind};
 use rapier3d::parry::shape::TriMeshFlags;
 use rapier3d::prelude::{
-    CoefficientCombineRule, ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
+    CoefficientCombineRule, ColliderBuilder, GenericJoint, GenericJointBuilder, JointAxesMask, JointAxis,
+    PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
 };
 
 type RVec = rapier3d::math::Vector;
@@ -75,6 +77,27 @@ impl RapierWorld {
         if let Some(terrain) = &scene.terrain {
             world.insert(RigidBodyBuilder::fixed(), terrain_collider(terrain)?);
         }
+        // Joints to the world hang from one fixed body at the origin without a collider (an
+        // Atoll world side is the identity frame).
+        let mut world_anchor = None;
+        for (index, joint) in scene.joints.iter().enumerate() {
+            let handle_of = |r: &BodyRef| -> Result<RigidBodyHandle, String> {
+                let i = match r {
+                    BodyRef::Index(i) => *i,
+                    BodyRef::Name(n) => {
+                        scene.bodies.iter().position(|b| &b.name == n).ok_or("unknown body")?
+                    }
+                };
+                handles.get(i).copied().ok_or_else(|| format!("joint {index}: no body {i}"))
+            };
+            let body_a = match &joint.body_a {
+                Some(r) => handle_of(r)?,
+                None => *world_anchor.get_or_insert_with(|| world.bodies.insert(RigidBodyBuilder::fixed())),
+            };
+            let body_b = handle_of(&joint.body_b)?;
+            let data = rapier_joint(joint).map_err(|e| format!("joint {index}: {e}"))?;
+            world.impulse_joints.insert(body_a, body_b, data, true);
+        }
         Ok(RapierWorld { world, handles, driven, steps: 0 })
     }
 }
@@ -114,6 +137,64 @@ fn rigid_body(body: &SceneBody, can_sleep: bool) -> RigidBodyBuilder {
         .angular_damping(body.angular_damping)
         .gravity_scale(body.gravity_scale)
         .can_sleep(can_sleep)
+}
+
+/// Rapier's impulse joint for a scene joint: the same frames (Rapier's joint axis is its
+/// frames' X axis, as Atoll's), the same locked axes, limits on the same axes, and motors
+/// (velocity motors with a force cap; a joint's friction is a motor at speed 0). A spherical
+/// joint's swing cone becomes limits on the two swing axes (Rapier has no cone).
+fn rapier_joint(joint: &SceneJoint) -> Result<GenericJoint, String> {
+    // A velocity motor's damping: large, so the cap on the force is what limits it, as an
+    // Atoll motor's impulse cap does.
+    const MOTOR_DAMPING: f32 = 1.0e4;
+    let builder = match joint.kind {
+        JointKind::Revolute(j) => {
+            let mut b = GenericJointBuilder::new(JointAxesMask::LOCKED_REVOLUTE_AXES);
+            if let Some(l) = j.limits {
+                b = b.limits(JointAxis::AngX, [l.lower, l.upper]);
+            }
+            if let Some(m) = j.motor {
+                b = b
+                    .motor_velocity(JointAxis::AngX, m.speed, MOTOR_DAMPING)
+                    .motor_max_force(JointAxis::AngX, m.max_force);
+            }
+            if j.spring.is_some() {
+                return Err("revolute springs are not benchmarked".into());
+            }
+            b
+        }
+        JointKind::Spherical(j) => {
+            let mut b = GenericJointBuilder::new(JointAxesMask::LOCKED_SPHERICAL_AXES);
+            if let Some(cone) = j.swing_limit {
+                b = b.limits(JointAxis::AngY, [-cone, cone]).limits(JointAxis::AngZ, [-cone, cone]);
+            }
+            if let Some(l) = j.twist_limits {
+                b = b.limits(JointAxis::AngX, [l.lower, l.upper]);
+            }
+            if j.friction > 0.0 {
+                for axis in [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ] {
+                    b = b.motor_velocity(axis, 0.0, MOTOR_DAMPING).motor_max_force(axis, j.friction);
+                }
+            }
+            if j.spring.is_some() {
+                return Err("spherical springs are not benchmarked".into());
+            }
+            b
+        }
+        JointKind::Fixed(j) if j.linear_spring.is_none() && j.angular_spring.is_none() => {
+            GenericJointBuilder::new(JointAxesMask::LOCKED_FIXED_AXES)
+        }
+        other => return Err(format!("{:?} joints are not benchmarked", other.joint_type())),
+    };
+    Ok(builder
+        .local_frame1(to_frame(&joint.frame_a))
+        .local_frame2(to_frame(&joint.frame_b))
+        .contacts_enabled(joint.collide_connected)
+        .build())
+}
+
+fn to_frame(frame: &JointFrame) -> RPose {
+    to_pose(frame.anchor, frame.rotation)
 }
 
 /// The collider of a scene body, `None` for a hull Rapier cannot build.

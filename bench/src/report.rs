@@ -45,6 +45,10 @@ pub struct SceneResult {
     pub description: String,
     /// Bodies in the scene, static and kinematic ones included.
     pub bodies: usize,
+    /// Joints in the scene.
+    pub joints: usize,
+    /// Solver substeps per step, in both engines.
+    pub substeps: u32,
     /// Atoll's results.
     pub atoll: EngineResult,
     /// Rapier's results.
@@ -62,8 +66,6 @@ pub struct Report {
     pub repeats: usize,
     /// Step length, s.
     pub dt: f32,
-    /// Solver substeps per step in both engines.
-    pub substeps: u32,
     /// How the step-time figures are formed.
     pub statistic: &'static str,
     /// One entry per scene, in run order.
@@ -72,9 +74,9 @@ pub struct Report {
 
 /// The header of the Markdown table [`row`] fills.
 pub fn header() -> String {
-    "| scene | bodies | Atoll median ms | Atoll p95 ms | Rapier median ms | Rapier p95 ms | Atoll/Rapier | \
+    "| scene | bodies | joints | substeps | Atoll median ms | Atoll p95 ms | Rapier median ms | Rapier p95 ms | Atoll/Rapier | \
      Atoll MiB | Rapier MiB | Atoll check | Rapier check | passes when |\n\
-     | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
+     | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"
         .to_string()
 }
 
@@ -83,9 +85,11 @@ pub fn row(r: &SceneResult) -> String {
     let mib = |bytes: i64| bytes as f64 / (1024.0 * 1024.0);
     let check = |c: &Verdict| format!("{} {}", c.label(), c.measured);
     format!(
-        "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {} | {} | {} |",
+        "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {} | {} | {} |",
         r.scene,
         r.bodies,
+        r.joints,
+        r.substeps,
         r.atoll.step_ms.median,
         r.atoll.step_ms.p95,
         r.rapier.step_ms.median,

@@ -5,8 +5,13 @@ use crate::check::Check;
 use atoll_physics::Scene;
 use atoll_physics::scene::builtin;
 
-/// Solver substeps per step in both engines (Atoll `substeps`, Rapier `num_solver_iterations`).
+/// Solver substeps per step in both engines (Atoll `substeps`, Rapier `num_solver_iterations`)
+/// for the contact scenes.
 pub const SUBSTEPS: u32 = 4;
+/// Substeps for the joint scenes: long chains of joints (the grid's 100-ball columns) need
+/// more iterations than piles to carry their load. At 4, Atoll's grid stretches without
+/// bound and then blows up (BENCHMARKS.md, "Joint scenes").
+pub const JOINT_SUBSTEPS: u32 = 8;
 /// Step length in both engines.
 pub const DT: f32 = 1.0 / 60.0;
 
@@ -18,17 +23,19 @@ pub struct BenchScene {
     pub description: &'static str,
     /// Builds the scene description (before the benchmark settings are applied).
     generate: fn() -> Scene,
+    /// Solver substeps per step in both engines.
+    substeps: u32,
     /// What a plausible result looks like.
     pub check: Check,
 }
 
 impl BenchScene {
-    /// The scene with the benchmark's settings: dt 1/60, [`SUBSTEPS`] substeps, no sleeping
+    /// The scene with the benchmark's settings: dt 1/60, the scene's substeps, no sleeping
     /// (every scene here measures the solver, so no body may drop out of the work).
     pub fn build(&self) -> Scene {
         let mut scene = (self.generate)();
         scene.settings.dt = DT;
-        scene.settings.substeps = SUBSTEPS;
+        scene.settings.substeps = self.substeps;
         scene.settings.sleep_enabled = false;
         scene
     }
@@ -44,24 +51,28 @@ pub fn all() -> Vec<BenchScene> {
             name: "pyramid",
             description: "plane pyramid, base 40 (820 boxes)",
             generate: || builtin::plane_pyramid(40),
+            substeps: SUBSTEPS,
             check: top,
         },
         BenchScene {
             name: "pyramid3d",
             description: "3D pyramid, 20 layers (2870 boxes)",
             generate: || builtin::pyramid_3d(20),
+            substeps: SUBSTEPS,
             check: top,
         },
         BenchScene {
             name: "pyramids",
             description: "14 × 14 plane pyramids of base 10 (10 780 boxes)",
             generate: || builtin::pyramid_field(14, 14, 10),
+            substeps: SUBSTEPS,
             check: top,
         },
         BenchScene {
             name: "rain",
             description: "2000 boxes and balls in turn, dropped into a walled bin",
             generate: || builtin::rain_boxes_balls(2000),
+            substeps: SUBSTEPS,
             check: Check::Bin { half_width: builtin::RAIN_BIN_HALF_WIDTH, max_height: 8.0 },
         },
         BenchScene {
@@ -76,12 +87,40 @@ pub fn all() -> Vec<BenchScene> {
                 scene.settings.water_angular_drag = 0.0;
                 scene
             },
+            substeps: SUBSTEPS,
             check: Check::Terrain { max_height: 20.0 },
+        },
+        BenchScene {
+            name: "joint-grid",
+            description: "100 × 100 balls in a vertical square on 19 800 spherical joints, four corners fixed",
+            generate: || builtin::joint_grid(100),
+            substeps: JOINT_SUBSTEPS,
+            // Neighbours are 1 m apart and the whole net hangs from its four corners: soft
+            // joints stretch under it (both engines' do) but a joint open by a fifth of the
+            // spacing has torn.
+            check: Check::Joints { max_gap: 0.2, floor: None },
+        },
+        BenchScene {
+            name: "chain-bridge",
+            description: "a bridge of 400 planks on 401 hinges with friction",
+            generate: || builtin::chain_bridge(400),
+            substeps: JOINT_SUBSTEPS,
+            // 400 hinges in a row hold their whole weight at the two ends: a hinge open by a
+            // fifth of a plank has torn; the bridge must stay clear of the ground.
+            check: Check::Joints { max_gap: 0.1, floor: Some(1.0) },
+        },
+        BenchScene {
+            name: "ragdoll-rain",
+            description: "100 ragdolls (1000 capsules and balls, 900 joints with limits) onto the ground",
+            generate: || builtin::ragdoll_rain(100),
+            substeps: JOINT_SUBSTEPS,
+            check: Check::Joints { max_gap: 0.1, floor: Some(0.0) },
         },
         BenchScene {
             name: "tumbler",
             description: "2000 boxes in a hollow box turning at 0.25 rad/s",
             generate: || builtin::tumbler(2000),
+            substeps: SUBSTEPS,
             check: Check::Tumbler {
                 pivot: builtin::TUMBLER_PIVOT,
                 half_width: builtin::TUMBLER_HALF_WIDTH,

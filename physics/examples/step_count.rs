@@ -15,7 +15,12 @@ fn scene(name: &str) -> Scene {
         "tumbler" => builtin::tumbler(2000),
         "pyramid3d" => builtin::pyramid_3d(20),
         "pyramid" => builtin::plane_pyramid(40),
-        other => panic!("unknown scene {other}: rain, tumbler, pyramid3d or pyramid"),
+        "joint-grid" => builtin::joint_grid(100),
+        "chain-bridge" => builtin::chain_bridge(400),
+        "ragdoll-rain" => builtin::ragdoll_rain(100),
+        other => panic!(
+            "unknown scene {other}: rain, tumbler, pyramid3d, pyramid, joint-grid, chain-bridge or ragdoll-rain"
+        ),
     };
     scene.settings.dt = 1.0 / 60.0;
     scene.settings.substeps = 4;

@@ -193,6 +193,91 @@ fn prismatic_limits_hold_a_falling_slider_within_a_centimetre() {
 }
 
 #[test]
+fn a_spherical_cone_and_twist_range_hold_a_kicked_rod_within_a_degree() {
+    let mut world = awake_world(Vec3::new(0.0, -9.81, 0.0));
+    // A 1 m rod hanging from a ball joint whose axis points down along it.
+    let rod = world
+        .create_body(&BodyDesc::dynamic(Shape::capsule(0.4, 0.05).unwrap(), Vec3::new(0.0, 1.5, 0.0)))
+        .unwrap();
+    let (cone, twist) = (30f32.to_radians(), 20f32.to_radians());
+    let kind = JointKind::Spherical(SphericalJoint {
+        swing_limit: Some(cone),
+        twist_limits: Some(Limits::new(-twist, twist)),
+        ..Default::default()
+    });
+    let desc = world.joint_desc_at(kind, None, rod, Vec3::new(0.0, 2.0, 0.0), -Vec3::Y).unwrap();
+    let joint = world.create_joint(&desc).unwrap();
+    // A hard sideways kick at the bottom and a spin about the rod.
+    world.apply_impulse_at_point(rod, Vec3::new(20.0, 0.0, 5.0), Vec3::new(0.0, 1.0, 0.0)).unwrap();
+    let (mut widest, mut most_twist) = (0.0f32, 0.0f32);
+    for _ in 0..240 {
+        world.apply_torque(rod, Vec3::new(0.0, 30.0, 0.0)).unwrap();
+        world.step();
+        let view = world.joint(joint).unwrap();
+        widest = widest.max(view.swing);
+        most_twist = most_twist.max(view.position.abs());
+    }
+    assert!(widest > cone - 0.05, "the kick should reach the cone: swing {}°", widest.to_degrees());
+    assert!(
+        widest < cone + 1f32.to_radians(),
+        "swung to {}° in a {}° cone",
+        widest.to_degrees(),
+        cone.to_degrees()
+    );
+    assert!(
+        most_twist < twist + 1f32.to_radians(),
+        "twisted {}° in a ±{}° range",
+        most_twist.to_degrees(),
+        twist.to_degrees()
+    );
+    let gap = (world.joint(joint).unwrap().anchor_b - world.joint(joint).unwrap().anchor_a).length();
+    assert!(gap < 0.01, "the ball joint opened {gap} m");
+}
+
+#[test]
+fn wheel_suspension_and_distance_limits_hold_within_a_centimetre() {
+    let mut world = awake_world(Vec3::new(0.0, -9.81, 0.0));
+    // A heavy wheel on a soft suspension bottoms out on its lower limit.
+    let wheel = world
+        .create_body(
+            &BodyDesc::dynamic(Shape::sphere(0.3).unwrap(), Vec3::new(0.0, 1.0, 0.0))
+                .with_material(atoll_physics::Material { density: 8000.0, ..Default::default() }),
+        )
+        .unwrap();
+    let kind = JointKind::Wheel(WheelJoint {
+        motor: None,
+        suspension: Some(Spring::new(0.5, 0.2)),
+        suspension_limits: Some(Limits::new(-0.1, 0.1)),
+    });
+    let mut desc = JointDesc::new(kind, None, wheel);
+    desc.frame_a = JointFrame::with_axes(Vec3::new(0.0, 1.0, 0.0), Vec3::Z, Vec3::Y).unwrap();
+    desc.frame_b = JointFrame::with_axes(Vec3::ZERO, Vec3::Z, Vec3::Y).unwrap();
+    let suspension = world.create_joint(&desc).unwrap();
+    // A ball on a distance joint with a minimum: thrown at its anchor, it stops 0.5 m short.
+    let ball = ball(&mut world, 0.1, Vec3::new(3.0, 5.0, 0.0));
+    world.set_linear_velocity(ball, Vec3::new(-8.0, 0.0, 0.0)).unwrap();
+    let mut rod = JointDesc::new(
+        JointKind::Distance(DistanceJoint { length: 1.0, spring: None, limits: Some(Limits::new(0.5, 2.0)) }),
+        None,
+        ball,
+    );
+    rod.frame_a = JointFrame::at(Vec3::new(2.0, 5.0, 0.0));
+    let distance = world.create_joint(&rod).unwrap();
+    let (mut lowest, mut shortest, mut longest) = (0.0f32, f32::MAX, 0.0f32);
+    for _ in 0..240 {
+        world.step();
+        lowest = lowest.min(world.joint(suspension).unwrap().position);
+        let d = world.joint(distance).unwrap().position;
+        shortest = shortest.min(d);
+        longest = longest.max(d);
+    }
+    assert!(lowest > -0.11, "the suspension travelled to {lowest} m, its limit is -0.1 m");
+    assert!(world.joint(suspension).unwrap().limit_active, "the heavy wheel rests on its limit");
+    assert!(shortest > 0.49, "the rod shortened to {shortest} m, its minimum is 0.5 m");
+    assert!(longest < 2.01, "the rod lengthened to {longest} m, its maximum is 2 m");
+}
+
+#[test]
 fn a_rope_never_stretches_past_its_length_by_more_than_a_percent() {
     let mut world = awake_world(Vec3::new(0.0, -9.81, 0.0));
     let length = 2.0;

@@ -45,5 +45,5 @@ pub(crate) fn solve(
     r.rotation(&k.rotation_mass, rotation_error(pose.frame_a, pose.frame_b), angular, &mut acc.rotation);
     let linear =
         if j.linear_spring.is_some_and(|s| s.is_active()) { k.springs[0] } else { r.rigid_feedback() };
-    r.point(pose.arm_a, pose.arm_b, pose.separation(), linear, &mut acc.point);
+    r.point((pose.arm_a, pose.arm_b), pose.separation(), linear, &mut acc.point);
 }

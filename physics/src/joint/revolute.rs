@@ -52,9 +52,11 @@ pub(crate) fn solve(
     acc: &mut JointImpulses,
 ) {
     let (axis, normal, binormal) = pose.axes_a();
-    let angle = pose.twist();
     let spin = Row::angular(axis);
-    if j.spring.is_some_and(|s| s.is_active()) {
+    let spring = j.spring.is_some_and(|s| s.is_active());
+    // The angle (two arctangents) only where a spring or a limit needs it.
+    let angle = if spring || j.limits.is_some() { pose.twist() } else { 0.0 };
+    if spring {
         r.spring(&spin, wrap_angle(angle - j.target_angle), k.springs[0], &mut acc.spring);
     }
     if let Some(m) = j.motor {
@@ -65,7 +67,7 @@ pub(crate) fn solve(
         r.limit(&spin.negated(), l.upper - angle, &mut acc.upper);
     }
     let soft = r.rigid_feedback();
-    r.point(pose.arm_a, pose.arm_b, pose.separation(), soft, &mut acc.point);
+    r.point((pose.arm_a, pose.arm_b), pose.separation(), soft, &mut acc.point);
     keep_axes_aligned(r, pose.axis_b(), normal, binormal, &mut acc.tilt);
 }
 

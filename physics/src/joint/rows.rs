@@ -215,25 +215,22 @@ impl RowSolver<'_> {
     }
 
     /// Holds B's anchor (at `arm_b` from its centre) on A's (at `arm_a`), `separation` apart
-    /// now, as one 3 × 3 block.
+    /// now, as one 3 × 3 block. The block's mass is rebuilt from the turned arms every time:
+    /// taken once at the start of the step it goes wrong as soon as a joint pulled hard turns
+    /// its body by tens of degrees in a substep, and the solve then feeds energy in (a 3 m
+    /// violation between two balls blew up in one step).
     #[inline]
     pub fn point(
         &mut self,
-        arm_a: Vec3,
-        arm_b: Vec3,
+        (arm_a, arm_b): (Vec3, Vec3),
         separation: Vec3,
         soft: Softness,
         accumulated: &mut Vec3,
     ) {
-        let m = self.masses;
-        let apply = |v: &mut PairVelocity, p: Vec3| {
-            v.va -= p * m.inv_mass_a;
-            v.wa -= m.inv_inertia_a * arm_a.cross(p);
-            v.vb += p * m.inv_mass_b;
-            v.wb += m.inv_inertia_b * arm_b.cross(p);
-        };
         match self.pass {
-            Pass::WarmStart => return apply(&mut self.velocity, *accumulated),
+            Pass::WarmStart => {
+                return apply_point(self.masses, &mut self.velocity, arm_a, arm_b, *accumulated);
+            }
             Pass::Reaction => {
                 self.reaction.force += *accumulated;
                 return;
@@ -242,14 +239,11 @@ impl RowSolver<'_> {
         }
         let v = &self.velocity;
         let rate = v.vb + v.wb.cross(arm_b) - v.va - v.wa.cross(arm_a);
-        let (sa, sb) = (skew(arm_a), skew(arm_b));
-        let k = Mat3::from_diagonal(Vec3::splat(m.inv_mass_a + m.inv_mass_b))
-            - sa * m.inv_inertia_a * sa
-            - sb * m.inv_inertia_b * sb;
-        let impulse = -(solve3(&k, rate + separation * soft.bias_rate)) * soft.mass_scale
+        let mass = point_mass(self.masses, arm_a, arm_b);
+        let impulse = -(mass * (rate + separation * soft.bias_rate)) * soft.mass_scale
             - *accumulated * soft.impulse_scale;
         *accumulated += impulse;
-        apply(&mut self.velocity, impulse);
+        apply_point(self.masses, &mut self.velocity, arm_a, arm_b, impulse);
     }
 
     /// Turns B's frame onto A's: `error` is the rotation vector from A's frame to B's target,
@@ -304,23 +298,48 @@ impl RowSolver<'_> {
     }
 }
 
+/// Applies impulse `p` at B's anchor (and `-p` at A's).
+#[inline(always)]
+fn apply_point(m: &Masses, v: &mut PairVelocity, arm_a: Vec3, arm_b: Vec3, p: Vec3) {
+    v.va -= p * m.inv_mass_a;
+    v.wa -= m.inv_inertia_a * arm_a.cross(p);
+    v.vb += p * m.inv_mass_b;
+    v.wb += m.inv_inertia_b * arm_b.cross(p);
+}
+
+/// The point block's mass for anchors at `arm_a` and `arm_b` from the centres: the inverse of
+/// `(m_a⁻¹ + m_b⁻¹) I − [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹ [r_b]×` (zero when singular).
+pub(crate) fn point_mass(m: &Masses, arm_a: Vec3, arm_b: Vec3) -> Mat3 {
+    let (sa, sb) = (skew(arm_a), skew(arm_b));
+    let k = Mat3::from_diagonal(Vec3::splat(m.inv_mass_a + m.inv_mass_b))
+        - sa * m.inv_inertia_a * sa
+        - sb * m.inv_inertia_b * sb;
+    inverse_or_zero(&k)
+}
+
 /// The matrix of `v ×`.
 #[inline]
 fn skew(v: Vec3) -> Mat3 {
     Mat3::from_cols(Vec3::new(0.0, v.z, -v.y), Vec3::new(-v.z, 0.0, v.x), Vec3::new(v.y, -v.x, 0.0))
 }
 
-/// `k⁻¹ b` for a symmetric positive semi-definite `k`; zero when `k` is singular (nothing can
-/// move the point).
-#[inline]
-pub(crate) fn solve3(k: &Mat3, b: Vec3) -> Vec3 {
-    let det = k.determinant();
-    if det.abs() > f32::MIN_POSITIVE * 1e6 { k.inverse() * b } else { Vec3::ZERO }
+/// The inverse of a symmetric positive semi-definite `k`, or zero when it is singular
+/// (nothing can move the constrained motion). For a symmetric matrix the inverse's columns are
+/// the cross products of the columns over the determinant (half the work of a general
+/// inverse, which is measurable: the block is rebuilt every substep).
+fn inverse_or_zero(k: &Mat3) -> Mat3 {
+    let (c0, c1, c2) = (k.x_axis, k.y_axis, k.z_axis);
+    let (i0, i1, i2) = (c1.cross(c2), c2.cross(c0), c0.cross(c1));
+    let det = c0.dot(i0);
+    if det.abs() > f32::MIN_POSITIVE * 1e6 {
+        let inv_det = 1.0 / det;
+        Mat3::from_cols(i0 * inv_det, i1 * inv_det, i2 * inv_det)
+    } else {
+        Mat3::ZERO
+    }
 }
 
 /// The inverse of the summed inverse inertias (zero when singular): the rotation block's mass.
 pub(crate) fn rotation_mass(m: &Masses) -> Mat3 {
-    let k = m.inv_inertia_a + m.inv_inertia_b;
-    let det = k.determinant();
-    if det.abs() > f32::MIN_POSITIVE * 1e6 { k.inverse() } else { Mat3::ZERO }
+    inverse_or_zero(&(m.inv_inertia_a + m.inv_inertia_b))
 }

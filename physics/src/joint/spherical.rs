@@ -95,5 +95,5 @@ pub(crate) fn solve(
         r.limit(&axis.negated(), l.upper - twist, &mut acc.upper);
     }
     let soft = r.rigid_feedback();
-    r.point(pose.arm_a, pose.arm_b, pose.separation(), soft, &mut acc.point);
+    r.point((pose.arm_a, pose.arm_b), pose.separation(), soft, &mut acc.point);
 }

@@ -8,8 +8,8 @@
 //! parts and their images under the inverse inertia, computed once per step.
 
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Vec3x4, f32x4, select};
-use super::{Motion, Softness, SolverBody, Vec3Pair, Velocity};
+use super::simd::{Vec3x4, f32x4, gather, scatter, select};
+use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 
@@ -149,27 +149,6 @@ impl LaneVelocities {
         self.wa -= spin_a * impulse;
         self.vb += dir * (impulse * wc.inv_mass_b);
         self.wb += spin_b * impulse;
-    }
-}
-
-/// Four bodies' pairs (velocities or motions) as lanes: two loads and a transpose per half.
-#[inline(always)]
-fn gather(pairs: &[Vec3Pair], bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) {
-    let body = |k: usize| &pairs[bodies[k] as usize];
-    let (b0, b1, b2, b3) = (body(0), body(1), body(2), body(3));
-    let [ax, ay, az, _] = f32x4::transpose([b0.first, b1.first, b2.first, b3.first].map(f32x4::new));
-    let [bx, by, bz, _] = f32x4::transpose([b0.second, b1.second, b2.second, b3.second].map(f32x4::new));
-    (Vec3x4 { x: ax, y: ay, z: az }, Vec3x4 { x: bx, y: by, z: bz })
-}
-
-/// Writes four lanes of velocities back to their bodies, in lane order.
-#[inline(always)]
-fn scatter(velocities: &mut [Velocity], bodies: &[u32; 4], v: Vec3x4, w: Vec3x4) {
-    let linear = f32x4::transpose([v.x, v.y, v.z, f32x4::ZERO]);
-    let angular = f32x4::transpose([w.x, w.y, w.z, f32x4::ZERO]);
-    for k in 0..4 {
-        velocities[bodies[k] as usize] =
-            Velocity { first: linear[k].to_array(), second: angular[k].to_array() };
     }
 }
 

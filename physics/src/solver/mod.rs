@@ -5,6 +5,7 @@
 mod colouring;
 mod contact;
 mod joint;
+mod point_joint;
 mod simd;
 mod soft;
 

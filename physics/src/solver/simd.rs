@@ -3,7 +3,8 @@
 //! multiply, divide, square root, compare or select per lane, with no fused multiply-add, so a
 //! lane computes bit for bit what the same scalar code would.
 
-use crate::math::Vec3;
+use super::{Vec3Pair, Velocity};
+use crate::math::{Mat3, Vec3};
 use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
 pub(crate) use wide::f32x4;
 
@@ -23,6 +24,16 @@ impl Vec3x4 {
     #[inline(always)]
     pub fn dot(self, o: Vec3x4) -> f32x4 {
         self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// Lane-wise cross product.
+    #[inline(always)]
+    pub fn cross(self, o: Vec3x4) -> Vec3x4 {
+        Vec3x4 {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
     }
 
     /// Reads lane `k` back as a `Vec3`.
@@ -54,6 +65,48 @@ impl Vec3x4 {
     pub fn to_lanes(self) -> [Vec3; 4] {
         let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
         std::array::from_fn(|k| Vec3::new(x[k], y[k], z[k]))
+    }
+}
+
+/// Four 3 × 3 matrices, one per lane, as three columns of [`Vec3x4`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Mat3x4 {
+    pub cols: [Vec3x4; 3],
+}
+
+impl Mat3x4 {
+    /// Lane-wise matrix times vector.
+    #[inline(always)]
+    pub fn mul_vec(&self, v: Vec3x4) -> Vec3x4 {
+        self.cols[0] * v.x + self.cols[1] * v.y + self.cols[2] * v.z
+    }
+
+    /// Writes `m` into lane `k`.
+    pub fn set_lane(&mut self, k: usize, m: &Mat3) {
+        for (col, c) in self.cols.iter_mut().zip([m.x_axis, m.y_axis, m.z_axis]) {
+            col.set_lane(k, c);
+        }
+    }
+}
+
+/// Four bodies' pairs (velocities or motions) as lanes: two loads and a transpose per half.
+#[inline(always)]
+pub(crate) fn gather(pairs: &[Vec3Pair], bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) {
+    let body = |k: usize| &pairs[bodies[k] as usize];
+    let (b0, b1, b2, b3) = (body(0), body(1), body(2), body(3));
+    let [ax, ay, az, _] = f32x4::transpose([b0.first, b1.first, b2.first, b3.first].map(f32x4::new));
+    let [bx, by, bz, _] = f32x4::transpose([b0.second, b1.second, b2.second, b3.second].map(f32x4::new));
+    (Vec3x4 { x: ax, y: ay, z: az }, Vec3x4 { x: bx, y: by, z: bz })
+}
+
+/// Writes four lanes of velocities back to their bodies, in lane order.
+#[inline(always)]
+pub(crate) fn scatter(velocities: &mut [Velocity], bodies: &[u32; 4], v: Vec3x4, w: Vec3x4) {
+    let linear = f32x4::transpose([v.x, v.y, v.z, f32x4::ZERO]);
+    let angular = f32x4::transpose([w.x, w.y, w.z, f32x4::ZERO]);
+    for k in 0..4 {
+        velocities[bodies[k] as usize] =
+            Velocity { first: linear[k].to_array(), second: angular[k].to_array() };
     }
 }
 

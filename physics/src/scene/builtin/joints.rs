@@ -314,14 +314,14 @@ pub fn newtons_cradle() -> Scene {
     scene
 }
 
-/// The joint grid benchmark: `n` × `n` balls in a horizontal square, 1 m apart, each joined
-/// to its right and far neighbours by spherical joints (2·n·(n−1) joints); the four corner
-/// balls are static, so the net sags between them.
+/// The joint grid benchmark: `n` × `n` balls in a vertical square (the XY plane), 1 m apart,
+/// each joined to its right and upper neighbours by spherical joints (2·n·(n−1) joints); the
+/// four corner balls are static, so the net hangs between them. (Laid flat, a net held only at
+/// its corners falls freely until it is taut, tens of metres down, and then jerks: not a
+/// steady load to measure.)
 pub fn joint_grid(n: usize) -> Scene {
     let mut scene = Scene::new(format!("Joint grid ({n} × {n} balls)"));
-    let at = |i: usize, j: usize| {
-        Vec3::new(i as f32 - (n - 1) as f32 / 2.0, 20.0, j as f32 - (n - 1) as f32 / 2.0)
-    };
+    let at = |i: usize, j: usize| Vec3::new(i as f32 - (n - 1) as f32 / 2.0, 1.0 + j as f32, 0.0);
     let ball = SceneShape::Sphere { radius: 0.4 };
     for j in 0..n {
         for i in 0..n {
@@ -349,7 +349,7 @@ pub fn joint_grid(n: usize) -> Scene {
                     ball_joint,
                     Some(here),
                     here + n,
-                    frame((at(i, j) + at(i, j + 1)) / 2.0, Vec3::Z),
+                    frame((at(i, j) + at(i, j + 1)) / 2.0, Vec3::Y),
                 );
             }
         }
@@ -357,11 +357,12 @@ pub fn joint_grid(n: usize) -> Scene {
     scene
 }
 
-/// The long bridge benchmark: a bridge of `planks` hinged boards over the ground.
+/// The long bridge benchmark: a bridge of `planks` hinged boards (0.5 m each) hung 40 m above
+/// the ground, high enough that 400 of them, sagging and stretching, stay clear of it.
 pub fn chain_bridge(planks: usize) -> Scene {
     let mut scene = Scene::new(format!("Chain bridge ({planks} planks)"));
     ground(&mut scene);
-    add_bridge(&mut scene, planks, 20.0, 0.25);
+    add_bridge(&mut scene, planks, 40.0, 0.25);
     scene
 }
 
