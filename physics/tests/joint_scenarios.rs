@@ -4,9 +4,10 @@
 
 mod common;
 
+use atoll_physics::scene::builtin::{add_bridge, add_ragdoll};
 use atoll_physics::{
-    BodyDesc, BodyId, DistanceJoint, JointDesc, JointFrame, JointId, JointKind, Limits, Material, Motor,
-    Quat, RevoluteJoint, Shape, SphericalJoint, StepSettings, Vec3, World, state_hash,
+    BodyDesc, BodyId, DistanceJoint, JointDesc, JointFrame, JointId, JointKind, Material, Scene, Shape,
+    SphericalJoint, StepSettings, Vec3, World, state_hash,
 };
 use proptest::prelude::*;
 use std::f32::consts::PI;
@@ -71,32 +72,24 @@ fn a_thirty_link_chain_holding_ten_times_a_link_stretches_under_a_percent() {
     assert!(worst < 0.01, "the chain stretched {:.3} %", worst * 100.0);
 }
 
-/// A bridge of `planks` boards hinged edge to edge about Z and hung between two world hinges,
-/// sagging in a circular arc (each board turned a little more than the one before), so it
-/// carries a load by its shape rather than by stretching its joints. Each hinge has friction, a
-/// motor at speed 0 with a small torque, as on a real bridge: nothing else damps its sway.
-fn bridge(world: &mut World, planks: usize) -> Vec<BodyId> {
-    let (half_length, sag_angle) = (0.25, 0.35f32);
-    let shape = Shape::cuboid(Vec3::new(half_length, 0.05, 0.6)).unwrap();
-    let friction = Motor::new(0.0, 100.0);
-    let hinge = JointKind::Revolute(RevoluteJoint { motor: Some(friction), ..Default::default() });
-    let slope = |k: usize| -sag_angle * (1.0 - 2.0 * (k as f32 + 0.5) / planks as f32);
-    let span: f32 = (0..planks).map(|k| 2.0 * half_length * slope(k).cos()).sum();
-    let mut hinge_point = Vec3::new(-span / 2.0, 3.0, 0.0);
-    let mut boards = Vec::new();
-    for k in 0..planks {
-        let direction = Vec3::new(slope(k).cos(), slope(k).sin(), 0.0);
-        let center = hinge_point + direction * half_length;
-        let desc = BodyDesc::dynamic(shape.clone(), center).with_rotation(Quat::from_rotation_z(slope(k)));
-        let board = world.create_body(&desc).unwrap();
-        let desc = world.joint_desc_at(hinge, boards.last().copied(), board, hinge_point, Vec3::Z).unwrap();
-        world.create_joint(&desc).unwrap();
-        boards.push(board);
-        hinge_point += direction * (2.0 * half_length);
+/// Adds the bodies and joints of `scene` to `world`; returns the bodies' ids in scene order.
+fn add_scene(world: &mut World, scene: &Scene) -> Vec<BodyId> {
+    let ids: Vec<BodyId> =
+        scene.bodies.iter().map(|b| world.create_body(&b.to_desc().unwrap()).unwrap()).collect();
+    let names: Vec<&str> = scene.bodies.iter().map(|b| b.name.as_str()).collect();
+    for joint in &scene.joints {
+        world.create_joint(&joint.to_desc(&ids, &names).unwrap()).unwrap();
     }
-    let desc = world.joint_desc_at(hinge, None, *boards.last().unwrap(), hinge_point, Vec3::Z).unwrap();
-    world.create_joint(&desc).unwrap();
-    boards
+    ids
+}
+
+/// The built-in bridge of `planks` boards (hinges with friction, hung in a sagging arc between
+/// two world hinges at 3 m), added to `world`; returns the boards.
+fn bridge(world: &mut World, planks: usize) -> Vec<BodyId> {
+    let mut scene = Scene::new("bridge");
+    let boards = add_bridge(&mut scene, planks, 3.0, 0.35);
+    let ids = add_scene(world, &scene);
+    boards.iter().map(|&i| ids[i]).collect()
 }
 
 #[test]
@@ -128,59 +121,14 @@ fn a_twenty_plank_bridge_carries_a_load_and_comes_to_rest() {
     assert_eq!(world.island(island).unwrap().joint_count, 19);
 }
 
-/// A ragdoll standing at `root`: a capsule torso, a ball head, capsule limbs; spherical
-/// joints with cones at the neck, shoulders and hips, revolute joints with limits at the
-/// elbows and knees. Returns its bodies and joints.
-fn ragdoll(world: &mut World, root: Vec3) -> (Vec<BodyId>, Vec<JointId>) {
-    let capsule = |h: f32, r: f32| Shape::capsule(h, r).unwrap();
-    let mut bodies = Vec::new();
-    let mut joints = Vec::new();
-    // Arms lie along X: their capsules are turned from Y.
-    let mut add = |world: &mut World, shape: Shape, at: Vec3, rotation: Quat| {
-        let id = world.create_body(&BodyDesc::dynamic(shape, root + at).with_rotation(rotation)).unwrap();
-        bodies.push(id);
-        id
-    };
-    let upright = Quat::IDENTITY;
-    let sideways = Quat::from_rotation_z(PI / 2.0);
-    let torso = add(world, capsule(0.25, 0.15), Vec3::new(0.0, 1.2, 0.0), upright);
-    let head = add(world, Shape::sphere(0.12).unwrap(), Vec3::new(0.0, 1.75, 0.0), upright);
-    let cone = |swing: f32, twist: f32| {
-        JointKind::Spherical(SphericalJoint {
-            swing_limit: Some(swing),
-            twist_limits: Some(Limits::new(-twist, twist)),
-            friction: 2.0,
-            ..Default::default()
-        })
-    };
-    // Friction in every joint, as in a body: a motor at speed 0 with a small torque.
-    let friction = Some(Motor::new(0.0, 2.0));
-    let elbow = JointKind::Revolute(RevoluteJoint {
-        limits: Some(Limits::new(0.0, 2.5)),
-        motor: friction,
-        ..Default::default()
-    });
-    let knee = JointKind::Revolute(RevoluteJoint {
-        limits: Some(Limits::new(-2.5, 0.0)),
-        motor: friction,
-        ..Default::default()
-    });
-    let mut link = |world: &mut World, kind, a, b, at: Vec3, axis| {
-        let desc = world.joint_desc_at(kind, Some(a), b, root + at, axis).unwrap();
-        joints.push(world.create_joint(&desc).unwrap());
-    };
-    link(world, cone(0.6, 0.5), torso, head, Vec3::new(0.0, 1.62, 0.0), Vec3::Y);
-    for side in [-1.0f32, 1.0] {
-        let upper_arm = add(world, capsule(0.13, 0.05), Vec3::new(side * 0.38, 1.45, 0.0), sideways);
-        let fore_arm = add(world, capsule(0.12, 0.045), Vec3::new(side * 0.72, 1.45, 0.0), sideways);
-        link(world, cone(1.2, 0.8), torso, upper_arm, Vec3::new(side * 0.2, 1.45, 0.0), Vec3::X * side);
-        link(world, elbow, upper_arm, fore_arm, Vec3::new(side * 0.55, 1.45, 0.0), Vec3::Z);
-        let thigh = add(world, capsule(0.18, 0.07), Vec3::new(side * 0.1, 0.7, 0.0), upright);
-        let shin = add(world, capsule(0.17, 0.06), Vec3::new(side * 0.1, 0.24, 0.0), upright);
-        link(world, cone(0.9, 0.4), torso, thigh, Vec3::new(side * 0.1, 0.95, 0.0), -Vec3::Y);
-        link(world, knee, thigh, shin, Vec3::new(side * 0.1, 0.47, 0.0), Vec3::X);
-    }
-    (bodies, joints)
+/// The built-in ragdoll standing at `root` (spherical joints with cones at the neck,
+/// shoulders and hips, revolute joints with limits at the elbows and knees), added to `world`;
+/// returns its bodies.
+fn ragdoll(world: &mut World, root: Vec3) -> Vec<BodyId> {
+    let mut scene = Scene::new("ragdoll");
+    let (bodies, _) = add_ragdoll(&mut scene, root, "ragdoll");
+    let ids = add_scene(world, &scene);
+    bodies.iter().map(|&i| ids[i]).collect()
 }
 
 #[test]
@@ -195,7 +143,7 @@ fn ragdolls_dropped_on_stairs_stay_together_and_fall_asleep() {
     }
     let mut all = Vec::new();
     for k in 0..3 {
-        let (bodies, _) =
+        let bodies =
             ragdoll(&mut world, Vec3::new(1.0 + 0.7 * k as f32, 3.0 + 1.5 * k as f32, -0.8 + 0.8 * k as f32));
         all.extend(bodies);
     }

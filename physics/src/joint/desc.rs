@@ -140,6 +140,30 @@ impl Motor {
     }
 }
 
+/// Checks what drives a joint's free coordinate: its limits (within ±`bound` when given: an
+/// angle's within a turn), its motor and its spring.
+pub(crate) fn validate_drive(
+    limits: Option<Limits>,
+    limits_what: &'static str,
+    bound: Option<f32>,
+    motor: Option<Motor>,
+    spring: Option<Spring>,
+) -> Result<(), AtollError> {
+    if let Some(l) = limits {
+        match bound {
+            Some(bound) => l.validate_within(limits_what, bound)?,
+            None => l.validate(limits_what)?,
+        }
+    }
+    if let Some(m) = motor {
+        m.validate()?;
+    }
+    if let Some(s) = spring {
+        s.validate()?;
+    }
+    Ok(())
+}
+
 /// A range for a joint coordinate: radians for angles, metres for translations.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -2,7 +2,7 @@
 //! a spring towards a target position, a velocity motor, lower and upper limits, the rotation
 //! lock, and two rows keeping B's anchor on A's axis.
 
-use super::desc::{Limits, Motor, Spring};
+use super::desc::{Limits, Motor, Spring, validate_drive};
 use super::pose::rotation_error;
 use super::rows::{Row, RowSolver};
 use super::{JointConstants, JointImpulses, JointPose};
@@ -28,15 +28,7 @@ pub struct PrismaticJoint {
 
 impl PrismaticJoint {
     pub(crate) fn validate(&self) -> Result<(), AtollError> {
-        if let Some(l) = self.limits {
-            l.validate("prismatic limits")?;
-        }
-        if let Some(m) = self.motor {
-            m.validate()?;
-        }
-        if let Some(s) = self.spring {
-            s.validate()?;
-        }
+        validate_drive(self.limits, "prismatic limits", None, self.motor, self.spring)?;
         check_finite("prismatic target translation", self.target_translation)?;
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! Rows: a spring towards a target angle, a velocity motor, lower and upper angle limits, the
 //! point constraint, and two rows that keep B's axis on A's.
 
-use super::desc::{Limits, Motor, Spring};
+use super::desc::{Limits, Motor, Spring, validate_drive};
 use super::pose::wrap_angle;
 use super::rows::{Row, RowSolver};
 use super::{JointConstants, JointImpulses, JointPose};
@@ -29,15 +29,7 @@ pub struct RevoluteJoint {
 
 impl RevoluteJoint {
     pub(crate) fn validate(&self) -> Result<(), AtollError> {
-        if let Some(l) = self.limits {
-            l.validate_within("revolute limits", PI)?;
-        }
-        if let Some(m) = self.motor {
-            m.validate()?;
-        }
-        if let Some(s) = self.spring {
-            s.validate()?;
-        }
+        validate_drive(self.limits, "revolute limits", Some(PI), self.motor, self.spring)?;
         check_finite("revolute target angle", self.target_angle)?;
         Ok(())
     }

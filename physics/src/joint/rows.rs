@@ -246,56 +246,53 @@ impl RowSolver<'_> {
         apply_point(self.masses, &mut self.velocity, arm_a, arm_b, impulse);
     }
 
+    /// Handles the passes of an angular block that only replay its accumulated angular
+    /// impulse; true when done.
+    #[inline]
+    fn replayed_rotation(&mut self, accumulated: Vec3) -> bool {
+        match self.pass {
+            Pass::WarmStart => apply_rotation(self.masses, &mut self.velocity, accumulated),
+            Pass::Reaction => self.reaction.torque += accumulated,
+            Pass::Solve | Pass::Relax => return false,
+        }
+        true
+    }
+
     /// Turns B's frame onto A's: `error` is the rotation vector from A's frame to B's target,
     /// `inverse_mass` the inverse of the two bodies' summed inverse inertias.
     #[inline]
     pub fn rotation(&mut self, inverse_mass: &Mat3, error: Vec3, soft: Softness, accumulated: &mut Vec3) {
-        let m = self.masses;
-        let apply = |v: &mut PairVelocity, t: Vec3| {
-            v.wa -= m.inv_inertia_a * t;
-            v.wb += m.inv_inertia_b * t;
-        };
-        match self.pass {
-            Pass::WarmStart => return apply(&mut self.velocity, *accumulated),
-            Pass::Reaction => {
-                self.reaction.torque += *accumulated;
-                return;
-            }
-            Pass::Solve | Pass::Relax => {}
+        if self.replayed_rotation(*accumulated) {
+            return;
         }
         let rate = self.velocity.wb - self.velocity.wa;
         let impulse = -(*inverse_mass * (rate + error * soft.bias_rate)) * soft.mass_scale
             - *accumulated * soft.impulse_scale;
         *accumulated += impulse;
-        apply(&mut self.velocity, impulse);
+        apply_rotation(self.masses, &mut self.velocity, impulse);
     }
-}
 
-impl RowSolver<'_> {
     /// Resists B's rotation relative to A with an angular impulse of at most `max_impulse`
     /// in any direction (dry friction in a ball joint): `inverse_mass` as in
     /// [`RowSolver::rotation`].
     #[inline]
     pub fn rotation_friction(&mut self, inverse_mass: &Mat3, max_impulse: f32, accumulated: &mut Vec3) {
-        let m = self.masses;
-        let apply = |v: &mut PairVelocity, t: Vec3| {
-            v.wa -= m.inv_inertia_a * t;
-            v.wb += m.inv_inertia_b * t;
-        };
-        match self.pass {
-            Pass::WarmStart => return apply(&mut self.velocity, *accumulated),
-            Pass::Reaction => {
-                self.reaction.torque += *accumulated;
-                return;
-            }
-            Pass::Solve | Pass::Relax => {}
+        if self.replayed_rotation(*accumulated) {
+            return;
         }
         let impulse = -(*inverse_mass * (self.velocity.wb - self.velocity.wa));
         let total = (*accumulated + impulse).clamp_length_max(max_impulse);
         let applied = total - *accumulated;
         *accumulated = total;
-        apply(&mut self.velocity, applied);
+        apply_rotation(self.masses, &mut self.velocity, applied);
     }
+}
+
+/// Applies angular impulse `t` to B (and `-t` to A).
+#[inline(always)]
+fn apply_rotation(m: &Masses, v: &mut PairVelocity, t: Vec3) {
+    v.wa -= m.inv_inertia_a * t;
+    v.wb += m.inv_inertia_b * t;
 }
 
 /// Applies impulse `p` at B's anchor (and `-p` at A's).

@@ -2,7 +2,7 @@
 //! Rows: the suspension spring and limits, the spin motor, two rows keeping B's anchor on the
 //! suspension line, and two keeping B's axis on A's.
 
-use super::desc::{Limits, Motor, Spring};
+use super::desc::{Limits, Motor, Spring, validate_drive};
 use super::revolute::keep_axes_aligned;
 use super::rows::{Row, RowSolver};
 use super::{JointConstants, JointImpulses, JointPose};
@@ -32,16 +32,7 @@ impl Default for WheelJoint {
 
 impl WheelJoint {
     pub(crate) fn validate(&self) -> Result<(), AtollError> {
-        if let Some(m) = self.motor {
-            m.validate()?;
-        }
-        if let Some(s) = self.suspension {
-            s.validate()?;
-        }
-        if let Some(l) = self.suspension_limits {
-            l.validate("suspension limits")?;
-        }
-        Ok(())
+        validate_drive(self.suspension_limits, "suspension limits", None, self.motor, self.suspension)
     }
 }
 
