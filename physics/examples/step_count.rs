@@ -1,5 +1,5 @@
 //! Steps one of the Rapier benchmark's scenes in Atoll alone, with the benchmark's settings
-//! (dt 1/60, 4 substeps, sleeping off, one thread), for instruction counting under callgrind:
+//! (dt 1/60, 4 substeps or 8 for the joint scenes, sleeping off, one thread), for instruction counting under callgrind:
 //! `cargo run -p atoll-physics --release --example step_count -- rain 120 60`
 //! warms up 120 steps, then steps 60 inside `measured_steps` (so
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
@@ -23,7 +23,9 @@ fn scene(name: &str) -> Scene {
         ),
     };
     scene.settings.dt = 1.0 / 60.0;
-    scene.settings.substeps = 4;
+    // The benchmark's substeps: 8 for the joint scenes, 4 for the contact scenes.
+    scene.settings.substeps =
+        if name.starts_with("joint") || name.contains("bridge") || name.contains("ragdoll") { 8 } else { 4 };
     scene.settings.sleep_enabled = false;
     scene
 }

@@ -70,6 +70,11 @@ fn a_small_pendulum_swings_with_the_period_of_theory() {
         // The bob's own inertia and the finite amplitude lengthen the period by well under 0.1 %.
         let theory = TAU * (length / g).sqrt();
         let error = (measured - theory).abs() / theory;
+        // The figures in docs/engine-notes.md: `cargo test --test joints -- --nocapture`.
+        eprintln!(
+            "figure: {} pendulum period {measured:.4} s, theory {theory:.4} s",
+            kind.joint_type().name()
+        );
         assert!(error < 0.01, "{kind:?}: period {measured} s, theory {theory} s ({:.3} %)", error * 100.0);
     }
 }
@@ -163,6 +168,7 @@ fn revolute_limits_hold_a_loaded_arm_within_a_degree() {
         lowest = lowest.min(world.joint(joint).unwrap().position);
     }
     let over = (limits.lower - lowest).to_degrees();
+    eprintln!("figure: revolute limit passed by {over:.2}°");
     assert!(over < 1.0, "the arm went {over}° past its limit");
     let view = world.joint(joint).unwrap();
     assert!(view.limit_active, "the resting arm leans on its limit");
@@ -217,6 +223,13 @@ fn a_spherical_cone_and_twist_range_hold_a_kicked_rod_within_a_degree() {
         widest = widest.max(view.swing);
         most_twist = most_twist.max(view.position.abs());
     }
+    eprintln!(
+        "figure: swing {:.2}° in a {:.0}° cone, twist {:.2}° in ±{:.0}°",
+        widest.to_degrees(),
+        cone.to_degrees(),
+        most_twist.to_degrees(),
+        twist.to_degrees()
+    );
     assert!(widest > cone - 0.05, "the kick should reach the cone: swing {}°", widest.to_degrees());
     assert!(
         widest < cone + 1f32.to_radians(),

@@ -89,7 +89,8 @@ pub(crate) struct Joint {
 }
 
 impl Joint {
-    fn from_desc(desc: &JointDesc, body_a: u32, body_b: u32, generation: u32) -> Joint {
+    /// A new joint in the world's slots `body_a` and `body_b`.
+    pub(crate) fn from_desc(desc: &JointDesc, body_a: u32, body_b: u32, generation: u32) -> Joint {
         Joint {
             generation,
             alive: true,

@@ -1,11 +1,15 @@
 //! Joints in the soft step: prepared once per step (the pose at the start, the bodies' masses,
 //! the springs' softness, last step's impulses), then in every substep warm started, solved
 //! with position feedback and relaxed without it, beside the contacts; stored at the end with
-//! the force and torque each joint applied. Joints are solved one after another in joint order
-//! (each reads the velocities the previous one left), so the result is the same on any thread
-//! count.
+//! the force and torque each joint applied. Revolute joints (`revolute_joint.rs`), spherical
+//! joints (`spherical_joint.rs`, the plain ones apart in `point_joint.rs`) are graph-coloured
+//! and solved four at a time; the other types
+//! one after another in joint order (each reads the velocities the previous one left). Both
+//! orders follow the joint order alone, so the result is the same on any thread count.
 
 use super::point_joint::{PointJoint, PointJointSolver};
+use super::revolute_joint::{PreparedRevolute, RevoluteJointSolver};
+use super::spherical_joint::{PreparedSpherical, SphericalJointSolver};
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::bitset::BitSet;
 use crate::body::{Body, NONE};
@@ -38,6 +42,13 @@ struct PreparedJoint {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct JointSolver {
     prepared: Vec<PreparedJoint>,
+    /// Revolute joints, solved four at a time (`revolute_joint.rs`).
+    revolutes: RevoluteJointSolver,
+    revolute_list: Vec<PreparedRevolute>,
+    /// Spherical joints with limits, friction or a spring, four at a time
+    /// (`spherical_joint.rs`).
+    sphericals: SphericalJointSolver,
+    spherical_list: Vec<PreparedSpherical>,
     /// Plain ball joints, solved four at a time (`point_joint.rs`).
     points: PointJointSolver,
     point_list: Vec<PointJoint>,
@@ -62,6 +73,8 @@ impl JointSolver {
     ) {
         self.prepared.clear();
         self.point_list.clear();
+        self.revolute_list.clear();
+        self.spherical_list.clear();
         self.rigid = rigid;
         self.h = h;
         for slot in awake.iter() {
@@ -94,16 +107,36 @@ impl JointSolver {
             if is_plain_ball(&j.kind) {
                 self.point_list.push(PointJoint {
                     joint: slot as u32,
-                    body_a,
-                    body_b,
+                    bodies: (body_a, body_b),
+                    masses,
                     arm_a: pose.arm_a,
                     arm_b: pose.arm_b,
                     delta_center: pose.delta_center,
-                    inv_mass_a: masses.inv_mass_a,
-                    inv_mass_b: masses.inv_mass_b,
-                    inv_inertia_a: masses.inv_inertia_a,
-                    inv_inertia_b: masses.inv_inertia_b,
                     impulse: impulses.point,
+                });
+                continue;
+            }
+            if let JointKind::Spherical(ball) = j.kind {
+                self.spherical_list.push(PreparedSpherical {
+                    joint: slot as u32,
+                    bodies: (body_a, body_b),
+                    masses,
+                    pose,
+                    ball,
+                    spring: j.kind.spring_softness(h)[0],
+                    impulses,
+                });
+                continue;
+            }
+            if let JointKind::Revolute(hinge) = j.kind {
+                self.revolute_list.push(PreparedRevolute {
+                    joint: slot as u32,
+                    bodies: (body_a, body_b),
+                    masses,
+                    pose,
+                    hinge,
+                    spring: j.kind.spring_softness(h)[0],
+                    impulses,
                 });
                 continue;
             }
@@ -119,12 +152,15 @@ impl JointSolver {
                 impulses,
             });
         }
-        self.points.prepare(&self.point_list, solver_bodies.iter().map(|b| b.inv_mass > 0.0));
+        let movable = || solver_bodies.iter().map(|b| b.inv_mass > 0.0);
+        self.revolutes.prepare(&self.revolute_list, movable(), h);
+        self.sphericals.prepare(&self.spherical_list, movable(), h);
+        self.points.prepare(&self.point_list, movable());
     }
 
     /// Joints prepared this step.
     pub fn len(&self) -> usize {
-        self.prepared.len() + self.points.len()
+        self.prepared.len() + self.revolutes.len() + self.sphericals.len() + self.points.len()
     }
 
     /// Runs `pass` over every joint, at the pose the bodies' motion so far gives.
@@ -161,6 +197,8 @@ impl JointSolver {
     /// Applies the accumulated impulses again at the start of a substep.
     pub fn warm_start(&mut self, bodies: &[SolverBody], motions: &[Motion], velocities: &mut [Velocity]) {
         self.run(Pass::WarmStart, bodies, motions, velocities);
+        self.revolutes.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
+        self.sphericals.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
         self.points.run(bodies, motions, velocities, None);
     }
 
@@ -173,7 +211,10 @@ impl JointSolver {
         velocities: &mut [Velocity],
         use_bias: bool,
     ) {
-        self.run(if use_bias { Pass::Solve } else { Pass::Relax }, bodies, motions, velocities);
+        let pass = if use_bias { Pass::Solve } else { Pass::Relax };
+        self.run(pass, bodies, motions, velocities);
+        self.revolutes.run(pass, bodies, motions, velocities, self.rigid);
+        self.sphericals.run(pass, bodies, motions, velocities, self.rigid);
         let soft = if use_bias { self.rigid } else { NO_FEEDBACK };
         self.points.run(bodies, motions, velocities, Some(soft));
     }
@@ -204,13 +245,20 @@ impl JointSolver {
             j.motor_load = p.impulses.motor * inv_h;
             j.limit_active = p.impulses.lower > 0.0 || p.impulses.upper > 0.0 || p.impulses.swing > 0.0;
         }
+        self.revolutes.store(bodies, motions, joints);
+        self.sphericals.store(bodies, motions, joints);
         self.points.store(joints, self.h);
     }
 
-    /// The joint slots solved this step: the general ones in joint order, then the plain ball
-    /// joints in batch order.
+    /// The joint slots solved this step: the general ones in joint order, then the revolute,
+    /// limited spherical and plain ball joints in batch order.
     pub fn joints(&self) -> impl Iterator<Item = u32> + '_ {
-        self.prepared.iter().map(|p| p.joint).chain(self.points.joints())
+        self.prepared
+            .iter()
+            .map(|p| p.joint)
+            .chain(self.revolutes.joints())
+            .chain(self.sphericals.joints())
+            .chain(self.points.joints())
     }
 }
 
@@ -230,4 +278,296 @@ fn is_plain_ball(kind: &JointKind) -> bool {
     matches!(kind, JointKind::Spherical(j)
         if j.swing_limit.is_none() && j.twist_limits.is_none() && j.friction == 0.0
             && !j.spring.is_some_and(|s| s.is_active()))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The wide revolute and spherical solvers against the scalar rows of `joint/revolute.rs`
+    //! and `joint/spherical.rs`: four joints on separate bodies, random poses, masses,
+    //! velocities and warm-start impulses, every row present in some lane and absent in
+    //! another; each lane must leave the velocities and impulses the scalar joint leaves.
+
+    use super::super::revolute_joint::{PreparedRevolute, RevoluteJointSolver};
+    use super::super::spherical_joint::{PreparedSpherical, SphericalJointSolver};
+    use super::*;
+    use crate::body::BodyId;
+    use crate::joint::{JointDesc, Limits, Motor, RevoluteJoint, SphericalJoint, Spring};
+    use crate::math::{Mat3, Quat, Vec3};
+
+    /// A small deterministic generator.
+    struct Random(u32);
+
+    impl Random {
+        fn unit(&mut self) -> f32 {
+            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
+            (self.0 >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+        }
+        fn vec(&mut self, scale: f32) -> Vec3 {
+            Vec3::new(self.unit(), self.unit(), self.unit()) * scale
+        }
+        fn rotation(&mut self) -> Quat {
+            Quat::from_scaled_axis(self.vec(2.0))
+        }
+        fn inertia(&mut self) -> Mat3 {
+            let q = Mat3::from_quat(self.rotation());
+            let d = Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0) + self.vec(0.5));
+            q * d * q.transpose()
+        }
+    }
+
+    /// Four joints between bodies 1–8 (body 0 is the fixed slot), with their solver bodies,
+    /// motions and velocities.
+    struct Setup {
+        bodies: Vec<SolverBody>,
+        motions: Vec<Motion>,
+        velocities: Vec<Velocity>,
+        poses: Vec<JointPose>,
+        masses: Vec<Masses>,
+        impulses: Vec<JointImpulses>,
+    }
+
+    fn setup(random: &mut Random) -> Setup {
+        let mut bodies = vec![SolverBody::FIXED];
+        let mut motions = vec![Motion::ZERO];
+        let mut velocities = vec![Velocity::ZERO];
+        for _ in 0..8 {
+            bodies.push(SolverBody {
+                inv_mass: 0.5 + 0.4 * random.unit(),
+                dq: Quat::from_scaled_axis(random.vec(0.3)),
+                inv_inertia: random.inertia(),
+                ..SolverBody::FIXED
+            });
+            motions.push(Motion::new(random.vec(0.05), random.vec(0.05)));
+            velocities.push(Velocity::new(random.vec(2.0), random.vec(3.0)));
+        }
+        let (mut poses, mut masses, mut impulses) = (Vec::new(), Vec::new(), Vec::new());
+        for k in 0..4 {
+            let (a, b) = (&bodies[2 * k + 1], &bodies[2 * k + 2]);
+            poses.push(JointPose {
+                arm_a: random.vec(0.5),
+                arm_b: random.vec(0.5),
+                delta_center: random.vec(1.0),
+                frame_a: random.rotation(),
+                frame_b: random.rotation(),
+            });
+            masses.push(masses_of(a, b));
+            impulses.push(JointImpulses {
+                point: random.vec(0.1),
+                rotation: random.vec(0.05),
+                friction: random.vec(0.01),
+                spring: 0.05 * random.unit(),
+                motor: 0.01 * random.unit(),
+                lower: 0.02 * random.unit().abs(),
+                upper: 0.02 * random.unit().abs(),
+                swing: 0.02 * random.unit().abs(),
+                tilt: [0.05 * random.unit(), 0.05 * random.unit()],
+                ..Default::default()
+            });
+        }
+        Setup { bodies, motions, velocities, poses, masses, impulses }
+    }
+
+    const H: f32 = 1.0 / 480.0;
+    const RIGID: Softness = Softness { bias_rate: 100.0, mass_scale: 0.8, impulse_scale: 0.1 };
+
+    /// Runs joint `k` of `s` through the scalar rows for `passes`, returning its bodies'
+    /// velocities and its impulses.
+    fn scalar(s: &Setup, k: usize, kind: JointKind, passes: &[Pass]) -> ([Velocity; 2], JointImpulses) {
+        let (a, b) = (2 * k + 1, 2 * k + 2);
+        let mut v = [s.velocities[a], s.velocities[b]];
+        let mut impulses = s.impulses[k];
+        let constants =
+            JointConstants { springs: kind.spring_softness(H), rotation_mass: rotation_mass(&s.masses[k]) };
+        for &pass in passes {
+            let pose =
+                s.poses[k].moved(s.bodies[a].dq, s.motions[a].first(), s.bodies[b].dq, s.motions[b].first());
+            let mut rows = RowSolver {
+                masses: &s.masses[k],
+                velocity: PairVelocity {
+                    va: v[0].first(),
+                    wa: v[0].second(),
+                    vb: v[1].first(),
+                    wb: v[1].second(),
+                },
+                pass,
+                rigid: RIGID,
+                h: H,
+                inv_h: 1.0 / H,
+                reaction: Reaction::default(),
+            };
+            kind.solve(&mut rows, &pose, &constants, &mut impulses);
+            v = [
+                Velocity::new(rows.velocity.va, rows.velocity.wa),
+                Velocity::new(rows.velocity.vb, rows.velocity.wb),
+            ];
+        }
+        (v, impulses)
+    }
+
+    fn assert_close(what: &str, wide: Vec3, scalar: Vec3) {
+        let tolerance = 2e-4 * (1.0 + scalar.length());
+        assert!((wide - scalar).length() <= tolerance, "{what}: wide {wide} scalar {scalar}");
+    }
+
+    fn compare(s: &Setup, wide: &[Velocity], joints: &[Joint], kinds: &[JointKind], passes: &[Pass]) {
+        for (k, kind) in kinds.iter().enumerate() {
+            let (v, impulses) = scalar(s, k, *kind, passes);
+            for (side, body) in [(0, 2 * k + 1), (1, 2 * k + 2)] {
+                assert_close(&format!("joint {k} side {side} v"), wide[body].first(), v[side].first());
+                assert_close(&format!("joint {k} side {side} w"), wide[body].second(), v[side].second());
+            }
+            let got = joints[k].impulses.words();
+            for (n, (g, e)) in got.iter().zip(impulses.words()).enumerate() {
+                assert!(
+                    (g - e).abs() <= 2e-4 * (1.0 + e.abs()),
+                    "joint {k} impulse word {n}: wide {g} scalar {e}"
+                );
+            }
+        }
+    }
+
+    const PASSES: [Pass; 3] = [Pass::WarmStart, Pass::Solve, Pass::Relax];
+
+    #[test]
+    fn wide_revolute_lanes_match_the_scalar_rows() {
+        let mut random = Random(7);
+        for _ in 0..20 {
+            let mut s = setup(&mut random);
+            let limits = Limits::new(-0.3 + 0.2 * random.unit(), 0.3 + 0.2 * random.unit());
+            let hinges = [
+                RevoluteJoint { motor: Some(Motor::new(1.0, 50.0)), ..Default::default() },
+                RevoluteJoint { limits: Some(limits), ..Default::default() },
+                RevoluteJoint {
+                    spring: Some(Spring::new(4.0, 0.7)),
+                    target_angle: 0.4,
+                    ..Default::default()
+                },
+                RevoluteJoint {
+                    limits: Some(limits),
+                    motor: Some(Motor::new(-2.0, 0.5)),
+                    spring: Some(Spring::new(2.0, 0.2)),
+                    target_angle: -0.2,
+                },
+            ];
+            for (i, hinge) in s.impulses.iter_mut().zip(hinges) {
+                *i = rows_of(JointKind::Revolute(hinge), *i);
+            }
+            let prepared: Vec<PreparedRevolute> = (0..4)
+                .map(|k| PreparedRevolute {
+                    joint: k as u32,
+                    bodies: (2 * k as u32 + 1, 2 * k as u32 + 2),
+                    masses: s.masses[k],
+                    pose: s.poses[k],
+                    hinge: hinges[k],
+                    spring: JointKind::Revolute(hinges[k]).spring_softness(H)[0],
+                    impulses: s.impulses[k],
+                })
+                .collect();
+            let mut solver = RevoluteJointSolver::default();
+            solver.prepare(&prepared, s.bodies.iter().map(|b| b.inv_mass > 0.0), H);
+            let mut velocities = s.velocities.clone();
+            for &pass in &PASSES {
+                solver.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
+            }
+            let kinds = hinges.map(JointKind::Revolute);
+            let mut joints = fresh_joints(&kinds);
+            solver.store(&s.bodies, &s.motions, &mut joints);
+            compare(&s, &velocities, &joints, &kinds, &PASSES);
+        }
+    }
+
+    #[test]
+    fn wide_spherical_lanes_match_the_scalar_rows() {
+        let mut random = Random(11);
+        for _ in 0..20 {
+            let mut s = setup(&mut random);
+            let balls = [
+                SphericalJoint { swing_limit: Some(0.3), ..Default::default() },
+                SphericalJoint {
+                    twist_limits: Some(Limits::new(-0.4, 0.2)),
+                    friction: 3.0,
+                    ..Default::default()
+                },
+                SphericalJoint {
+                    spring: Some(Spring::new(3.0, 0.5)),
+                    target_rotation: Quat::from_rotation_y(0.3),
+                    ..Default::default()
+                },
+                SphericalJoint {
+                    swing_limit: Some(0.8),
+                    twist_limits: Some(Limits::new(-0.1, 0.1)),
+                    friction: 0.5,
+                    spring: Some(Spring::new(1.0, 1.0)),
+                    target_rotation: Quat::from_rotation_x(-0.2),
+                },
+            ];
+            for (i, ball) in s.impulses.iter_mut().zip(balls) {
+                *i = rows_of(JointKind::Spherical(ball), *i);
+            }
+            let prepared: Vec<PreparedSpherical> = (0..4)
+                .map(|k| PreparedSpherical {
+                    joint: k as u32,
+                    bodies: (2 * k as u32 + 1, 2 * k as u32 + 2),
+                    masses: s.masses[k],
+                    pose: s.poses[k],
+                    ball: balls[k],
+                    spring: JointKind::Spherical(balls[k]).spring_softness(H)[0],
+                    impulses: s.impulses[k],
+                })
+                .collect();
+            let mut solver = SphericalJointSolver::default();
+            solver.prepare(&prepared, s.bodies.iter().map(|b| b.inv_mass > 0.0), H);
+            let mut velocities = s.velocities.clone();
+            for &pass in &PASSES {
+                solver.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
+            }
+            let kinds = balls.map(JointKind::Spherical);
+            let mut joints = fresh_joints(&kinds);
+            solver.store(&s.bodies, &s.motions, &mut joints);
+            compare(&s, &velocities, &joints, &kinds, &PASSES);
+        }
+    }
+
+    /// Joints of `kinds` for the solvers to store into.
+    fn fresh_joints(kinds: &[JointKind]) -> Vec<Joint> {
+        kinds
+            .iter()
+            .map(|&kind| Joint::from_desc(&JointDesc::new(kind, None, BodyId::TERRAIN), 0, 0, 0))
+            .collect()
+    }
+
+    /// `i` with only the impulses of the rows `kind` has: what both solvers keep.
+    fn rows_of(kind: JointKind, i: JointImpulses) -> JointImpulses {
+        let mut kept = JointImpulses { point: i.point, ..Default::default() };
+        match kind {
+            JointKind::Revolute(j) => {
+                kept.tilt = i.tilt;
+                if j.spring.is_some() {
+                    kept.spring = i.spring;
+                }
+                if j.motor.is_some() {
+                    kept.motor = i.motor;
+                }
+                if j.limits.is_some() {
+                    (kept.lower, kept.upper) = (i.lower, i.upper);
+                }
+            }
+            JointKind::Spherical(j) => {
+                if j.friction > 0.0 {
+                    kept.friction = i.friction;
+                }
+                if j.spring.is_some() {
+                    kept.rotation = i.rotation;
+                }
+                if j.swing_limit.is_some() {
+                    kept.swing = i.swing;
+                }
+                if j.twist_limits.is_some() {
+                    (kept.lower, kept.upper) = (i.lower, i.upper);
+                }
+            }
+            _ => unreachable!("only the wide types are compared"),
+        }
+        kept
+    }
 }

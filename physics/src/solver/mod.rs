@@ -5,9 +5,12 @@
 mod colouring;
 mod contact;
 mod joint;
+mod joint_lanes;
 mod point_joint;
+mod revolute_joint;
 mod simd;
 mod soft;
+mod spherical_joint;
 
 pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub(crate) use joint::JointSolver;

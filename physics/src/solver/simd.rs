@@ -4,7 +4,7 @@
 //! lane computes bit for bit what the same scalar code would.
 
 use super::{Vec3Pair, Velocity};
-use crate::math::{Mat3, Vec3};
+use crate::math::{Mat3, Quat, Vec3};
 use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
 pub(crate) use wide::f32x4;
 
@@ -68,25 +68,201 @@ impl Vec3x4 {
     }
 }
 
-/// Four 3 × 3 matrices, one per lane, as three columns of [`Vec3x4`].
+/// Four symmetric 3 × 3 matrices (inverse inertias and the masses built from them), one per
+/// lane, as their six distinct entries: a third less to stream than full matrices, and the
+/// products with cross-product matrices below skip the zeros a general product multiplies.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Mat3x4 {
-    pub cols: [Vec3x4; 3],
+pub(crate) struct SymMat3x4 {
+    pub xx: f32x4,
+    pub yy: f32x4,
+    pub zz: f32x4,
+    pub xy: f32x4,
+    pub xz: f32x4,
+    pub yz: f32x4,
 }
 
-impl Mat3x4 {
+impl SymMat3x4 {
+    /// `s` times the identity in every lane.
+    #[inline(always)]
+    pub fn diagonal(s: f32x4) -> SymMat3x4 {
+        SymMat3x4 { xx: s, yy: s, zz: s, xy: f32x4::ZERO, xz: f32x4::ZERO, yz: f32x4::ZERO }
+    }
+
     /// Lane-wise matrix times vector.
     #[inline(always)]
     pub fn mul_vec(&self, v: Vec3x4) -> Vec3x4 {
-        self.cols[0] * v.x + self.cols[1] * v.y + self.cols[2] * v.z
-    }
-
-    /// Writes `m` into lane `k`.
-    pub fn set_lane(&mut self, k: usize, m: &Mat3) {
-        for (col, c) in self.cols.iter_mut().zip([m.x_axis, m.y_axis, m.z_axis]) {
-            col.set_lane(k, c);
+        Vec3x4 {
+            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
+            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
+            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
         }
     }
+
+    /// Writes the upper triangle of `m` (a symmetric matrix) into lane `k`.
+    pub fn set_lane(&mut self, k: usize, m: &Mat3) {
+        let set = |entry: &mut f32x4, value: f32| entry.as_mut_array()[k] = value;
+        set(&mut self.xx, m.x_axis.x);
+        set(&mut self.yy, m.y_axis.y);
+        set(&mut self.zz, m.z_axis.z);
+        set(&mut self.xy, m.y_axis.x);
+        set(&mut self.xz, m.z_axis.x);
+        set(&mut self.yz, m.z_axis.y);
+    }
+
+    /// `[r]×ᵀ M [r]×` per lane (`[r]×` the matrix of `r ×`): what an inverse inertia `M` adds to
+    /// the inverse mass of a point `r` from the centre.
+    #[inline(always)]
+    pub fn about_arm(&self, r: Vec3x4) -> SymMat3x4 {
+        let Vec3x4 { x, y, z } = r;
+        // The columns of M [r]×; [r]×'s columns are (0, z, -y), (-z, 0, x) and (y, -x, 0).
+        let a0 = Vec3x4 {
+            x: z * self.xy - y * self.xz,
+            y: z * self.yy - y * self.yz,
+            z: z * self.yz - y * self.zz,
+        };
+        let a1 = Vec3x4 {
+            x: x * self.xz - z * self.xx,
+            y: x * self.yz - z * self.xy,
+            z: x * self.zz - z * self.xz,
+        };
+        let a2 = Vec3x4 {
+            x: y * self.xx - x * self.xy,
+            y: y * self.xy - x * self.yy,
+            z: y * self.xz - x * self.yz,
+        };
+        // Entry (i, j) is [r]×'s column i dotted with column j above.
+        SymMat3x4 {
+            xx: z * a0.y - y * a0.z,
+            yy: x * a1.z - z * a1.x,
+            zz: y * a2.x - x * a2.y,
+            xy: z * a1.y - y * a1.z,
+            xz: z * a2.y - y * a2.z,
+            yz: x * a2.z - z * a2.x,
+        }
+    }
+
+    /// Each lane's inverse, or zero where the matrix is singular: the cofactors over the
+    /// determinant.
+    #[inline(always)]
+    pub fn inverse_or_zero(&self) -> SymMat3x4 {
+        let SymMat3x4 { xx, yy, zz, xy, xz, yz } = *self;
+        let c_xx = yy * zz - yz * yz;
+        let c_xy = xz * yz - xy * zz;
+        let c_xz = xy * yz - xz * yy;
+        let det = xx * c_xx + xy * c_xy + xz * c_xz;
+        let usable = det.abs().simd_gt(f32x4::splat(f32::MIN_POSITIVE * 1e6));
+        // Singular lanes' 1 / det is replaced before it is used.
+        let inv_det = select(usable, f32x4::splat(1.0) / det, f32x4::ZERO);
+        SymMat3x4 {
+            xx: c_xx * inv_det,
+            yy: (xx * zz - xz * xz) * inv_det,
+            zz: (xx * yy - xy * xy) * inv_det,
+            xy: c_xy * inv_det,
+            xz: c_xz * inv_det,
+            yz: (xy * xz - xx * yz) * inv_det,
+        }
+    }
+}
+
+impl Add for SymMat3x4 {
+    type Output = SymMat3x4;
+    #[inline(always)]
+    fn add(self, o: SymMat3x4) -> SymMat3x4 {
+        SymMat3x4 {
+            xx: self.xx + o.xx,
+            yy: self.yy + o.yy,
+            zz: self.zz + o.zz,
+            xy: self.xy + o.xy,
+            xz: self.xz + o.xz,
+            yz: self.yz + o.yz,
+        }
+    }
+}
+
+/// Four rotations (unit quaternions), one per lane: the vector part and the scalar part.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Quatx4 {
+    pub xyz: Vec3x4,
+    pub w: f32x4,
+}
+
+impl Quatx4 {
+    /// The rotations `q[0..4]` as lanes.
+    #[inline(always)]
+    pub fn from_lanes(q: [Quat; 4]) -> Quatx4 {
+        // Four loads and a transpose rather than sixteen scalar inserts.
+        let [x, y, z, w] = f32x4::transpose(q.map(|q| f32x4::new(q.to_array())));
+        Quatx4 { xyz: Vec3x4 { x, y, z }, w }
+    }
+
+    /// Writes `q` into lane `k`.
+    pub fn set_lane(&mut self, k: usize, q: Quat) {
+        self.xyz.set_lane(k, Vec3::new(q.x, q.y, q.z));
+        self.w.as_mut_array()[k] = q.w;
+    }
+
+    /// Each lane's vector turned by its rotation: `v + 2w (q × v) + 2 q × (q × v)`.
+    #[inline(always)]
+    pub fn rotate(&self, v: Vec3x4) -> Vec3x4 {
+        let two = f32x4::splat(2.0);
+        let t = self.xyz.cross(v) * two;
+        v + t * self.w + self.xyz.cross(t)
+    }
+
+    /// The product `self * o` per lane (`o` first, then `self`).
+    #[inline(always)]
+    pub fn mul(&self, o: &Quatx4) -> Quatx4 {
+        Quatx4 {
+            xyz: o.xyz * self.w + self.xyz * o.w + self.xyz.cross(o.xyz),
+            w: self.w * o.w - self.xyz.dot(o.xyz),
+        }
+    }
+
+    /// The rotated X, Y and Z axes: the columns of each lane's rotation matrix.
+    #[inline(always)]
+    pub fn axes(&self) -> (Vec3x4, Vec3x4, Vec3x4) {
+        let Vec3x4 { x, y, z } = self.xyz;
+        let (one, two) = (f32x4::splat(1.0), f32x4::splat(2.0));
+        let (xx, yy, zz) = (x * x, y * y, z * z);
+        let (xy, xz, yz) = (x * y, x * z, y * z);
+        let (wx, wy, wz) = (self.w * x, self.w * y, self.w * z);
+        (
+            Vec3x4 { x: one - two * (yy + zz), y: two * (xy + wz), z: two * (xz - wy) },
+            Vec3x4 { x: two * (xy - wz), y: one - two * (xx + zz), z: two * (yz + wx) },
+            Vec3x4 { x: two * (xz + wy), y: two * (yz - wx), z: one - two * (xx + yy) },
+        )
+    }
+
+    /// The rotated X axis.
+    #[inline(always)]
+    pub fn x_axis(&self) -> Vec3x4 {
+        let Vec3x4 { x, y, z } = self.xyz;
+        let (one, two) = (f32x4::splat(1.0), f32x4::splat(2.0));
+        Vec3x4 {
+            x: one - two * (y * y + z * z),
+            y: two * (x * y + self.w * z),
+            z: two * (x * z - self.w * y),
+        }
+    }
+
+    /// The angle `o` has turned about X relative to `self`, both world rotations: the twist of
+    /// `self⁻¹ o` (as `JointPose::twist`), in -π..=π.
+    #[inline(always)]
+    pub fn twist_to(&self, o: &Quatx4) -> f32x4 {
+        // Only the X and W parts of the relative rotation are needed.
+        let w = self.w * o.w + self.xyz.dot(o.xyz);
+        let x = self.w * o.xyz.x - o.w * self.xyz.x - (self.xyz.y * o.xyz.z - self.xyz.z * o.xyz.y);
+        wrap_angle(f32x4::splat(2.0) * x.atan2(w))
+    }
+}
+
+/// Each lane's `angle` wrapped into -π..=π (from within -2π..=2π).
+#[inline(always)]
+pub(crate) fn wrap_angle(angle: f32x4) -> f32x4 {
+    use std::f32::consts::{PI, TAU};
+    let (pi, tau) = (f32x4::splat(PI), f32x4::splat(TAU));
+    let above = select(angle.simd_gt(pi), angle - tau, angle);
+    select(above.simd_lt(-pi), above + tau, above)
 }
 
 /// Four bodies' pairs (velocities or motions) as lanes: two loads and a transpose per half.
@@ -173,6 +349,35 @@ mod tests {
         let mut c = a;
         c.set_lane(3, Vec3::NEG_ONE);
         assert_eq!(c.lane(3), Vec3::NEG_ONE);
+    }
+
+    #[test]
+    fn symmetric_lanes_match_the_scalar_products_and_inverse() {
+        let m =
+            Mat3::from_cols(Vec3::new(2.0, 0.3, -0.2), Vec3::new(0.3, 1.5, 0.1), Vec3::new(-0.2, 0.1, 3.0));
+        let r = Vec3::new(0.4, -0.7, 1.1);
+        let mut wide = SymMat3x4::default();
+        for k in 0..4 {
+            wide.set_lane(k, &m);
+        }
+        let skew =
+            Mat3::from_cols(Vec3::new(0.0, r.z, -r.y), Vec3::new(-r.z, 0.0, r.x), Vec3::new(r.y, -r.x, 0.0));
+        let expected = skew.transpose() * m * skew;
+        let arm = Vec3x4::from_lanes([r; 4]);
+        let got = wide.about_arm(arm);
+        let inverse = wide.inverse_or_zero();
+        let v = Vec3::new(0.5, -1.0, 2.0);
+        for k in 0..4 {
+            let column = |e: Vec3| got.mul_vec(Vec3x4::from_lanes([e; 4])).lane(k);
+            for (e, want) in
+                [(Vec3::X, expected.x_axis), (Vec3::Y, expected.y_axis), (Vec3::Z, expected.z_axis)]
+            {
+                assert!((column(e) - want).length() < 1e-5, "{} vs {want}", column(e));
+            }
+            let undone = m * inverse.mul_vec(Vec3x4::from_lanes([v; 4])).lane(k);
+            assert!((undone - v).length() < 1e-5, "{undone} vs {v}");
+        }
+        assert_eq!(SymMat3x4::default().inverse_or_zero(), SymMat3x4::default());
     }
 
     #[test]

@@ -1,0 +1,299 @@
+//! What every four-wide joint batch shares: its joints' sides and masses, the bodies'
+//! velocities as lanes, and the row algebra of `joint/rows.rs` one lane per joint (angular
+//! rows as soft equalities, limits and motors, and the point block). A lane computes what the
+//! scalar row computes; rows a lane does not have are zeroed (no mass, no bias, no clamp room)
+//! or masked, so one instruction stream serves the four joints of a batch.
+//!
+//! Empty lanes have the fixed solver body on both sides and zero masses: every impulse they
+//! compute is zero and they write back the fixed body's unchanged velocity.
+
+use super::colouring::EMPTY_LANE;
+use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, scatter, select};
+use super::{Motion, Softness, SolverBody, Velocity};
+use crate::joint::rows::Masses;
+
+/// The sides, slots and masses of four joints, one per lane.
+#[derive(Clone, Debug)]
+pub(crate) struct JointLanes {
+    pub body_a: [u32; 4],
+    pub body_b: [u32; 4],
+    /// Joint slot per lane, [`EMPTY_LANE`] where the batch is not full.
+    pub joints: [u32; 4],
+    pub inv_mass_a: f32x4,
+    pub inv_mass_b: f32x4,
+    pub inv_inertia_a: SymMat3x4,
+    pub inv_inertia_b: SymMat3x4,
+}
+
+impl Default for JointLanes {
+    fn default() -> Self {
+        JointLanes {
+            body_a: [0; 4],
+            body_b: [0; 4],
+            joints: [EMPTY_LANE; 4],
+            inv_mass_a: f32x4::ZERO,
+            inv_mass_b: f32x4::ZERO,
+            inv_inertia_a: SymMat3x4::default(),
+            inv_inertia_b: SymMat3x4::default(),
+        }
+    }
+}
+
+/// The velocities of a batch's two sides, as lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneVelocity {
+    pub va: Vec3x4,
+    pub wa: Vec3x4,
+    pub vb: Vec3x4,
+    pub wb: Vec3x4,
+}
+
+/// How far each side has moved and turned since the step began: its centre's translation and
+/// its exact rotation (the solver quaternion).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneMotion {
+    pub moved_a: Vec3x4,
+    pub moved_b: Vec3x4,
+    pub turn_a: Quatx4,
+    pub turn_b: Quatx4,
+}
+
+/// Soft feedback per lane (see [`Softness`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SoftLanes {
+    pub bias_rate: f32x4,
+    pub mass_scale: f32x4,
+    pub impulse_scale: f32x4,
+}
+
+impl SoftLanes {
+    /// The same feedback in every lane.
+    #[inline(always)]
+    pub fn splat(s: Softness) -> SoftLanes {
+        SoftLanes {
+            bias_rate: f32x4::splat(s.bias_rate),
+            mass_scale: f32x4::splat(s.mass_scale),
+            impulse_scale: f32x4::splat(s.impulse_scale),
+        }
+    }
+
+    /// Writes `s` into lane `k`.
+    pub fn set_lane(&mut self, k: usize, s: Softness) {
+        self.bias_rate.as_mut_array()[k] = s.bias_rate;
+        self.mass_scale.as_mut_array()[k] = s.mass_scale;
+        self.impulse_scale.as_mut_array()[k] = s.impulse_scale;
+    }
+}
+
+/// A rotation row about `axis` (B relative to A) with the turn each side's unit impulse gives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AngularRow {
+    pub axis: Vec3x4,
+    spin_a: Vec3x4,
+    spin_b: Vec3x4,
+    /// One over the effective inverse mass, 0 where nothing can turn the row.
+    mass: f32x4,
+}
+
+impl AngularRow {
+    /// The row's rate: B's spin about the axis minus A's.
+    #[inline(always)]
+    pub fn rate(&self, v: &LaneVelocity) -> f32x4 {
+        self.axis.dot(v.wb - v.wa)
+    }
+
+    /// Applies `impulse` about the axis to B and its opposite to A.
+    #[inline(always)]
+    pub fn apply(&self, v: &mut LaneVelocity, impulse: f32x4) {
+        v.wa -= self.spin_a * impulse;
+        v.wb += self.spin_b * impulse;
+    }
+
+    /// Drives `c` (whose rate is the row's) to zero with feedback `soft`; returns the impulse
+    /// applied.
+    #[inline(always)]
+    pub fn equality(&self, v: &mut LaneVelocity, c: f32x4, soft: &SoftLanes, accumulated: &mut f32x4) {
+        let impulse = -soft.mass_scale * self.mass * (self.rate(v) + soft.bias_rate * c)
+            - soft.impulse_scale * *accumulated;
+        *accumulated += impulse;
+        self.apply(v, impulse);
+    }
+
+    /// Keeps `c ≥ 0` in the lanes of `active` (the row pushes along the axis when `sign` is 1,
+    /// against it when -1): a limit not yet reached only stops the bodies from crossing it
+    /// within the substep (`inv_h`), a crossed one pushes back with `rigid`. Other lanes keep
+    /// their accumulated impulse and apply nothing, as the scalar row that is skipped does.
+    #[inline(always)]
+    pub fn limit(
+        &self,
+        v: &mut LaneVelocity,
+        sign: f32x4,
+        c: f32x4,
+        (rigid, inv_h): (&SoftLanes, f32x4),
+        active: f32x4,
+        accumulated: &mut f32x4,
+    ) {
+        let open = c.simd_gt(f32x4::ZERO);
+        let bias_rate = select(open, inv_h, rigid.bias_rate);
+        let mass_scale = select(open, f32x4::splat(1.0), rigid.mass_scale);
+        let impulse_scale = select(open, f32x4::ZERO, rigid.impulse_scale);
+        let impulse =
+            -mass_scale * self.mass * (sign * self.rate(v) + bias_rate * c) - impulse_scale * *accumulated;
+        let total = select(active, (*accumulated + impulse).max(f32x4::ZERO), *accumulated);
+        let applied = total - *accumulated;
+        *accumulated = total;
+        self.apply(v, sign * applied);
+    }
+
+    /// Drives the row's rate towards `speed` with an accumulated impulse within
+    /// ±`max_impulse` (0 in lanes without a motor).
+    #[inline(always)]
+    pub fn motor(&self, v: &mut LaneVelocity, speed: f32x4, max_impulse: f32x4, accumulated: &mut f32x4) {
+        let impulse = -self.mass * (self.rate(v) - speed);
+        let total = (*accumulated + impulse).max(-max_impulse).min(max_impulse);
+        let applied = total - *accumulated;
+        *accumulated = total;
+        self.apply(v, applied);
+    }
+}
+
+impl JointLanes {
+    /// Puts joint slot `joint` between solver bodies `body_a` and `body_b` into lane `k`.
+    pub fn set_lane(&mut self, k: usize, joint: u32, (body_a, body_b): (u32, u32), masses: &Masses) {
+        self.body_a[k] = body_a;
+        self.body_b[k] = body_b;
+        self.joints[k] = joint;
+        self.inv_mass_a.as_mut_array()[k] = masses.inv_mass_a;
+        self.inv_mass_b.as_mut_array()[k] = masses.inv_mass_b;
+        self.inv_inertia_a.set_lane(k, &masses.inv_inertia_a);
+        self.inv_inertia_b.set_lane(k, &masses.inv_inertia_b);
+    }
+
+    /// The lanes that hold a joint.
+    pub fn filled(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.joints.iter().copied().enumerate().filter(|&(_, j)| j != EMPTY_LANE)
+    }
+
+    /// The sides' velocities.
+    #[inline(always)]
+    pub fn velocity(&self, velocities: &[Velocity]) -> LaneVelocity {
+        let (va, wa) = gather(velocities, &self.body_a);
+        let (vb, wb) = gather(velocities, &self.body_b);
+        LaneVelocity { va, wa, vb, wb }
+    }
+
+    /// Writes the sides' velocities back (A's, then B's, lane by lane).
+    #[inline(always)]
+    pub fn store_velocity(&self, velocities: &mut [Velocity], v: &LaneVelocity) {
+        scatter(velocities, &self.body_a, v.va, v.wa);
+        scatter(velocities, &self.body_b, v.vb, v.wb);
+    }
+
+    /// How far the sides have moved and turned since the step began.
+    #[inline(always)]
+    pub fn motion(&self, bodies: &[SolverBody], motions: &[Motion]) -> LaneMotion {
+        let turn = |side: &[u32; 4]| Quatx4::from_lanes(side.map(|b| bodies[b as usize].dq));
+        LaneMotion {
+            moved_a: gather(motions, &self.body_a).0,
+            moved_b: gather(motions, &self.body_b).0,
+            turn_a: turn(&self.body_a),
+            turn_b: turn(&self.body_b),
+        }
+    }
+
+    /// A rotation row about `axis`.
+    #[inline(always)]
+    pub fn angular_row(&self, axis: Vec3x4) -> AngularRow {
+        let spin_a = self.inv_inertia_a.mul_vec(axis);
+        let spin_b = self.inv_inertia_b.mul_vec(axis);
+        let k = axis.dot(spin_a + spin_b);
+        let mass = select(k.simd_gt(f32x4::ZERO), f32x4::splat(1.0) / k, f32x4::ZERO);
+        AngularRow { axis, spin_a, spin_b, mass }
+    }
+
+    /// Applies angular impulse `torque` to B and its opposite to A.
+    #[inline(always)]
+    pub fn apply_torque(&self, v: &mut LaneVelocity, torque: Vec3x4) {
+        v.wa -= self.inv_inertia_a.mul_vec(torque);
+        v.wb += self.inv_inertia_b.mul_vec(torque);
+    }
+
+    /// Turns B's frame onto A's: `error` is the rotation vector from A's frame to B's target,
+    /// `mass` the inverse of the two sides' summed inverse inertias (see `RowSolver::rotation`).
+    #[inline(always)]
+    pub fn solve_rotation(
+        &self,
+        v: &mut LaneVelocity,
+        mass: &SymMat3x4,
+        error: Vec3x4,
+        soft: &SoftLanes,
+        accumulated: &mut Vec3x4,
+    ) {
+        let impulse = mass.mul_vec(v.wb - v.wa + error * soft.bias_rate) * -soft.mass_scale
+            - *accumulated * soft.impulse_scale;
+        *accumulated += impulse;
+        self.apply_torque(v, impulse);
+    }
+
+    /// Resists B's rotation relative to A with an accumulated angular impulse no longer than
+    /// `max_impulse` (dry friction; 0 in lanes without it), `mass` as in
+    /// [`JointLanes::solve_rotation`].
+    #[inline(always)]
+    pub fn rotation_friction(
+        &self,
+        v: &mut LaneVelocity,
+        mass: &SymMat3x4,
+        max_impulse: f32x4,
+        accumulated: &mut Vec3x4,
+    ) {
+        let total = *accumulated - mass.mul_vec(v.wb - v.wa);
+        let length_squared = total.dot(total);
+        let too_long = length_squared.simd_gt(max_impulse * max_impulse);
+        // Lanes within the cap keep their total; the 0 / 0 of a zero total is never selected.
+        let scale = select(too_long, max_impulse / length_squared.sqrt(), f32x4::splat(1.0));
+        let total = total * scale;
+        let applied = total - *accumulated;
+        *accumulated = total;
+        self.apply_torque(v, applied);
+    }
+
+    /// Applies `impulse` at B's anchor (`arm_b` from its centre) and its opposite at A's.
+    #[inline(always)]
+    pub fn apply_point(&self, v: &mut LaneVelocity, (arm_a, arm_b): (Vec3x4, Vec3x4), impulse: Vec3x4) {
+        v.va -= impulse * self.inv_mass_a;
+        v.wa -= self.inv_inertia_a.mul_vec(arm_a.cross(impulse));
+        v.vb += impulse * self.inv_mass_b;
+        v.wb += self.inv_inertia_b.mul_vec(arm_b.cross(impulse));
+    }
+
+    /// Holds B's anchor on A's (`separation` apart now) as one 3 × 3 block with feedback
+    /// `soft`, the mass rebuilt from the turned arms every time (see `RowSolver::point`).
+    #[inline(always)]
+    pub fn solve_point(
+        &self,
+        v: &mut LaneVelocity,
+        arms: (Vec3x4, Vec3x4),
+        separation: Vec3x4,
+        soft: &SoftLanes,
+        accumulated: &mut Vec3x4,
+    ) {
+        let (arm_a, arm_b) = arms;
+        let rate = v.vb + v.wb.cross(arm_b) - v.va - v.wa.cross(arm_a);
+        let mass = self.point_mass(arm_a, arm_b);
+        let impulse = mass.mul_vec(rate + separation * soft.bias_rate) * -soft.mass_scale
+            - *accumulated * soft.impulse_scale;
+        *accumulated += impulse;
+        self.apply_point(v, arms, impulse);
+    }
+
+    /// Each lane's point block mass for arms `arm_a` and `arm_b`: the inverse of
+    /// `K = (m_a⁻¹ + m_b⁻¹) I − [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹ [r_b]×`, built and inverted
+    /// as the symmetric matrix it is; a singular lane (an empty one) gets 0.
+    #[inline(always)]
+    pub fn point_mass(&self, arm_a: Vec3x4, arm_b: Vec3x4) -> SymMat3x4 {
+        let k = SymMat3x4::diagonal(self.inv_mass_a + self.inv_mass_b)
+            + self.inv_inertia_a.about_arm(arm_a)
+            + self.inv_inertia_b.about_arm(arm_b);
+        k.inverse_or_zero()
+    }
+}
