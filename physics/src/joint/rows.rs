@@ -115,7 +115,7 @@ pub(crate) struct Reaction {
 }
 
 /// Soft feedback that does nothing: full mass, no bias, no leak.
-const NO_FEEDBACK: Softness = Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+pub(crate) const NO_FEEDBACK: Softness = Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
 
 /// Runs one pass over a joint's rows.
 pub(crate) struct RowSolver<'a> {

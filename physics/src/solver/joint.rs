@@ -20,9 +20,6 @@ use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, P
 /// bodies): the fixed slot.
 const FIXED_SLOT: u32 = 0;
 
-/// Feedback that does nothing (the relax): full mass, no bias, no leak.
-const NO_FEEDBACK: Softness = Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
-
 /// One joint prepared for this step.
 #[derive(Clone, Debug)]
 struct PreparedJoint {
@@ -155,12 +152,15 @@ impl JointSolver {
         let movable = || solver_bodies.iter().map(|b| b.inv_mass > 0.0);
         self.revolutes.prepare(&self.revolute_list, movable(), h);
         self.sphericals.prepare(&self.spherical_list, movable(), h);
-        self.points.prepare(&self.point_list, movable());
+        self.points.prepare(&self.point_list, movable(), h);
     }
 
     /// Joints prepared this step.
     pub fn len(&self) -> usize {
-        self.prepared.len() + self.revolutes.len() + self.sphericals.len() + self.points.len()
+        self.prepared.len()
+            + self.revolutes.batches.len()
+            + self.sphericals.batches.len()
+            + self.points.batches.len()
     }
 
     /// Runs `pass` over every joint, at the pose the bodies' motion so far gives.
@@ -197,9 +197,9 @@ impl JointSolver {
     /// Applies the accumulated impulses again at the start of a substep.
     pub fn warm_start(&mut self, bodies: &[SolverBody], motions: &[Motion], velocities: &mut [Velocity]) {
         self.run(Pass::WarmStart, bodies, motions, velocities);
-        self.revolutes.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
-        self.sphericals.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
-        self.points.run(bodies, motions, velocities, None);
+        self.revolutes.batches.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
+        self.sphericals.batches.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
+        self.points.batches.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
     }
 
     /// One iteration over every joint, with position feedback (`use_bias`) or relaxing
@@ -213,10 +213,9 @@ impl JointSolver {
     ) {
         let pass = if use_bias { Pass::Solve } else { Pass::Relax };
         self.run(pass, bodies, motions, velocities);
-        self.revolutes.run(pass, bodies, motions, velocities, self.rigid);
-        self.sphericals.run(pass, bodies, motions, velocities, self.rigid);
-        let soft = if use_bias { self.rigid } else { NO_FEEDBACK };
-        self.points.run(bodies, motions, velocities, Some(soft));
+        self.revolutes.batches.run(pass, bodies, motions, velocities, self.rigid);
+        self.sphericals.batches.run(pass, bodies, motions, velocities, self.rigid);
+        self.points.batches.run(pass, bodies, motions, velocities, self.rigid);
     }
 
     /// Writes the impulses back for the next step, with the force, torque, motor load and
@@ -247,7 +246,7 @@ impl JointSolver {
         }
         self.revolutes.store(bodies, motions, joints);
         self.sphericals.store(bodies, motions, joints);
-        self.points.store(joints, self.h);
+        self.points.store(joints);
     }
 
     /// The joint slots solved this step: the general ones in joint order, then the revolute,
@@ -256,9 +255,9 @@ impl JointSolver {
         self.prepared
             .iter()
             .map(|p| p.joint)
-            .chain(self.revolutes.joints())
-            .chain(self.sphericals.joints())
-            .chain(self.points.joints())
+            .chain(self.revolutes.batches.joints())
+            .chain(self.sphericals.batches.joints())
+            .chain(self.points.batches.joints())
     }
 }
 
@@ -467,7 +466,7 @@ mod tests {
             solver.prepare(&prepared, s.bodies.iter().map(|b| b.inv_mass > 0.0), H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
-                solver.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
+                solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
             }
             let kinds = hinges.map(JointKind::Revolute);
             let mut joints = fresh_joints(&kinds);
@@ -519,7 +518,7 @@ mod tests {
             solver.prepare(&prepared, s.bodies.iter().map(|b| b.inv_mass > 0.0), H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
-                solver.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
+                solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
             }
             let kinds = balls.map(JointKind::Spherical);
             let mut joints = fresh_joints(&kinds);

@@ -7,10 +7,11 @@
 //! Empty lanes have the fixed solver body on both sides and zero masses: every impulse they
 //! compute is zero and they write back the fixed body's unchanged velocity.
 
-use super::colouring::EMPTY_LANE;
+use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, scatter, select};
 use super::{Motion, Softness, SolverBody, Velocity};
-use crate::joint::rows::Masses;
+use crate::joint::Limits;
+use crate::joint::rows::{Masses, NO_FEEDBACK, Pass};
 
 /// The sides, slots and masses of four joints, one per lane.
 #[derive(Clone, Debug)]
@@ -157,6 +158,51 @@ impl AngularRow {
     }
 }
 
+/// A range (lower and upper limit) on one angular row, per lane: a hinge's angle limits, a
+/// ball joint's twist range.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RangeLanes {
+    lower: f32x4,
+    upper: f32x4,
+    /// All ones in lanes with a range.
+    active: f32x4,
+    /// The accumulated impulses of the lower and upper limit.
+    pub lower_impulse: f32x4,
+    pub upper_impulse: f32x4,
+}
+
+impl RangeLanes {
+    /// Puts `limits` into lane `k`, with last step's impulses `(lower, upper)`.
+    pub fn set_lane(&mut self, k: usize, limits: Limits, (lower, upper): (f32, f32)) {
+        self.lower.as_mut_array()[k] = limits.lower;
+        self.upper.as_mut_array()[k] = limits.upper;
+        self.active.as_mut_array()[k] = f32::from_bits(u32::MAX);
+        self.lower_impulse.as_mut_array()[k] = lower;
+        self.upper_impulse.as_mut_array()[k] = upper;
+    }
+
+    /// Keeps `angle` (whose rate is `row`'s) within the range: the lower limit, then the upper
+    /// (see [`AngularRow::limit`] for `feedback`).
+    #[inline(always)]
+    pub fn solve(
+        &mut self,
+        row: &AngularRow,
+        v: &mut LaneVelocity,
+        angle: f32x4,
+        feedback: (&SoftLanes, f32x4),
+    ) {
+        let one = f32x4::splat(1.0);
+        row.limit(v, one, angle - self.lower, feedback, self.active, &mut self.lower_impulse);
+        row.limit(v, -one, self.upper - angle, feedback, self.active, &mut self.upper_impulse);
+    }
+
+    /// The net accumulated impulse along the row.
+    #[inline(always)]
+    pub fn impulse(&self) -> f32x4 {
+        self.lower_impulse - self.upper_impulse
+    }
+}
+
 impl JointLanes {
     /// Puts joint slot `joint` between solver bodies `body_a` and `body_b` into lane `k`.
     pub fn set_lane(&mut self, k: usize, joint: u32, (body_a, body_b): (u32, u32), masses: &Masses) {
@@ -295,5 +341,99 @@ impl JointLanes {
             + self.inv_inertia_a.about_arm(arm_a)
             + self.inv_inertia_b.about_arm(arm_b);
         k.inverse_or_zero()
+    }
+}
+
+/// What the shared batch loop of [`WideJoints`] needs of one wide joint type's batch.
+pub(crate) trait WideJoint: Default {
+    /// The batch's pose at the bodies' motion so far.
+    type Pose;
+    /// The batch's sides and masses.
+    fn lanes(&self) -> &JointLanes;
+    /// The pose after the sides' `motion` so far this step.
+    fn pose(&self, motion: &LaneMotion) -> Self::Pose;
+    /// Applies the accumulated impulses again.
+    fn warm_start(&self, v: &mut LaneVelocity, pose: &Self::Pose);
+    /// One pass over the rows with feedback `rigid` on the rigid ones (springs keep theirs);
+    /// `inv_h` lets a limit not yet reached close its gap in one substep.
+    fn solve(&mut self, v: &mut LaneVelocity, pose: &Self::Pose, rigid: &SoftLanes, inv_h: f32x4);
+}
+
+/// The joints of one wide type in a step, coloured (in joint order, with the contacts'
+/// colouring code) into batches of four that share no moving body.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WideJoints<W> {
+    batches: Batches,
+    movable: Vec<bool>,
+    pairs: Vec<(u32, u32)>,
+    ones: Vec<u8>,
+    /// The batches.
+    pub wide: Vec<W>,
+    /// The substep.
+    pub h: f32,
+}
+
+impl<W: WideJoint> WideJoints<W> {
+    /// Colours `joints` (whose solver bodies `sides` gives) and fills each batch's lanes with
+    /// `fill(batch, lane, joint)`; `movable[i]` says whether the solver moves solver body `i`;
+    /// `h` is the substep.
+    pub fn prepare<J>(
+        &mut self,
+        joints: &[J],
+        sides: impl Fn(&J) -> (u32, u32),
+        movable: impl Iterator<Item = bool>,
+        h: f32,
+        mut fill: impl FnMut(&mut W, usize, &J),
+    ) {
+        self.h = h;
+        self.movable.clear();
+        self.movable.extend(movable);
+        self.pairs.clear();
+        self.pairs.extend(joints.iter().map(sides));
+        self.ones.clear();
+        self.ones.resize(joints.len(), 1);
+        self.batches.build(self.pairs.iter().copied(), &self.movable, &self.ones);
+        self.wide.clear();
+        for lanes in &self.batches.lanes {
+            let mut w = W::default();
+            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+                fill(&mut w, k, &joints[lane as usize]);
+            }
+            self.wide.push(w);
+        }
+    }
+
+    /// Joints in the batches.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// The joint slots solved, in batch order.
+    pub fn joints(&self) -> impl Iterator<Item = u32> + '_ {
+        self.wide.iter().flat_map(|w| w.lanes().filled().map(|(_, j)| j))
+    }
+
+    /// Runs `pass` (warm start, solve with feedback `rigid`, or relax) over every batch; the
+    /// force readout is each type's own.
+    pub fn run(
+        &mut self,
+        pass: Pass,
+        bodies: &[SolverBody],
+        motions: &[Motion],
+        velocities: &mut [Velocity],
+        rigid: Softness,
+    ) {
+        let rigid = SoftLanes::splat(if pass == Pass::Solve { rigid } else { NO_FEEDBACK });
+        let inv_h = f32x4::splat(1.0 / self.h);
+        for w in &mut self.wide {
+            let pose = w.pose(&w.lanes().motion(bodies, motions));
+            let mut v = w.lanes().velocity(velocities);
+            match pass {
+                Pass::WarmStart => w.warm_start(&mut v, &pose),
+                Pass::Solve | Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
+                Pass::Reaction => return,
+            }
+            w.lanes().store_velocity(velocities, &v);
+        }
     }
 }

@@ -10,10 +10,8 @@
 //! enough to feed energy in (a 3 m violation blew up in one step). The batches follow the joint
 //! order, so the result is the same on every run and for every thread count.
 
-use super::colouring::{Batches, EMPTY_LANE};
-use super::joint_lanes::{JointLanes, SoftLanes};
-use super::simd::Vec3x4;
-use super::{Motion, Softness, SolverBody, Velocity};
+use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes, WideJoint, WideJoints};
+use super::simd::{Vec3x4, f32x4};
 use crate::joint::Joint;
 use crate::joint::rows::Masses;
 use crate::math::Vec3;
@@ -37,7 +35,7 @@ pub(crate) struct PointJoint {
 
 /// Four plain ball joints, one per lane.
 #[derive(Clone, Debug, Default)]
-struct WidePointJoint {
+pub(crate) struct WidePointJoint {
     lanes: JointLanes,
     arm_a: Vec3x4,
     arm_b: Vec3x4,
@@ -45,82 +43,61 @@ struct WidePointJoint {
     impulse: Vec3x4,
 }
 
+impl WideJoint for WidePointJoint {
+    /// The turned arms and the anchors' separation.
+    type Pose = ((Vec3x4, Vec3x4), Vec3x4);
+
+    fn lanes(&self) -> &JointLanes {
+        &self.lanes
+    }
+
+    #[inline(always)]
+    fn pose(&self, m: &LaneMotion) -> Self::Pose {
+        let arms = (m.turn_a.rotate(self.arm_a), m.turn_b.rotate(self.arm_b));
+        (arms, self.delta_center + m.moved_b - m.moved_a + arms.1 - arms.0)
+    }
+
+    #[inline(always)]
+    fn warm_start(&self, v: &mut LaneVelocity, (arms, _): &Self::Pose) {
+        self.lanes.apply_point(v, *arms, self.impulse);
+    }
+
+    #[inline(always)]
+    fn solve(&mut self, v: &mut LaneVelocity, (arms, separation): &Self::Pose, rigid: &SoftLanes, _: f32x4) {
+        self.lanes.solve_point(v, *arms, *separation, rigid, &mut self.impulse);
+    }
+}
+
 /// The plain ball joints of a step, coloured into batches of four.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PointJointSolver {
-    batches: Batches,
-    movable: Vec<bool>,
-    pairs: Vec<(u32, u32)>,
-    ones: Vec<u8>,
-    wide: Vec<WidePointJoint>,
+    pub batches: WideJoints<WidePointJoint>,
 }
 
 impl PointJointSolver {
     /// Colours `joints` (in joint order) and fills the batches; `movable[i]` says whether the
-    /// solver moves solver body `i`.
-    pub fn prepare(&mut self, joints: &[PointJoint], movable: impl Iterator<Item = bool>) {
-        self.movable.clear();
-        self.movable.extend(movable);
-        self.pairs.clear();
-        self.pairs.extend(joints.iter().map(|j| j.bodies));
-        self.ones.clear();
-        self.ones.resize(joints.len(), 1);
-        self.batches.build(self.pairs.iter().copied(), &self.movable, &self.ones);
-        self.wide.clear();
-        for lanes in &self.batches.lanes {
-            let mut w = WidePointJoint::default();
-            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                let j = &joints[lane as usize];
+    /// solver moves solver body `i`; `h` is the substep.
+    pub fn prepare(&mut self, joints: &[PointJoint], movable: impl Iterator<Item = bool>, h: f32) {
+        self.batches.prepare(
+            joints,
+            |j| j.bodies,
+            movable,
+            h,
+            |w, k, j| {
                 w.lanes.set_lane(k, j.joint, j.bodies, &j.masses);
                 w.arm_a.set_lane(k, j.arm_a);
                 w.arm_b.set_lane(k, j.arm_b);
                 w.delta_center.set_lane(k, j.delta_center);
                 w.impulse.set_lane(k, j.impulse);
-            }
-            self.wide.push(w);
-        }
-    }
-
-    /// Joints in the batches.
-    pub fn len(&self) -> usize {
-        self.pairs.len()
-    }
-
-    /// The joint slots solved, in batch order.
-    pub fn joints(&self) -> impl Iterator<Item = u32> + '_ {
-        self.wide.iter().flat_map(|w| w.lanes.filled().map(|(_, j)| j))
-    }
-
-    /// With `None`, applies the accumulated impulses again (the warm start); with
-    /// `Some(soft)`, solves every batch once with feedback `soft` (the relax passes feedback
-    /// that does nothing).
-    pub fn run(
-        &mut self,
-        bodies: &[SolverBody],
-        motions: &[Motion],
-        velocities: &mut [Velocity],
-        soft: Option<Softness>,
-    ) {
-        for w in &mut self.wide {
-            let lanes = &w.lanes;
-            let motion = lanes.motion(bodies, motions);
-            let arms = (motion.turn_a.rotate(w.arm_a), motion.turn_b.rotate(w.arm_b));
-            let mut v = lanes.velocity(velocities);
-            match soft {
-                None => lanes.apply_point(&mut v, arms, w.impulse),
-                Some(soft) => {
-                    let separation = w.delta_center + motion.moved_b - motion.moved_a + arms.1 - arms.0;
-                    lanes.solve_point(&mut v, arms, separation, &SoftLanes::splat(soft), &mut w.impulse);
-                }
-            }
-            lanes.store_velocity(velocities, &v);
-        }
+            },
+        );
     }
 
     /// Writes each joint's impulse back for the next step, with its force (impulse over the
     /// substep `h`); a plain ball joint carries no torque, motor or limit.
-    pub fn store(&self, joints: &mut [Joint], h: f32) {
-        for w in &self.wide {
+    pub fn store(&self, joints: &mut [Joint]) {
+        let h = self.batches.h;
+        for w in &self.batches.wide {
             for (k, joint) in w.lanes.filled() {
                 let j = &mut joints[joint as usize];
                 j.impulses.point = w.impulse.lane(k);

@@ -8,11 +8,12 @@
 //! as in `point_joint.rs`. The batches follow the joint order, so the result is the same on
 //! every run and for every thread count.
 
-use super::colouring::{Batches, EMPTY_LANE};
-use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes};
+use super::joint_lanes::{
+    JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints,
+};
 use super::simd::{Quatx4, Vec3x4, f32x4, wrap_angle};
-use super::{Motion, Softness, SolverBody, Velocity};
-use crate::joint::rows::{Masses, Pass};
+use super::{Motion, Softness, SolverBody};
+use crate::joint::rows::Masses;
 use crate::joint::{Joint, JointImpulses, JointPose, RevoluteJoint};
 
 /// One revolute joint as prepared for the step, before it is put in a lane.
@@ -41,7 +42,7 @@ struct Rows {
 
 /// Four revolute joints, one per lane.
 #[derive(Clone, Debug, Default)]
-struct WideRevolute {
+pub(crate) struct WideRevolute {
     lanes: JointLanes,
     rows: Rows,
     arm_a: Vec3x4,
@@ -54,27 +55,28 @@ struct WideRevolute {
     motor_speed: f32x4,
     /// The motor's largest impulse per substep (0 without a motor).
     motor_max: f32x4,
-    lower: f32x4,
-    upper: f32x4,
-    /// All ones in lanes with limits.
-    has_limits: f32x4,
+    limits: RangeLanes,
     point: Vec3x4,
     tilt: [f32x4; 2],
     spring_impulse: f32x4,
     motor_impulse: f32x4,
-    lower_impulse: f32x4,
-    upper_impulse: f32x4,
 }
 
 /// A batch's pose at the bodies' motion so far.
-struct LanePose {
+pub(crate) struct LanePose {
     arms: (Vec3x4, Vec3x4),
     separation: Vec3x4,
     frame_a: Quatx4,
     frame_b: Quatx4,
 }
 
-impl WideRevolute {
+impl WideJoint for WideRevolute {
+    type Pose = LanePose;
+
+    fn lanes(&self) -> &JointLanes {
+        &self.lanes
+    }
+
     #[inline(always)]
     fn pose(&self, m: &LaneMotion) -> LanePose {
         let arms = (m.turn_a.rotate(self.arm_a), m.turn_b.rotate(self.arm_b));
@@ -86,16 +88,12 @@ impl WideRevolute {
         }
     }
 
-    /// The angular impulse the accumulated rows carry, world axes, at `pose`.
     #[inline(always)]
-    fn torque(&self, pose: &LanePose) -> Vec3x4 {
-        let (axis, normal, binormal) = pose.frame_a.axes();
-        let b = pose.frame_b.x_axis();
-        let spin = self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse;
-        axis * spin + b.cross(normal) * self.tilt[0] + b.cross(binormal) * self.tilt[1]
+    fn warm_start(&self, v: &mut LaneVelocity, pose: &LanePose) {
+        self.lanes.apply_point(v, pose.arms, self.point);
+        self.lanes.apply_torque(v, self.torque(pose));
     }
 
-    /// One pass of solving with feedback `rigid` on the rigid rows (springs keep theirs).
     #[inline(always)]
     fn solve(&mut self, v: &mut LaneVelocity, pose: &LanePose, rigid: &SoftLanes, inv_h: f32x4) {
         let lanes = &self.lanes;
@@ -113,10 +111,7 @@ impl WideRevolute {
                 spin.motor(v, self.motor_speed, self.motor_max, &mut self.motor_impulse);
             }
             if rows.limits {
-                let (one, active) = (f32x4::splat(1.0), self.has_limits);
-                let feedback = (rigid, inv_h);
-                spin.limit(v, one, angle - self.lower, feedback, active, &mut self.lower_impulse);
-                spin.limit(v, -one, self.upper - angle, feedback, active, &mut self.upper_impulse);
+                self.limits.solve(&spin, v, angle, (rigid, inv_h));
             }
         }
         lanes.solve_point(v, pose.arms, pose.separation, rigid, &mut self.point);
@@ -127,34 +122,33 @@ impl WideRevolute {
     }
 }
 
+impl WideRevolute {
+    /// The angular impulse the accumulated rows carry, world axes, at `pose`.
+    #[inline(always)]
+    fn torque(&self, pose: &LanePose) -> Vec3x4 {
+        let (axis, normal, binormal) = pose.frame_a.axes();
+        let b = pose.frame_b.x_axis();
+        let spin = self.spring_impulse + self.motor_impulse + self.limits.impulse();
+        axis * spin + b.cross(normal) * self.tilt[0] + b.cross(binormal) * self.tilt[1]
+    }
+}
+
 /// The revolute joints of a step, coloured into batches of four.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RevoluteJointSolver {
-    batches: Batches,
-    movable: Vec<bool>,
-    pairs: Vec<(u32, u32)>,
-    ones: Vec<u8>,
-    wide: Vec<WideRevolute>,
-    h: f32,
+    pub batches: WideJoints<WideRevolute>,
 }
 
 impl RevoluteJointSolver {
     /// Colours `joints` (in joint order) and fills the batches; `movable[i]` says whether the
     /// solver moves solver body `i`; `h` is the substep.
     pub fn prepare(&mut self, joints: &[PreparedRevolute], movable: impl Iterator<Item = bool>, h: f32) {
-        self.h = h;
-        self.movable.clear();
-        self.movable.extend(movable);
-        self.pairs.clear();
-        self.pairs.extend(joints.iter().map(|j| j.bodies));
-        self.ones.clear();
-        self.ones.resize(joints.len(), 1);
-        self.batches.build(self.pairs.iter().copied(), &self.movable, &self.ones);
-        self.wide.clear();
-        for lanes in &self.batches.lanes {
-            let mut w = WideRevolute::default();
-            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                let j = &joints[lane as usize];
+        self.batches.prepare(
+            joints,
+            |j| j.bodies,
+            movable,
+            h,
+            |w, k, j| {
                 w.lanes.set_lane(k, j.joint, j.bodies, &j.masses);
                 w.arm_a.set_lane(k, j.pose.arm_a);
                 w.arm_b.set_lane(k, j.pose.arm_b);
@@ -180,61 +174,17 @@ impl RevoluteJointSolver {
                 }
                 if let Some(l) = hinge.limits {
                     w.rows.limits = true;
-                    w.lower.as_mut_array()[k] = l.lower;
-                    w.upper.as_mut_array()[k] = l.upper;
-                    w.has_limits.as_mut_array()[k] = f32::from_bits(u32::MAX);
-                    w.lower_impulse.as_mut_array()[k] = i.lower;
-                    w.upper_impulse.as_mut_array()[k] = i.upper;
+                    w.limits.set_lane(k, l, (i.lower, i.upper));
                 }
-            }
-            self.wide.push(w);
-        }
-    }
-
-    /// Joints in the batches.
-    pub fn len(&self) -> usize {
-        self.pairs.len()
-    }
-
-    /// The joint slots solved, in batch order.
-    pub fn joints(&self) -> impl Iterator<Item = u32> + '_ {
-        self.wide.iter().flat_map(|w| w.lanes.filled().map(|(_, j)| j))
-    }
-
-    /// Runs `pass` (warm start, solve with feedback `rigid` or relax) over every batch.
-    pub fn run(
-        &mut self,
-        pass: Pass,
-        bodies: &[SolverBody],
-        motions: &[Motion],
-        velocities: &mut [Velocity],
-        rigid: Softness,
-    ) {
-        let rigid = SoftLanes::splat(match pass {
-            Pass::Solve => rigid,
-            _ => Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 },
-        });
-        let inv_h = f32x4::splat(1.0 / self.h);
-        for w in &mut self.wide {
-            let pose = w.pose(&w.lanes.motion(bodies, motions));
-            let mut v = w.lanes.velocity(velocities);
-            match pass {
-                Pass::WarmStart => {
-                    w.lanes.apply_point(&mut v, pose.arms, w.point);
-                    w.lanes.apply_torque(&mut v, w.torque(&pose));
-                }
-                Pass::Solve | Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
-                Pass::Reaction => continue,
-            }
-            w.lanes.store_velocity(velocities, &v);
-        }
+            },
+        );
     }
 
     /// Writes the impulses back for the next step, with the force, torque, motor load and limit
     /// state each joint had at the end of the step.
     pub fn store(&self, bodies: &[SolverBody], motions: &[Motion], joints: &mut [Joint]) {
-        let inv_h = 1.0 / self.h;
-        for w in &self.wide {
+        let inv_h = 1.0 / self.batches.h;
+        for w in &self.batches.wide {
             let torque = w.torque(&w.pose(&w.lanes.motion(bodies, motions)));
             for (k, joint) in w.lanes.filled() {
                 let lane = |x: f32x4| x.as_array()[k];
@@ -243,8 +193,8 @@ impl RevoluteJointSolver {
                     tilt: [lane(w.tilt[0]), lane(w.tilt[1])],
                     spring: lane(w.spring_impulse),
                     motor: lane(w.motor_impulse),
-                    lower: lane(w.lower_impulse),
-                    upper: lane(w.upper_impulse),
+                    lower: lane(w.limits.lower_impulse),
+                    upper: lane(w.limits.upper_impulse),
                     ..Default::default()
                 };
                 let j = &mut joints[joint as usize];

@@ -179,11 +179,18 @@ impl Add for SymMat3x4 {
     }
 }
 
-/// Four rotations (unit quaternions), one per lane: the vector part and the scalar part.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// Four rotations (unit quaternions), one per lane: the vector part and the scalar part. The
+/// default is the identity in every lane (a lane without a rotation of its own turns nothing).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Quatx4 {
     pub xyz: Vec3x4,
     pub w: f32x4,
+}
+
+impl Default for Quatx4 {
+    fn default() -> Self {
+        Quatx4 { xyz: Vec3x4::ZERO, w: f32x4::splat(1.0) }
+    }
 }
 
 impl Quatx4 {

@@ -7,11 +7,12 @@
 //! frames and arms are turned by each body's exact rotation so far this step. The batches
 //! follow the joint order, so the result is the same on every run and for every thread count.
 
-use super::colouring::{Batches, EMPTY_LANE};
-use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes};
+use super::joint_lanes::{
+    JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints,
+};
 use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, select};
-use super::{Motion, Softness, SolverBody, Velocity};
-use crate::joint::rows::{Masses, Pass, rotation_mass};
+use super::{Motion, Softness, SolverBody};
+use crate::joint::rows::{Masses, rotation_mass};
 use crate::joint::{Joint, JointImpulses, JointPose, SphericalJoint};
 
 /// One spherical joint as prepared for the step, before it is put in a lane.
@@ -41,7 +42,7 @@ struct Rows {
 
 /// Four spherical joints, one per lane.
 #[derive(Clone, Debug, Default)]
-struct WideSpherical {
+pub(crate) struct WideSpherical {
     lanes: JointLanes,
     rows: Rows,
     arm_a: Vec3x4,
@@ -58,20 +59,15 @@ struct WideSpherical {
     cone: f32x4,
     /// All ones in lanes with a cone.
     has_cone: f32x4,
-    lower: f32x4,
-    upper: f32x4,
-    /// All ones in lanes with a twist range.
-    has_twist: f32x4,
+    twist: RangeLanes,
     point: Vec3x4,
     friction: Vec3x4,
     rotation: Vec3x4,
     swing_impulse: f32x4,
-    lower_impulse: f32x4,
-    upper_impulse: f32x4,
 }
 
 /// A batch's pose at the bodies' motion so far, with the rows' axes.
-struct LanePose {
+pub(crate) struct LanePose {
     arms: (Vec3x4, Vec3x4),
     separation: Vec3x4,
     frame_a: Quatx4,
@@ -88,7 +84,13 @@ struct LanePose {
 /// Swings closer to straight than this have no direction, and are far from any cone.
 const STRAIGHT: f32 = 1e-6;
 
-impl WideSpherical {
+impl WideJoint for WideSpherical {
+    type Pose = LanePose;
+
+    fn lanes(&self) -> &JointLanes {
+        &self.lanes
+    }
+
     #[inline(always)]
     fn pose(&self, m: &LaneMotion) -> LanePose {
         let arms = (m.turn_a.rotate(self.arm_a), m.turn_b.rotate(self.arm_b));
@@ -118,17 +120,12 @@ impl WideSpherical {
         }
     }
 
-    /// The angular impulse the accumulated rows carry, world axes, at `pose`.
     #[inline(always)]
-    fn torque(&self, pose: &LanePose) -> Vec3x4 {
-        let swing = select(pose.swings, self.swing_impulse, f32x4::ZERO);
-        self.friction
-            + self.rotation
-            + pose.swing_axis * swing
-            + pose.twist_axis * (self.lower_impulse - self.upper_impulse)
+    fn warm_start(&self, v: &mut LaneVelocity, pose: &LanePose) {
+        self.lanes.apply_point(v, pose.arms, self.point);
+        self.lanes.apply_torque(v, self.torque(pose));
     }
 
-    /// One pass of solving with feedback `rigid` on the rigid rows (springs keep theirs).
     #[inline(always)]
     fn solve(&mut self, v: &mut LaneVelocity, pose: &LanePose, rigid: &SoftLanes, inv_h: f32x4) {
         let lanes = &self.lanes;
@@ -148,11 +145,18 @@ impl WideSpherical {
         }
         if rows.twist {
             let twist = pose.frame_a.twist_to(&pose.frame_b);
-            let (row, active) = (lanes.angular_row(pose.twist_axis), self.has_twist);
-            row.limit(v, one, twist - self.lower, feedback, active, &mut self.lower_impulse);
-            row.limit(v, -one, self.upper - twist, feedback, active, &mut self.upper_impulse);
+            self.twist.solve(&lanes.angular_row(pose.twist_axis), v, twist, feedback);
         }
         lanes.solve_point(v, pose.arms, pose.separation, rigid, &mut self.point);
+    }
+}
+
+impl WideSpherical {
+    /// The angular impulse the accumulated rows carry, world axes, at `pose`.
+    #[inline(always)]
+    fn torque(&self, pose: &LanePose) -> Vec3x4 {
+        let swing = select(pose.swings, self.swing_impulse, f32x4::ZERO);
+        self.friction + self.rotation + pose.swing_axis * swing + pose.twist_axis * self.twist.impulse()
     }
 }
 
@@ -169,33 +173,20 @@ fn rotation_error(a: &Quatx4, b: &Quatx4) -> Vec3x4 {
 /// The limited spherical joints of a step, coloured into batches of four.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SphericalJointSolver {
-    batches: Batches,
-    movable: Vec<bool>,
-    pairs: Vec<(u32, u32)>,
-    ones: Vec<u8>,
-    wide: Vec<WideSpherical>,
-    h: f32,
+    pub batches: WideJoints<WideSpherical>,
 }
 
 impl SphericalJointSolver {
     /// Colours `joints` (in joint order) and fills the batches; `movable[i]` says whether the
     /// solver moves solver body `i`; `h` is the substep.
     pub fn prepare(&mut self, joints: &[PreparedSpherical], movable: impl Iterator<Item = bool>, h: f32) {
-        self.h = h;
-        self.movable.clear();
-        self.movable.extend(movable);
-        self.pairs.clear();
-        self.pairs.extend(joints.iter().map(|j| j.bodies));
-        self.ones.clear();
-        self.ones.resize(joints.len(), 1);
-        self.batches.build(self.pairs.iter().copied(), &self.movable, &self.ones);
-        self.wide.clear();
         let all_ones = f32::from_bits(u32::MAX);
-        for lanes in &self.batches.lanes {
-            let mut w = WideSpherical::default();
-            w.target_rotation.w = f32x4::splat(1.0);
-            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                let j = &joints[lane as usize];
+        self.batches.prepare(
+            joints,
+            |j| j.bodies,
+            movable,
+            h,
+            |w, k, j| {
                 w.lanes.set_lane(k, j.joint, j.bodies, &j.masses);
                 w.arm_a.set_lane(k, j.pose.arm_a);
                 w.arm_b.set_lane(k, j.pose.arm_b);
@@ -228,61 +219,17 @@ impl SphericalJointSolver {
                 }
                 if let Some(l) = ball.twist_limits {
                     w.rows.twist = true;
-                    w.lower.as_mut_array()[k] = l.lower;
-                    w.upper.as_mut_array()[k] = l.upper;
-                    w.has_twist.as_mut_array()[k] = all_ones;
-                    w.lower_impulse.as_mut_array()[k] = i.lower;
-                    w.upper_impulse.as_mut_array()[k] = i.upper;
+                    w.twist.set_lane(k, l, (i.lower, i.upper));
                 }
-            }
-            self.wide.push(w);
-        }
-    }
-
-    /// Joints in the batches.
-    pub fn len(&self) -> usize {
-        self.pairs.len()
-    }
-
-    /// The joint slots solved, in batch order.
-    pub fn joints(&self) -> impl Iterator<Item = u32> + '_ {
-        self.wide.iter().flat_map(|w| w.lanes.filled().map(|(_, j)| j))
-    }
-
-    /// Runs `pass` (warm start, solve with feedback `rigid` or relax) over every batch.
-    pub fn run(
-        &mut self,
-        pass: Pass,
-        bodies: &[SolverBody],
-        motions: &[Motion],
-        velocities: &mut [Velocity],
-        rigid: Softness,
-    ) {
-        let rigid = SoftLanes::splat(match pass {
-            Pass::Solve => rigid,
-            _ => Softness { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 },
-        });
-        let inv_h = f32x4::splat(1.0 / self.h);
-        for w in &mut self.wide {
-            let pose = w.pose(&w.lanes.motion(bodies, motions));
-            let mut v = w.lanes.velocity(velocities);
-            match pass {
-                Pass::WarmStart => {
-                    w.lanes.apply_point(&mut v, pose.arms, w.point);
-                    w.lanes.apply_torque(&mut v, w.torque(&pose));
-                }
-                Pass::Solve | Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
-                Pass::Reaction => continue,
-            }
-            w.lanes.store_velocity(velocities, &v);
-        }
+            },
+        );
     }
 
     /// Writes the impulses back for the next step, with the force, torque and limit state
     /// each joint had at the end of the step.
     pub fn store(&self, bodies: &[SolverBody], motions: &[Motion], joints: &mut [Joint]) {
-        let inv_h = 1.0 / self.h;
-        for w in &self.wide {
+        let inv_h = 1.0 / self.batches.h;
+        for w in &self.batches.wide {
             let torque = w.torque(&w.pose(&w.lanes.motion(bodies, motions)));
             for (k, joint) in w.lanes.filled() {
                 let lane = |x: f32x4| x.as_array()[k];
@@ -291,8 +238,8 @@ impl SphericalJointSolver {
                     friction: w.friction.lane(k),
                     rotation: w.rotation.lane(k),
                     swing: lane(w.swing_impulse),
-                    lower: lane(w.lower_impulse),
-                    upper: lane(w.upper_impulse),
+                    lower: lane(w.twist.lower_impulse),
+                    upper: lane(w.twist.upper_impulse),
                     ..Default::default()
                 };
                 let j = &mut joints[joint as usize];
