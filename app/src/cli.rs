@@ -14,7 +14,7 @@ const USAGE: &str = "usage:
                                           island management against the reference builder,
                                           counters and the final state hash
   atoll shot SCENE.ron [--steps N] --out FILE.png [--size WxH]
-             [--overlay aabbs,fat-aabbs,contacts,velocities,axes,tree] [--colour body|island|sleep]
+             [--overlay aabbs,fat-aabbs,contacts,velocities,axes,tree,joints] [--colour body|island|sleep]
                                           step a scene headless, render it offscreen, write a PNG
   atoll bench [SCENE.ron] [--frames N] [--warmup N] [--size WxH] [--overlay LIST] [--json]
                                           the CPU cost of an editor frame (UI, overlay lines,
@@ -30,7 +30,7 @@ pub enum Command {
     /// Step a scene headless.
     Run(runner::RunOptions),
     /// Render a scene offscreen into a PNG.
-    Shot(shot::ShotOptions),
+    Shot(Box<shot::ShotOptions>),
     /// Measure the CPU cost of editor frames.
     Bench(frame_bench::FrameBenchOptions),
     /// Write the built-in scenes.
@@ -97,7 +97,7 @@ fn parse_shot(args: &[String]) -> Result<Command, String> {
     }
     options.scene = scene.ok_or_else(|| format!("shot needs a scene file\n{USAGE}"))?;
     options.out = out.ok_or_else(|| format!("shot needs --out FILE.png\n{USAGE}"))?;
-    Ok(Command::Shot(options))
+    Ok(Command::Shot(Box::new(options)))
 }
 
 fn parse_bench(args: &[String]) -> Result<Command, String> {
@@ -133,9 +133,10 @@ fn overlays(value: Option<&String>, overlays: &mut Overlays) -> Result<(), Strin
             "velocities" => overlays.velocities = true,
             "axes" => overlays.axes = true,
             "tree" => overlays.tree = true,
+            "joints" => overlays.joints = true,
             other => {
                 return Err(format!(
-                    "unknown overlay `{other}` (aabbs, fat-aabbs, contacts, velocities, axes, tree)"
+                    "unknown overlay `{other}` (aabbs, fat-aabbs, contacts, velocities, axes, tree, joints)"
                 ));
             }
         }
@@ -226,11 +227,12 @@ mod tests {
         assert!(parse(&args("shot a.ron")).unwrap_err().contains("--out"));
         assert!(parse(&args("shot a.ron --out a.png --size 0x5")).unwrap_err().contains("WxH"));
         let Command::Shot(o) =
-            parse(&args("shot a.ron --out a.png --overlay aabbs,tree --colour island")).unwrap()
+            parse(&args("shot a.ron --out a.png --overlay aabbs,tree,joints --colour island")).unwrap()
         else {
             panic!("expected shot");
         };
         assert!(o.view.overlays.aabbs && o.view.overlays.tree && !o.view.overlays.contacts);
+        assert!(o.view.overlays.joints);
         assert_eq!(o.view.colour_mode, ColourMode::Island);
         assert!(parse(&args("shot a.ron --out a.png --overlay nope")).unwrap_err().contains("nope"));
     }

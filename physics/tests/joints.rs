@@ -464,3 +464,48 @@ fn jointed_bodies_do_not_collide_unless_asked() {
         assert_eq!(world.touching_contacts().count(), 1, "collide_connected {collide_connected}, disabled");
     }
 }
+
+#[test]
+fn a_joint_changed_in_place_keeps_its_id_and_its_warm_start() {
+    let mut world = awake_world(Vec3::new(0.0, -9.81, 0.0));
+    let bob = ball(&mut world, 0.2, Vec3::new(1.0, 0.0, 0.0));
+    let hinge = JointKind::Revolute(RevoluteJoint::default());
+    let desc = world.joint_desc_at(hinge, None, bob, Vec3::ZERO, Vec3::Z).unwrap();
+    let id = world.create_joint(&desc).unwrap();
+    for _ in 0..30 {
+        world.step();
+    }
+    let carried = world.joint(id).unwrap().force;
+    assert!(carried.length() > 0.1, "the hinge carries the bob: {carried}");
+    let before = world.clone();
+
+    // A limit added while it swings: same id, and the next step starts from the same impulses
+    // (the same force as a world that was not edited, to the last bit, since the limit is far).
+    let mut limited = world.joint_desc(id).unwrap();
+    limited.kind =
+        JointKind::Revolute(RevoluteJoint { limits: Some(Limits::new(-3.0, 3.0)), ..Default::default() });
+    world.set_joint_desc(id, &limited).unwrap();
+    assert_eq!(world.joint_desc(id).unwrap(), limited);
+    let mut unedited = before.clone();
+    world.step();
+    unedited.step();
+    assert_eq!(world.joint(id).unwrap().force, unedited.joint(id).unwrap().force);
+
+    // Refused changes leave the joint as it was.
+    let mut reversed = limited;
+    reversed.kind =
+        JointKind::Revolute(RevoluteJoint { limits: Some(Limits::new(1.0, -1.0)), ..Default::default() });
+    assert!(world.set_joint_desc(id, &reversed).is_err());
+    let other = ball(&mut world, 0.2, Vec3::new(-1.0, 0.0, 0.0));
+    let moved = JointDesc { body_b: other, ..limited };
+    assert!(world.set_joint_desc(id, &moved).is_err());
+    assert_eq!(world.joint_desc(id).unwrap(), limited);
+
+    // A new type starts from rest; disabling through the description leaves the island.
+    let mut welded = limited;
+    welded.kind = JointKind::Fixed(FixedJoint::default());
+    welded.enabled = false;
+    world.set_joint_desc(id, &welded).unwrap();
+    let view = world.joint(id).unwrap();
+    assert!(!view.enabled && view.force == Vec3::ZERO && view.island.is_none());
+}

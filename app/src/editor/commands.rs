@@ -1,12 +1,18 @@
 //! The edits a user makes, as operations on the editor state: each becomes one [`Edit`] that is
 //! applied to the world and recorded for undo. A refused edit changes nothing and says why.
 
-use super::edit::{BodyRecord, Edit, bodies_text};
+use super::clipboard::Clipboard;
+use super::edit::{BodyRecord, Edit, JointRecord, bodies_text};
 use super::notices::NoticePlace;
 use super::spawn::surface_under;
 use super::state::EditorState;
 use super::undo::MergeKey;
-use atoll_physics::{BodyId, SceneBody, Vec3};
+use atoll_physics::{BodyId, JointId, SceneBody, Vec3};
+
+/// "1 joint", "3 joints".
+pub fn joints_text(n: usize) -> String {
+    if n == 1 { "1 joint".to_string() } else { format!("{n} joints") }
+}
 
 /// Most bodies one shift-drag row places.
 const MAX_ROW: usize = 200;
@@ -18,7 +24,7 @@ impl EditorState {
     pub fn commit(&mut self, label: &str, edit: Edit, merge: Option<MergeKey>) -> Result<(), String> {
         let applied = edit.apply(&mut self.world, &mut self.entities)?;
         self.note_terrain_redraw(applied.terrain);
-        if matches!(edit, Edit::Add(_)) {
+        if edit.adds_bodies() {
             self.selection.set_many(applied.bodies);
         }
         self.undo.push(label, edit, merge);
@@ -49,7 +55,7 @@ impl EditorState {
         match edit.apply(&mut self.world, &mut self.entities) {
             Ok(applied) => {
                 self.note_terrain_redraw(applied.terrain);
-                self.select_after_history(&edit, applied.bodies);
+                self.select_after_history(&edit, applied.bodies, applied.joints);
                 let label = entry.label.clone();
                 done_side(&mut self.undo, entry, backwards);
                 self.mark_edited();
@@ -65,11 +71,16 @@ impl EditorState {
         }
     }
 
-    /// After an undo or redo the bodies it brought back or changed are selected, so the user
-    /// sees what changed; bodies it removed leave the selection by themselves.
-    fn select_after_history(&mut self, applied: &Edit, touched: Vec<BodyId>) {
-        if !matches!(applied, Edit::Remove(_) | Edit::Settings { .. } | Edit::Terrain { .. }) {
-            self.selection.set_many(touched);
+    /// After an undo or redo the bodies it brought back or changed are selected (or the joint,
+    /// when it touched one joint and no body), so the user sees what changed; what it removed
+    /// leaves the selection by itself.
+    fn select_after_history(&mut self, applied: &Edit, bodies: Vec<BodyId>, joints: Vec<JointId>) {
+        if applied.only_removes() || matches!(applied, Edit::Settings { .. } | Edit::Terrain { .. }) {
+            self.selection.retain_live(&self.world);
+        } else if bodies.is_empty() && joints.len() == 1 {
+            self.selection.set_joint(joints.first().copied());
+        } else {
+            self.selection.set_many(bodies);
         }
     }
 
@@ -96,74 +107,132 @@ impl EditorState {
         self.mark_edited();
     }
 
-    /// The selected bodies as records, in slot order.
-    fn selected_records(&mut self) -> Result<Vec<BodyRecord>, String> {
+    /// The selected bodies' ids, in slot order.
+    fn selected_ids(&self) -> Vec<BodyId> {
         let mut ids = self.selection.ids().to_vec();
         ids.sort_by_key(|id| id.index());
+        ids
+    }
+
+    /// The selected bodies as records, in slot order.
+    fn selected_records(&mut self) -> Result<Vec<BodyRecord>, String> {
+        let ids = self.selected_ids();
         ids.iter().map(|id| BodyRecord::capture(&self.world, &mut self.entities, *id)).collect()
     }
 
-    /// Deletes the selected bodies (one undo step).
+    /// The joints of the selected bodies as records, in joint order, each once.
+    fn selected_bodies_joints(&mut self) -> Result<Vec<JointRecord>, String> {
+        let mut joints = Vec::new();
+        for id in self.selected_ids() {
+            joints.extend(self.world.body_joints(id).map_err(|e| e.to_string())?);
+        }
+        joints.sort_by_key(|j| j.index());
+        joints.dedup();
+        joints.iter().map(|&j| JointRecord::capture(&self.world, &mut self.entities, j)).collect()
+    }
+
+    /// Changes the selected joint with `change` (its parameters, frames, options or name) as
+    /// one undo step, merged with the previous one under the same `merge` key (a dragged field).
+    /// Refused values change nothing.
+    pub fn change_selected_joint(
+        &mut self,
+        label: &str,
+        merge: Option<MergeKey>,
+        change: impl FnOnce(&mut JointRecord),
+    ) -> Result<(), String> {
+        let Some(id) = self.selection.joint() else { return Ok(()) };
+        let before = JointRecord::capture(&self.world, &mut self.entities, id)?;
+        let mut after = before.clone();
+        change(&mut after);
+        if after == before {
+            return Ok(());
+        }
+        self.commit(label, Edit::ChangeJoints(vec![(before, after)]), merge)?;
+        // Changed in place: the joint keeps its id and stays selected.
+        self.selection.set_joint(Some(id));
+        Ok(())
+    }
+
+    /// Deletes the selected joint (one undo step).
+    fn delete_selected_joint(&mut self, id: JointId) -> Result<(), String> {
+        let record = JointRecord::capture(&self.world, &mut self.entities, id)?;
+        self.commit("delete 1 joint", Edit::RemoveJoints(vec![record]), None)?;
+        self.selection.set_joint(None);
+        Ok(())
+    }
+
+    /// Deletes the selected bodies with their joints (one undo step, which brings both back),
+    /// or the selected joint.
     pub fn delete_selection(&mut self) -> Result<(), String> {
+        if let Some(joint) = self.selection.joint() {
+            return self.delete_selected_joint(joint);
+        }
         let records = self.selected_records()?;
         if records.is_empty() {
             return Ok(());
         }
-        let label = format!("delete {}", bodies_text(records.len()));
-        self.commit(&label, Edit::Remove(records), None)
+        let joints = self.selected_bodies_joints()?;
+        let mut label = format!("delete {}", bodies_text(records.len()));
+        let edit = if joints.is_empty() {
+            Edit::Remove(records)
+        } else {
+            label += &format!(" and {}", joints_text(joints.len()));
+            Edit::Group(vec![Edit::RemoveJoints(joints), Edit::Remove(records)])
+        };
+        self.commit(&label, edit, None)
     }
 
-    /// Copies the selected bodies to the clipboard.
+    /// Copies the selected bodies, and the joints among them, to the clipboard.
     pub fn copy_selection(&mut self) -> Result<usize, String> {
         let records = self.selected_records()?;
-        self.clipboard = records.into_iter().map(|r| r.body).collect();
-        Ok(self.clipboard.len())
+        self.clipboard = Clipboard::copy(&self.world, &self.entities, records, &self.selected_ids());
+        Ok(self.clipboard.bodies.len())
     }
 
-    /// Adds copies of `bodies` moved beside where they were (by the width of their group plus a
-    /// little), selects them, as one undo step.
-    pub fn add_copies(&mut self, label: &str, bodies: &[SceneBody]) -> Result<(), String> {
-        if bodies.is_empty() {
-            return Ok(());
+    /// Adds a copy of `copied` moved beside where it was (by the width of its bodies plus a
+    /// little), selects the bodies, as one undo step. Returns the offset it was moved by.
+    pub fn add_copies(&mut self, label: &str, copied: &Clipboard) -> Result<Vec3, String> {
+        if copied.is_empty() {
+            return Ok(Vec3::ZERO);
         }
-        let (min, max) = bodies.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), b| {
-            let r = b.shape.to_shape().map(|s| s.bounding_radius()).unwrap_or(0.5);
-            (lo.min(b.position - Vec3::splat(r)), hi.max(b.position + Vec3::splat(r)))
-        });
+        let (min, max) =
+            copied.bodies.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), b| {
+                let r = b.shape.to_shape().map(|s| s.bounding_radius()).unwrap_or(0.5);
+                (lo.min(b.position - Vec3::splat(r)), hi.max(b.position + Vec3::splat(r)))
+            });
         let offset = Vec3::X * ((max.x - min.x) + 0.25);
-        let records = bodies
-            .iter()
-            .map(|body| {
-                let mut body = body.clone();
-                body.position += offset;
-                BodyRecord { key: self.entities.fresh_key(), body }
-            })
-            .collect();
-        self.commit(label, Edit::Add(records), None)
+        let (bodies, joints) = copied.moved(offset).records(&mut self.entities);
+        let edit = if joints.is_empty() {
+            Edit::Add(bodies)
+        } else {
+            Edit::Group(vec![Edit::Add(bodies), Edit::AddJoints(joints)])
+        };
+        self.commit(label, edit, None)?;
+        Ok(offset)
     }
 
     /// Pastes the clipboard beside where it was copied from.
     pub fn paste(&mut self) -> Result<(), String> {
-        let bodies = self.clipboard.clone();
-        let label = format!("paste {}", bodies_text(bodies.len()));
-        self.add_copies(&label, &bodies)?;
+        let copied = self.clipboard.clone();
+        let label = format!("paste {}", bodies_text(copied.bodies.len()));
+        let offset = self.add_copies(&label, &copied)?;
         // A second paste goes beside the first.
-        let moved = self.selection.ids().iter().filter_map(|id| {
-            let key = self.entities.existing_key(*id)?;
-            let mut body = SceneBody::from_world(&self.world, *id).ok()?;
-            body.name = self.entities.meta(key).name;
-            body.colour = self.entities.meta(key).colour;
-            Some(body)
-        });
-        self.clipboard = moved.collect();
+        self.clipboard = copied.moved(offset);
         Ok(())
     }
 
-    /// Duplicates the selected bodies beside themselves; the copies become the selection.
+    /// Duplicates the selected bodies, and the joints among them, beside themselves; the copies
+    /// become the selection.
     pub fn duplicate_selection(&mut self) -> Result<(), String> {
-        let bodies: Vec<SceneBody> = self.selected_records()?.into_iter().map(|r| r.body).collect();
-        let label = format!("duplicate {}", bodies_text(bodies.len()));
-        self.add_copies(&label, &bodies)
+        let records = self.selected_records()?;
+        let copied = Clipboard::copy(&self.world, &self.entities, records, &self.selected_ids());
+        let label = format!("duplicate {}", bodies_text(copied.bodies.len()));
+        self.add_copies(&label, &copied).map(|_| ())
+    }
+
+    /// Adds `joints` between bodies that exist, as one undo step.
+    pub fn add_joints(&mut self, label: &str, joints: Vec<JointRecord>) -> Result<(), String> {
+        self.commit(label, Edit::AddJoints(joints), None)
     }
 
     /// Adds `bodies` as they are, as one undo step, and selects them.
@@ -269,7 +338,7 @@ impl EditorState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use atoll_physics::{BodyType, SceneShape};
+    use atoll_physics::{BodyType, JointKind, RevoluteJoint, SceneShape};
 
     fn empty() -> EditorState {
         let mut state = EditorState::from_scene(&crate::builtin::tower(1), None).unwrap();
@@ -324,6 +393,122 @@ mod tests {
         assert_eq!(state.world.body_count(), 1 + 8);
         state.undo();
         assert_eq!(state.world.body_count(), 1 + 6);
+    }
+
+    /// Two balls hinged together, the first also hinged to the world, named "hinge" and
+    /// "anchor"; returns the balls.
+    fn hinged_pair(state: &mut EditorState) -> (BodyId, BodyId) {
+        state.add_bodies("spawn", vec![ball(0.0), ball(2.0)]).unwrap();
+        let ids = state.selected_ids();
+        let (a, b) = (ids[0], ids[1]);
+        let (key_a, key_b) = (state.entities.key(a), state.entities.key(b));
+        let hinge = JointKind::Revolute(RevoluteJoint::default());
+        let between =
+            state.world.joint_desc_at(hinge, Some(a), b, Vec3::new(1.0, 0.5, 0.0), Vec3::Z).unwrap();
+        let anchor = state.world.joint_desc_at(hinge, None, a, Vec3::new(-1.0, 0.5, 0.0), Vec3::Z).unwrap();
+        let record = |state: &mut EditorState, body_a, desc, name: &str| JointRecord {
+            key: state.entities.fresh_joint_key(),
+            body_a,
+            body_b: if body_a.is_some() { key_b } else { key_a },
+            desc,
+            name: name.to_string(),
+        };
+        let joints =
+            vec![record(state, Some(key_a), between, "hinge"), record(state, None, anchor, "anchor")];
+        state.add_joints("add 2 joints", joints).unwrap();
+        (a, b)
+    }
+
+    /// Each joint's name and description (bodies as indices of the world's live bodies).
+    fn joint_list(state: &EditorState) -> Vec<(String, Option<usize>, usize, JointKind)> {
+        let bodies: Vec<BodyId> = state.world.body_ids().collect();
+        let index = |id: BodyId| bodies.iter().position(|&b| b == id).unwrap();
+        state
+            .world
+            .joint_ids()
+            .map(|j| {
+                let d = state.world.joint_desc(j).unwrap();
+                (state.entities.joint_name_of(j), d.body_a.map(index), index(d.body_b), d.kind)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn deleting_a_body_deletes_its_joints_in_one_step_and_undo_brings_both_back() {
+        let mut state = empty();
+        let (a, _) = hinged_pair(&mut state);
+        let joints = joint_list(&state);
+        assert_eq!(joints.len(), 2);
+        state.selection.set(Some(a));
+        state.delete_selection().unwrap();
+        assert_eq!(state.world.joint_count(), 0, "both joints of the deleted ball went with it");
+        assert_eq!(state.undo().as_deref(), Some("delete 1 body and 2 joints"));
+        assert_eq!(joint_list(&state), joints, "undo brings back the joints with their names");
+        assert_eq!(state.redo().as_deref(), Some("delete 1 body and 2 joints"));
+        assert_eq!(state.world.joint_count(), 0);
+        state.undo();
+        assert_eq!(state.undo().as_deref(), Some("add 2 joints"));
+        assert_eq!(state.world.joint_count(), 0);
+        assert_eq!(state.redo().as_deref(), Some("add 2 joints"));
+        assert_eq!(joint_list(&state), joints);
+    }
+
+    #[test]
+    fn a_selected_joint_is_changed_in_place_refused_when_wrong_and_deleted_as_one_step() {
+        let mut state = empty();
+        hinged_pair(&mut state);
+        let joint = state.world.joint_ids().next().unwrap();
+        state.selection.set_joint(Some(joint));
+        let limit = |lower, upper| {
+            move |r: &mut JointRecord| {
+                r.desc.kind = JointKind::Revolute(RevoluteJoint {
+                    limits: Some(atoll_physics::Limits::new(lower, upper)),
+                    ..Default::default()
+                })
+            }
+        };
+        state.change_selected_joint("set limits", Some(MergeKey(7)), limit(-0.5, 0.5)).unwrap();
+        state.change_selected_joint("set limits", Some(MergeKey(7)), limit(-0.25, 0.5)).unwrap();
+        assert_eq!(state.selection.joint(), Some(joint), "changed in place: the same id");
+        let reason = state.change_selected_joint("set limits", None, limit(1.0, -1.0)).unwrap_err();
+        assert!(reason.contains("above the upper"), "{reason}");
+        let JointKind::Revolute(hinge) = state.world.joint_desc(joint).unwrap().kind else { panic!() };
+        assert_eq!(hinge.limits, Some(atoll_physics::Limits::new(-0.25, 0.5)));
+        // The two drags of one field are one undo step, back to no limits.
+        assert_eq!(state.undo().as_deref(), Some("set limits"));
+        let JointKind::Revolute(hinge) = state.world.joint_desc(joint).unwrap().kind else { panic!() };
+        assert_eq!(hinge.limits, None);
+        state.selection.set_joint(Some(joint));
+        state.delete_selection().unwrap();
+        assert_eq!(state.world.joint_count(), 1);
+        assert_eq!(state.world.body_count(), 1 + 2, "the bodies stay");
+        assert_eq!(state.undo().as_deref(), Some("delete 1 joint"));
+        assert_eq!(state.world.joint_count(), 2);
+        assert!(state.selection.joint().is_some(), "undo selects the joint it brought back");
+    }
+
+    #[test]
+    fn copying_jointed_bodies_pastes_their_joints() {
+        let mut state = empty();
+        let (a, b) = hinged_pair(&mut state);
+        state.selection.set_many([a, b]);
+        assert_eq!(state.copy_selection().unwrap(), 2);
+        assert_eq!(state.clipboard.joints.len(), 2, "the hinge between them and the one to the world");
+        state.paste().unwrap();
+        assert_eq!(state.world.joint_count(), 4);
+        let pasted = state.selected_ids();
+        for joint in state.world.joint_ids().skip(2) {
+            let view = state.world.joint(joint).unwrap();
+            assert!(pasted.contains(&view.body_b), "a pasted joint links the pasted bodies");
+            let gap = (view.anchor_a - view.anchor_b).length();
+            assert!(gap < 1e-4, "the pasted joint's anchors meet: {gap} m apart");
+        }
+        assert_eq!(state.undo().as_deref(), Some("paste 2 bodies"));
+        assert_eq!(state.world.joint_count(), 2);
+        // Only one of the pair selected: the hinge between them stays behind.
+        state.selection.set(Some(b));
+        state.copy_selection().unwrap();
+        assert!(state.clipboard.joints.is_empty());
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Edits as deltas: what changed, enough to apply it again and to take it back. The undo
-//! history stores these, never whole worlds.
+//! history stores these, never whole worlds. Bodies and joints are named by their entity keys,
+//! so an edit still finds them after undo and redo gave them new engine ids.
 
-use super::entities::{Entities, EntityKey, EntityMeta};
+use super::entities::{Entities, EntityKey, EntityMeta, JointKey};
 use atoll_physics::terrain::{ChunkCoord, Voxel};
-use atoll_physics::{BodyId, SceneBody, StepSettings, Transform, World};
+use atoll_physics::{BodyId, JointDesc, JointId, SceneBody, StepSettings, Transform, World};
 use glam::IVec3;
 
 /// One body as an edit remembers it: its key and everything needed to create it again.
@@ -38,6 +39,52 @@ impl BodyRecord {
     }
 }
 
+/// One joint as an edit remembers it: its key, its bodies' keys and everything needed to
+/// create it again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointRecord {
+    /// The joint's key.
+    pub key: JointKey,
+    /// Body A's key; `None` for the world.
+    pub body_a: Option<EntityKey>,
+    /// Body B's key.
+    pub body_b: EntityKey,
+    /// The joint; its body ids are those of when it was recorded and are looked up again from
+    /// the keys when it is created.
+    pub desc: JointDesc,
+    /// Its name (may be empty).
+    pub name: String,
+}
+
+impl JointRecord {
+    /// The live joint `id` as it is now.
+    pub fn capture(world: &World, entities: &mut Entities, id: JointId) -> Result<JointRecord, String> {
+        let desc = world.joint_desc(id).map_err(|e| e.to_string())?;
+        let key = entities.joint_key(id);
+        Ok(JointRecord {
+            key,
+            body_a: desc.body_a.map(|b| entities.key(b)),
+            body_b: entities.key(desc.body_b),
+            name: entities.joint_name(key),
+            desc,
+        })
+    }
+
+    /// Checks what does not need the world: the joint's parameters and its two sides.
+    fn validate(&self) -> Result<(), String> {
+        if self.body_a == Some(self.body_b) {
+            return Err("a joint cannot link a body to itself".to_string());
+        }
+        self.desc.validate().map_err(|e| e.to_string())
+    }
+
+    /// The engine's description with the bodies the keys name now.
+    fn live_desc(&self, entities: &Entities) -> Result<JointDesc, String> {
+        let body = |key: EntityKey| entities.body(key).ok_or_else(|| "the joint's body is gone".to_string());
+        Ok(JointDesc { body_a: self.body_a.map(body).transpose()?, body_b: body(self.body_b)?, ..self.desc })
+    }
+}
+
 /// A change to the edited scene.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
@@ -63,6 +110,16 @@ pub enum Edit {
         /// Bodies destroyed with it (those rocks, when the stroke is undone), in this order.
         removed: Vec<BodyRecord>,
     },
+    /// Joints created, in this order (their bodies exist).
+    AddJoints(Vec<JointRecord>),
+    /// Joints destroyed, in this order.
+    RemoveJoints(Vec<JointRecord>),
+    /// Joints changed: each one before and after (the joint is made again).
+    ChangeJoints(Vec<(JointRecord, JointRecord)>),
+    /// Several edits as one step, applied in order (deleting bodies with their joints, pasting
+    /// bodies with the joints between them). All or nothing: a part that fails takes back the
+    /// parts before it.
+    Group(Vec<Edit>),
 }
 
 /// What applying an edit did, for the selection and the viewport.
@@ -70,6 +127,8 @@ pub enum Edit {
 pub struct Applied {
     /// The live bodies it created or changed.
     pub bodies: Vec<BodyId>,
+    /// The live joints it created or changed.
+    pub joints: Vec<JointId>,
     /// Terrain changes: the terrain stamp before and after, and the chunks to redraw.
     pub terrain: Option<(u64, u64, Vec<ChunkCoord>)>,
 }
@@ -89,6 +148,12 @@ impl Edit {
                 added: reversed(removed),
                 removed: reversed(added),
             },
+            Edit::AddJoints(records) => Edit::RemoveJoints(records.iter().rev().cloned().collect()),
+            Edit::RemoveJoints(records) => Edit::AddJoints(records.iter().rev().cloned().collect()),
+            Edit::ChangeJoints(pairs) => {
+                Edit::ChangeJoints(pairs.iter().map(|(b, a)| (a.clone(), b.clone())).collect())
+            }
+            Edit::Group(parts) => Edit::Group(parts.iter().rev().map(Edit::inverse).collect()),
         }
     }
 
@@ -103,6 +168,10 @@ impl Edit {
             Edit::Change(pairs) => pairs.iter().try_for_each(|(_, after)| check(after)),
             Edit::Settings { after, .. } => after.validate().map_err(|e| e.to_string()),
             Edit::Terrain { added, .. } => added.iter().try_for_each(check),
+            Edit::AddJoints(records) => records.iter().try_for_each(JointRecord::validate),
+            Edit::RemoveJoints(_) => Ok(()),
+            Edit::ChangeJoints(pairs) => pairs.iter().try_for_each(|(_, after)| after.validate()),
+            Edit::Group(parts) => parts.iter().try_for_each(Edit::validate),
         }
     }
 
@@ -131,6 +200,27 @@ impl Edit {
                 }
             }
             Edit::Settings { after, .. } => world.set_settings(*after).map_err(|e| e.to_string())?,
+            Edit::AddJoints(records) => add_joints(world, entities, records, &mut applied.joints)?,
+            Edit::RemoveJoints(records) => remove_joints(world, entities, records)?,
+            Edit::ChangeJoints(pairs) => change_joints(world, entities, pairs, &mut applied.joints)?,
+            Edit::Group(parts) => {
+                for (done, part) in parts.iter().enumerate() {
+                    match part.apply(world, entities) {
+                        Ok(part_applied) => {
+                            applied.bodies.extend(part_applied.bodies);
+                            applied.joints.extend(part_applied.joints);
+                            applied.terrain = applied.terrain.or(part_applied.terrain);
+                        }
+                        Err(e) => {
+                            // Take back what was done, newest first, so the world is as it was.
+                            for earlier in parts[..done].iter().rev() {
+                                let _ = earlier.inverse().apply(world, entities);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+            }
         }
         Ok(applied)
     }
@@ -140,8 +230,38 @@ impl Edit {
         match self {
             Edit::Add(r) | Edit::Remove(r) => r.len(),
             Edit::Change(p) => p.len(),
-            Edit::Settings { .. } => 0,
+            Edit::Settings { .. } | Edit::AddJoints(_) | Edit::RemoveJoints(_) | Edit::ChangeJoints(_) => 0,
             Edit::Terrain { added, removed, .. } => added.len() + removed.len(),
+            Edit::Group(parts) => parts.iter().map(Edit::body_count).sum(),
+        }
+    }
+
+    /// Joints the edit names.
+    pub fn joint_count(&self) -> usize {
+        match self {
+            Edit::AddJoints(r) | Edit::RemoveJoints(r) => r.len(),
+            Edit::ChangeJoints(p) => p.len(),
+            Edit::Group(parts) => parts.iter().map(Edit::joint_count).sum(),
+            _ => 0,
+        }
+    }
+
+    /// Whether the edit creates bodies (they become the selection).
+    pub fn adds_bodies(&self) -> bool {
+        match self {
+            Edit::Add(_) => true,
+            Edit::Group(parts) => parts.iter().any(Edit::adds_bodies),
+            _ => false,
+        }
+    }
+
+    /// Whether the edit only takes things away (bodies, joints): after it, nothing it names is
+    /// left to select.
+    pub fn only_removes(&self) -> bool {
+        match self {
+            Edit::Remove(_) | Edit::RemoveJoints(_) => true,
+            Edit::Group(parts) => parts.iter().all(Edit::only_removes),
+            _ => false,
         }
     }
 
@@ -156,6 +276,12 @@ impl Edit {
                 voxels.shrink_to_fit();
                 added.shrink_to_fit();
                 removed.shrink_to_fit();
+            }
+            Edit::AddJoints(r) | Edit::RemoveJoints(r) => r.shrink_to_fit(),
+            Edit::ChangeJoints(p) => p.shrink_to_fit(),
+            Edit::Group(parts) => {
+                parts.iter_mut().for_each(Edit::shrink_to_fit);
+                parts.shrink_to_fit();
             }
         }
     }
@@ -173,6 +299,18 @@ impl Edit {
                 voxels.capacity() * size_of::<(IVec3, Voxel, Voxel)>()
                     + records_bytes(added)
                     + records_bytes(removed)
+            }
+            Edit::AddJoints(r) | Edit::RemoveJoints(r) => {
+                r.capacity() * size_of::<JointRecord>() + r.iter().map(|j| j.name.capacity()).sum::<usize>()
+            }
+            Edit::ChangeJoints(p) => {
+                p.capacity() * size_of::<(JointRecord, JointRecord)>()
+                    + p.iter().map(|(b, a)| b.name.capacity() + a.name.capacity()).sum::<usize>()
+            }
+            // Each part counts its own size.
+            Edit::Group(parts) => {
+                parts.iter().map(Edit::bytes).sum::<usize>()
+                    + (parts.capacity() - parts.len()) * size_of::<Edit>()
             }
         };
         size_of::<Edit>() + heap
@@ -207,12 +345,85 @@ fn add(
     Ok(())
 }
 
-/// Destroys the live bodies of `records`, in order.
+/// Destroys the live bodies of `records`, in order, and forgets the keys of the joints that
+/// went with them.
 fn remove(world: &mut World, entities: &mut Entities, records: &[BodyRecord]) -> Result<(), String> {
     for record in records {
         if let Some(id) = entities.body(record.key) {
-            world.destroy_body(id).map_err(|e| e.to_string())?;
+            let joints = world.destroy_body(id).map_err(|e| e.to_string())?;
             entities.unbind(record.key);
+            for joint in joints {
+                if let Some(key) = entities.existing_joint_key(joint) {
+                    entities.unbind_joint(key);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Creates the joints of `records` under their keys, in order.
+fn add_joints(
+    world: &mut World,
+    entities: &mut Entities,
+    records: &[JointRecord],
+    touched: &mut Vec<JointId>,
+) -> Result<(), String> {
+    let descs: Vec<JointDesc> = records.iter().map(|r| r.live_desc(entities)).collect::<Result<_, _>>()?;
+    let first = touched.len();
+    for (record, desc) in records.iter().zip(&descs) {
+        match world.create_joint(desc) {
+            Ok(id) => {
+                entities.bind_joint(record.key, id);
+                entities.set_joint_name(record.key, record.name.clone());
+                touched.push(id);
+            }
+            Err(e) => {
+                // All or nothing: the joints this call made go again.
+                for (made, id) in records.iter().zip(touched.drain(first..)) {
+                    let _ = world.destroy_joint(id);
+                    entities.unbind_joint(made.key);
+                }
+                return Err(format!("joint {}: {e}", record.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Changes live joints in place to the `after` side of each pair (their ids, islands and warm
+/// starts stay). Every joint is looked up and checked before any changes, so a refused change
+/// changes nothing.
+fn change_joints(
+    world: &mut World,
+    entities: &mut Entities,
+    pairs: &[(JointRecord, JointRecord)],
+    touched: &mut Vec<JointId>,
+) -> Result<(), String> {
+    let mut changes = Vec::with_capacity(pairs.len());
+    for (_, after) in pairs {
+        let id = entities.joint(after.key).ok_or_else(|| format!("joint {}: it is gone", after.name))?;
+        let desc = after.live_desc(entities)?;
+        let now = world.joint_desc(id).map_err(|e| e.to_string())?;
+        if (now.body_a, now.body_b) != (desc.body_a, desc.body_b) {
+            return Err(format!("joint {}: its bodies cannot change", after.name));
+        }
+        changes.push((after, id, desc));
+    }
+    for (after, id, desc) in changes {
+        world.set_joint_desc(id, &desc).map_err(|e| format!("joint {}: {e}", after.name))?;
+        entities.set_joint_name(after.key, after.name.clone());
+        touched.push(id);
+    }
+    Ok(())
+}
+
+/// Destroys the live joints of `records`, in order.
+fn remove_joints(world: &mut World, entities: &mut Entities, records: &[JointRecord]) -> Result<(), String> {
+    for record in records {
+        if let Some(id) = entities.joint(record.key) {
+            world.destroy_joint(id).map_err(|e| e.to_string())?;
+            entities.unbind_joint(record.key);
         }
     }
     Ok(())
@@ -307,6 +518,40 @@ mod tests {
         change.inverse().apply(&mut world, &mut entities).unwrap();
         assert_eq!(world.transform(id).unwrap().position, Vec3::new(2.0, 1.0, 0.0));
         assert_eq!(world.body(id).unwrap().material.friction, 0.6);
+    }
+
+    #[test]
+    fn a_group_that_fails_part_way_takes_back_its_first_parts() {
+        let (mut world, mut entities) = world_and_entities();
+        let (a, b) = (ball(&mut entities, 0.0), ball(&mut entities, 2.0));
+        let desc = atoll_physics::JointDesc::new(
+            atoll_physics::JointKind::Spherical(Default::default()),
+            None,
+            BodyId::TERRAIN,
+        );
+        let joint = |body_b: EntityKey, entities: &mut Entities| JointRecord {
+            key: entities.fresh_joint_key(),
+            body_a: None,
+            body_b,
+            desc,
+            name: String::new(),
+        };
+        let to_a = joint(a.key, &mut entities);
+        // A joint to a body that is never created: the group fails at its last part.
+        let stray = joint(entities.fresh_key(), &mut entities);
+        let group = Edit::Group(vec![Edit::Add(vec![a, b]), Edit::AddJoints(vec![to_a, stray])]);
+        let error = group.apply(&mut world, &mut entities).unwrap_err();
+        assert!(error.contains("gone"), "{error}");
+        assert_eq!((world.body_count(), world.joint_count()), (0, 0), "nothing of the group stays");
+        let Edit::Group(parts) = &group else { unreachable!() };
+        let good = Edit::Group(vec![parts[0].clone(), {
+            let Edit::AddJoints(j) = &parts[1] else { unreachable!() };
+            Edit::AddJoints(vec![j[0].clone()])
+        }]);
+        let applied = good.apply(&mut world, &mut entities).unwrap();
+        assert_eq!((applied.bodies.len(), applied.joints.len()), (2, 1));
+        good.inverse().apply(&mut world, &mut entities).unwrap();
+        assert_eq!((world.body_count(), world.joint_count()), (0, 0));
     }
 
     #[test]

@@ -1,16 +1,20 @@
-//! Stable names for the bodies of the edited scene.
+//! Stable names for the bodies and joints of the edited scene.
 //!
 //! A body deleted and brought back by undo is a new body to the engine (a new [`BodyId`]), yet
 //! the edits before and after it must still find it. Every body therefore has an
 //! [`EntityKey`] that the undo history refers to, and the editor's own data about it (its name
-//! and colour) is kept under that key.
+//! and colour) is kept under that key. Joints likewise have a [`JointKey`] and a name.
 
-use atoll_physics::{BodyId, World};
+use atoll_physics::{BodyId, JointId, World};
 use std::collections::HashMap;
 
 /// The editor's name for one body of the scene, unchanged by undo and redo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EntityKey(u32);
+
+/// The editor's name for one joint of the scene, unchanged by undo and redo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JointKey(u32);
 
 /// What the editor, not the engine, knows about a body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,6 +35,12 @@ pub struct Entities {
     next: u32,
     /// Bumped whenever a colour changes, so the viewport rebuilds its colour table only then.
     colour_revision: u64,
+    /// The joints' keys, as `body_of` and `key_of_slot` are the bodies'.
+    joint_of: HashMap<JointKey, JointId>,
+    joint_key_of_slot: Vec<Option<JointKey>>,
+    /// Joint names (saved with the scene; absent when empty).
+    joint_names: HashMap<JointKey, String>,
+    next_joint: u32,
 }
 
 impl Entities {
@@ -42,6 +52,80 @@ impl Entities {
             entities.meta.insert(key, meta_of(id));
         }
         entities
+    }
+
+    /// Gives every joint of `world` a key, with the name `name_of` gives it.
+    pub fn name_joints(&mut self, world: &World, mut name_of: impl FnMut(JointId) -> String) {
+        for id in world.joint_ids() {
+            let key = self.joint_key(id);
+            self.set_joint_name(key, name_of(id));
+        }
+    }
+
+    /// The key of a live joint, given one now if it has none.
+    pub fn joint_key(&mut self, id: JointId) -> JointKey {
+        if let Some(key) = self.existing_joint_key(id) {
+            return key;
+        }
+        let key = self.fresh_joint_key();
+        self.bind_joint(key, id);
+        key
+    }
+
+    /// The key of a joint, if it has one.
+    pub fn existing_joint_key(&self, id: JointId) -> Option<JointKey> {
+        let key = (*self.joint_key_of_slot.get(id.index() as usize)?)?;
+        (self.joint_of.get(&key) == Some(&id)).then_some(key)
+    }
+
+    /// A fresh key for a joint about to be created.
+    pub fn fresh_joint_key(&mut self) -> JointKey {
+        let key = JointKey(self.next_joint);
+        self.next_joint += 1;
+        key
+    }
+
+    /// Records that `key` now names the live joint `id`.
+    pub fn bind_joint(&mut self, key: JointKey, id: JointId) {
+        let slot = id.index() as usize;
+        if self.joint_key_of_slot.len() <= slot {
+            self.joint_key_of_slot.resize(slot + 1, None);
+        }
+        self.joint_key_of_slot[slot] = Some(key);
+        self.joint_of.insert(key, id);
+    }
+
+    /// Records that the joint of `key` was destroyed; its name is kept for undo.
+    pub fn unbind_joint(&mut self, key: JointKey) {
+        if let Some(id) = self.joint_of.remove(&key)
+            && let Some(slot) = self.joint_key_of_slot.get_mut(id.index() as usize)
+        {
+            *slot = None;
+        }
+    }
+
+    /// The live joint `key` names.
+    pub fn joint(&self, key: JointKey) -> Option<JointId> {
+        self.joint_of.get(&key).copied()
+    }
+
+    /// The name of joint `key` (empty when it has none).
+    pub fn joint_name(&self, key: JointKey) -> String {
+        self.joint_names.get(&key).cloned().unwrap_or_default()
+    }
+
+    /// Names joint `key` (an empty name removes it).
+    pub fn set_joint_name(&mut self, key: JointKey, name: String) {
+        if name.is_empty() {
+            self.joint_names.remove(&key);
+        } else {
+            self.joint_names.insert(key, name);
+        }
+    }
+
+    /// The name of a live joint (empty when it has none).
+    pub fn joint_name_of(&self, id: JointId) -> String {
+        self.existing_joint_key(id).map(|key| self.joint_name(key)).unwrap_or_default()
     }
 
     /// The key of a live body, given one now if it has none (a body the engine made by itself,
@@ -124,10 +208,15 @@ impl Entities {
     /// The bytes the tables hold on the heap (for the undo memory figure).
     pub fn heap_bytes(&self) -> usize {
         let names: usize = self.meta.values().map(|m| m.name.capacity()).sum();
+        let joint_names: usize = self.joint_names.values().map(String::capacity).sum();
         self.body_of.capacity() * size_of::<(EntityKey, BodyId)>()
             + self.key_of_slot.capacity() * size_of::<Option<EntityKey>>()
             + self.meta.capacity() * size_of::<(EntityKey, EntityMeta)>()
             + names
+            + self.joint_of.capacity() * size_of::<(JointKey, JointId)>()
+            + self.joint_key_of_slot.capacity() * size_of::<Option<JointKey>>()
+            + self.joint_names.capacity() * size_of::<(JointKey, String)>()
+            + joint_names
     }
 }
 

@@ -70,6 +70,9 @@ pub fn edited_scene(state: &EditorState) -> Scene {
     for (body, id) in scene.bodies.iter_mut().zip(world.body_ids()) {
         body.colour = state.entities.meta_of(id).colour;
     }
+    for (joint, id) in scene.joints.iter_mut().zip(world.joint_ids()) {
+        joint.name = state.entities.joint_name_of(id);
+    }
     scene
 }
 
@@ -244,6 +247,28 @@ mod tests {
         save_as(&mut state, &path).unwrap();
         assert!(!state.dirty);
         assert_eq!(Scene::load(&path).unwrap().bodies[0].name, "ground");
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn joints_and_their_names_save_and_load_back() {
+        let mut scene = atoll_physics::scene::builtin::bridge();
+        for (k, joint) in scene.joints.iter_mut().enumerate() {
+            joint.name = format!("hinge {k}");
+        }
+        let mut state = EditorState::from_scene(&scene, None).unwrap();
+        let first = state.world.joint_ids().next().unwrap();
+        assert_eq!(state.entities.joint_name_of(first), "hinge 0");
+        let path = std::env::temp_dir().join(format!("atoll-joints-{}.ron", std::process::id()));
+        save_as(&mut state, &path).unwrap();
+        let saved = Scene::load(&path).unwrap();
+        assert_eq!(saved.joints.len(), scene.joints.len());
+        for (a, b) in saved.joints.iter().zip(&scene.joints) {
+            assert_eq!((&a.name, a.kind, a.collide_connected), (&b.name, b.kind, b.collide_connected));
+        }
+        let reopened = EditorState::open(&path).unwrap();
+        let last = reopened.world.joint_ids().last().unwrap();
+        assert_eq!(reopened.entities.joint_name_of(last), format!("hinge {}", scene.joints.len() - 1));
         std::fs::remove_file(path).unwrap();
     }
 

@@ -4,6 +4,7 @@
 //! tests run the same code.
 
 pub mod autosave;
+pub mod clipboard;
 pub mod commands;
 pub mod edit;
 pub mod entities;
@@ -11,6 +12,7 @@ pub mod file_session;
 pub mod files;
 pub mod gizmo;
 pub mod history;
+pub mod joint_trace;
 pub mod native_dialog;
 pub mod notices;
 pub mod panels;
@@ -72,7 +74,12 @@ impl Editor {
                     panels::spawn::show(ui, &mut self.state, &mut self.panels.generator);
                 });
                 ui.heading("Scene");
-                panels::scene_tree::show(ui, &mut self.state, &mut self.panels.body_filter);
+                panels::scene_tree::show(
+                    ui,
+                    &mut self.state,
+                    &mut self.panels.body_filter,
+                    &mut self.panels.joint_filter,
+                );
             },
         );
         // The panels borrow the panel state, so the open flag travels separately.

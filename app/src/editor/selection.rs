@@ -1,12 +1,14 @@
-//! The selected bodies: a set in the order they were picked, the last one primary (the one the
-//! Inspector shows first and the gizmo sits on).
+//! What is selected: either bodies, a set in the order they were picked, the last one primary
+//! (the one the Inspector shows first and the gizmo sits on), or one joint. Selecting one kind
+//! drops the other, so the Inspector, Delete and the gizmo always know what they act on.
 
-use atoll_physics::{BodyId, World};
+use atoll_physics::{BodyId, JointId, World};
 
-/// The selected bodies, primary last.
+/// The selected bodies, primary last, or the selected joint.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
     ids: Vec<BodyId>,
+    joint: Option<JointId>,
 }
 
 impl Selection {
@@ -25,19 +27,37 @@ impl Selection {
         self.ids.contains(&id)
     }
 
-    /// Whether nothing is selected.
+    /// Whether nothing is selected, neither a body nor a joint.
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.ids.is_empty() && self.joint.is_none()
+    }
+
+    /// Whether no body is selected (a joint may be).
+    pub fn has_bodies(&self) -> bool {
+        !self.ids.is_empty()
+    }
+
+    /// The selected joint.
+    pub fn joint(&self) -> Option<JointId> {
+        self.joint
+    }
+
+    /// Selects only joint `id` (or nothing).
+    pub fn set_joint(&mut self, id: Option<JointId>) {
+        self.ids.clear();
+        self.joint = id;
     }
 
     /// Selects only `id` (or nothing).
     pub fn set(&mut self, id: Option<BodyId>) {
+        self.joint = None;
         self.ids.clear();
         self.ids.extend(id);
     }
 
     /// Selects exactly `ids` (the last one primary), without repeats.
     pub fn set_many(&mut self, ids: impl IntoIterator<Item = BodyId>) {
+        self.joint = None;
         self.ids.clear();
         for id in ids {
             self.add(id);
@@ -46,12 +66,14 @@ impl Selection {
 
     /// Adds `id` as the primary body.
     pub fn add(&mut self, id: BodyId) {
+        self.joint = None;
         self.ids.retain(|x| *x != id);
         self.ids.push(id);
     }
 
     /// Adds `id`, or takes it out when it was selected.
     pub fn toggle(&mut self, id: BodyId) {
+        self.joint = None;
         if self.contains(id) {
             self.ids.retain(|x| *x != id);
         } else {
@@ -59,9 +81,10 @@ impl Selection {
         }
     }
 
-    /// Forgets bodies that no longer exist.
+    /// Forgets bodies and joints that no longer exist.
     pub fn retain_live(&mut self, world: &World) {
         self.ids.retain(|id| world.body(*id).is_ok());
+        self.joint = self.joint.filter(|id| world.joint(*id).is_ok());
     }
 }
 

@@ -7,15 +7,18 @@
 //! (`files.rs`) reads those. The session is held here only so that one `&mut EditorState` serves
 //! every panel.
 
+use super::clipboard::Clipboard;
 use super::edit::Edit;
 use super::entities::{Entities, EntityMeta};
 use super::file_session::FileSession;
 use super::history::History;
+use super::joint_trace::JointTrace;
 use super::notices::{NoticePlace, Notices};
 use super::selection::Selection;
 use super::spawn::SpawnTool;
 use super::terrain_tool::TerrainTool;
 use super::undo::{MergeKey, UndoStack};
+use crate::render::joint_lines::joint_near;
 use crate::render::terrain::TerrainRebuild;
 use crate::render::{OrbitCamera, ViewOptions};
 use atoll_physics::{
@@ -24,6 +27,9 @@ use atoll_physics::{
 use glam::{Vec2, Vec3};
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// How near (in points) a click must come to a drawn joint anchor to select the joint.
+pub const JOINT_PICK_REACH: f32 = 8.0;
 
 /// Most steps taken in one frame while playing, so a slow frame does not snowball into slower
 /// frames (the simulation then runs slower than real time instead).
@@ -68,12 +74,14 @@ pub struct EditorState {
     pub entities: Entities,
     /// The edits that can be undone and redone.
     pub undo: UndoStack,
-    /// Bodies copied with Ctrl+C, as they were then.
-    pub clipboard: Vec<SceneBody>,
+    /// Bodies copied with Ctrl+C, as they were then, with the joints among them.
+    pub clipboard: Clipboard,
     /// The spawn tool.
     pub spawn_tool: SpawnTool,
     /// The last steps' timings and broadphase figures.
     pub history: History,
+    /// The selected joint's coordinate and force over the last steps.
+    pub joint_trace: JointTrace,
     /// Colouring, overlays and highlights of the viewport.
     pub view: ViewOptions,
     /// The island picked in the Islands panel; its bodies are highlighted. The id has a
@@ -105,10 +113,13 @@ impl EditorState {
         let (world, ids) = scene.build_world().map_err(|e| format!("{}: {e}", scene.name))?;
         let by_id: std::collections::HashMap<BodyId, &SceneBody> =
             ids.iter().copied().zip(&scene.bodies).collect();
-        let entities = Entities::for_world(&world, |id| match by_id.get(&id) {
+        let mut entities = Entities::for_world(&world, |id| match by_id.get(&id) {
             Some(body) => EntityMeta { name: body.name.clone(), colour: body.colour },
             None => EntityMeta::default(),
         });
+        // A fresh world's joints are the scene's, in order.
+        let mut joint_names = scene.joints.iter().map(|j| j.name.clone());
+        entities.name_joints(&world, |_| joint_names.next().unwrap_or_default());
         let view = ViewOptions { time_to_sleep: world.settings().time_to_sleep, ..Default::default() };
         Ok(EditorState {
             edited: world.snapshot(),
@@ -125,9 +136,10 @@ impl EditorState {
             notices: Notices::default(),
             entities,
             undo: UndoStack::default(),
-            clipboard: Vec::new(),
+            clipboard: Clipboard::default(),
             spawn_tool: SpawnTool::default(),
             history: History::default(),
+            joint_trace: JointTrace::default(),
             view,
             selected_island: None,
             dirty: false,
@@ -234,6 +246,8 @@ impl EditorState {
         if self.view.selected != self.selection.ids() {
             self.view.selected = self.selection.ids().to_vec();
         }
+        self.view.selected_joint = self.selection.joint();
+        self.view.highlighted_island = self.selected_island;
         if self.view.colour_revision != self.entities.colour_revision() {
             self.view.colour_revision = self.entities.colour_revision();
             self.view.body_colours = self.entities.colours().collect();
@@ -315,8 +329,17 @@ impl EditorState {
 
     /// Selects the nearest body hit by the view ray through `pixel` of a `size` viewport, or
     /// clears the selection when the ray hits nothing. With `add`, the body is added to the
-    /// selection instead (or taken out of it, when it was in).
+    /// selection instead (or taken out of it, when it was in). While joints are drawn, a click
+    /// within [`JOINT_PICK_REACH`] of a joint's anchor selects the joint instead.
     pub fn pick(&mut self, pixel: Vec2, size: Vec2, add: bool) {
+        if self.view.overlays.joints && !add {
+            let camera = &self.camera;
+            let near = joint_near(&self.world, pixel, JOINT_PICK_REACH, |p| camera.project(p, size));
+            if let Some(joint) = near {
+                self.selection.set_joint(Some(joint));
+                return;
+            }
+        }
         let (origin, dir) = self.camera.ray_through(pixel, size);
         let hit = nearest_hit(&self.world, origin, dir);
         match (hit, add) {
@@ -340,6 +363,7 @@ impl EditorState {
         self.world.step();
         self.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
         self.history.record(&self.world);
+        self.joint_trace.record(&self.world, self.selection.joint());
     }
 }
 

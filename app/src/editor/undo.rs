@@ -133,6 +133,13 @@ fn merged(first: &Edit, second: &Edit) -> Option<Edit> {
                 a.iter().zip(b).map(|((before, _), (_, after))| (before.clone(), after.clone())).collect(),
             ))
         }
+        (Edit::ChangeJoints(a), Edit::ChangeJoints(b))
+            if a.len() == b.len() && a.iter().zip(b).all(|((x, _), (y, _))| x.key == y.key) =>
+        {
+            Some(Edit::ChangeJoints(
+                a.iter().zip(b).map(|((before, _), (_, after))| (before.clone(), after.clone())).collect(),
+            ))
+        }
         (Edit::Settings { before, .. }, Edit::Settings { after, .. }) => {
             Some(Edit::Settings { before: *before, after: *after })
         }

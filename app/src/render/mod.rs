@@ -4,6 +4,7 @@
 pub mod camera;
 pub mod gpu;
 pub mod instances;
+pub mod joint_lines;
 pub mod lines;
 pub mod mesh;
 pub mod palette;
@@ -170,6 +171,9 @@ impl Renderer {
         let mut line_vertices = std::mem::take(&mut self.line_vertices);
         lines::build_into(&mut line_vertices, world, &self.view.overlays, self.view.marker);
         terrain_lines::append(&mut line_vertices, world, &self.view);
+        // The joint lines go last in the same buffer and are drawn without the depth test.
+        let depth_tested = line_vertices.len() as u32;
+        joint_lines::append_view(&mut line_vertices, world, &self.view);
         self.upload_lines(&line_vertices);
         let lined = Instant::now();
 
@@ -234,9 +238,12 @@ impl Renderer {
 
             // Overlays over everything, still hidden by bodies in front of them.
             if !line_vertices.is_empty() {
-                pass.set_pipeline(&self.pipelines.lines);
                 pass.set_vertex_buffer(0, self.lines.slice(..));
-                pass.draw(0..line_vertices.len() as u32, 0..1);
+                pass.set_pipeline(&self.pipelines.lines);
+                pass.draw(0..depth_tested, 0..1);
+                // Joints over the bodies: their anchors sit on or inside surfaces.
+                pass.set_pipeline(&self.pipelines.lines_on_top);
+                pass.draw(depth_tested..line_vertices.len() as u32, 0..1);
             }
 
             // The selection outline goes over everything, bodies in front included.

@@ -48,6 +48,8 @@ pub struct Pipelines {
     pub grid: wgpu::RenderPipeline,
     /// Debug overlay line segments.
     pub lines: wgpu::RenderPipeline,
+    /// The same lines without the depth test (the joints overlay, over the bodies).
+    pub lines_on_top: wgpu::RenderPipeline,
     /// The selected body's silhouette into the selection mask.
     pub selection_mask: wgpu::RenderPipeline,
     /// The selection outline traced from the mask, over the scene.
@@ -237,6 +239,15 @@ impl Pipelines {
             Output::Viewport(DepthUse { write: false, test: true }),
             Some(wgpu::BlendState::ALPHA_BLENDING),
         );
+        let lines_on_top = build(
+            "viewport lines on top",
+            LINES_WGSL,
+            &layout,
+            &line_buffers,
+            wgpu::PrimitiveTopology::LineList,
+            Output::Viewport(DepthUse { write: false, test: false }),
+            Some(wgpu::BlendState::ALPHA_BLENDING),
+        );
         let selection_mask = build(
             "viewport selection mask",
             SELECTION_MASK_WGSL,
@@ -279,6 +290,7 @@ impl Pipelines {
             shapes,
             grid,
             lines,
+            lines_on_top,
             selection_mask,
             outline,
             mask_layout,

@@ -48,6 +48,8 @@ pub struct Overlays {
     pub tree: bool,
     /// How many levels of the tree below the root are drawn.
     pub tree_depth: u32,
+    /// Every joint: anchors, axes, limits, coloured by state (drawn over the bodies).
+    pub joints: bool,
 }
 
 impl Default for Overlays {
@@ -61,12 +63,14 @@ impl Default for Overlays {
             tree: false,
             // Deeper levels of a big tree are a mesh of lines that hides the scene.
             tree_depth: 6,
+            joints: false,
         }
     }
 }
 
 impl Overlays {
-    /// Whether any overlay is on.
+    /// Whether any overlay drawn with the depth test is on (the joints overlay is drawn apart,
+    /// over the bodies).
     pub fn any(&self) -> bool {
         self.aabbs || self.fat_aabbs || self.contacts || self.velocities || self.axes || self.tree
     }
@@ -85,6 +89,12 @@ pub struct ViewOptions {
     pub body_colours: HashMap<BodyId, [u8; 3]>,
     /// Names the state of `body_colours`, so the editor refreshes it only when it changed.
     pub colour_revision: u64,
+    /// The selected joint, drawn in the selection colour over the bodies whether or not the
+    /// joints overlay is on.
+    pub selected_joint: Option<atoll_physics::JointId>,
+    /// The island picked in the Islands panel: its joints are drawn in the selection colour,
+    /// as its bodies are highlighted.
+    pub highlighted_island: Option<atoll_physics::IslandId>,
     /// Further bodies drawn highlighted (the selected island's).
     pub highlighted: Vec<BodyId>,
     /// Seconds of sleep timer that map to the hot end of [`ColourMode::SleepTimer`].

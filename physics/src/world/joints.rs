@@ -44,6 +44,59 @@ impl World {
         Ok(id)
     }
 
+    /// Changes a joint's parameters, frames and options in place, keeping its id, its island
+    /// and, while its type stays the same, the impulses it warm starts from (an edit made while
+    /// the simulation runs then does not jolt a loaded structure). The bodies cannot change
+    /// here: a description naming other bodies is refused (destroy the joint and create
+    /// another). Checked like [`World::create_joint`]; nothing changes when refused. Its bodies
+    /// wake.
+    pub fn set_joint_desc(&mut self, id: JointId, desc: &JointDesc) -> Result<(), AtollError> {
+        let slot = self.joints.slot(id)?;
+        desc.validate()?;
+        let j = &self.joints.joints[slot as usize];
+        let body_a = desc.body_a.map_or(Ok(NONE), |a| self.bodies.get(a).map(|_| a.index()))?;
+        let body_b = self.bodies.get(desc.body_b).map(|_| desc.body_b.index())?;
+        if (body_a, body_b) != (j.body_a, j.body_b) {
+            return Err(AtollError::invalid(
+                "joint bodies",
+                "a joint's bodies cannot change; destroy it and create another",
+            ));
+        }
+        let same_type = j.kind.joint_type() == desc.kind.joint_type();
+        let was_filtering = j.enabled && !j.collide_connected;
+        // Enabling and disabling link and unlink the island; go through them with the old
+        // options, then take the new ones.
+        self.set_joint_enabled(id, desc.enabled)?;
+        let j = &mut self.joints.joints[slot as usize];
+        j.kind = desc.kind;
+        j.frame_a = desc.frame_a;
+        j.frame_b = desc.frame_b;
+        j.collide_connected = desc.collide_connected;
+        j.break_force = desc.break_force.unwrap_or(f32::INFINITY);
+        j.break_torque = desc.break_torque.unwrap_or(f32::INFINITY);
+        if !same_type {
+            j.clear_solution();
+        }
+        let filtering = j.enabled && !j.collide_connected;
+        for body in [body_a, body_b] {
+            if body != NONE {
+                self.wake(body);
+                if was_filtering && !filtering {
+                    // The pair may collide now: let the broadphase look at it again.
+                    self.broadphase.touch_proxy(self.bodies.bodies[body as usize].proxy);
+                }
+            }
+        }
+        if filtering
+            && !was_filtering
+            && body_a != NONE
+            && let Some(contact) = self.contacts.find(body_a, body_b)
+        {
+            self.destroy_contact(contact);
+        }
+        Ok(())
+    }
+
     /// Removes a joint. Its bodies wake, its island may split, and unless the joint let them
     /// collide the two bodies are checked for contact again.
     pub fn destroy_joint(&mut self, id: JointId) -> Result<(), AtollError> {

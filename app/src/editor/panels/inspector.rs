@@ -16,6 +16,10 @@ type Change = Box<dyn Fn(&mut SceneBody)>;
 
 /// Draws the inspector of the selection (or a hint when nothing is selected).
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
+    if let Some(joint) = state.selection.joint() {
+        super::joint_inspector::show(ui, state, joint);
+        return;
+    }
     let Some(id) = state.selected() else {
         ui.weak("Click a body in the viewport or the Scene list (Shift+click adds to the selection).");
         return;
@@ -227,7 +231,7 @@ fn shape_rows(ui: &mut egui::Ui, shape: &SceneShape, push: &mut impl FnMut(&str,
 
 /// A labelled number field. Returns the response and the new value when it changed. The field
 /// takes any number, even an invalid one, so that the engine's refusal can say why.
-fn number_row(
+pub(super) fn number_row(
     ui: &mut egui::Ui,
     label: &str,
     value: f32,
@@ -245,7 +249,7 @@ fn number_row(
 
 /// A labelled row of three number fields (named "`name` x" and so on for accessibility).
 /// Returns the response of the one that changed, if any, and the new vector.
-fn vec3_row(
+pub(super) fn vec3_row(
     ui: &mut egui::Ui,
     label: &str,
     value: Vec3,
@@ -315,6 +319,6 @@ fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
     });
 }
 
-fn vec_text(v: Vec3) -> String {
+pub(super) fn vec_text(v: Vec3) -> String {
     format!("{:8.3} {:8.3} {:8.3}", v.x, v.y, v.z)
 }

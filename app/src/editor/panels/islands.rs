@@ -19,6 +19,8 @@ pub enum Column {
     Bodies,
     /// Touching contact count.
     Contacts,
+    /// Enabled joint count.
+    Joints,
     /// Awake or asleep.
     Awake,
     /// Smallest sleep timer.
@@ -28,14 +30,22 @@ pub enum Column {
 }
 
 impl Column {
-    const ALL: [Column; 6] =
-        [Column::Id, Column::Bodies, Column::Contacts, Column::Awake, Column::SleepTimer, Column::MaySplit];
+    const ALL: [Column; 7] = [
+        Column::Id,
+        Column::Bodies,
+        Column::Contacts,
+        Column::Joints,
+        Column::Awake,
+        Column::SleepTimer,
+        Column::MaySplit,
+    ];
 
     fn title(self) -> &'static str {
         match self {
             Column::Id => "id",
             Column::Bodies => "bodies",
             Column::Contacts => "contacts",
+            Column::Joints => "joints",
             Column::Awake => "awake",
             Column::SleepTimer => "min sleep",
             Column::MaySplit => "may split",
@@ -47,6 +57,7 @@ impl Column {
             Column::Id => a.id.cmp(&b.id),
             Column::Bodies => a.body_count.cmp(&b.body_count),
             Column::Contacts => a.contact_count.cmp(&b.contact_count),
+            Column::Joints => a.joint_count.cmp(&b.joint_count),
             Column::Awake => a.awake.cmp(&b.awake),
             Column::SleepTimer => a.min_sleep_timer.total_cmp(&b.min_sleep_timer),
             Column::MaySplit => a.may_split.cmp(&b.may_split),
@@ -76,7 +87,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
     ui.label(format!("{} islands, {awake} awake", islands.len()));
     let mut clicked = None;
     ScrollArea::vertical().id_salt("islands scroll").max_height(260.0).show(ui, |ui| {
-        Grid::new("islands table").num_columns(6).striped(true).spacing([12.0, 2.0]).show(ui, |ui| {
+        Grid::new("islands table").num_columns(7).striped(true).spacing([12.0, 2.0]).show(ui, |ui| {
             for column in Column::ALL {
                 let arrow = match (sort.column == column, sort.descending) {
                     (true, false) => " ^",
@@ -100,6 +111,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
                 }
                 ui.monospace(island.body_count.to_string());
                 ui.monospace(island.contact_count.to_string());
+                ui.monospace(island.joint_count.to_string());
                 ui.label(if island.awake { "awake" } else { "asleep" });
                 ui.monospace(format!("{:.2} s", island.min_sleep_timer));
                 ui.label(if island.may_split { "yes" } else { "" });

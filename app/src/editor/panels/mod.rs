@@ -6,6 +6,7 @@ pub mod broadphase;
 pub mod contacts;
 pub mod inspector;
 pub mod islands;
+pub mod joint_inspector;
 pub mod scene_tree;
 pub mod settings;
 pub mod sleep;
@@ -35,6 +36,8 @@ pub struct PanelState {
     pub right_open: bool,
     /// The Scene list's name filter.
     pub body_filter: String,
+    /// The Scene list's joint filter (name, type or body).
+    pub joint_filter: String,
     /// The Islands table's sort order.
     pub island_sort: islands::IslandSort,
     /// The Timing plot stacks the stages instead of drawing one line each.
@@ -51,6 +54,7 @@ impl Default for PanelState {
             left_open: true,
             right_open: true,
             body_filter: String::new(),
+            joint_filter: String::new(),
             island_sort: islands::IslandSort::default(),
             timing_stacked: false,
             help_open: false,
@@ -219,6 +223,10 @@ fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
     ui.checkbox(&mut overlays.contacts, "Contacts");
     ui.checkbox(&mut overlays.velocities, "Velocities");
     ui.checkbox(&mut overlays.axes, "Body axes");
+    ui.checkbox(&mut overlays.joints, "Joints").on_hover_text(
+        "Anchors, axes and limits of every joint, over the bodies: blue free, green motor working, \
+         orange at a limit, red near breaking, grey disabled",
+    );
     ui.checkbox(&mut overlays.tree, "Broadphase tree");
     ui.add_enabled(overlays.tree, egui::Slider::new(&mut overlays.tree_depth, 0..=32).text("tree depth"))
         .on_hover_text("Levels of the tree below the root to draw");

@@ -1,11 +1,74 @@
-//! The Scene list: every body by name, filtered by a search text; a click selects, Shift or
-//! Ctrl + click adds to the selection.
+//! The Scene list: every joint (by name, or its type and bodies) and every body by name, each
+//! filtered by a search text; a click selects, Shift or Ctrl + click adds a body to the
+//! selection.
 
 use crate::editor::state::EditorState;
+use atoll_physics::JointId;
 use egui::ScrollArea;
 
-/// Draws the filter box and the body list.
-pub fn show(ui: &mut egui::Ui, state: &mut EditorState, filter: &mut String) {
+/// Most joint rows shown before the list scrolls.
+const JOINT_LIST_HEIGHT: f32 = 160.0;
+
+/// Draws the Joints section (when the scene has joints) with its filter, then the body list
+/// with its filter.
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState, filter: &mut String, joint_filter: &mut String) {
+    if state.world.joint_count() > 0 {
+        egui::CollapsingHeader::new(format!("Joints ({})", state.world.joint_count()))
+            .id_salt("joints section")
+            .default_open(true)
+            .show(ui, |ui| joints(ui, state, joint_filter));
+    }
+    bodies(ui, state, filter);
+}
+
+/// A joint's row text: its name, or its type and the bodies it links.
+pub fn joint_label(state: &EditorState, id: JointId) -> String {
+    let name = state.entities.joint_name_of(id);
+    let Ok(view) = state.world.joint(id) else { return name };
+    let side = |body: Option<atoll_physics::BodyId>| body.map_or("world".to_string(), |b| state.body_name(b));
+    let links = format!("{} {} – {}", view.joint_type.name(), side(view.body_a), side(Some(view.body_b)));
+    if name.is_empty() { links } else { format!("{name} ({links})") }
+}
+
+fn joints(ui: &mut egui::Ui, state: &mut EditorState, filter: &mut String) {
+    ui.horizontal(|ui| {
+        ui.label("Filter");
+        ui.add(
+            egui::TextEdit::singleline(filter)
+                .id_salt("joint filter")
+                .hint_text("name, type or body")
+                .desired_width(f32::INFINITY),
+        );
+    });
+    let needle = filter.to_lowercase();
+    let rows: Vec<(JointId, String)> = state
+        .world
+        .joint_ids()
+        .map(|id| (id, joint_label(state, id)))
+        .filter(|(_, label)| needle.is_empty() || label.to_lowercase().contains(&needle))
+        .collect();
+    ui.weak(format!("{} of {} joints", rows.len(), state.world.joint_count()));
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0;
+    ScrollArea::vertical().id_salt("joint list").max_height(JOINT_LIST_HEIGHT).show_rows(
+        ui,
+        row_height,
+        rows.len(),
+        |ui, range| {
+            for (id, label) in &rows[range] {
+                let enabled = state.world.joint(*id).is_ok_and(|v| v.enabled);
+                let text =
+                    if enabled { egui::RichText::new(label) } else { egui::RichText::new(label).weak() };
+                let selected = state.selection.joint() == Some(*id);
+                if ui.selectable_label(selected, text).clicked() {
+                    state.selection.set_joint(if selected { None } else { Some(*id) });
+                }
+            }
+        },
+    );
+    ui.separator();
+}
+
+fn bodies(ui: &mut egui::Ui, state: &mut EditorState, filter: &mut String) {
     ui.horizontal(|ui| {
         ui.label("Filter");
         ui.add(egui::TextEdit::singleline(filter).hint_text("filter by name").desired_width(f32::INFINITY));

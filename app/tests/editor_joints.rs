@@ -1,0 +1,155 @@
+//! Joints in the real editor UI (egui_kittest, rendered through wgpu on lavapipe): the joints
+//! overlay drawn at the anchors, a click on an anchor selecting the joint, the joint Inspector
+//! editing it in place and refusing a reversed limit with its reason, the Joints list, and
+//! deleting a body taking its joints with it.
+
+mod common;
+
+use atoll::editor::Editor;
+use atoll::render::joint_lines::JointState;
+use atoll_physics::{JointId, JointKind, Limits};
+use common::harness;
+use egui::accesskit::Role;
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// Where a world point is drawn on the screen.
+fn on_screen(harness: &Harness<'_, Editor>, point: glam::Vec3) -> Pos2 {
+    let editor = harness.state();
+    let rect = editor.viewport().rect();
+    let size = glam::Vec2::new(rect.width(), rect.height());
+    let p = editor.state.camera.project(point, size).expect("in front of the camera");
+    rect.min + egui::vec2(p.x, p.y)
+}
+
+fn click(harness: &mut Harness<'_, Editor>, pos: Pos2) {
+    harness.hover_at(pos);
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        harness.run_steps(1);
+    }
+    harness.run_steps(1);
+}
+
+/// The pixels within `radius` of `pos` whose colour is within `tolerance` of `srgb`.
+fn pixels_near(image: &image::RgbaImage, pos: Pos2, radius: i32, srgb: [u8; 3], tolerance: u32) -> usize {
+    let (cx, cy) = (pos.x.round() as i32, pos.y.round() as i32);
+    let mut found = 0;
+    for y in cy - radius..=cy + radius {
+        for x in cx - radius..=cx + radius {
+            if x < 0 || y < 0 || x >= image.width() as i32 || y >= image.height() as i32 {
+                continue;
+            }
+            let p = image.get_pixel(x as u32, y as u32);
+            let d: u32 = (0..3).map(|i| p[i].abs_diff(srgb[i]) as u32).sum();
+            found += usize::from(d <= tolerance);
+        }
+    }
+    found
+}
+
+/// The doors scene, its first (motorised) hinge, and that hinge's anchor on screen.
+fn doors() -> (Harness<'static, Editor>, JointId, Pos2) {
+    let mut harness = harness("door.ron");
+    harness.run_steps(3);
+    let joint = harness.state().state.world.joint_ids().next().unwrap();
+    let anchor = harness.state().state.world.joint(joint).unwrap().anchor_a;
+    let at = on_screen(&harness, anchor);
+    (harness, joint, at)
+}
+
+#[test]
+fn the_joints_overlay_draws_at_the_anchor_and_a_click_there_selects_the_joint() {
+    let (mut harness, joint, at) = doors();
+    let free = JointState::Free.colour();
+    let plain = harness.render().unwrap();
+    assert_eq!(pixels_near(&plain, at, 4, free, 60), 0, "no joint colour before the overlay is on");
+
+    harness.get_by_label("View").click();
+    harness.run_steps(3);
+    harness.get_by_label("Joints").click();
+    harness.run_steps(2);
+    assert!(harness.state().state.view.overlays.joints);
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    let drawn = harness.render().unwrap();
+    let near = pixels_near(&drawn, at, 4, free, 60);
+    assert!(near >= 3, "the hinge's anchor cross is drawn where the anchor is: {near} pixels");
+
+    // A click on the anchor selects the joint, and the Inspector shows it.
+    click(&mut harness, at);
+    assert_eq!(harness.state().state.selection.joint(), Some(joint));
+    assert!(!harness.state().state.selection.has_bodies());
+    harness.get_by_label("revolute joint");
+    // Its bodies, in the Inspector and in the Scene panel's Joints list.
+    assert_eq!(harness.query_all_by_label_contains("post 0 – door 0").count(), 2);
+    // The selected joint is drawn in the selection colour (the pointer moved off it first: the
+    // rendered frame draws the cursor).
+    harness.hover_at(at + egui::vec2(80.0, 120.0));
+    harness.run_steps(2);
+    let selected = harness.render().unwrap();
+    assert!(pixels_near(&selected, at, 4, [255, 170, 60], 60) >= 3, "the selected joint turns orange");
+    harness.get_by_label("Joints (2)");
+}
+
+#[test]
+fn the_inspector_edits_a_joint_in_place_and_refuses_a_lower_limit_above_the_upper() {
+    let (mut harness, joint, _) = doors();
+    harness.state_mut().state.selection.set_joint(Some(joint));
+    harness.run_steps(2);
+    let limits =
+        |harness: &Harness<'_, Editor>| match harness.state().state.world.joint_desc(joint).unwrap().kind {
+            JointKind::Revolute(hinge) => hinge.limits,
+            other => panic!("not a hinge: {other:?}"),
+        };
+    assert_eq!(limits(&harness), Some(Limits::new(-0.1, 1.8)));
+
+    // A new upper limit of 90°: applied in place (same id), one undo step.
+    harness.get_by_role_and_label(Role::SpinButton, "upper").set_value_accesskit(90.0);
+    harness.run_steps(2);
+    let upper = limits(&harness).unwrap().upper;
+    assert!((upper - 90f32.to_radians()).abs() < 1e-5, "upper {upper}");
+    assert_eq!(harness.state().state.selection.joint(), Some(joint));
+    let steps = harness.state().state.undo.undo_len();
+
+    // A lower limit of 120°, above the upper: refused with the reason, nothing changes.
+    harness.get_by_role_and_label(Role::SpinButton, "lower").set_value_accesskit(120.0);
+    harness.run_steps(2);
+    harness.get_by_label_contains("above the upper limit");
+    assert!((limits(&harness).unwrap().lower + 0.1).abs() < 1e-6);
+    assert_eq!(harness.state().state.undo.undo_len(), steps, "a refused value is not an edit");
+
+    // The motor runs the door to its new limit.
+    harness.state_mut().state.step_many(240);
+    harness.run_steps(2);
+    let view = harness.state().state.world.joint(joint).unwrap();
+    assert!(view.position < 90f32.to_radians() + 1f32.to_radians(), "held at the limit: {}", view.position);
+    assert!(view.limit_active);
+    harness.get_by_label_contains("pushing");
+}
+
+#[test]
+fn deleting_a_door_removes_its_hinge_and_undo_brings_both_back() {
+    let mut harness = harness("door.ron");
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    let door = state.world.body_ids().find(|id| state.body_name(*id) == "door 0").unwrap();
+    let at = on_screen(&harness, state.world.transform(door).unwrap().position);
+    click(&mut harness, at);
+    assert_eq!(harness.state().state.selected(), Some(door));
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert_eq!(state.world.joint_count(), 1, "the door's hinge went with it");
+    assert_eq!(state.undo.undo_label(), Some("delete 1 body and 1 joint"));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.joint_count(), 2);
+}
