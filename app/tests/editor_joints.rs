@@ -153,3 +153,71 @@ fn deleting_a_door_removes_its_hinge_and_undo_brings_both_back() {
     harness.run_steps(2);
     assert_eq!(harness.state().state.world.joint_count(), 2);
 }
+
+#[test]
+fn grabbing_a_box_of_the_pyramid_while_playing_pulls_it_up_and_releasing_drops_it() {
+    let mut harness = harness("pyramid_3d.ron");
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    let top = state
+        .world
+        .body_ids()
+        .filter(|id| state.world.body(*id).is_ok_and(|b| b.body_type == atoll_physics::BodyType::Dynamic))
+        .max_by(|a, b| {
+            let y = |id| state.world.transform(id).unwrap().position.y;
+            y(*a).total_cmp(&y(*b))
+        })
+        .unwrap();
+    let start = state.world.transform(top).unwrap().position;
+    let edits = state.undo.undo_len();
+    harness.key_press(Key::Space);
+    harness.run_steps(1);
+    assert!(harness.state().state.playing);
+
+    let from = on_screen(&harness, start);
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(1);
+    // Up the screen in small moves, then hold there for a second of frames.
+    for k in 1..=10 {
+        harness.hover_at(from - egui::vec2(0.0, 8.0 * k as f32));
+        harness.run_steps(1);
+    }
+    assert_eq!(harness.state().state.grab.map(|g| g.body), Some(top), "the drag grabbed the top box");
+    harness.run_steps(60);
+    let held = harness.state().state.world.transform(top).unwrap().position;
+    assert!(held.y > start.y + 0.5, "pulled up towards the pointer: {} -> {}", start.y, held.y);
+    // The grab is drawn as a yellow line from the grabbed point to the pointer.
+    let grab = harness.state().state.grab.unwrap();
+    let (a, b) = (
+        on_screen(&harness, grab.point(&harness.state().state.world).unwrap()),
+        on_screen(&harness, grab.target),
+    );
+    let image = harness.render().unwrap();
+    let middle = a + (b - a) * 0.5;
+    assert!(
+        pixels_near(&image, middle, 2, [255, 230, 90], 60) >= 2,
+        "the grab line is drawn from {a} to {b}"
+    );
+    let to = from - egui::vec2(0.0, 80.0);
+    harness.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(1);
+    assert!(harness.state().state.grab.is_none(), "released");
+    let released = harness.state().state.world.transform(top).unwrap().position;
+    harness.run_steps(40);
+    let fallen = harness.state().state.world.transform(top).unwrap().position;
+    assert!(fallen.y < released.y - 0.3, "released, it falls: {} -> {}", released.y, fallen.y);
+    assert_eq!(harness.state().state.undo.undo_len(), edits, "grabbing is not an edit");
+    assert!(!harness.state().state.dirty);
+}

@@ -11,6 +11,7 @@ pub mod entities;
 pub mod file_session;
 pub mod files;
 pub mod gizmo;
+pub mod grab;
 pub mod history;
 pub mod joint_trace;
 pub mod native_dialog;

@@ -11,6 +11,7 @@ use super::clipboard::Clipboard;
 use super::edit::Edit;
 use super::entities::{Entities, EntityMeta};
 use super::file_session::FileSession;
+use super::grab::{Grab, GrabSettings};
 use super::history::History;
 use super::joint_trace::JointTrace;
 use super::notices::{NoticePlace, Notices};
@@ -82,6 +83,10 @@ pub struct EditorState {
     pub history: History,
     /// The selected joint's coordinate and force over the last steps.
     pub joint_trace: JointTrace,
+    /// The body being pulled towards the pointer while playing, if any.
+    pub grab: Option<Grab>,
+    /// How strongly a grabbed body follows the pointer.
+    pub grab_settings: GrabSettings,
     /// Colouring, overlays and highlights of the viewport.
     pub view: ViewOptions,
     /// The island picked in the Islands panel; its bodies are highlighted. The id has a
@@ -140,6 +145,8 @@ impl EditorState {
             spawn_tool: SpawnTool::default(),
             history: History::default(),
             joint_trace: JointTrace::default(),
+            grab: None,
+            grab_settings: GrabSettings::default(),
             view,
             selected_island: None,
             dirty: false,
@@ -165,7 +172,9 @@ impl EditorState {
         let tool = self.terrain_tool.same_brush();
         let spawn_tool = self.spawn_tool.clone();
         let clipboard = std::mem::take(&mut self.clipboard);
+        let grab_settings = self.grab_settings;
         *self = state;
+        self.grab_settings = grab_settings;
         self.terrain_tool = tool;
         self.spawn_tool = spawn_tool;
         self.clipboard = clipboard;
@@ -358,6 +367,12 @@ impl EditorState {
         if self.edited_stale {
             self.edited = self.world.snapshot();
             self.edited_stale = false;
+        }
+        if let Some(grab) = self.grab
+            && !grab.apply(&mut self.world, &self.grab_settings)
+        {
+            // The grabbed body is gone (deleted, or undone away).
+            self.grab = None;
         }
         let start = Instant::now();
         self.world.step();

@@ -2,6 +2,7 @@
 //! as an image, and turns mouse input into camera moves and picks.
 
 use super::gizmo::Gizmo;
+use super::grab::Grab;
 use super::notices::NoticePlace;
 use super::state::EditorState;
 use crate::render::Renderer;
@@ -75,6 +76,7 @@ impl Viewport {
         }
         let painter = ui.painter_at(rect);
         self.gizmo.paint(state, &painter, rect);
+        paint_grab(state, &painter, rect);
         if let (Some(from), Some(to)) =
             (self.shift_drag_from, response.hover_pos().or(response.interact_pointer_pos()))
         {
@@ -117,7 +119,8 @@ impl Viewport {
 }
 
 /// Left drag orbits, right or middle drag pans, the wheel zooms, WASD flies, a click picks
-/// (Shift adds to the selection). A left drag that starts on a gizmo handle moves or turns the
+/// (Shift adds to the selection). While playing, a left drag that starts on a dynamic body
+/// grabs it (Alt + left drag still orbits). A left drag that starts on a gizmo handle moves or turns the
 /// selection; a shift-drag selects the bodies in a box, or with the spawn tool places a row.
 /// With the spawn tool a click places a body; with a terrain brush chosen the left button
 /// paints (Alt + left drag still orbits).
@@ -134,11 +137,12 @@ fn handle_input(
     let pointer = response.hover_pos().or_else(|| response.interact_pointer_pos());
     let gizmo_owns = gizmo_input(ui, response, rect, state, gizmo, pointer, ctrl);
     let painting = !gizmo_owns && paint(ui, response, rect, state);
+    let grabbing = !gizmo_owns && !painting && !shift && grab_input(ui, response, rect, state, pointer);
     if response.drag_started_by(PointerButton::Primary) && shift && !gizmo_owns && !painting {
         *shift_drag_from = ui.input(|i| i.pointer.press_origin());
     }
-    if gizmo_owns || painting || shift_drag_from.is_some() {
-        // The primary button belongs to the gizmo, the brush or the shift-drag.
+    if gizmo_owns || painting || grabbing || shift_drag_from.is_some() {
+        // The primary button belongs to the gizmo, the brush, the grab or the shift-drag.
     } else if response.dragged_by(PointerButton::Primary) {
         state.camera.orbit(delta);
     }
@@ -213,6 +217,54 @@ fn gizmo_input(
         owns = true;
     }
     owns
+}
+
+/// Grabbing while playing: a left drag that starts on a dynamic body (no tool active, Alt not
+/// held) pulls it towards the pointer until the button is released. Returns whether a grab has
+/// the primary button this frame.
+fn grab_input(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    rect: Rect,
+    state: &mut EditorState,
+    pointer: Option<Pos2>,
+) -> bool {
+    let size = to_glam(rect.size());
+    if let Some(grab) = state.grab.as_mut() {
+        if !ui.input(|i| i.pointer.primary_down()) || response.drag_stopped() || !state.playing {
+            state.grab = None;
+        } else if let Some(p) = pointer {
+            let (eye, dir) = state.camera.ray_through(to_glam(p - rect.min), size);
+            grab.aim(eye, dir);
+            ui.ctx().request_repaint();
+        }
+        return true;
+    }
+    let tools_idle = !state.spawn_tool.active && state.terrain_tool.mode.is_none();
+    if !(state.playing && tools_idle && response.drag_started_by(PointerButton::Primary))
+        || ui.input(|i| i.modifiers.alt)
+    {
+        return false;
+    }
+    let Some(origin) = ui.input(|i| i.pointer.press_origin()) else { return false };
+    let (eye, dir) = state.camera.ray_through(to_glam(origin - rect.min), size);
+    let Ok(ray) = atoll_physics::Ray::new(eye, dir, 1.0e4) else { return false };
+    let hit = state.world.cast_ray(&ray, &atoll_physics::QueryFilter::BODIES);
+    state.grab = hit.and_then(|hit| Grab::begin(&state.world, hit.body, hit.point, eye));
+    state.grab.is_some()
+}
+
+/// The grab's spring as a line from the grabbed point to the pointer.
+fn paint_grab(state: &EditorState, painter: &egui::Painter, rect: Rect) {
+    let Some(grab) = state.grab else { return };
+    let size = to_glam(rect.size());
+    let on_screen = |p| state.camera.project(p, size).map(|p| rect.min + egui::vec2(p.x, p.y));
+    if let (Some(from), Some(to)) = (grab.point(&state.world).and_then(on_screen), on_screen(grab.target)) {
+        let colour = Color32::from_rgb(255, 230, 90);
+        painter.line_segment([from, to], Stroke::new(2.0, colour));
+        painter.circle_filled(from, 3.5, colour);
+        painter.circle_stroke(to, 5.0, Stroke::new(1.5, colour));
+    }
 }
 
 /// A shift-drag ended: place a row of bodies (spawn tool) or select what lies in the box.

@@ -165,4 +165,46 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     if ui.button("Defaults").on_hover_text("Back to the engine's default settings").clicked() {
         let _ = state.apply_settings(StepSettings::default());
     }
+    ui.separator();
+    grab_settings(ui, state);
+}
+
+/// The editor's grab spring (dragging a body while playing): not part of the scene.
+fn grab_settings(ui: &mut egui::Ui, state: &mut EditorState) {
+    ui.label(RichText::new("Grab while playing").strong())
+        .on_hover_text("Dragging a dynamic body while the simulation plays pulls it with this spring");
+    let mut g = state.grab_settings;
+    let mut changed = false;
+    Grid::new("grab settings grid").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
+        let mut float = |ui: &mut egui::Ui, name: &str, tip: &str, value: &mut f32, speed: f64| {
+            let label = ui.label(name).on_hover_text(tip).id;
+            let drag = ui.add(DragValue::new(value).speed(speed).max_decimals(3));
+            changed |= drag.labelled_by(label).on_hover_text(tip).changed();
+            ui.end_row();
+        };
+        float(ui, "grab hertz", "How quickly a grabbed body follows the pointer, Hz.", &mut g.hertz, 0.05);
+        float(
+            ui,
+            "grab damping",
+            "Damping ratio of the grab spring (1 = critical).",
+            &mut g.damping_ratio,
+            0.01,
+        );
+        float(
+            ui,
+            "grab max accel.",
+            "The largest acceleration the grab gives a body, m/s^2.",
+            &mut g.max_acceleration,
+            1.0,
+        );
+    });
+    if changed {
+        match g.validate() {
+            Ok(()) => {
+                state.grab_settings = g;
+                state.notices.clear(NoticePlace::Settings);
+            }
+            Err(e) => state.notices.report(NoticePlace::Settings, e),
+        }
+    }
 }
