@@ -221,3 +221,85 @@ fn grabbing_a_box_of_the_pyramid_while_playing_pulls_it_up_and_releasing_drops_i
     assert_eq!(harness.state().state.undo.undo_len(), edits, "grabbing is not an edit");
     assert!(!harness.state().state.dirty);
 }
+
+#[test]
+fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes_it_back() {
+    use atoll_physics::{BodyType, SceneBody, SceneShape, Vec3};
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    // Two boxes in the air: the left one hinged to the world by the tool, the right one hinged
+    // to the left one.
+    {
+        let state = &mut harness.state_mut().state;
+        let boxed = |x: f32| {
+            SceneBody::new(
+                BodyType::Dynamic,
+                SceneShape::Box { half_extents: Vec3::splat(0.4) },
+                Vec3::new(x, 4.0, 6.0),
+            )
+        };
+        state.add_bodies("spawn", vec![boxed(-0.45), boxed(0.45)]).unwrap();
+        state.frame_selection();
+    }
+    harness.run_steps(2);
+    let ids = harness.state().state.selection.ids().to_vec();
+    let (left, right) = (ids[0], ids[1]);
+    harness.key_press(Key::J);
+    harness.run_steps(1);
+    assert!(harness.state().state.joint_tool.active);
+    harness.get_by_label("revolute").click();
+    harness.run_steps(1);
+
+    let position =
+        |harness: &Harness<'_, Editor>, id| harness.state().state.world.transform(id).unwrap().position;
+    let left_at = on_screen(&harness, position(&harness, left));
+    let right_at = on_screen(&harness, position(&harness, right));
+    let sky = egui::pos2(left_at.x, harness.state().viewport().rect().min.y + 5.0);
+    // Left box to the world.
+    click(&mut harness, left_at);
+    assert_eq!(harness.state().state.joint_tool.pending.map(|p| p.body), Some(left));
+    // While picking, the pending anchor and a line to the pointer are drawn.
+    harness.hover_at(sky);
+    harness.run_steps(1);
+    let picking = harness.render().unwrap();
+    let midway = left_at + (sky - left_at) * 0.5;
+    assert!(pixels_near(&picking, midway, 2, JointState::Free.colour(), 60) >= 1, "the line to the pointer");
+    click(&mut harness, sky);
+    // Right box (its face towards the camera) to the left box: the seam between them.
+    let seam = left_at + (right_at - left_at) * 0.5;
+    click(&mut harness, right_at + (seam - right_at) * 0.8);
+    click(&mut harness, left_at);
+    let state = &harness.state().state;
+    assert_eq!(state.world.joint_count(), 2, "two hinges");
+    let between = state.selection.joint().expect("the new hinge is selected");
+    let view = state.world.joint(between).unwrap();
+    assert_eq!((view.body_a, view.body_b), (Some(left), right));
+    assert_eq!(state.undo.undo_label(), Some("add revolute joint"));
+
+    // Play two seconds: the right box swings from the left one, which hangs from the world.
+    harness.key_press(Key::Space);
+    harness.run_steps(120);
+    let state = &harness.state().state;
+    let gap = |id| {
+        let v = state.world.joint(id).unwrap();
+        (v.anchor_a - v.anchor_b).length()
+    };
+    for joint in state.world.joint_ids() {
+        assert!(gap(joint) < 0.01, "the hinge holds: {} m apart", gap(joint));
+    }
+    assert!(position(&harness, right).y > 2.0, "still hanging, not fallen: {}", position(&harness, right).y);
+    harness.key_press(Key::Space);
+    harness.run_steps(1);
+
+    // Undo removes the hinge; redo brings it back.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(1);
+    assert_eq!(harness.state().state.world.joint_count(), 1);
+    harness.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+    harness.run_steps(1);
+    assert_eq!(harness.state().state.world.joint_count(), 2);
+    // Esc leaves the tool.
+    harness.key_press(Key::Escape);
+    harness.run_steps(1);
+    assert!(!harness.state().state.joint_tool.active);
+}

@@ -13,6 +13,7 @@ pub mod files;
 pub mod gizmo;
 pub mod grab;
 pub mod history;
+pub mod joint_tool;
 pub mod joint_trace;
 pub mod native_dialog;
 pub mod notices;
@@ -73,6 +74,9 @@ impl Editor {
             |ui| {
                 egui::CollapsingHeader::new("Spawn").default_open(true).show(ui, |ui| {
                     panels::spawn::show(ui, &mut self.state, &mut self.panels.generator);
+                });
+                egui::CollapsingHeader::new("Joints tool").default_open(true).show(ui, |ui| {
+                    panels::joint_tool::show(ui, &mut self.state);
                 });
                 ui.heading("Scene");
                 panels::scene_tree::show(

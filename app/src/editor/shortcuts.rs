@@ -24,6 +24,8 @@ pub enum Command {
     Redo,
     /// Delete the selection.
     Delete,
+    /// Turn the Joint tool on or off.
+    JointTool,
     /// Duplicate the selection.
     Duplicate,
     /// Copy the selection.
@@ -49,7 +51,7 @@ pub enum Command {
 /// Every shortcut, in the order the Help window lists them; a command may have two keys. The
 /// more specific combination of the same key comes first (Ctrl+Shift+Z before Ctrl+Z), since
 /// egui matches a shortcut whatever extra Shift is held.
-pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 20] = [
+pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 21] = [
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z), "redo"),
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Y), "redo"),
     (Command::Undo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Z), "undo"),
@@ -72,6 +74,7 @@ pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 20] = [
         "clear the selection, leave the tool",
     ),
     (Command::SpawnTool, KeyboardShortcut::new(Modifiers::NONE, Key::B), "spawn tool on or off"),
+    (Command::JointTool, KeyboardShortcut::new(Modifiers::NONE, Key::J), "joint tool on or off"),
     (Command::PlayPause, KeyboardShortcut::new(Modifiers::NONE, Key::Space), "play or pause"),
     (Command::Step, KeyboardShortcut::new(Modifiers::NONE, Key::Period), "one step"),
     (Command::Step, KeyboardShortcut::new(Modifiers::NONE, Key::ArrowRight), "one step"),
@@ -140,8 +143,13 @@ fn run_infallible(state: &mut EditorState, command: Command, help_open: &mut boo
         Command::SelectAll => state.select_all(),
         Command::SelectIsland => state.select_island_of_selection(),
         Command::Escape => {
+            // A half-made joint is cancelled first; the next Esc leaves the tools.
+            if state.joint_tool.pending.take().is_some() {
+                return;
+            }
             state.selection.set(None);
             state.spawn_tool.active = false;
+            state.joint_tool.set_active(false);
             state.terrain_tool.mode = None;
         }
         Command::SaveAs => files::choose_path(state, PathPurpose::SaveAs),
@@ -149,6 +157,14 @@ fn run_infallible(state: &mut EditorState, command: Command, help_open: &mut boo
             state.spawn_tool.active = !state.spawn_tool.active;
             if state.spawn_tool.active {
                 state.terrain_tool.mode = None;
+                state.joint_tool.set_active(false);
+            }
+        }
+        Command::JointTool => {
+            state.joint_tool.set_active(!state.joint_tool.active);
+            if state.joint_tool.active {
+                state.terrain_tool.mode = None;
+                state.spawn_tool.active = false;
             }
         }
         Command::Help => *help_open = !*help_open,

@@ -13,6 +13,7 @@ use super::entities::{Entities, EntityMeta};
 use super::file_session::FileSession;
 use super::grab::{Grab, GrabSettings};
 use super::history::History;
+use super::joint_tool::JointTool;
 use super::joint_trace::JointTrace;
 use super::notices::{NoticePlace, Notices};
 use super::selection::Selection;
@@ -83,6 +84,8 @@ pub struct EditorState {
     pub history: History,
     /// The selected joint's coordinate and force over the last steps.
     pub joint_trace: JointTrace,
+    /// The Joint tool.
+    pub joint_tool: JointTool,
     /// The body being pulled towards the pointer while playing, if any.
     pub grab: Option<Grab>,
     /// How strongly a grabbed body follows the pointer.
@@ -145,6 +148,7 @@ impl EditorState {
             spawn_tool: SpawnTool::default(),
             history: History::default(),
             joint_trace: JointTrace::default(),
+            joint_tool: JointTool::default(),
             grab: None,
             grab_settings: GrabSettings::default(),
             view,
@@ -171,12 +175,14 @@ impl EditorState {
         // The brush settings stay; the stroke and the edits not yet drawn belong to the old world.
         let tool = self.terrain_tool.same_brush();
         let spawn_tool = self.spawn_tool.clone();
+        let joint_type = self.joint_tool.joint_type;
         let clipboard = std::mem::take(&mut self.clipboard);
         let grab_settings = self.grab_settings;
         *self = state;
         self.grab_settings = grab_settings;
         self.terrain_tool = tool;
         self.spawn_tool = spawn_tool;
+        self.joint_tool.joint_type = joint_type;
         self.clipboard = clipboard;
         session.scene_path = self.session.scene_path.take();
         self.session = session;

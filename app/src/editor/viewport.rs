@@ -77,6 +77,7 @@ impl Viewport {
         let painter = ui.painter_at(rect);
         self.gizmo.paint(state, &painter, rect);
         paint_grab(state, &painter, rect);
+        paint_pending_joint(state, &painter, rect, response.hover_pos());
         if let (Some(from), Some(to)) =
             (self.shift_drag_from, response.hover_pos().or(response.interact_pointer_pos()))
         {
@@ -176,6 +177,11 @@ fn handle_input(
             if let Err(e) = state.spawn_on_ray(origin, dir) {
                 state.notices.report(NoticePlace::ErrorWindow, e);
             }
+        } else if state.joint_tool.active {
+            let (origin, dir) = state.camera.ray_through(pixel, size);
+            if let Err(e) = state.joint_click(origin, dir) {
+                state.notices.report(NoticePlace::ErrorWindow, e);
+            }
         } else {
             state.pick(pixel, size, shift);
         }
@@ -240,7 +246,8 @@ fn grab_input(
         }
         return true;
     }
-    let tools_idle = !state.spawn_tool.active && state.terrain_tool.mode.is_none();
+    let tools_idle =
+        !state.spawn_tool.active && !state.joint_tool.active && state.terrain_tool.mode.is_none();
     if !(state.playing && tools_idle && response.drag_started_by(PointerButton::Primary))
         || ui.input(|i| i.modifiers.alt)
     {
@@ -264,6 +271,22 @@ fn paint_grab(state: &EditorState, painter: &egui::Painter, rect: Rect) {
         painter.line_segment([from, to], Stroke::new(2.0, colour));
         painter.circle_filled(from, 3.5, colour);
         painter.circle_stroke(to, 5.0, Stroke::new(1.5, colour));
+    }
+}
+
+/// The Joint tool's first click: its anchor, and a line from it to the pointer.
+fn paint_pending_joint(state: &EditorState, painter: &egui::Painter, rect: Rect, pointer: Option<Pos2>) {
+    let Some(pending) = state.joint_tool.pending.filter(|_| state.joint_tool.active) else { return };
+    let size = to_glam(rect.size());
+    let Some(anchor) = state.camera.project(pending.anchor, size).map(|p| rect.min + egui::vec2(p.x, p.y))
+    else {
+        return;
+    };
+    let colour = Color32::from_rgb(70, 220, 255);
+    painter.circle_stroke(anchor, 6.0, Stroke::new(2.0, colour));
+    painter.circle_filled(anchor, 2.5, colour);
+    if let Some(to) = pointer {
+        painter.line_segment([anchor, to], Stroke::new(1.5, colour));
     }
 }
 

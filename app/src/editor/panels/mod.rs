@@ -7,6 +7,7 @@ pub mod contacts;
 pub mod inspector;
 pub mod islands;
 pub mod joint_inspector;
+pub mod joint_tool;
 pub mod scene_tree;
 pub mod settings;
 pub mod sleep;
@@ -364,6 +365,7 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
                 ("left drag", "orbit (Alt + drag while playing)"),
                 ("drag a body while playing", "pull it towards the pointer; release to drop it"),
                 ("click a joint anchor", "select the joint (with the joints overlay on)"),
+                ("Joint tool: click, click", "a body's anchor, then another body or empty space (the world)"),
                 ("right or middle drag", "pan"),
                 ("wheel", "zoom"),
                 ("W A S D, E Q", "fly (Shift: faster)"),

@@ -37,6 +37,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, generator: &mut Option<G
     });
     if tool.active && !was_active {
         state.terrain_tool.mode = None;
+        state.joint_tool.set_active(false);
     }
 }
 
