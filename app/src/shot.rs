@@ -37,8 +37,14 @@ pub fn shot(options: &ShotOptions) -> Result<(), String> {
     let mut renderer = Renderer::new(&gpu.device, &gpu.queue, options.size);
     let time_to_sleep = world.settings().time_to_sleep;
     renderer.set_view(&ViewOptions { time_to_sleep, ..options.view.clone() });
-    let mut camera = OrbitCamera::default();
-    camera.frame_world(&world, options.size[0] as f32 / options.size[1] as f32);
+    let camera = match &scene.view {
+        Some(view) => OrbitCamera::from_view(view),
+        None => {
+            let mut camera = OrbitCamera::default();
+            camera.frame_world(&world, options.size[0] as f32 / options.size[1] as f32);
+            camera
+        }
+    };
     renderer.render(&world, &camera);
     renderer
         .read_back_rgba()

@@ -139,6 +139,9 @@ fn the_inspector_edits_a_joint_in_place_and_refuses_a_lower_limit_above_the_uppe
 fn deleting_a_door_removes_its_hinge_and_undo_brings_both_back() {
     let mut harness = harness("door.ron");
     harness.run_steps(2);
+    // The built-in joint scenes open on a view of their own.
+    let view = atoll_physics::Scene::load(&atoll::cli::scenes_dir().join("door.ron")).unwrap().view.unwrap();
+    assert_eq!(harness.state().state.camera.to_view(), view);
     let state = &harness.state().state;
     let door = state.world.body_ids().find(|id| state.body_name(*id) == "door 0").unwrap();
     let at = on_screen(&harness, state.world.transform(door).unwrap().position);

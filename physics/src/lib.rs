@@ -33,7 +33,7 @@ pub use math::{Aabb, Mat3, Quat, Transform, Vec3};
 pub use narrowphase::ContactId;
 pub use profile::{Profile, Stage};
 pub use query::{QueryFilter, Ray, RayCastHit};
-pub use scene::{Scene, SceneBody, SceneError, SceneShape};
+pub use scene::{Scene, SceneBody, SceneError, SceneShape, SceneView};
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};

@@ -285,3 +285,21 @@ fn bad_joint_entries_name_line_column_and_field() {
         assert!(line > joints_line && column > 0, "{entry}: line {line}, column {column}");
     }
 }
+
+#[test]
+fn a_viewpoint_round_trips_and_a_bad_one_names_line_and_field() {
+    let mut scene = sample();
+    scene.view = Some(atoll_physics::SceneView {
+        target: Vec3::new(1.0, 2.0, 3.0),
+        yaw: 0.5,
+        pitch: 0.3,
+        distance: 12.0,
+    });
+    let back = Scene::from_ron_str(&scene.to_ron_string()).unwrap();
+    assert_eq!(back.view, scene.view);
+    let text = "(\n    version: 2,\n    bodies: [],\n    view: Some((\n        target: (0.0, 0.0, 0.0),\n        yaw: 0.0,\n        pitch: 0.2,\n        distance: -4.0,\n    )),\n)\n";
+    let (line, _, field, message) = parse_error(text);
+    assert!(line >= 4, "line {line}");
+    assert_eq!(field, "view");
+    assert!(message.contains("view distance") && message.contains("-4"), "{message}");
+}

@@ -73,6 +73,8 @@ pub fn edited_scene(state: &EditorState) -> Scene {
     for (joint, id) in scene.joints.iter_mut().zip(world.joint_ids()) {
         joint.name = state.entities.joint_name_of(id);
     }
+    // The file opens where the user was looking.
+    scene.view = Some(state.camera.to_view());
     scene
 }
 

@@ -136,9 +136,9 @@ impl EditorState {
             scene_name: scene.name.clone(),
             session: FileSession::for_file(path),
             playing: false,
-            camera: OrbitCamera::default(),
+            camera: scene.view.as_ref().map_or_else(OrbitCamera::default, OrbitCamera::from_view),
             selection: Selection::default(),
-            needs_framing: true,
+            needs_framing: scene.view.is_none(),
             last_step_ms: 0.0,
             frame_ms: 0.0,
             notices: Notices::default(),
@@ -186,8 +186,11 @@ impl EditorState {
         self.clipboard = clipboard;
         session.scene_path = self.session.scene_path.take();
         self.session = session;
-        // The framing only moves the target and distance.
-        self.camera = camera;
+        // A scene with a viewpoint of its own opens there; otherwise the framing moves only the
+        // target and distance of the camera the user had.
+        if self.needs_framing {
+            self.camera = camera;
+        }
         self.view = ViewOptions { time_to_sleep: self.world.settings().time_to_sleep, ..view };
         self.step_n = step_n;
         self.time_scale = time_scale;

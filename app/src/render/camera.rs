@@ -32,6 +32,27 @@ impl Default for OrbitCamera {
 }
 
 impl OrbitCamera {
+    /// A camera at a scene's saved viewpoint (the pitch kept short of the poles).
+    pub fn from_view(view: &atoll_physics::SceneView) -> OrbitCamera {
+        OrbitCamera {
+            target: view.target,
+            yaw: view.yaw,
+            pitch: view.pitch.clamp(-MAX_PITCH, MAX_PITCH),
+            distance: view.distance.max(MIN_DISTANCE),
+            ..OrbitCamera::default()
+        }
+    }
+
+    /// The viewpoint this camera looks from, for a saved scene to open on.
+    pub fn to_view(&self) -> atoll_physics::SceneView {
+        atoll_physics::SceneView {
+            target: self.target,
+            yaw: self.yaw,
+            pitch: self.pitch,
+            distance: self.distance,
+        }
+    }
+
     /// The eye position in world space.
     pub fn eye(&self) -> Vec3 {
         self.target + self.forward() * -self.distance

@@ -54,6 +54,14 @@ pub(super) fn settings<'de, D: Deserializer<'de>>(d: D) -> Result<StepSettings, 
     Ok(s)
 }
 
+pub(super) fn view<'de, D: Deserializer<'de>>(d: D) -> Result<Option<super::SceneView>, D::Error> {
+    let v = Option::<super::SceneView>::deserialize(d)?;
+    if let Some(v) = &v {
+        v.validate().map_err(D::Error::custom)?;
+    }
+    Ok(v)
+}
+
 pub(super) fn material<'de, D: Deserializer<'de>>(d: D) -> Result<Material, D::Error> {
     let m = Material::deserialize(d)?;
     m.validate().map_err(D::Error::custom)?;

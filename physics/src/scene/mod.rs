@@ -8,10 +8,12 @@ mod fields;
 mod io;
 mod joint;
 mod terrain;
+mod view;
 
 pub use error::SceneError;
 pub use joint::{BodyRef, SceneJoint};
 pub use terrain::{SceneChunk, SceneTerrain};
+pub use view::SceneView;
 
 use crate::body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 use crate::error::AtollError;
@@ -53,6 +55,9 @@ pub struct Scene {
     /// Voxel terrain, if the scene has one (older files have none).
     #[serde(default, deserialize_with = "fields::terrain", skip_serializing_if = "Option::is_none")]
     pub terrain: Option<SceneTerrain>,
+    /// Where the editor first looks at the scene from (none: it frames the moving bodies).
+    #[serde(default, deserialize_with = "fields::view", skip_serializing_if = "Option::is_none")]
+    pub view: Option<SceneView>,
 }
 
 /// One body of a scene.
@@ -272,6 +277,7 @@ impl Scene {
             bodies: Vec::new(),
             joints: Vec::new(),
             terrain: None,
+            view: None,
         }
     }
 

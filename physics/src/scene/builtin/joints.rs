@@ -6,7 +6,7 @@ use super::ground;
 use crate::body::{BodyType, Material};
 use crate::joint::{JointFrame, JointKind, Limits, Motor, RevoluteJoint, SphericalJoint, Spring, WheelJoint};
 use crate::math::{Quat, Transform, Vec3};
-use crate::scene::{BodyRef, Scene, SceneBody, SceneJoint, SceneShape};
+use crate::scene::{BodyRef, Scene, SceneBody, SceneJoint, SceneShape, SceneView};
 use std::f32::consts::PI;
 
 /// Adds a body and returns its index.
@@ -79,6 +79,7 @@ pub fn bridge() -> Scene {
         let body = dynamic(SceneShape::Box { half_extents: Vec3::splat(0.3) }, p, Quat::IDENTITY);
         add(&mut scene, format!("crate {k}"), body);
     }
+    scene.view = Some(SceneView { target: Vec3::new(0.0, 4.2, 0.0), yaw: 0.3, pitch: 0.22, distance: 12.5 });
     scene
 }
 
@@ -182,6 +183,7 @@ pub fn ragdoll_pile(count: usize) -> Scene {
         let turn = Quat::from_rotation_y(k as f32 * 2.1) * Quat::from_rotation_x(0.7 * k as f32);
         turn_about(&mut scene, &bodies, hips, turn);
     }
+    scene.view = Some(SceneView { target: Vec3::new(3.6, 1.6, 0.0), yaw: 0.7, pitch: 0.35, distance: 10.0 });
     scene
 }
 
@@ -239,6 +241,7 @@ pub fn motor_door() -> Scene {
     let mut thrown = dynamic(SceneShape::Sphere { radius: 0.25 }, Vec3::new(3.2, 0.9, 3.0), Quat::IDENTITY);
     thrown.linear_velocity = Vec3::new(0.0, 1.0, -6.0);
     add(&mut scene, "thrown ball".into(), with_density(thrown, 3000.0));
+    scene.view = Some(SceneView { target: Vec3::new(0.0, 1.0, 0.0), yaw: 0.45, pitch: 0.4, distance: 10.5 });
     scene
 }
 
@@ -259,6 +262,7 @@ pub fn vehicle() -> Scene {
         add(&mut scene, format!("bump {k}"), bump);
     }
     add_vehicle(&mut scene, Vec3::new(-4.0, 1.0, 0.0), "car", -10.0);
+    scene.view = Some(SceneView { target: Vec3::new(2.0, 0.8, 0.0), yaw: 0.35, pitch: 0.3, distance: 12.0 });
     scene
 }
 
@@ -311,6 +315,7 @@ pub fn newtons_cradle() -> Scene {
         let ball = add(&mut scene, format!("ball {k}"), ball);
         join(&mut scene, hinge, None, ball, frame(pivot, Vec3::Z));
     }
+    scene.view = Some(SceneView { target: Vec3::new(0.0, 1.6, 0.0), yaw: 0.25, pitch: 0.15, distance: 6.0 });
     scene
 }
 
