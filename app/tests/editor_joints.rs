@@ -306,3 +306,43 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
     harness.run_steps(1);
     assert!(!harness.state().state.joint_tool.active);
 }
+
+#[test]
+fn a_scene_with_joints_saves_and_loads_back_with_the_same_joints() {
+    use atoll::editor::files;
+    let mut harness = harness("ragdoll_pile.ron");
+    harness.run_steps(2);
+    // Name one joint and change another's limits through the Inspector, then save as.
+    let first = harness.state().state.world.joint_ids().next().unwrap();
+    harness.state_mut().state.selection.set_joint(Some(first));
+    harness.run_steps(2);
+    harness.get_by_role_and_label(Role::SpinButton, "cone half angle").set_value_accesskit(30.0);
+    harness.run_steps(2);
+    let path = std::env::temp_dir().join(format!("atoll-joints-ui-{}.ron", std::process::id()));
+    files::save_as(&mut harness.state_mut().state, &path).unwrap();
+    // Each joint with its bodies as positions in the body list (ids differ between worlds).
+    let joints = |world: &atoll_physics::World| -> Vec<_> {
+        let index = |id| world.body_ids().position(|b| b == id);
+        world
+            .joint_ids()
+            .map(|id| {
+                let d = world.joint_desc(id).unwrap();
+                (d.kind, d.frame_a, d.frame_b, d.collide_connected, d.body_a.and_then(index), index(d.body_b))
+            })
+            .collect()
+    };
+    let saved = joints(&harness.state().state.world);
+
+    // Open something else, then the saved file: the same joints, settings and bodies.
+    files::open(&mut harness.state_mut().state, &atoll::cli::scenes_dir().join("tower.ron"));
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.joint_count(), 0);
+    files::open(&mut harness.state_mut().state, &path);
+    harness.run_steps(2);
+    let loaded = joints(&harness.state().state.world);
+    assert_eq!(loaded.len(), saved.len());
+    assert_eq!(loaded, saved);
+    let JointKind::Spherical(neck) = loaded[0].0 else { panic!("the neck is a ball joint") };
+    assert!((neck.swing_limit.unwrap() - 30f32.to_radians()).abs() < 1e-6);
+    std::fs::remove_file(path).unwrap();
+}

@@ -3,13 +3,17 @@
 //! show, even inside a pile) and picked in screen space. Holding Ctrl snaps moves to the grid
 //! and turns to the angle step. A drag is one undo step; while the simulation plays, the
 //! dragged bodies are held at rest where the gizmo puts them.
+//!
+//! On a selected joint the gizmo sits on its anchor and moves the anchor or turns the joint's
+//! axes (both sides' frames together, so the joint stays at rest), leaving the bodies where
+//! they are.
 
-use super::edit::{BodyRecord, Edit, bodies_text};
+use super::edit::{BodyRecord, Edit, JointRecord, bodies_text};
 use super::notices::NoticePlace;
 use super::state::EditorState;
 use super::undo::MergeKey;
 use crate::render::OrbitCamera;
-use atoll_physics::{Quat, Vec3};
+use atoll_physics::{Quat, Transform, Vec3};
 use egui::{Color32, Pos2, Rect, Stroke};
 
 /// Gizmo drags merge into one undo step until the button is released.
@@ -54,7 +58,15 @@ struct Drag {
     pivot: Vec3,
     /// Where the grab started: the axis parameter of a move, the angle of a turn.
     start: f32,
-    bodies: Vec<BodyRecord>,
+    what: Dragged,
+}
+
+/// What a drag moves: the selected bodies as they were when it began, or the selected joint
+/// with its two sides' poses then (the world for a side without a body).
+#[derive(Clone, Debug)]
+enum Dragged {
+    Bodies(Vec<BodyRecord>),
+    Joint(Box<JointRecord>, [Transform; 2]),
 }
 
 /// The gizmo's screen geometry for one frame.
@@ -79,8 +91,12 @@ impl Gizmo {
         self.drag.is_some()
     }
 
-    /// The pivot the gizmo sits on: the primary selected body's origin.
+    /// The pivot the gizmo sits on: the selected joint's anchor, or the primary selected
+    /// body's origin.
     pub fn pivot(state: &EditorState) -> Option<Vec3> {
+        if let Some(joint) = state.selection.joint() {
+            return state.world.joint(joint).ok().map(|v| v.anchor_a);
+        }
         state.selected().and_then(|id| state.world.transform(id).ok()).map(|t| t.position)
     }
 
@@ -133,13 +149,22 @@ impl Gizmo {
     pub fn begin(&mut self, state: &mut EditorState, rect: Rect, handle: Handle, pointer: Pos2) {
         let Some(layout) = Gizmo::layout(state, rect) else { return };
         let Some(start) = parameter(&state.camera, rect, &layout, handle, pointer) else { return };
-        let mut ids = state.selection.ids().to_vec();
-        ids.sort_by_key(|id| id.index());
-        let bodies: Result<Vec<_>, _> =
-            ids.iter().map(|id| BodyRecord::capture(&state.world, &mut state.entities, *id)).collect();
-        if let Ok(bodies) = bodies {
-            self.drag = Some(Drag { handle, pivot: layout.pivot, start, bodies });
-        }
+        let what = if let Some(joint) = state.selection.joint() {
+            let Ok(record) = JointRecord::capture(&state.world, &mut state.entities, joint) else { return };
+            let pose = |id: Option<atoll_physics::BodyId>| {
+                id.and_then(|id| state.world.transform(id).ok()).unwrap_or_default()
+            };
+            let poses = [pose(record.desc.body_a), pose(Some(record.desc.body_b))];
+            Dragged::Joint(Box::new(record), poses)
+        } else {
+            let mut ids = state.selection.ids().to_vec();
+            ids.sort_by_key(|id| id.index());
+            let bodies: Result<Vec<_>, _> =
+                ids.iter().map(|id| BodyRecord::capture(&state.world, &mut state.entities, *id)).collect();
+            let Ok(bodies) = bodies else { return };
+            Dragged::Bodies(bodies)
+        };
+        self.drag = Some(Drag { handle, pivot: layout.pivot, start, what });
     }
 
     /// Follows the pointer while a handle is held: moves or turns the bodies from where they
@@ -167,26 +192,40 @@ impl Gizmo {
                 (Vec3::ZERO, Quat::from_axis_angle(axis(i), a))
             }
         };
-        let pairs = drag
-            .bodies
-            .iter()
-            .map(|before| {
-                let mut after = before.clone();
-                let b = &mut after.body;
-                b.position = drag.pivot + turn * (b.position - drag.pivot) + offset;
-                b.rotation = (turn * b.rotation).normalize();
-                // Held by the gizmo, a body is at rest: letting go drops it from still.
-                b.linear_velocity = Vec3::ZERO;
-                b.angular_velocity = Vec3::ZERO;
-                (before.clone(), after)
-            })
-            .collect();
-        let label = match drag.handle {
+        let place = |p: Vec3| drag.pivot + turn * (p - drag.pivot) + offset;
+        let verb = match drag.handle {
             Handle::Move(_) => "move",
             Handle::Turn(_) => "turn",
         };
-        let label = format!("{label} {}", bodies_text(drag.bodies.len()));
-        if let Err(e) = state.commit(&label, Edit::Change(pairs), Some(GIZMO_GESTURE)) {
+        let (label, edit) = match &drag.what {
+            Dragged::Bodies(bodies) => {
+                let pairs = bodies
+                    .iter()
+                    .map(|before| {
+                        let mut after = before.clone();
+                        let b = &mut after.body;
+                        b.position = place(b.position);
+                        b.rotation = (turn * b.rotation).normalize();
+                        // Held by the gizmo, a body is at rest: letting go drops it from still.
+                        b.linear_velocity = Vec3::ZERO;
+                        b.angular_velocity = Vec3::ZERO;
+                        (before.clone(), after)
+                    })
+                    .collect();
+                (format!("{verb} {}", bodies_text(bodies.len())), Edit::Change(pairs))
+            }
+            Dragged::Joint(before, [pose_a, pose_b]) => {
+                let mut after = (**before).clone();
+                // Each side's frame, taken to the world, moved or turned there, and brought back.
+                for (frame, pose) in [(&mut after.desc.frame_a, pose_a), (&mut after.desc.frame_b, pose_b)] {
+                    frame.anchor = pose.inverse_transform_point(place(pose.transform_point(frame.anchor)));
+                    let world = turn * pose.rotation * frame.rotation;
+                    frame.rotation = (pose.rotation.conjugate() * world).normalize();
+                }
+                (format!("{verb} joint"), Edit::ChangeJoints(vec![((**before).clone(), after)]))
+            }
+        };
+        if let Err(e) = state.commit(&label, edit, Some(GIZMO_GESTURE)) {
             state.notices.report(NoticePlace::ErrorWindow, e);
             self.drag = None;
         }
@@ -295,5 +334,35 @@ mod tests {
         assert_eq!(state.undo.undo_len(), 1, "one drag, one undo step");
         state.undo();
         assert_eq!(state.world.transform(id).unwrap().position, start);
+    }
+
+    #[test]
+    fn turning_a_selected_joint_with_a_ring_turns_its_axis_about_the_anchor() {
+        let mut state = EditorState::from_scene(&atoll_physics::scene::builtin::motor_door(), None).unwrap();
+        let joint = state.world.joint_ids().next().unwrap();
+        state.selection.set_joint(Some(joint));
+        let before = state.world.joint(joint).unwrap();
+        state.camera.target = before.anchor_a;
+        state.camera.yaw = 0.9;
+        state.camera.pitch = 0.3;
+        let rect = Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0));
+        let layout = Gizmo::layout(&state, rect).unwrap();
+        assert!((layout.pivot - before.anchor_a).length() < 1e-5, "the gizmo sits on the anchor");
+        // A quarter of the x ring (12 of its 48 segments).
+        let ring = &layout.rings[0];
+        let (from, to) = (ring[4], ring[16]);
+        let mut gizmo = Gizmo::default();
+        gizmo.begin(&mut state, rect, Handle::Turn(0), from);
+        gizmo.update(&mut state, rect, to, true);
+        gizmo.end(&mut state);
+        let after = state.world.joint(joint).expect("turned in place: the same joint");
+        assert!((after.anchor_a - before.anchor_a).length() < 1e-4, "the anchor stays");
+        assert!((after.anchor_b - after.anchor_a).length() < 1e-4, "both sides turned together");
+        let angle = after.axis.angle_between(before.axis).to_degrees();
+        assert!((angle - 90.0).abs() < 0.5, "a quarter turn, snapped: {angle}°");
+        assert!(after.axis.x.abs() < 1e-4, "turned about x");
+        assert_eq!(state.undo.undo_label(), Some("turn joint"));
+        state.undo();
+        assert!(state.world.joint(joint).unwrap().axis.distance(before.axis) < 1e-5);
     }
 }
