@@ -91,11 +91,14 @@ fn the_joints_overlay_draws_at_the_anchor_and_a_click_there_selects_the_joint() 
     // Its bodies, in the Inspector and in the Scene panel's Joints list.
     assert_eq!(harness.query_all_by_label_contains("post 0 – door 0").count(), 2);
     // The selected joint is drawn in the selection colour (the pointer moved off it first: the
-    // rendered frame draws the cursor).
+    // rendered frame draws the cursor). The gizmo now sits on the anchor and covers its centre,
+    // so the orange is looked for around it: the cross and the limit arc.
     harness.hover_at(at + egui::vec2(80.0, 120.0));
     harness.run_steps(2);
     let selected = harness.render().unwrap();
-    assert!(pixels_near(&selected, at, 4, [255, 170, 60], 60) >= 3, "the selected joint turns orange");
+    let orange = pixels_near(&selected, at, 16, [255, 170, 60], 60);
+    assert!(orange >= 3, "the selected joint turns orange: {orange} pixels");
+    assert_eq!(pixels_near(&drawn, at, 16, [255, 170, 60], 60), 0, "and was not orange before");
     harness.get_by_label("Joints (2)");
 }
 
@@ -268,6 +271,11 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
     let midway = left_at + (sky - left_at) * 0.5;
     assert!(pixels_near(&picking, midway, 2, JointState::Free.colour(), 60) >= 1, "the line to the pointer");
     click(&mut harness, sky);
+    // The new hinge is selected and the gizmo sits on its anchor, over the left box: clear the
+    // selection so the next clicks reach the boxes rather than the gizmo's handles.
+    assert!(harness.state().state.selection.joint().is_some());
+    harness.state_mut().state.selection.set_joint(None);
+    harness.run_steps(1);
     // Right box (its face towards the camera) to the left box: the seam between them.
     let seam = left_at + (right_at - left_at) * 0.5;
     click(&mut harness, right_at + (seam - right_at) * 0.8);

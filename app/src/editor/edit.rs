@@ -114,7 +114,8 @@ pub enum Edit {
     AddJoints(Vec<JointRecord>),
     /// Joints destroyed, in this order.
     RemoveJoints(Vec<JointRecord>),
-    /// Joints changed: each one before and after (the joint is made again).
+    /// Joints changed: each one before and after (changed in place: same engine id, island and
+    /// warm start; its bodies stay).
     ChangeJoints(Vec<(JointRecord, JointRecord)>),
     /// Several edits as one step, applied in order (deleting bodies with their joints, pasting
     /// bodies with the joints between them). All or nothing: a part that fails takes back the

@@ -13,7 +13,7 @@ use super::notices::NoticePlace;
 use super::state::EditorState;
 use super::undo::MergeKey;
 use crate::render::OrbitCamera;
-use atoll_physics::{Quat, Transform, Vec3};
+use atoll_physics::{Quat, Vec3};
 use egui::{Color32, Pos2, Rect, Stroke};
 
 /// Gizmo drags merge into one undo step until the button is released.
@@ -61,12 +61,13 @@ struct Drag {
     what: Dragged,
 }
 
-/// What a drag moves: the selected bodies as they were when it began, or the selected joint
-/// with its two sides' poses then (the world for a side without a body).
+/// What a drag moves: the selected bodies as they were when it began, or the selected joint as
+/// it was (its frames are placed with its bodies' poses at each update, since they may move
+/// while the simulation plays).
 #[derive(Clone, Debug)]
 enum Dragged {
     Bodies(Vec<BodyRecord>),
-    Joint(Box<JointRecord>, [Transform; 2]),
+    Joint(Box<JointRecord>),
 }
 
 /// The gizmo's screen geometry for one frame.
@@ -151,11 +152,7 @@ impl Gizmo {
         let Some(start) = parameter(&state.camera, rect, &layout, handle, pointer) else { return };
         let what = if let Some(joint) = state.selection.joint() {
             let Ok(record) = JointRecord::capture(&state.world, &mut state.entities, joint) else { return };
-            let pose = |id: Option<atoll_physics::BodyId>| {
-                id.and_then(|id| state.world.transform(id).ok()).unwrap_or_default()
-            };
-            let poses = [pose(record.desc.body_a), pose(Some(record.desc.body_b))];
-            Dragged::Joint(Box::new(record), poses)
+            Dragged::Joint(Box::new(record))
         } else {
             let mut ids = state.selection.ids().to_vec();
             ids.sort_by_key(|id| id.index());
@@ -214,10 +211,16 @@ impl Gizmo {
                     .collect();
                 (format!("{verb} {}", bodies_text(bodies.len())), Edit::Change(pairs))
             }
-            Dragged::Joint(before, [pose_a, pose_b]) => {
+            Dragged::Joint(before) => {
+                // The world for a side without a body.
+                let pose = |id: Option<atoll_physics::BodyId>| {
+                    id.and_then(|id| state.world.transform(id).ok()).unwrap_or_default()
+                };
+                let (pose_a, pose_b) = (pose(before.desc.body_a), pose(Some(before.desc.body_b)));
                 let mut after = (**before).clone();
                 // Each side's frame, taken to the world, moved or turned there, and brought back.
-                for (frame, pose) in [(&mut after.desc.frame_a, pose_a), (&mut after.desc.frame_b, pose_b)] {
+                for (frame, pose) in [(&mut after.desc.frame_a, &pose_a), (&mut after.desc.frame_b, &pose_b)]
+                {
                     frame.anchor = pose.inverse_transform_point(place(pose.transform_point(frame.anchor)));
                     let world = turn * pose.rotation * frame.rotation;
                     frame.rotation = (pose.rotation.conjugate() * world).normalize();

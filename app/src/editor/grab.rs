@@ -3,8 +3,9 @@
 //! loaded by hand. Releasing drops it.
 //!
 //! The pull is a force the editor applies before every step (a damped spring at the grabbed
-//! point, scaled by the body's mass so its strength is a frequency: every body, light or heavy,
-//! follows the pointer at the same pace), never a move: the body is not teleported, it takes
+//! point, scaled by the body's mass so its strength is a frequency: light and heavy bodies
+//! follow the pointer alike; grabbed off its centre a body also turns, and follows a little
+//! faster), never a move: the body is not teleported, it takes
 //! part in every contact and joint on the way, and grabbing is not an edit, so it makes no undo
 //! step. Forces are capped, so a grab cannot fling a body through a wall.
 
@@ -52,8 +53,8 @@ pub struct Grab {
     local_point: Vec3,
     /// Where the pointer holds it, world space.
     pub target: Vec3,
-    /// The grabbed point's distance from the eye along the view ray when grabbed: the target
-    /// moves at this distance, in the plane the user sees.
+    /// The grabbed point's distance from the view ray's origin when grabbed: the target stays
+    /// at this distance from it, on a sphere about the eye.
     depth: f32,
 }
 

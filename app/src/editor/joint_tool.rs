@@ -14,15 +14,24 @@ use super::spawn::surface_under;
 use super::state::EditorState;
 use atoll_physics::{BodyId, DistanceJoint, JointKind, JointType, QueryFilter, Ray, Vec3};
 
-/// The first click of a joint being made.
+/// The first click of a joint being made, kept in the clicked body's frame: while the
+/// simulation plays the body moves on, and the anchor moves with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PendingJoint {
     /// The body clicked first (side B).
     pub body: BodyId,
-    /// The anchor: the point clicked, world space.
-    pub anchor: Vec3,
-    /// The surface normal there: the joint's axis.
-    pub normal: Vec3,
+    /// The anchor: the point clicked, in the body's frame.
+    local_anchor: Vec3,
+    /// The surface normal there, in the body's frame: the joint's axis.
+    local_normal: Vec3,
+}
+
+impl PendingJoint {
+    /// The anchor and axis in world space where the body is now; `None` once it is gone.
+    pub fn world(&self, world: &atoll_physics::World) -> Option<(Vec3, Vec3)> {
+        let pose = world.transform(self.body).ok()?;
+        Some((pose.transform_point(self.local_anchor), pose.rotation * self.local_normal))
+    }
 }
 
 /// The Joint tool's state.
@@ -71,9 +80,18 @@ impl EditorState {
         let hit = self.world.cast_ray(&ray, &QueryFilter::BODIES);
         let Some(first) = self.joint_tool.pending else {
             let hit = hit.ok_or("click a body first: the joint's anchor is the point clicked")?;
-            self.joint_tool.pending =
-                Some(PendingJoint { body: hit.body, anchor: hit.point, normal: hit.normal });
+            let pose = self.world.transform(hit.body).map_err(|e| e.to_string())?;
+            self.joint_tool.pending = Some(PendingJoint {
+                body: hit.body,
+                local_anchor: pose.inverse_transform_point(hit.point),
+                local_normal: pose.rotation.conjugate() * hit.normal,
+            });
             return Ok(());
+        };
+        let Some((anchor, normal)) = first.world(&self.world) else {
+            // Deleted (or undone away) since the first click: start again.
+            self.joint_tool.pending = None;
+            return Err("the body clicked first is gone: click a body again".into());
         };
         let (other, other_point) = match hit {
             Some(hit) if hit.body == first.body => {
@@ -83,21 +101,17 @@ impl EditorState {
             // The world: where the pointer meets the terrain or the ground, or else the point on
             // the ray as far from the eye as the anchor is.
             None => {
-                let in_front = origin + dir.normalize_or_zero() * origin.distance(first.anchor);
+                let in_front = origin + dir.normalize_or_zero() * origin.distance(anchor);
                 (None, surface_under(&self.world, origin, dir).map_or(in_front, |(p, _)| p))
             }
         };
         let joint_type = self.joint_tool.joint_type;
         let kind = match joint_type {
-            JointType::Distance => {
-                JointKind::Distance(DistanceJoint::rigid(first.anchor.distance(other_point)))
-            }
+            JointType::Distance => JointKind::Distance(DistanceJoint::rigid(anchor.distance(other_point))),
             t => JointKind::default_of(t),
         };
-        let mut desc = self
-            .world
-            .joint_desc_at(kind, other, first.body, first.anchor, first.normal)
-            .map_err(|e| e.to_string())?;
+        let mut desc =
+            self.world.joint_desc_at(kind, other, first.body, anchor, normal).map_err(|e| e.to_string())?;
         if joint_type == JointType::Distance {
             desc.frame_a.anchor = match other {
                 Some(body) => self
@@ -202,5 +216,27 @@ mod tests {
         state.joint_click(o, d).unwrap();
         state.joint_tool.set_active(false);
         assert!(state.joint_tool.pending.is_none());
+    }
+
+    #[test]
+    fn the_first_click_moves_with_its_body_and_is_dropped_when_the_body_goes() {
+        let (mut state, a, b) = two_boxes();
+        state.joint_tool.set_active(true);
+        let (o, d) = at(Vec3::new(0.0, 3.2, 0.0));
+        state.joint_click(o, d).unwrap();
+        // The box falls a little before the second click: the anchor goes with it.
+        for _ in 0..10 {
+            state.world.step();
+        }
+        let fallen = state.world.transform(a).unwrap().position;
+        let (anchor, _) = state.joint_tool.pending.unwrap().world(&state.world).unwrap();
+        assert!(
+            (anchor - (fallen + Vec3::new(0.0, 0.2, 0.5))).length() < 1e-3,
+            "anchor {anchor}, box {fallen}"
+        );
+        state.world.destroy_body(a).unwrap();
+        let (o, d) = at(state.world.transform(b).unwrap().position);
+        assert!(state.joint_click(o, d).unwrap_err().contains("gone"));
+        assert!(state.joint_tool.pending.is_none(), "a first click on a gone body is dropped");
     }
 }

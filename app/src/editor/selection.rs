@@ -32,7 +32,7 @@ impl Selection {
         self.ids.is_empty() && self.joint.is_none()
     }
 
-    /// Whether no body is selected (a joint may be).
+    /// Whether any body is selected.
     pub fn has_bodies(&self) -> bool {
         !self.ids.is_empty()
     }

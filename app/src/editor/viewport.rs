@@ -138,7 +138,11 @@ fn handle_input(
     let pointer = response.hover_pos().or_else(|| response.interact_pointer_pos());
     let gizmo_owns = gizmo_input(ui, response, rect, state, gizmo, pointer, ctrl);
     let painting = !gizmo_owns && paint(ui, response, rect, state);
-    let grabbing = !gizmo_owns && !painting && !shift && grab_input(ui, response, rect, state, pointer);
+    // A grab under way keeps the button whatever modifiers come and go.
+    let grabbing = !gizmo_owns
+        && !painting
+        && (state.grab.is_some() || !shift)
+        && grab_input(ui, response, rect, state, pointer);
     if response.drag_started_by(PointerButton::Primary) && shift && !gizmo_owns && !painting {
         *shift_drag_from = ui.input(|i| i.pointer.press_origin());
     }
@@ -278,8 +282,8 @@ fn paint_grab(state: &EditorState, painter: &egui::Painter, rect: Rect) {
 fn paint_pending_joint(state: &EditorState, painter: &egui::Painter, rect: Rect, pointer: Option<Pos2>) {
     let Some(pending) = state.joint_tool.pending.filter(|_| state.joint_tool.active) else { return };
     let size = to_glam(rect.size());
-    let Some(anchor) = state.camera.project(pending.anchor, size).map(|p| rect.min + egui::vec2(p.x, p.y))
-    else {
+    let Some((anchor, _)) = pending.world(&state.world) else { return };
+    let Some(anchor) = state.camera.project(anchor, size).map(|p| rect.min + egui::vec2(p.x, p.y)) else {
         return;
     };
     let colour = Color32::from_rgb(70, 220, 255);

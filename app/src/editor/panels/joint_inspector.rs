@@ -145,7 +145,13 @@ impl Fields<'_, '_> {
             })
             .response;
         if chosen != current {
-            record.desc.kind = JointKind::default_of(chosen);
+            record.desc.kind = match chosen {
+                // A rod as long as the anchors are apart now, so the switch does not yank.
+                JointType::Distance => JointKind::Distance(atoll_physics::DistanceJoint::rigid(
+                    view.anchor_a.distance(view.anchor_b),
+                )),
+                t => JointKind::default_of(t),
+            };
             self.note("type", &r);
         }
         self.ui.end_row();
@@ -162,8 +168,8 @@ impl Fields<'_, '_> {
             desc.frame_b.anchor = anchor;
             self.note("anchor B", &r);
         }
-        // The axis is edited in world space and re-aims both frames, so the joint's angle and
-        // translation count from where the bodies are now.
+        // The axis is edited in world space and re-aims both frames, so the joint's angles count
+        // from where the bodies are now (translations still count from the anchors).
         let (r, axis) = vec3_row(self.ui, "axis (world)", view.axis, 0.01, "axis");
         if let Some(r) = r {
             self.note("axis", &r);
@@ -200,8 +206,8 @@ impl Fields<'_, '_> {
         });
     }
 
-    fn length_limits(&mut self, field: &str, limits: &mut Option<Limits>) {
-        self.optional(field, limits, Limits::new(-0.5, 0.5), |f, l| {
+    fn length_limits(&mut self, field: &str, limits: &mut Option<Limits>, default: Limits) {
+        self.optional(field, limits, default, |f, l| {
             f.number("lower", &mut l.lower, 0.01, " m");
             f.number("upper", &mut l.upper, 0.01, " m");
         });
@@ -238,7 +244,7 @@ impl Fields<'_, '_> {
                 self.number("friction", &mut ball.friction, 0.01, " N·m");
             }
             JointKind::Prismatic(slider) => {
-                self.length_limits("limits", &mut slider.limits);
+                self.length_limits("limits", &mut slider.limits, Limits::new(-0.5, 0.5));
                 self.optional("motor", &mut slider.motor, Motor::new(0.5, 100.0), |f, m| {
                     f.number("speed", &mut m.speed, 0.01, " m/s");
                     f.number("max force", &mut m.max_force, 1.0, " N");
@@ -254,13 +260,15 @@ impl Fields<'_, '_> {
             }
             JointKind::Distance(rope) => {
                 self.number("length", &mut rope.length, 0.01, " m");
-                self.length_limits("min and max", &mut rope.limits);
+                // A rope's range starts slack: from touching to its length.
+                let rope_range = Limits::new(0.0, rope.length);
+                self.length_limits("min and max", &mut rope.limits, rope_range);
                 self.spring("spring", &mut rope.spring);
             }
             JointKind::Wheel(wheel) => {
                 self.angular_motor(&mut wheel.motor);
                 self.spring("suspension", &mut wheel.suspension);
-                self.length_limits("travel", &mut wheel.suspension_limits);
+                self.length_limits("travel", &mut wheel.suspension_limits, Limits::new(-0.25, 0.25));
             }
         }
     }
