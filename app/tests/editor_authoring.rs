@@ -8,7 +8,7 @@ mod common;
 use atoll::editor::Editor;
 use atoll::editor::autosave::Autosave;
 use atoll_physics::{BodyId, Scene, SceneShape};
-use common::harness;
+use common::{click, harness, on_screen};
 use egui::accesskit::Role;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
@@ -22,14 +22,6 @@ fn temp_path(name: &str) -> PathBuf {
 
 fn press(harness: &mut Harness<'_, Editor>, pos: Pos2, pressed: bool, modifiers: Modifiers) {
     harness.event(Event::PointerButton { pos, button: PointerButton::Primary, pressed, modifiers });
-}
-
-fn click(harness: &mut Harness<'_, Editor>, pos: Pos2) {
-    harness.hover_at(pos);
-    harness.run_steps(1);
-    press(harness, pos, true, Modifiers::NONE);
-    press(harness, pos, false, Modifiers::NONE);
-    harness.run_steps(2);
 }
 
 /// A left drag from `from` to `to` in a few pointer moves.
@@ -52,15 +44,6 @@ fn drag_with(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2, modifiers:
     harness.run_steps(2);
     harness.event(Event::ModifiersChanged(Modifiers::NONE));
     harness.run_steps(1);
-}
-
-/// Where a world point is drawn, in window points.
-fn on_screen(harness: &Harness<'_, Editor>, point: glam::Vec3) -> Pos2 {
-    let editor = harness.state();
-    let rect = editor.viewport().rect();
-    let size = glam::Vec2::new(rect.width(), rect.height());
-    let p = editor.state.camera.project(point, size).expect("in front of the camera");
-    rect.min + egui::vec2(p.x, p.y)
 }
 
 /// Saves with Ctrl+S (the scene has a file by then) and reads the file back.

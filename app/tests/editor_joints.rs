@@ -8,35 +8,11 @@ mod common;
 use atoll::editor::Editor;
 use atoll::render::joint_lines::JointState;
 use atoll_physics::{JointId, JointKind, Limits};
-use common::harness;
+use common::{click, harness, on_screen};
 use egui::accesskit::Role;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-
-/// Where a world point is drawn on the screen.
-fn on_screen(harness: &Harness<'_, Editor>, point: glam::Vec3) -> Pos2 {
-    let editor = harness.state();
-    let rect = editor.viewport().rect();
-    let size = glam::Vec2::new(rect.width(), rect.height());
-    let p = editor.state.camera.project(point, size).expect("in front of the camera");
-    rect.min + egui::vec2(p.x, p.y)
-}
-
-fn click(harness: &mut Harness<'_, Editor>, pos: Pos2) {
-    harness.hover_at(pos);
-    harness.run_steps(1);
-    for pressed in [true, false] {
-        harness.event(Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        harness.run_steps(1);
-    }
-    harness.run_steps(1);
-}
 
 /// The pixels within `radius` of `pos` whose colour is within `tolerance` of `srgb`.
 fn pixels_near(image: &image::RgbaImage, pos: Pos2, radius: i32, srgb: [u8; 3], tolerance: u32) -> usize {

@@ -5,7 +5,7 @@ mod common;
 
 use atoll::editor::Editor;
 use atoll_physics::BodyType;
-use common::harness;
+use common::{click, harness};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -20,20 +20,6 @@ fn screen_position(harness: &Harness<'_, Editor>, body: atoll_physics::BodyId) -
     let size = glam::Vec2::new(rect.width(), rect.height());
     let pixel = editor.state.camera.project(centre, size).expect("the body is in front of the camera");
     rect.min + egui::vec2(pixel.x, pixel.y)
-}
-
-fn click(harness: &mut Harness<'_, Editor>, pos: Pos2) {
-    harness.hover_at(pos);
-    harness.run_steps(1);
-    for pressed in [true, false] {
-        harness.event(Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    harness.run_steps(2);
 }
 
 #[test]
