@@ -145,8 +145,9 @@ impl Broadphase {
     }
 
     /// [`Self::update_pairs`] keeping only the pairs `keep` accepts, tested before the sort: the
-    /// step passes "has no contact yet", as a moved proxy in a pile reports mostly pairs that
-    /// already have one, and sorting all of them was a few percent of a landing pile's step.
+    /// step passes "has no contact yet and no joint keeps them apart", as a moved proxy in a
+    /// pile reports mostly pairs that already have one (sorting all of them was a few percent
+    /// of a landing pile's step), and one in a jointed net mostly its jointed neighbours.
     pub fn update_pairs_where(&mut self, pairs: &mut Vec<(u32, u32)>, keep: impl Fn(u32, u32) -> bool) {
         pairs.clear();
         for &key in &self.move_buffer {

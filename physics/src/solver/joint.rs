@@ -99,13 +99,11 @@ impl JointSolver {
                 &side(j.body_b),
                 (j.frame_b.anchor, j.frame_b.rotation),
             );
-            let masses = masses_of(sa, sb);
             let impulses = if warm_starting { j.impulses } else { JointImpulses::default() };
             if is_plain_ball(&j.kind) {
                 self.point_list.push(PointJoint {
                     joint: slot as u32,
                     bodies: (body_a, body_b),
-                    masses,
                     arm_a: pose.arm_a,
                     arm_b: pose.arm_b,
                     delta_center: pose.delta_center,
@@ -117,7 +115,6 @@ impl JointSolver {
                 self.spherical_list.push(PreparedSpherical {
                     joint: slot as u32,
                     bodies: (body_a, body_b),
-                    masses,
                     pose,
                     ball,
                     spring: j.kind.spring_softness(h)[0],
@@ -129,7 +126,6 @@ impl JointSolver {
                 self.revolute_list.push(PreparedRevolute {
                     joint: slot as u32,
                     bodies: (body_a, body_b),
-                    masses,
                     pose,
                     hinge,
                     spring: j.kind.spring_softness(h)[0],
@@ -137,8 +133,10 @@ impl JointSolver {
                 });
                 continue;
             }
-            let constants =
-                JointConstants { springs: j.kind.spring_softness(h), rotation_mass: rotation_mass(&masses) };
+            let constants = JointConstants {
+                springs: j.kind.spring_softness(h),
+                rotation_mass: rotation_mass(&masses_of(sa, sb)),
+            };
             self.prepared.push(PreparedJoint {
                 joint: slot as u32,
                 body_a,
@@ -149,10 +147,9 @@ impl JointSolver {
                 impulses,
             });
         }
-        let movable = || solver_bodies.iter().map(|b| b.inv_mass > 0.0);
-        self.revolutes.prepare(&self.revolute_list, movable(), h);
-        self.sphericals.prepare(&self.spherical_list, movable(), h);
-        self.points.prepare(&self.point_list, movable(), h);
+        self.revolutes.prepare(&self.revolute_list, solver_bodies, h);
+        self.sphericals.prepare(&self.spherical_list, solver_bodies, h);
+        self.points.prepare(&self.point_list, solver_bodies, h);
     }
 
     /// Joints prepared this step.
@@ -263,7 +260,7 @@ impl JointSolver {
 
 /// The masses of a joint whose sides are solver bodies `a` and `b`.
 #[inline(always)]
-fn masses_of(a: &SolverBody, b: &SolverBody) -> Masses {
+pub(crate) fn masses_of(a: &SolverBody, b: &SolverBody) -> Masses {
     Masses {
         inv_mass_a: a.inv_mass,
         inv_mass_b: b.inv_mass,
@@ -455,7 +452,6 @@ mod tests {
                 .map(|k| PreparedRevolute {
                     joint: k as u32,
                     bodies: (2 * k as u32 + 1, 2 * k as u32 + 2),
-                    masses: s.masses[k],
                     pose: s.poses[k],
                     hinge: hinges[k],
                     spring: JointKind::Revolute(hinges[k]).spring_softness(H)[0],
@@ -463,7 +459,7 @@ mod tests {
                 })
                 .collect();
             let mut solver = RevoluteJointSolver::default();
-            solver.prepare(&prepared, s.bodies.iter().map(|b| b.inv_mass > 0.0), H);
+            solver.prepare(&prepared, &s.bodies, H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
                 solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
@@ -507,7 +503,6 @@ mod tests {
                 .map(|k| PreparedSpherical {
                     joint: k as u32,
                     bodies: (2 * k as u32 + 1, 2 * k as u32 + 2),
-                    masses: s.masses[k],
                     pose: s.poses[k],
                     ball: balls[k],
                     spring: JointKind::Spherical(balls[k]).spring_softness(H)[0],
@@ -515,7 +510,7 @@ mod tests {
                 })
                 .collect();
             let mut solver = SphericalJointSolver::default();
-            solver.prepare(&prepared, s.bodies.iter().map(|b| b.inv_mass > 0.0), H);
+            solver.prepare(&prepared, &s.bodies, H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
                 solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);

@@ -11,7 +11,7 @@ use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, scatter, select};
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::joint::Limits;
-use crate::joint::rows::{Masses, NO_FEEDBACK, Pass};
+use crate::joint::rows::{NO_FEEDBACK, Pass};
 
 /// The sides, slots and masses of four joints, one per lane.
 #[derive(Clone, Debug)]
@@ -204,15 +204,17 @@ impl RangeLanes {
 }
 
 impl JointLanes {
-    /// Puts joint slot `joint` between solver bodies `body_a` and `body_b` into lane `k`.
-    pub fn set_lane(&mut self, k: usize, joint: u32, (body_a, body_b): (u32, u32), masses: &Masses) {
+    /// Puts joint slot `joint` between solver bodies `body_a` and `body_b` into lane `k`, with
+    /// the masses of `bodies` (the solver bodies).
+    pub fn set_lane(&mut self, k: usize, joint: u32, (body_a, body_b): (u32, u32), bodies: &[SolverBody]) {
+        let (a, b) = (&bodies[body_a as usize], &bodies[body_b as usize]);
         self.body_a[k] = body_a;
         self.body_b[k] = body_b;
         self.joints[k] = joint;
-        self.inv_mass_a.as_mut_array()[k] = masses.inv_mass_a;
-        self.inv_mass_b.as_mut_array()[k] = masses.inv_mass_b;
-        self.inv_inertia_a.set_lane(k, &masses.inv_inertia_a);
-        self.inv_inertia_b.set_lane(k, &masses.inv_inertia_b);
+        self.inv_mass_a.as_mut_array()[k] = a.inv_mass;
+        self.inv_mass_b.as_mut_array()[k] = b.inv_mass;
+        self.inv_inertia_a.set_lane(k, &a.inv_inertia);
+        self.inv_inertia_b.set_lane(k, &b.inv_inertia);
     }
 
     /// The lanes that hold a joint.
@@ -375,19 +377,19 @@ pub(crate) struct WideJoints<W> {
 
 impl<W: WideJoint> WideJoints<W> {
     /// Colours `joints` (whose solver bodies `sides` gives) and fills each batch's lanes with
-    /// `fill(batch, lane, joint)`; `movable[i]` says whether the solver moves solver body `i`;
-    /// `h` is the substep.
+    /// `fill(batch, lane, joint)`; the solver moves the `bodies` with an inverse mass; `h` is
+    /// the substep.
     pub fn prepare<J>(
         &mut self,
         joints: &[J],
         sides: impl Fn(&J) -> (u32, u32),
-        movable: impl Iterator<Item = bool>,
+        bodies: &[SolverBody],
         h: f32,
         mut fill: impl FnMut(&mut W, usize, &J),
     ) {
         self.h = h;
         self.movable.clear();
-        self.movable.extend(movable);
+        self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
         self.pairs.clear();
         self.pairs.extend(joints.iter().map(sides));
         self.ones.clear();

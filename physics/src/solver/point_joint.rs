@@ -10,10 +10,10 @@
 //! enough to feed energy in (a 3 m violation blew up in one step). The batches follow the joint
 //! order, so the result is the same on every run and for every thread count.
 
+use super::SolverBody;
 use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes, WideJoint, WideJoints};
 use super::simd::{Vec3x4, f32x4};
 use crate::joint::Joint;
-use crate::joint::rows::Masses;
 use crate::math::Vec3;
 
 /// One plain ball joint as prepared for the step, before it is put in a lane.
@@ -23,7 +23,6 @@ pub(crate) struct PointJoint {
     pub joint: u32,
     /// Solver indices of its sides.
     pub bodies: (u32, u32),
-    pub masses: Masses,
     /// Anchors from the centres of mass at the start of the step, world axes.
     pub arm_a: Vec3,
     pub arm_b: Vec3,
@@ -75,16 +74,16 @@ pub(crate) struct PointJointSolver {
 }
 
 impl PointJointSolver {
-    /// Colours `joints` (in joint order) and fills the batches; `movable[i]` says whether the
-    /// solver moves solver body `i`; `h` is the substep.
-    pub fn prepare(&mut self, joints: &[PointJoint], movable: impl Iterator<Item = bool>, h: f32) {
+    /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
+    /// solver bodies); `h` is the substep.
+    pub fn prepare(&mut self, joints: &[PointJoint], bodies: &[SolverBody], h: f32) {
         self.batches.prepare(
             joints,
             |j| j.bodies,
-            movable,
+            bodies,
             h,
             |w, k, j| {
-                w.lanes.set_lane(k, j.joint, j.bodies, &j.masses);
+                w.lanes.set_lane(k, j.joint, j.bodies, bodies);
                 w.arm_a.set_lane(k, j.arm_a);
                 w.arm_b.set_lane(k, j.arm_b);
                 w.delta_center.set_lane(k, j.delta_center);

@@ -13,7 +13,6 @@ use super::joint_lanes::{
 };
 use super::simd::{Quatx4, Vec3x4, f32x4, wrap_angle};
 use super::{Motion, Softness, SolverBody};
-use crate::joint::rows::Masses;
 use crate::joint::{Joint, JointImpulses, JointPose, RevoluteJoint};
 
 /// One revolute joint as prepared for the step, before it is put in a lane.
@@ -23,7 +22,6 @@ pub(crate) struct PreparedRevolute {
     pub joint: u32,
     /// Solver indices of its sides.
     pub bodies: (u32, u32),
-    pub masses: Masses,
     /// The pose at the start of the step.
     pub pose: JointPose,
     pub hinge: RevoluteJoint,
@@ -140,16 +138,16 @@ pub(crate) struct RevoluteJointSolver {
 }
 
 impl RevoluteJointSolver {
-    /// Colours `joints` (in joint order) and fills the batches; `movable[i]` says whether the
-    /// solver moves solver body `i`; `h` is the substep.
-    pub fn prepare(&mut self, joints: &[PreparedRevolute], movable: impl Iterator<Item = bool>, h: f32) {
+    /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
+    /// solver bodies); `h` is the substep.
+    pub fn prepare(&mut self, joints: &[PreparedRevolute], bodies: &[SolverBody], h: f32) {
         self.batches.prepare(
             joints,
             |j| j.bodies,
-            movable,
+            bodies,
             h,
             |w, k, j| {
-                w.lanes.set_lane(k, j.joint, j.bodies, &j.masses);
+                w.lanes.set_lane(k, j.joint, j.bodies, bodies);
                 w.arm_a.set_lane(k, j.pose.arm_a);
                 w.arm_b.set_lane(k, j.pose.arm_b);
                 w.delta_center.set_lane(k, j.pose.delta_center);

@@ -7,12 +7,13 @@
 //! frames and arms are turned by each body's exact rotation so far this step. The batches
 //! follow the joint order, so the result is the same on every run and for every thread count.
 
+use super::joint::masses_of;
 use super::joint_lanes::{
     JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints,
 };
 use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, select};
 use super::{Motion, Softness, SolverBody};
-use crate::joint::rows::{Masses, rotation_mass};
+use crate::joint::rows::rotation_mass;
 use crate::joint::{Joint, JointImpulses, JointPose, SphericalJoint};
 
 /// One spherical joint as prepared for the step, before it is put in a lane.
@@ -22,7 +23,6 @@ pub(crate) struct PreparedSpherical {
     pub joint: u32,
     /// Solver indices of its sides.
     pub bodies: (u32, u32),
-    pub masses: Masses,
     /// The pose at the start of the step.
     pub pose: JointPose,
     pub ball: SphericalJoint,
@@ -177,17 +177,17 @@ pub(crate) struct SphericalJointSolver {
 }
 
 impl SphericalJointSolver {
-    /// Colours `joints` (in joint order) and fills the batches; `movable[i]` says whether the
-    /// solver moves solver body `i`; `h` is the substep.
-    pub fn prepare(&mut self, joints: &[PreparedSpherical], movable: impl Iterator<Item = bool>, h: f32) {
+    /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
+    /// solver bodies); `h` is the substep.
+    pub fn prepare(&mut self, joints: &[PreparedSpherical], bodies: &[SolverBody], h: f32) {
         let all_ones = f32::from_bits(u32::MAX);
         self.batches.prepare(
             joints,
             |j| j.bodies,
-            movable,
+            bodies,
             h,
             |w, k, j| {
-                w.lanes.set_lane(k, j.joint, j.bodies, &j.masses);
+                w.lanes.set_lane(k, j.joint, j.bodies, bodies);
                 w.arm_a.set_lane(k, j.pose.arm_a);
                 w.arm_b.set_lane(k, j.pose.arm_b);
                 w.delta_center.set_lane(k, j.pose.delta_center);
@@ -198,7 +198,8 @@ impl SphericalJointSolver {
                 w.point.set_lane(k, i.point);
                 let spring = ball.spring.is_some_and(|s| s.is_active());
                 if ball.friction > 0.0 || spring {
-                    w.rotation_mass.set_lane(k, &rotation_mass(&j.masses));
+                    let (a, b) = (&bodies[j.bodies.0 as usize], &bodies[j.bodies.1 as usize]);
+                    w.rotation_mass.set_lane(k, &rotation_mass(&masses_of(a, b)));
                 }
                 if ball.friction > 0.0 {
                     w.rows.friction = true;

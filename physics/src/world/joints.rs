@@ -2,7 +2,7 @@
 //! body graph and the islands, the collision filter between jointed bodies, and breaking.
 
 use super::{World, graph};
-use crate::body::{BodyId, BodyType, NONE};
+use crate::body::{Body, BodyId, BodyType, NONE};
 use crate::error::AtollError;
 
 use crate::joint::{
@@ -222,19 +222,6 @@ impl World {
         }
     }
 
-    /// Whether an enabled joint between body slots `a` and `b` keeps them from colliding.
-    /// Walks the joints of one body: lists are short, and a body without joints costs one
-    /// load.
-    pub(super) fn joint_blocks_collision(&self, a: u32, b: u32) -> bool {
-        let joints = &self.joints.joints;
-        let mut blocked = false;
-        graph::for_each_joint(&self.bodies.bodies, joints, a, |j, other| {
-            let j = &joints[j as usize];
-            blocked |= other == b && j.enabled && !j.collide_connected;
-        });
-        blocked
-    }
-
     /// After the solve: joints whose force or torque passed their threshold are reported and
     /// disabled, in joint order.
     pub(super) fn break_joints(&mut self) {
@@ -406,4 +393,17 @@ impl World {
     pub fn joint_events(&self) -> &[JointEvent] {
         &self.joint_events
     }
+}
+
+/// Whether an enabled joint between body slots `a` and `b` keeps them from colliding. Walks
+/// the joints of one body: lists are short, and a body without joints costs one load. A free
+/// function so the broadphase's pair filter can call it while the world's pair list is
+/// borrowed.
+pub(super) fn joint_blocks_collision(bodies: &[Body], joints: &[Joint], a: u32, b: u32) -> bool {
+    let mut blocked = false;
+    graph::for_each_joint(bodies, joints, a, |j, other| {
+        let j = &joints[j as usize];
+        blocked |= other == b && j.enabled && !j.collide_connected;
+    });
+    blocked
 }

@@ -3,6 +3,7 @@
 //! of the world.
 
 use super::continuous::time_of_impact;
+use super::joints::joint_blocks_collision;
 use super::{StepSettings, TouchEvent, WaterContact, World, graph, tight_aabb};
 use crate::body::{Body, BodyId, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
@@ -163,14 +164,19 @@ impl World {
     fn create_pairs(&mut self) -> u32 {
         // Pairs that already have a contact are dropped before the sort; no contact is made
         // until the list is complete, so the list is exactly the new pairs, in the same order.
-        let contacts = &self.contacts;
-        self.broadphase.update_pairs_where(&mut self.scratch.pairs, |a, b| !contacts.contains(a, b));
+        // Jointed pairs that may not collide are dropped here too: a net or grid of jointed
+        // bodies reports each of its neighbour pairs every step a proxy moves, and they never
+        // get a contact.
+        let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
+        let keep = |a, b| !contacts.contains(a, b) && !joint_blocks_collision(bodies, joints, a, b);
+        self.broadphase.update_pairs_where(&mut self.scratch.pairs, keep);
         let mut created = 0;
         for &(a, b) in &self.scratch.pairs {
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
             let any_dynamic = ba.body_type == BodyType::Dynamic || bb.body_type == BodyType::Dynamic;
-            // The list holds only distinct pairs without a contact; the check stays as a guard.
-            if any_dynamic && !self.contacts.contains(a, b) && !self.joint_blocks_collision(a, b) {
+            // The list holds only distinct pairs without a contact that may collide; the check
+            // stays as a guard.
+            if any_dynamic && !self.contacts.contains(a, b) {
                 let friction = (ba.material.friction * bb.material.friction).sqrt();
                 let restitution = ba.material.restitution.max(bb.material.restitution);
                 let awake = ba.awake || bb.awake;
