@@ -9,6 +9,11 @@ pub struct BitSet {
 }
 
 impl BitSet {
+    /// Bytes of the words held.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
     /// Makes room for index `i` (never shrinks, so steady-state use does not allocate).
     #[inline]
     pub fn grow_to(&mut self, i: usize) {

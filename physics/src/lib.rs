@@ -9,6 +9,7 @@ pub mod body;
 pub mod broadphase;
 pub mod error;
 pub(crate) mod hash;
+pub mod history;
 pub(crate) mod id;
 pub(crate) mod island;
 pub mod joint;
@@ -25,6 +26,7 @@ pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 pub use error::AtollError;
+pub use history::{History, HistorySettings, RecordOutcome, SeekReport, StepRecord};
 pub use joint::{
     DistanceJoint, FixedJoint, JointDesc, JointEvent, JointEventKind, JointFrame, JointId, JointKind,
     JointType, JointView, Limits, Motor, PrismaticJoint, RevoluteJoint, SphericalJoint, Spring, WheelJoint,
@@ -37,4 +39,4 @@ pub use scene::{Scene, SceneBody, SceneError, SceneShape, SceneView};
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};
-pub use world::{IslandId, StepSettings, World};
+pub use world::{CompactState, IslandId, StepSettings, World};

@@ -49,6 +49,21 @@ pub fn fat_aabb(tight: &Aabb, predicted_displacement: Vec3, margin: f32) -> Aabb
     tight.grown(margin).swept(2.0 * predicted_displacement)
 }
 
+/// The move buffer and the re-insertion counts, as [`Broadphase::pending`] captures them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BroadphasePending {
+    move_buffer: Vec<ProxyKey>,
+    reinsertions: u32,
+    last_step_reinsertions: u32,
+}
+
+impl BroadphasePending {
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.move_buffer.len() * std::mem::size_of::<ProxyKey>()
+    }
+}
+
 /// Both trees, the move buffer and pair finding.
 #[derive(Clone, Debug, Default)]
 pub struct Broadphase {
@@ -87,6 +102,47 @@ impl Broadphase {
         self.reinsertions += 1;
         let body = self.user_data(key);
         self.mark_moved(key, body);
+    }
+
+    /// Bytes held: both trees' nodes and the move buffer.
+    pub fn bytes(&self) -> usize {
+        self.static_tree.bytes()
+            + self.movable_tree.bytes()
+            + self.move_buffer.len() * std::mem::size_of::<ProxyKey>()
+            + self.moved.len()
+    }
+
+    /// Gives a proxy a new fat box without queueing it for pair finding: a restored state
+    /// puts the trees' boxes back; its move buffer says what was queued (see
+    /// [`Broadphase::pending`]). Only a box that differs moves its leaf.
+    pub fn place_proxy(&mut self, key: ProxyKey, fat: Aabb) {
+        if self.fat_aabb(key) != fat {
+            self.tree_mut(key.kind()).move_proxy(key.node(), fat);
+        }
+    }
+
+    /// What pair finding has still to do, and the re-insertion counts: the part of the
+    /// broadphase a compact state keeps beside the bodies' fat boxes.
+    pub fn pending(&self) -> BroadphasePending {
+        BroadphasePending {
+            move_buffer: self.move_buffer.clone(),
+            reinsertions: self.reinsertions,
+            last_step_reinsertions: self.last_step_reinsertions,
+        }
+    }
+
+    /// Puts back what [`Broadphase::pending`] returned (after the boxes are placed).
+    pub fn set_pending(&mut self, pending: &BroadphasePending) {
+        for key in std::mem::take(&mut self.move_buffer) {
+            let body = self.user_data(key);
+            self.moved[body as usize] = false;
+        }
+        for &key in &pending.move_buffer {
+            let body = self.user_data(key);
+            self.mark_moved(key, body);
+        }
+        self.reinsertions = pending.reinsertions;
+        self.last_step_reinsertions = pending.last_step_reinsertions;
     }
 
     /// Queues a proxy for pair finding without moving it (its pairs may have changed: a

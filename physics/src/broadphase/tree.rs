@@ -135,6 +135,11 @@ impl DynamicTree {
         self.insert_leaf(proxy);
     }
 
+    /// Bytes of the node pool.
+    pub fn bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<Node>()
+    }
+
     /// The fat AABB stored for a proxy.
     pub fn fat_aabb(&self, proxy: u32) -> Aabb {
         self.debug_assert_proxy(proxy);

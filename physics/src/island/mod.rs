@@ -108,6 +108,14 @@ pub(crate) struct Graph<'a> {
 }
 
 impl IslandStore {
+    /// Bytes held: the islands, the free list, the awake set and the splitting scratch.
+    pub fn bytes(&self) -> usize {
+        self.islands.len() * std::mem::size_of::<Island>()
+            + (self.free.len() + self.stamps.len() + self.stack.len() + self.members.len()) * 4
+            + (self.edges.len() + self.joint_edges.len()) * 4
+            + self.awake.bytes()
+    }
+
     fn allocate(&mut self) -> u32 {
         let id = match self.free.pop() {
             Some(id) => {

@@ -259,3 +259,142 @@ pub(crate) fn update_manifold(
     contact.began = contact.touching && !was_touching;
     contact.ended = !contact.touching && was_touching;
 }
+
+/// The contact store as a compact state holds it ([`crate::world::CompactState`]): the slots'
+/// generations and the free list, so contacts made after a restore take the same ids; each live
+/// contact apart (most of a pile's pairs: fat boxes overlap, no points) as its few fields, each
+/// touching one whole. The pair lookups are rebuilt on restore: they are only ever looked up.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactsState {
+    generations: Vec<u32>,
+    free: Vec<u32>,
+    links: Vec<(u32, TerrainLink)>,
+    apart: Vec<(u32, ApartContact)>,
+    whole: Vec<(u32, Contact)>,
+}
+
+/// A live contact without points, and without anything a contact with points carries
+/// (impulses, anchors): what is left of its 368 bytes.
+#[derive(Clone, Copy, Debug)]
+struct ApartContact {
+    body_a: u32,
+    body_b: u32,
+    friction: f32,
+    restitution: f32,
+    normal: Vec3,
+    cache: CollideCache,
+    began: bool,
+    ended: bool,
+    separated: bool,
+    edges: [EdgeLink; 2],
+    island: IslandLink,
+}
+
+impl ApartContact {
+    /// `c` as an apart contact, when rebuilding it from the result gives `c` back exactly.
+    fn of(c: &Contact) -> Option<ApartContact> {
+        let empty = !c.touching
+            && c.manifold == Manifold { normal: c.manifold.normal, ..Manifold::default() }
+            && c.impulses == [PointImpulse::default(); MAX_MANIFOLD_POINTS]
+            && c.friction_impulse == Vec3::ZERO
+            && c.twist_impulse == 0.0
+            && c.anchors == ManifoldAnchors::default();
+        empty.then_some(ApartContact {
+            body_a: c.body_a,
+            body_b: c.body_b,
+            friction: c.friction,
+            restitution: c.restitution,
+            normal: c.manifold.normal,
+            cache: c.cache,
+            began: c.began,
+            ended: c.ended,
+            separated: c.separated,
+            edges: c.edges,
+            island: c.island,
+        })
+    }
+
+    fn contact(&self) -> Contact {
+        Contact {
+            alive: true,
+            body_a: self.body_a,
+            body_b: self.body_b,
+            friction: self.friction,
+            restitution: self.restitution,
+            manifold: Manifold { normal: self.normal, ..Manifold::default() },
+            cache: self.cache,
+            began: self.began,
+            ended: self.ended,
+            separated: self.separated,
+            edges: self.edges,
+            island: self.island,
+            ..Contact::default()
+        }
+    }
+}
+
+impl ContactsState {
+    /// Bytes held (the terrain links' chunk data is shared, not counted).
+    pub fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.generations.len() * 4
+            + self.free.len() * 4
+            + self.links.len() * size_of::<(u32, TerrainLink)>()
+            + self.apart.len() * size_of::<(u32, ApartContact)>()
+            + self.whole.len() * size_of::<(u32, Contact)>()
+    }
+}
+
+impl ContactStore {
+    /// The store's state, compactly (see [`ContactsState`]).
+    pub fn capture(&self) -> ContactsState {
+        let mut state = ContactsState {
+            generations: self.generations.clone(),
+            free: self.free.clone(),
+            ..Default::default()
+        };
+        for (id, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.alive) {
+            let id = id as u32;
+            match ApartContact::of(c) {
+                Some(apart) => state.apart.push((id, apart)),
+                None => state.whole.push((id, c.clone())),
+            }
+            if let Some(link) = &self.links[id as usize] {
+                state.links.push((id, link.clone()));
+            }
+        }
+        state
+    }
+
+    /// Puts the store back as `state` captured it.
+    pub fn restore(&mut self, state: &ContactsState) {
+        let slots = state.generations.len();
+        self.contacts.clear();
+        self.contacts.resize(slots, Contact::default());
+        self.links.clear();
+        self.links.resize(slots, None);
+        self.generations.clone_from(&state.generations);
+        self.free.clone_from(&state.free);
+        for (id, apart) in &state.apart {
+            self.contacts[*id as usize] = apart.contact();
+        }
+        for (id, c) in &state.whole {
+            self.contacts[*id as usize] = c.clone();
+        }
+        for (id, link) in &state.links {
+            self.links[*id as usize] = Some(link.clone());
+        }
+        self.lookup.clear();
+        self.terrain_lookup.clear();
+        for (id, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.alive) {
+            match &self.links[id] {
+                Some(link) if c.body_b == TERRAIN => {
+                    self.terrain_lookup.insert((c.body_a, link.chunk), id as u32);
+                }
+                _ => {
+                    self.lookup.insert(pair_key(c.body_a, c.body_b), id as u32);
+                }
+            }
+        }
+    }
+}

@@ -19,7 +19,9 @@ mod terrain;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use contacts::{Contact, ContactStore, TERRAIN, TerrainLink, carry_manifold, update_manifold};
+pub(crate) use contacts::{
+    Contact, ContactStore, ContactsState, TERRAIN, TerrainLink, carry_manifold, update_manifold,
+};
 pub use contacts::{ContactId, PointImpulse};
 pub use dispatch::collide;
 pub use feature::flip_feature;

@@ -233,6 +233,7 @@ impl World {
     /// Wakes a body's island (no effect on static and kinematic bodies).
     pub fn wake_body(&mut self, id: BodyId) -> Result<(), AtollError> {
         self.bodies.get(id)?;
+        self.note_edit(false);
         self.wake(id.index());
         Ok(())
     }

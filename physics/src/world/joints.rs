@@ -31,6 +31,7 @@ impl World {
                 "at least one of a joint's bodies must be dynamic",
             ));
         }
+        self.note_edit(true);
         let id = self.joints.insert(desc, body_a, body_b);
         let slot = id.index();
         graph::attach(&mut self.bodies.bodies, &mut self.joints.joints, slot);
@@ -64,6 +65,7 @@ impl World {
         }
         let same_type = j.kind.joint_type() == desc.kind.joint_type();
         let was_filtering = j.enabled && !j.collide_connected;
+        self.note_edit(true);
         // Enabling and disabling link and unlink the island; go through them with the old
         // options, then take the new ones.
         self.set_joint_enabled(id, desc.enabled)?;
@@ -101,6 +103,7 @@ impl World {
     /// collide the two bodies are checked for contact again.
     pub fn destroy_joint(&mut self, id: JointId) -> Result<(), AtollError> {
         let slot = self.joints.slot(id)?;
+        self.note_edit(true);
         self.destroy_joint_slot(slot);
         Ok(())
     }
@@ -119,6 +122,7 @@ impl World {
         if self.joints.joints[slot as usize].enabled == enabled {
             return Ok(());
         }
+        self.note_edit(false);
         if enabled {
             self.joints.joints[slot as usize].enabled = true;
             self.activate_joint(slot);

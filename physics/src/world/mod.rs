@@ -1,6 +1,7 @@
 //! The [`World`]: bodies, broadphase, contacts and the step pipeline, with query methods for
 //! everything the editor shows.
 
+mod compact;
 mod continuous;
 pub(crate) mod graph;
 mod islands;
@@ -12,6 +13,7 @@ mod terrain;
 mod test_support;
 mod water;
 
+pub use compact::CompactState;
 pub use islands::{IslandId, IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
@@ -137,6 +139,15 @@ pub struct BroadphaseStats {
     pub reinsertions_last_step: u32,
 }
 
+/// The last stamp handed out, process-wide (terrain and structure stamps), so two worlds never
+/// share a stamp for different contents.
+static LAST_STAMP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A stamp no world in this process has had.
+pub(crate) fn fresh_stamp() -> u64 {
+    LAST_STAMP.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}
+
 /// The simulation: bodies, contacts, broadphase and settings.
 #[derive(Clone, Debug, Default)]
 pub struct World {
@@ -176,6 +187,10 @@ pub struct World {
     /// Names the terrain's content: 0 for the empty default, a fresh process-wide number after
     /// every change (see [`World::terrain_stamp`]).
     terrain_stamp: u64,
+    /// Changes made other than by stepping (see [`World::edit_count`]).
+    edits: u64,
+    /// Names what the world is made of (see [`World::structure_stamp`]).
+    structure: u64,
 }
 
 impl World {
@@ -203,6 +218,32 @@ impl World {
         Ok(())
     }
 
+    /// How many changes the world has had other than by stepping: every call that changed it
+    /// (a body created, moved, pushed or woken, a joint or setting changed, the terrain
+    /// painted, a state restored) counted at least one. A history of steps compares it across
+    /// a step to know whether something was edited in between.
+    pub fn edit_count(&self) -> u64 {
+        self.edits
+    }
+
+    /// Names what the world is made of, apart from where things are and how they move: its
+    /// bodies and joints as created (slots, shapes, materials, masses, types, frames, limits)
+    /// and its terrain. Every change of those takes a stamp unique in the process; stepping,
+    /// moving, pushing, waking or changing settings keeps it, and a cloned world has it too.
+    /// A [`CompactState`] restores only onto a world with its stamp.
+    pub fn structure_stamp(&self) -> u64 {
+        self.structure
+    }
+
+    /// Counts an edit; one that changes what the world is made of takes a fresh structure
+    /// stamp.
+    pub(crate) fn note_edit(&mut self, structural: bool) {
+        self.edits += 1;
+        if structural {
+            self.structure = fresh_stamp();
+        }
+    }
+
     /// Threads the parallel stages use.
     pub fn thread_count(&self) -> usize {
         self.threads.as_ref().map_or(1, |p| p.current_num_threads())
@@ -219,6 +260,7 @@ impl World {
         settings.validate()?;
         let wake_all = self.settings.sleep_enabled && !settings.sleep_enabled;
         self.settings = settings;
+        self.note_edit(false);
         if wake_all {
             self.wake_all();
         }
@@ -227,6 +269,7 @@ impl World {
 
     /// Wakes every sleeping island.
     pub fn wake_all(&mut self) {
+        self.note_edit(false);
         for id in 0..self.islands.islands.len() as u32 {
             if self.islands.islands[id as usize].alive {
                 self.wake_island(id);
@@ -237,12 +280,14 @@ impl World {
     /// Sets gravity (m/s²).
     pub fn set_gravity(&mut self, gravity: Vec3) -> Result<(), AtollError> {
         self.settings.gravity = check_vec3("gravity", gravity)?;
+        self.note_edit(false);
         Ok(())
     }
 
     /// Adds a body; the description is validated first.
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyId, AtollError> {
         desc.validate()?;
+        self.note_edit(true);
         let id = self.bodies.insert(desc);
         self.attach_body(id);
         Ok(id)
@@ -256,6 +301,7 @@ impl World {
     pub fn replace_body(&mut self, id: BodyId, desc: &BodyDesc) -> Result<(), AtollError> {
         desc.validate()?;
         self.bodies.get(id)?;
+        self.note_edit(true);
         let slot = id.index() as usize;
         self.detach_body(id.index());
         self.broadphase.destroy_proxy(self.bodies.bodies[slot].proxy);
@@ -334,6 +380,7 @@ impl World {
     /// event).
     pub fn destroy_body(&mut self, id: BodyId) -> Result<Vec<JointId>, AtollError> {
         self.bodies.get(id)?;
+        self.note_edit(true);
         let destroyed = self.destroy_body_joints(id.index());
         self.detach_body(id.index());
         let proxy = self.bodies.remove(id)?;
@@ -419,6 +466,7 @@ impl World {
     /// A live body about to be edited: its island wakes first (an edit is a disturbance).
     fn edit_body(&mut self, id: BodyId) -> Result<&mut Body, AtollError> {
         self.bodies.get(id)?;
+        self.note_edit(false);
         self.wake(id.index());
         Ok(&mut self.bodies.bodies[id.index() as usize])
     }
@@ -601,11 +649,37 @@ impl World {
         Snapshot { world: Box::new(self.clone()) }
     }
 
+    /// Captures the whole state without the step's scratch arrays, which every step fills
+    /// again: what a history keeps as the world of a structure (restored before a compact
+    /// state, which holds the little scratch a step reads).
+    pub fn snapshot_without_scratch(&self) -> Snapshot {
+        let mut world = self.clone();
+        world.scratch = Default::default();
+        world.threads = None;
+        Snapshot { world: Box::new(world) }
+    }
+
+    /// An estimate of the bytes the world holds in its main arrays (bodies, contacts, joints,
+    /// islands, trees, per-body terrain state and the step's scratch); shapes' hull data and
+    /// the terrain are not counted.
+    pub fn heap_estimate(&self) -> usize {
+        use std::mem::size_of;
+        self.bodies.bodies.len() * size_of::<Body>()
+            + self.contacts.contacts.len() * size_of::<crate::narrowphase::Contact>()
+            + self.joints.joints.len() * size_of::<crate::joint::Joint>()
+            + self.islands.bytes()
+            + self.broadphase.bytes()
+            + self.body_terrain.len() * size_of::<terrain::BodyTerrain>()
+            + self.scratch.bytes()
+    }
+
     /// Returns to a captured state (keeping this world's thread count, which is not state).
     pub fn restore(&mut self, snapshot: &Snapshot) {
-        let threads = self.threads.take();
+        let (threads, edits) = (self.threads.take(), self.edits);
         *self = (*snapshot.world).clone();
         self.threads = threads;
+        // Its structure stamp is the snapshot's (the same content); the count only grows.
+        self.edits = edits.max(self.edits) + 1;
     }
 }
 

@@ -43,7 +43,7 @@ pub(crate) struct StepScratch {
     pairs: Vec<(u32, u32)>,
     touching: Vec<u32>,
     /// Per contact id, its flags after this step's narrowphase (valid for awake contacts).
-    contact_status: Vec<u8>,
+    pub(super) contact_status: Vec<u8>,
     /// Body slots simulated this step; solver index `k + 1` is `awake[k]`.
     awake: Vec<u32>,
     /// Solver index per body slot (`FIXED_SLOT` unless awake this step).
@@ -63,6 +63,17 @@ pub(crate) struct StepScratch {
 }
 
 impl StepScratch {
+    /// Bytes of the arrays a step fills (their lengths, not capacities).
+    pub(crate) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.pairs.len() * 8
+            + (self.touching.len() + self.awake.len() + self.solver_index.len() + self.candidates.len()) * 4
+            + self.contact_status.len()
+            + self.solver_bodies.len() * size_of::<SolverBody>()
+            + (self.velocities.len() + self.motions.len()) * size_of::<Velocity>()
+            + self.centers.len() * size_of::<Vec3>()
+    }
+
     /// Records the status of contact `id`, which just joined the awake set, so the passes that
     /// read the status bytes see it as it is.
     pub(crate) fn note_woken_contact(&mut self, id: u32, c: &Contact) {

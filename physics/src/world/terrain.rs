@@ -9,7 +9,7 @@
 //! solver, islands (the terrain is static) and events as body pairs.
 
 use super::WaterContact;
-use super::{World, graph};
+use super::{World, fresh_stamp, graph};
 use crate::body::{BodyDesc, BodyId, BodyType, Material};
 use crate::broadphase::ProxyType;
 use crate::error::AtollError;
@@ -18,7 +18,6 @@ use crate::narrowphase::{TERRAIN, TerrainLink};
 use crate::shape::Shape;
 use crate::terrain::{BrushMode, ChunkCoord, Edit, EditReport, Terrain, Voxel};
 use glam::IVec3;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Friction of the terrain's surface, combined with a body's by the geometric mean as between
 /// bodies.
@@ -38,6 +37,14 @@ pub(crate) struct BodyTerrain {
     pub water: Option<WaterContact>,
 }
 
+impl BodyTerrain {
+    /// Equal bit for bit (the default's NaN box included).
+    pub fn same_as(&self, other: &BodyTerrain) -> bool {
+        let bits = |b: &Aabb| [b.min.to_array(), b.max.to_array()].map(|v| v.map(f32::to_bits));
+        bits(&self.fat) == bits(&other.fat) && self.in_water == other.in_water && self.water == other.water
+    }
+}
+
 impl Default for BodyTerrain {
     fn default() -> Self {
         BodyTerrain { fat: Aabb { min: Vec3::NAN, max: Vec3::NAN }, in_water: false, water: None }
@@ -54,14 +61,6 @@ fn removes_solid(edit: &Edit) -> bool {
         Edit::Sphere(b) => matches!(b.mode, BrushMode::Remove | BrushMode::Smooth),
         Edit::FillBox { voxel, .. } => !voxel.is_solid(),
     }
-}
-
-/// The last terrain stamp handed out, process-wide, so two worlds never share a stamp for
-/// different terrains.
-static LAST_STAMP: AtomicU64 = AtomicU64::new(0);
-
-fn fresh_stamp() -> u64 {
-    LAST_STAMP.fetch_add(1, Ordering::Relaxed) + 1
 }
 
 impl World {
@@ -89,6 +88,7 @@ impl World {
         self.body_terrain.fill(BodyTerrain::default());
         self.terrain = terrain;
         self.terrain_stamp = fresh_stamp();
+        self.note_edit(true);
         self.wake_all();
     }
 
@@ -202,6 +202,7 @@ impl World {
     fn after_terrain_change(&mut self, report: &EditReport) {
         if report.changed_voxels > 0 {
             self.terrain_stamp = fresh_stamp();
+            self.note_edit(true);
             // `report.chunks` is sorted: their meshes changed, so contacts holding them go.
             self.destroy_terrain_contacts(|c| report.chunks.binary_search(&c).is_ok());
             let s = self.terrain.voxel_size();

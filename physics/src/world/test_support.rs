@@ -8,6 +8,7 @@ use crate::narrowphase::TERRAIN;
 impl World {
     /// Runs every pending split now (tests compare islands with the reference builder after it).
     pub fn split_all_islands(&mut self) {
+        self.note_edit(false);
         while let Some(id) = self.islands.split_candidate(f32::MIN) {
             self.islands.split(&mut super::body_graph!(self), id);
         }

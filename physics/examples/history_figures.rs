@@ -1,0 +1,90 @@
+//! Measures the history's figures on a benchmark scene, as the README reports them:
+//! `cargo run -p atoll-physics --release --example history_figures -- tumbler 10000`
+//! records that many steps of the scene (dt 1/60, 4 substeps, sleeping on, one thread, as the
+//! editor runs it) and prints the compact state's bytes per body, the history's memory, the
+//! time of one step back (the first, which rebuilds from a keyframe, and the mean of the
+//! following ones) and of a scrub from the last step to the first in 100 moves.
+
+use atoll_physics::scene::builtin;
+use atoll_physics::{History, HistorySettings, Scene};
+use std::time::Instant;
+
+fn scene(name: &str) -> Scene {
+    match name {
+        "tumbler" => builtin::tumbler(2000),
+        "pyramid-field" => builtin::pyramid_field(14, 14, 10),
+        "rain" => builtin::rain_boxes_balls(2000),
+        other => panic!("unknown scene {other}: tumbler, pyramid-field or rain"),
+    }
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let name = args.get(1).map_or("tumbler", String::as_str);
+    let steps: u64 = args.get(2).map_or(10_000, |s| s.parse().expect("steps"));
+    let mut scene = scene(name);
+    scene.settings.dt = 1.0 / 60.0;
+    scene.settings.substeps = 4;
+    let (mut world, _) = scene.build_world().expect("scene builds");
+    let bodies = world.body_count();
+    let mut history = History::new(HistorySettings::default());
+    history.record(&world);
+    let (mut stepping, mut recording) = (0.0, 0.0);
+    for _ in 0..steps {
+        let t = Instant::now();
+        world.step();
+        stepping += ms(t);
+        let t = Instant::now();
+        history.record(&world);
+        recording += ms(t);
+    }
+    let state = world.capture();
+    let snapshot = world.snapshot();
+    println!("{name}: {bodies} bodies, {steps} steps recorded");
+    println!(
+        "step {:.3} ms mean, recording {:.3} ms mean a step",
+        stepping / steps as f64,
+        recording / steps as f64
+    );
+    println!(
+        "compact state at the last step: {} bytes, {:.0} bytes a body (the whole world: about {:.1} MiB)",
+        state.bytes(),
+        state.bytes() as f64 / bodies as f64,
+        snapshot.world().heap_estimate() as f64 / (1 << 20) as f64
+    );
+    let (first, last) = history.range().expect("steps recorded");
+    println!(
+        "history: steps {first}..={last}, keyframe every {} steps, {} keyframes, {:.1} MiB",
+        history.keyframe_interval(),
+        history.keyframe_count(),
+        history.bytes() as f64 / (1 << 20) as f64
+    );
+    // One step back from the end, then 30 more.
+    let t = Instant::now();
+    let report = history.seek(&mut world, last - 1).expect("seek");
+    let first_back = ms(t);
+    let t = Instant::now();
+    let mut replayed = 0;
+    for step in (last - 31..last - 1).rev() {
+        replayed += history.seek(&mut world, step).expect("seek").replayed;
+    }
+    let following = ms(t) / 30.0;
+    println!(
+        "one step back: first {first_back:.1} ms ({} steps replayed), the next 30: {following:.2} ms each ({replayed} steps replayed in all)",
+        report.replayed
+    );
+    // A scrub: from the last step to the first in 100 moves, as a drag across the bar.
+    let t = Instant::now();
+    let mut worst: f64 = 0.0;
+    for k in (0..=100u64).rev() {
+        let target = first + (last - first) * k / 100;
+        let move_start = Instant::now();
+        history.seek(&mut world, target).expect("seek");
+        worst = worst.max(ms(move_start));
+    }
+    println!("scrub across the window in 100 moves: {:.0} ms, {:.1} ms the slowest move", ms(t), worst);
+}

@@ -1,0 +1,378 @@
+//! History: the recent steps of one world, any of which it can go back to. Determinism makes
+//! this cheap: it keeps a compact state ([`CompactState`]) every few steps (a keyframe) and each
+//! step's state hash, and rebuilds step `n` by restoring the keyframe at or before `n` and
+//! stepping on; the stored hashes check every replayed step.
+//!
+//! Edits are the inputs a replay cannot know: a step recorded after an edit starts a new
+//! *segment* with a keyframe of its own, and replays never cross into another segment. An
+//! edit made at a step in the past discards the recorded steps after it, as a new edit discards
+//! redo history. When what the world is made of changed (a body or joint created or destroyed,
+//! the terrain painted), the segment also keeps the whole world as it then was (a [`Snapshot`],
+//! shared by the segments of that structure), so going back before the change gives that
+//! world back.
+//!
+//! Going back one step at a time is the common move (step through how a box popped out of a
+//! pile), so a rebuild also keeps the states just before its target, as many as the cache
+//! allows: the next steps back restore one of those instead of replaying.
+
+use crate::error::AtollError;
+use crate::snapshot::{Snapshot, state_hash};
+use crate::world::{CompactState, World};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// How much a [`History`] keeps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HistorySettings {
+    /// The steps kept: older ones are dropped, a keyframe interval at a time.
+    pub window: u64,
+    /// Bytes the keyframes and the kept worlds may take; the keyframe interval grows to stay
+    /// within it over the whole window.
+    pub budget_bytes: usize,
+    /// Bytes the states kept for stepping back may take, beside the budget.
+    pub back_cache_bytes: usize,
+}
+
+impl Default for HistorySettings {
+    fn default() -> Self {
+        HistorySettings { window: 10_000, budget_bytes: 256 << 20, back_cache_bytes: 64 << 20 }
+    }
+}
+
+/// One recorded step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepRecord {
+    /// The world's step count after the step.
+    pub step: u64,
+    /// The state hash after it ([`state_hash`]).
+    pub hash: u64,
+    /// The segment it belongs to: steps of one segment follow one another with no edit in
+    /// between.
+    pub segment: u32,
+    /// The step was recorded right after an edit (it starts its segment).
+    pub after_edit: bool,
+}
+
+/// A compact state of a recorded step, with what restoring it needs.
+#[derive(Clone, Debug)]
+struct Keyframe {
+    segment: u32,
+    state: CompactState,
+    /// The whole world of the state's structure, to restore first when the world has another.
+    base: Arc<Snapshot>,
+}
+
+impl Keyframe {
+    fn step(&self) -> u64 {
+        self.state.step_count()
+    }
+}
+
+/// What [`History::record`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordOutcome {
+    /// Recorded steps after the world's step that an edit there discarded.
+    pub discarded: u64,
+    /// The world's state was recorded as a step (false when it was already, as when a step
+    /// replayed from the past matched the one recorded).
+    pub recorded: bool,
+}
+
+/// What [`History::seek`] did to get there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeekReport {
+    /// Steps replayed.
+    pub replayed: u64,
+    /// A kept state was restored (a keyframe or one kept for stepping back).
+    pub restored: bool,
+    /// The whole world was restored first (the structure differed).
+    pub rebuilt_structure: bool,
+}
+
+/// The recent steps of one world (see the module documentation).
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    settings: HistorySettings,
+    steps: VecDeque<StepRecord>,
+    keyframes: VecDeque<Keyframe>,
+    /// States kept for stepping back (one segment's, ascending), beside the keyframes.
+    back_cache: Vec<CompactState>,
+    /// The step the world was last recorded or put at, and its edit count then: while both
+    /// still hold, the world is that step and can step on from it.
+    cursor: Option<(u64, u64)>,
+    next_segment: u32,
+    /// Keyframes between two in a segment.
+    interval: u64,
+    /// The whole world per structure stamp, shared by keyframes.
+    bases: Vec<Arc<Snapshot>>,
+}
+
+impl History {
+    /// An empty history.
+    pub fn new(settings: HistorySettings) -> History {
+        History { settings, interval: 1, ..Default::default() }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> HistorySettings {
+        self.settings
+    }
+
+    /// The recorded steps, oldest first.
+    pub fn steps(&self) -> impl ExactSizeIterator<Item = &StepRecord> + '_ {
+        self.steps.iter()
+    }
+
+    /// The record of step `step`, if it is kept.
+    pub fn record_of(&self, step: u64) -> Option<&StepRecord> {
+        let first = self.steps.front()?.step;
+        self.steps.get(step.checked_sub(first)? as usize)
+    }
+
+    /// The first and last recorded steps.
+    pub fn range(&self) -> Option<(u64, u64)> {
+        Some((self.steps.front()?.step, self.steps.back()?.step))
+    }
+
+    /// The step the world was last recorded or put at.
+    pub fn cursor(&self) -> Option<u64> {
+        self.cursor.map(|(step, _)| step)
+    }
+
+    /// Steps between keyframes now (it grows with the size of the world's state).
+    pub fn keyframe_interval(&self) -> u64 {
+        self.interval
+    }
+
+    /// Keyframes kept.
+    pub fn keyframe_count(&self) -> usize {
+        self.keyframes.len()
+    }
+
+    /// Bytes the history holds: keyframes, kept worlds, step records and the back cache.
+    pub fn bytes(&self) -> usize {
+        self.keyframe_bytes()
+            + self.bases.iter().map(|b| b.world().heap_estimate()).sum::<usize>()
+            + self.steps.len() * std::mem::size_of::<StepRecord>()
+            + self.back_cache.iter().map(CompactState::bytes).sum::<usize>()
+    }
+
+    fn keyframe_bytes(&self) -> usize {
+        self.keyframes.iter().map(|k| k.state.bytes()).sum()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self = History::new(self.settings);
+    }
+
+    /// Records the world as it is now: call it after every step and after every edit. A step
+    /// that follows the last recorded one with no edit in between is appended (with a keyframe
+    /// every [`History::keyframe_interval`] steps of its segment); a step replayed from the
+    /// past that matches its record moves the cursor on. After an edit, or when the world is
+    /// at a step in the past and differs from its record, the steps after it are discarded
+    /// and a new segment starts there with a keyframe.
+    pub fn record(&mut self, world: &World) -> RecordOutcome {
+        let step = world.step_count();
+        let edits = world.edit_count();
+        let hash = state_hash(world);
+        let after_cursor = self.cursor.filter(|&(c, e)| e == edits && c + 1 == step);
+        if after_cursor.is_some() {
+            match self.record_of(step).copied() {
+                // Replaying the recorded timeline: nothing to add.
+                Some(record) if record.hash == hash => {
+                    self.cursor = Some((step, edits));
+                    return RecordOutcome { discarded: 0, recorded: false };
+                }
+                // The next step of the last segment.
+                None if self.steps.back().is_some_and(|r| r.step + 1 == step) => {
+                    let last = *self.steps.back().expect("checked");
+                    let start = self.segment_start(last.segment);
+                    self.steps.push_back(StepRecord { step, hash, segment: last.segment, after_edit: false });
+                    if (step - start).is_multiple_of(self.interval) {
+                        self.add_keyframe(world, last.segment);
+                    }
+                    self.cursor = Some((step, edits));
+                    self.evict();
+                    return RecordOutcome { discarded: 0, recorded: true };
+                }
+                _ => {}
+            }
+        }
+        // An edit, a state the records do not lead to, or a world put elsewhere: the records
+        // from this step on go, and a new segment starts here.
+        let cursor_step = self.cursor.map(|(c, _)| c);
+        let discarded = self.truncate_from(step, cursor_step);
+        self.next_segment += 1;
+        let segment = self.next_segment;
+        self.steps.push_back(StepRecord { step, hash, segment, after_edit: true });
+        self.add_keyframe(world, segment);
+        self.cursor = Some((step, edits));
+        self.evict();
+        RecordOutcome { discarded, recorded: true }
+    }
+
+    /// The first step of segment `segment` among the records.
+    fn segment_start(&self, segment: u32) -> u64 {
+        let mut start = None;
+        for r in self.steps.iter().rev() {
+            if r.segment != segment {
+                break;
+            }
+            start = Some(r.step);
+        }
+        start.expect("the segment has records")
+    }
+
+    /// Drops the records of step `step` and after; returns how many of them came after the
+    /// step the world was at (`cursor`), the ones a user sees discarded.
+    fn truncate_from(&mut self, step: u64, cursor: Option<u64>) -> u64 {
+        let Some((first, last)) = self.range() else { return 0 };
+        if step > last {
+            return 0;
+        }
+        // The steps after the world's: after the cursor when this follows it, else from here.
+        let after = match cursor {
+            Some(c) if c == step || c + 1 == step => c + 1,
+            _ => step,
+        };
+        let discarded = (last + 1).saturating_sub(after.max(first));
+        if step <= first {
+            self.steps.clear();
+            self.keyframes.clear();
+            self.back_cache.clear();
+            self.bases.clear();
+            return discarded;
+        }
+        self.steps.truncate((step - first) as usize);
+        while self.keyframes.back().is_some_and(|k| k.step() >= step) {
+            self.keyframes.pop_back();
+        }
+        self.back_cache.retain(|s| s.step_count() < step);
+        self.drop_unused_bases();
+        discarded
+    }
+
+    fn add_keyframe(&mut self, world: &World, segment: u32) {
+        let stamp = world.structure_stamp();
+        let base = match self.bases.iter().find(|b| b.world().structure_stamp() == stamp) {
+            Some(base) => base.clone(),
+            None => {
+                let base = Arc::new(world.snapshot_without_scratch());
+                self.bases.push(base.clone());
+                base
+            }
+        };
+        let state = world.capture();
+        // The interval that keeps the window within the budget at this state's size.
+        let per_keyframe = state.bytes().max(1) as u64;
+        let fits = (self.settings.budget_bytes as u64 / per_keyframe).max(1);
+        self.interval = self.settings.window.div_ceil(fits).clamp(1, self.settings.window.max(1));
+        self.keyframes.push_back(Keyframe { segment, state, base });
+    }
+
+    /// Drops the oldest steps beyond the window or the budget, a keyframe at a time (the steps
+    /// before the new oldest keyframe could not be rebuilt any more).
+    fn evict(&mut self) {
+        loop {
+            let over_window = self.steps.len() as u64 > self.settings.window;
+            let over_budget = self.keyframe_bytes() > self.settings.budget_bytes;
+            if !(over_window || over_budget) || self.keyframes.len() < 2 {
+                break;
+            }
+            self.keyframes.pop_front();
+            let oldest = self.keyframes.front().map_or(u64::MAX, Keyframe::step);
+            while self.steps.front().is_some_and(|r| r.step < oldest) {
+                self.steps.pop_front();
+            }
+        }
+        self.back_cache.retain(|s| s.step_count() >= self.steps.front().map_or(0, |r| r.step));
+        self.drop_unused_bases();
+    }
+
+    fn drop_unused_bases(&mut self) {
+        let keyframes = &self.keyframes;
+        self.bases.retain(|b| keyframes.iter().any(|k| Arc::ptr_eq(&k.base, b)));
+    }
+
+    /// Puts the world at recorded step `step`: from the world itself when it is at an earlier
+    /// step of the same segment and was not edited since, else from the nearest kept state at
+    /// or before it, then stepping on. Every replayed step's hash is checked against its
+    /// record; a mismatch is reported as an error naming the step (the replay diverged: a
+    /// bug, since stepping is deterministic). An unknown step is refused and the world is
+    /// unchanged.
+    pub fn seek(&mut self, world: &mut World, step: u64) -> Result<SeekReport, AtollError> {
+        let Some(record) = self.record_of(step).copied() else {
+            let range = self
+                .range()
+                .map_or("no steps are kept".to_string(), |(a, b)| format!("steps {a}..={b} are kept"));
+            return Err(AtollError::invalid("history step", format!("step {step} is not kept ({range})")));
+        };
+        let mut report = SeekReport::default();
+        let here = self.cursor.filter(|&(c, e)| {
+            e == world.edit_count()
+                && c == world.step_count()
+                && c <= step
+                && self.record_of(c).is_some_and(|r| r.segment == record.segment)
+        });
+        let keyframe = self
+            .keyframes
+            .iter()
+            .rev()
+            .find(|k| k.segment == record.segment && k.step() <= step)
+            .expect("every segment starts with a keyframe");
+        let cached = self
+            .back_cache
+            .iter()
+            .rev()
+            .find(|s| s.step_count() <= step && s.structure_stamp() == keyframe.state.structure_stamp())
+            .filter(|s| s.step_count() >= keyframe.step());
+        let best_kept = cached.map_or(keyframe.step(), |s| s.step_count());
+        let from_world = here.is_some_and(|(c, _)| c >= best_kept);
+        if !from_world {
+            if world.structure_stamp() != keyframe.state.structure_stamp() {
+                world.restore(&keyframe.base);
+                report.rebuilt_structure = true;
+            }
+            let state = cached.unwrap_or(&keyframe.state).clone();
+            world.restore_compact(&state)?;
+            report.restored = true;
+        }
+        // Keep the states just before the target for the steps back that usually follow.
+        let start = world.step_count();
+        let per_state = keyframe.state.bytes().max(1);
+        let keep = (self.settings.back_cache_bytes / per_state) as u64;
+        let keep_from = step.saturating_sub(keep).max(start + 1);
+        let mut fresh_cache = Vec::new();
+        while world.step_count() < step {
+            world.step();
+            report.replayed += 1;
+            let now = world.step_count();
+            let expected = self.record_of(now).map(|r| r.hash);
+            if expected != Some(state_hash(world)) {
+                self.cursor = None;
+                return Err(AtollError::invalid(
+                    "history replay",
+                    format!("step {now} replayed to another state than the one recorded"),
+                ));
+            }
+            if now >= keep_from && now < step {
+                fresh_cache.push(world.capture());
+            }
+        }
+        if report.replayed > 0 && keep > 0 {
+            // A rebuild of this stretch: its states replace the cache (they are nearer the
+            // steps back that follow).
+            self.back_cache.retain(|s| s.step_count() < start || s.step_count() > step);
+            self.back_cache.extend(fresh_cache);
+            self.back_cache.sort_by_key(CompactState::step_count);
+            while self.back_cache.iter().map(CompactState::bytes).sum::<usize>()
+                > self.settings.back_cache_bytes
+            {
+                self.back_cache.remove(0);
+            }
+        }
+        self.cursor = Some((step, world.edit_count()));
+        Ok(report)
+    }
+}

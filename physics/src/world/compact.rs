@@ -1,0 +1,248 @@
+//! Compact state: exactly what stepping reads to go on bit for bit, without what a world is made
+//! of (shapes, materials, masses, joint frames, the terrain) or what a step rebuilds (solver
+//! arrays, tree nodes, pair lookups). A history keeps thousands of these, where a [`Snapshot`]
+//! (a whole world) would not fit: see `docs/ARCHITECTURE.md` for the bytes per body.
+//!
+//! A compact state restores only onto a world of the same structure (the stamp
+//! [`World::structure_stamp`] names), which is what a history of one world's steps needs:
+//! every body and joint it names is there, in the same slot.
+//!
+//! [`Snapshot`]: crate::Snapshot
+
+use super::{SleepEvent, StepSettings, TouchEvent, WaterEvent, World, terrain::BodyTerrain};
+use crate::bitset::BitSet;
+use crate::body::BodyId;
+use crate::broadphase::BroadphasePending;
+use crate::error::AtollError;
+use crate::island::{IslandLink, IslandStore};
+use crate::joint::{JointEvent, JointImpulses};
+use crate::math::{Aabb, Transform, Vec3};
+use crate::narrowphase::ContactsState;
+use crate::world::graph::EdgeLink;
+use std::mem::size_of;
+
+/// The state of a world at one step that stepping needs to continue exactly as it would have.
+/// Captured by [`World::capture`], put back by [`World::restore_compact`].
+#[derive(Clone, Debug)]
+pub struct CompactState {
+    structure: u64,
+    step_count: u64,
+    time: f64,
+    settings: StepSettings,
+    /// Per body slot (dead slots included, so slots line up).
+    bodies: Vec<BodyMotion>,
+    /// Body slots whose terrain state is not the default.
+    body_terrain: Vec<(u32, BodyTerrain)>,
+    contacts: ContactsState,
+    /// Per joint slot.
+    joints: Vec<JointMotion>,
+    islands: IslandStore,
+    awake_bodies: BitSet,
+    awake_contacts: BitSet,
+    awake_joints: BitSet,
+    began_bits: BitSet,
+    ended_bits: BitSet,
+    touch_events: Vec<TouchEvent>,
+    sleep_events: Vec<SleepEvent>,
+    water_events: Vec<WaterEvent>,
+    joint_events: Vec<JointEvent>,
+    detached: Vec<BodyId>,
+    broadphase: BroadphasePending,
+    contact_status: Vec<u8>,
+    wet: bool,
+}
+
+/// What of a body changes as the world steps.
+#[derive(Clone, Copy, Debug)]
+struct BodyMotion {
+    transform: Transform,
+    linear_velocity: Vec3,
+    angular_velocity: Vec3,
+    force: Vec3,
+    torque: Vec3,
+    tight: Aabb,
+    fat: Aabb,
+    island: IslandLink,
+    sleep_timer: f32,
+    awake: bool,
+    contact_head: u32,
+    joint_head: u32,
+}
+
+/// What of a joint changes as the world steps (breaking disables it).
+#[derive(Clone, Copy, Debug)]
+struct JointMotion {
+    enabled: bool,
+    edges: [EdgeLink; 2],
+    island: IslandLink,
+    impulses: JointImpulses,
+    force: Vec3,
+    torque: Vec3,
+    motor_load: f32,
+    limit_active: bool,
+}
+
+impl CompactState {
+    /// The step count it was captured at.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// The structure stamp of the world it was captured from.
+    pub fn structure_stamp(&self) -> u64 {
+        self.structure
+    }
+
+    /// Bytes it holds, heap included (terrain chunk data it shares with the world is not
+    /// counted).
+    pub fn bytes(&self) -> usize {
+        size_of::<Self>()
+            + self.bodies.len() * size_of::<BodyMotion>()
+            + self.body_terrain.len() * size_of::<(u32, BodyTerrain)>()
+            + self.contacts.bytes()
+            + self.joints.len() * size_of::<JointMotion>()
+            + self.islands.bytes()
+            + [
+                &self.awake_bodies,
+                &self.awake_contacts,
+                &self.awake_joints,
+                &self.began_bits,
+                &self.ended_bits,
+            ]
+            .iter()
+            .map(|b| b.bytes())
+            .sum::<usize>()
+            + self.touch_events.len() * size_of::<TouchEvent>()
+            + self.sleep_events.len() * size_of::<SleepEvent>()
+            + self.water_events.len() * size_of::<WaterEvent>()
+            + self.joint_events.len() * size_of::<JointEvent>()
+            + self.detached.len() * size_of::<BodyId>()
+            + self.broadphase.bytes()
+            + self.contact_status.len()
+    }
+}
+
+impl World {
+    /// Captures the compact state (see [`CompactState`]).
+    pub fn capture(&self) -> CompactState {
+        let bodies = self.bodies.bodies.iter().map(|b| BodyMotion {
+            transform: b.transform,
+            linear_velocity: b.linear_velocity,
+            angular_velocity: b.angular_velocity,
+            force: b.force,
+            torque: b.torque,
+            tight: b.tight,
+            fat: b.fat,
+            island: b.island,
+            sleep_timer: b.sleep_timer,
+            awake: b.awake,
+            contact_head: b.contact_head,
+            joint_head: b.joint_head,
+        });
+        let joints = self.joints.joints.iter().map(|j| JointMotion {
+            enabled: j.enabled,
+            edges: j.edges,
+            island: j.island,
+            impulses: j.impulses,
+            force: j.force,
+            torque: j.torque,
+            motor_load: j.motor_load,
+            limit_active: j.limit_active,
+        });
+        let default_terrain = BodyTerrain::default();
+        let body_terrain = (self.body_terrain.iter().enumerate())
+            .filter(|(_, t)| !t.same_as(&default_terrain))
+            .map(|(slot, t)| (slot as u32, *t));
+        CompactState {
+            structure: self.structure,
+            step_count: self.step_count,
+            time: self.time,
+            settings: self.settings,
+            bodies: bodies.collect(),
+            body_terrain: body_terrain.collect(),
+            contacts: self.contacts.capture(),
+            joints: joints.collect(),
+            islands: self.islands.clone(),
+            awake_bodies: self.awake_bodies.clone(),
+            awake_contacts: self.awake_contacts.clone(),
+            awake_joints: self.awake_joints.clone(),
+            began_bits: self.began_bits.clone(),
+            ended_bits: self.ended_bits.clone(),
+            touch_events: self.touch_events.clone(),
+            sleep_events: self.sleep_events.clone(),
+            water_events: self.water_events.clone(),
+            joint_events: self.joint_events.clone(),
+            detached: self.detached.clone(),
+            broadphase: self.broadphase.pending(),
+            contact_status: self.scratch.contact_status.clone(),
+            wet: self.scratch.wet,
+        }
+    }
+
+    /// Puts back a compact state captured from this world (or one of the same structure):
+    /// stepping on then gives, bit for bit, what stepping on from the capture gave. A state of
+    /// another structure (a body or joint created, destroyed or changed since, another
+    /// terrain) is refused and nothing changes. Counts as an edit ([`World::edit_count`]).
+    pub fn restore_compact(&mut self, state: &CompactState) -> Result<(), AtollError> {
+        if state.structure != self.structure
+            || state.bodies.len() != self.bodies.bodies.len()
+            || state.joints.len() != self.joints.joints.len()
+        {
+            return Err(AtollError::invalid(
+                "compact state",
+                "captured from a world of another structure (bodies, joints or terrain changed since)",
+            ));
+        }
+        self.settings = state.settings;
+        self.step_count = state.step_count;
+        self.time = state.time;
+        for (b, m) in self.bodies.bodies.iter_mut().zip(&state.bodies) {
+            b.transform = m.transform;
+            b.linear_velocity = m.linear_velocity;
+            b.angular_velocity = m.angular_velocity;
+            b.force = m.force;
+            b.torque = m.torque;
+            b.tight = m.tight;
+            b.fat = m.fat;
+            b.island = m.island;
+            b.sleep_timer = m.sleep_timer;
+            b.awake = m.awake;
+            b.contact_head = m.contact_head;
+            b.joint_head = m.joint_head;
+            if b.alive {
+                self.broadphase.place_proxy(b.proxy, m.fat);
+            }
+        }
+        self.broadphase.set_pending(&state.broadphase);
+        self.body_terrain.fill(BodyTerrain::default());
+        for (slot, t) in &state.body_terrain {
+            self.body_terrain[*slot as usize] = *t;
+        }
+        self.contacts.restore(&state.contacts);
+        for (j, m) in self.joints.joints.iter_mut().zip(&state.joints) {
+            j.enabled = m.enabled;
+            j.edges = m.edges;
+            j.island = m.island;
+            j.impulses = m.impulses;
+            j.force = m.force;
+            j.torque = m.torque;
+            j.motor_load = m.motor_load;
+            j.limit_active = m.limit_active;
+        }
+        self.islands.clone_from(&state.islands);
+        self.awake_bodies.clone_from(&state.awake_bodies);
+        self.awake_contacts.clone_from(&state.awake_contacts);
+        self.awake_joints.clone_from(&state.awake_joints);
+        self.began_bits.clone_from(&state.began_bits);
+        self.ended_bits.clone_from(&state.ended_bits);
+        self.touch_events.clone_from(&state.touch_events);
+        self.sleep_events.clone_from(&state.sleep_events);
+        self.water_events.clone_from(&state.water_events);
+        self.joint_events.clone_from(&state.joint_events);
+        self.detached.clone_from(&state.detached);
+        self.scratch.contact_status.clone_from(&state.contact_status);
+        self.scratch.wet = state.wet;
+        self.edits += 1;
+        Ok(())
+    }
+}
