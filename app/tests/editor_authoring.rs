@@ -258,7 +258,9 @@ fn a_rendered_frame_shows_the_gizmo_and_the_selection_outline() {
             near += is_outline(pixel(Pos2::new(x as f32, y as f32))) as usize;
         }
     }
-    assert!(near > 20, "only {near} outline pixels around the selected box");
+    // About 20 at this window size (the box is some 40 pixels across); none would be drawn
+    // without the outline, since no box of the tower is this orange.
+    assert!(near > 12, "only {near} outline pixels around the selected box");
 }
 
 /// A left drag with Shift held.

@@ -8,28 +8,11 @@ mod common;
 use atoll::editor::Editor;
 use atoll::render::joint_lines::JointState;
 use atoll_physics::{JointId, JointKind, Limits};
-use common::{click, harness, on_screen};
+use common::{click, harness, on_screen, pixels_near};
 use egui::accesskit::Role;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-
-/// The pixels within `radius` of `pos` whose colour is within `tolerance` of `srgb`.
-fn pixels_near(image: &image::RgbaImage, pos: Pos2, radius: i32, srgb: [u8; 3], tolerance: u32) -> usize {
-    let (cx, cy) = (pos.x.round() as i32, pos.y.round() as i32);
-    let mut found = 0;
-    for y in cy - radius..=cy + radius {
-        for x in cx - radius..=cx + radius {
-            if x < 0 || y < 0 || x >= image.width() as i32 || y >= image.height() as i32 {
-                continue;
-            }
-            let p = image.get_pixel(x as u32, y as u32);
-            let d: u32 = (0..3).map(|i| p[i].abs_diff(srgb[i]) as u32).sum();
-            found += usize::from(d <= tolerance);
-        }
-    }
-    found
-}
 
 /// The doors scene, its first (motorised) hinge, and that hinge's anchor on screen.
 fn doors() -> (Harness<'static, Editor>, JointId, Pos2) {

@@ -44,7 +44,8 @@ fn main() {
     }
     let state = world.capture();
     let snapshot = world.snapshot();
-    println!("{name}: {bodies} bodies, {steps} steps recorded");
+    let awake = world.islands().filter(|i| i.awake).map(|i| i.body_count).sum::<u32>();
+    println!("{name}: {bodies} bodies ({awake} awake at the end), {steps} steps recorded");
     println!(
         "step {:.3} ms mean, recording {:.3} ms mean a step",
         stepping / steps as f64,

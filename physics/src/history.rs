@@ -15,21 +15,26 @@
 //! pile), so a rebuild also keeps the states just before its target, as many as the cache
 //! allows: the next steps back restore one of those instead of replaying.
 
+mod back_cache;
+mod stored;
+
 use crate::error::AtollError;
 use crate::snapshot::{Snapshot, state_hash};
 use crate::world::{CompactState, World};
+use back_cache::BackCache;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use stored::Stored;
 
 /// How much a [`History`] keeps.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HistorySettings {
     /// The steps kept: older ones are dropped, a keyframe interval at a time.
     pub window: u64,
-    /// Bytes the keyframes and the kept worlds may take; the keyframe interval grows to stay
-    /// within it over the whole window.
+    /// Bytes everything kept may take (keyframes, kept worlds, the back cache): the keyframe
+    /// interval grows so the window fits.
     pub budget_bytes: usize,
-    /// Bytes the states kept for stepping back may take, beside the budget.
+    /// The part of the budget for states kept for stepping back.
     pub back_cache_bytes: usize,
 }
 
@@ -51,13 +56,44 @@ pub struct StepRecord {
     pub segment: u32,
     /// The step was recorded right after an edit (it starts its segment).
     pub after_edit: bool,
+    /// What happened in it, for marks on a timeline.
+    pub events: StepEvents,
+}
+
+/// Counts of a step's events (the world's event lists after it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepEvents {
+    /// Islands that fell asleep.
+    pub fell_asleep: u32,
+    /// Islands that woke.
+    pub woke: u32,
+    /// Joints that broke.
+    pub joints_broken: u32,
+    /// Pairs that began touching.
+    pub touches_began: u32,
+}
+
+impl StepEvents {
+    /// The counts of the world's last step.
+    pub fn of(world: &World) -> StepEvents {
+        let sleep = world.sleep_events();
+        let fell_asleep = sleep.iter().filter(|e| e.asleep).count() as u32;
+        StepEvents {
+            fell_asleep,
+            woke: sleep.len() as u32 - fell_asleep,
+            joints_broken: (world.joint_events().iter())
+                .filter(|e| matches!(e.kind, crate::joint::JointEventKind::Broke { .. }))
+                .count() as u32,
+            touches_began: world.touch_events().iter().filter(|e| e.began).count() as u32,
+        }
+    }
 }
 
 /// A compact state of a recorded step, with what restoring it needs.
 #[derive(Clone, Debug)]
 struct Keyframe {
     segment: u32,
-    state: CompactState,
+    state: Stored,
     /// The whole world of the state's structure, to restore first when the world has another.
     base: Arc<Snapshot>,
 }
@@ -95,8 +131,8 @@ pub struct History {
     settings: HistorySettings,
     steps: VecDeque<StepRecord>,
     keyframes: VecDeque<Keyframe>,
-    /// States kept for stepping back (one segment's, ascending), beside the keyframes.
-    back_cache: Vec<CompactState>,
+    /// States kept for stepping back (`history/back_cache.rs`).
+    back_cache: BackCache,
     /// The step the world was last recorded or put at, and its edit count then: while both
     /// still hold, the world is that step and can step on from it.
     cursor: Option<(u64, u64)>,
@@ -110,7 +146,12 @@ pub struct History {
 impl History {
     /// An empty history.
     pub fn new(settings: HistorySettings) -> History {
-        History { settings, interval: 1, ..Default::default() }
+        History {
+            settings,
+            interval: 1,
+            back_cache: BackCache::new(settings.back_cache_bytes),
+            ..Default::default()
+        }
     }
 
     /// The settings.
@@ -154,7 +195,7 @@ impl History {
         self.keyframe_bytes()
             + self.bases.iter().map(|b| b.world().heap_estimate()).sum::<usize>()
             + self.steps.len() * std::mem::size_of::<StepRecord>()
-            + self.back_cache.iter().map(CompactState::bytes).sum::<usize>()
+            + self.back_cache.bytes()
     }
 
     fn keyframe_bytes(&self) -> usize {
@@ -188,9 +229,19 @@ impl History {
                 None if self.steps.back().is_some_and(|r| r.step + 1 == step) => {
                     let last = *self.steps.back().expect("checked");
                     let start = self.segment_start(last.segment);
-                    self.steps.push_back(StepRecord { step, hash, segment: last.segment, after_edit: false });
+                    let events = StepEvents::of(world);
+                    self.steps.push_back(StepRecord {
+                        step,
+                        hash,
+                        segment: last.segment,
+                        after_edit: false,
+                        events,
+                    });
                     if (step - start).is_multiple_of(self.interval) {
                         self.add_keyframe(world, last.segment);
+                    } else if let Some(k) = self.keyframes.back() {
+                        let bytes = k.state.full_bytes();
+                        self.back_cache.note_recorded(world, start, self.interval, bytes);
                     }
                     self.cursor = Some((step, edits));
                     self.evict();
@@ -205,7 +256,8 @@ impl History {
         let discarded = self.truncate_from(step, cursor_step);
         self.next_segment += 1;
         let segment = self.next_segment;
-        self.steps.push_back(StepRecord { step, hash, segment, after_edit: true });
+        let events = StepEvents::of(world);
+        self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, events });
         self.add_keyframe(world, segment);
         self.cursor = Some((step, edits));
         self.evict();
@@ -248,7 +300,7 @@ impl History {
         while self.keyframes.back().is_some_and(|k| k.step() >= step) {
             self.keyframes.pop_back();
         }
-        self.back_cache.retain(|s| s.step_count() < step);
+        self.back_cache.drop_from(step);
         self.drop_unused_bases();
         discarded
     }
@@ -263,12 +315,15 @@ impl History {
                 base
             }
         };
-        let state = world.capture();
-        // The interval that keeps the window within the budget at this state's size.
-        let per_keyframe = state.bytes().max(1) as u64;
-        let fits = (self.settings.budget_bytes as u64 / per_keyframe).max(1);
-        self.interval = self.settings.window.div_ceil(fits).clamp(1, self.settings.window.max(1));
+        let anchor = self.keyframes.iter().rev().find_map(|k| k.state.whole()).cloned();
+        let state = Stored::new(world.capture(), anchor.as_ref());
         self.keyframes.push_back(Keyframe { segment, state, base });
+        // The interval that keeps the window within the budget at the size keyframes have had
+        // lately (changes in a settled pile are small, a tumbling one's are whole states).
+        let recent: Vec<usize> = self.keyframes.iter().rev().take(8).map(|k| k.state.bytes()).collect();
+        let per_keyframe = (recent.iter().sum::<usize>() / recent.len()).max(1) as u64;
+        let fits = (self.keyframe_budget() as u64 / per_keyframe).max(1);
+        self.interval = self.settings.window.div_ceil(fits).clamp(1, self.settings.window.max(1));
     }
 
     /// Drops the oldest steps beyond the window or the budget, a keyframe at a time (the steps
@@ -276,18 +331,44 @@ impl History {
     fn evict(&mut self) {
         loop {
             let over_window = self.steps.len() as u64 > self.settings.window;
-            let over_budget = self.keyframe_bytes() > self.settings.budget_bytes;
+            let over_budget = self.keyframe_bytes() > self.keyframe_budget();
             if !(over_window || over_budget) || self.keyframes.len() < 2 {
                 break;
             }
-            self.keyframes.pop_front();
+            let evicted = self.keyframes.pop_front().expect("two or more");
+            if let Some(anchor) = evicted.state.whole() {
+                self.re_anchor(anchor);
+            }
             let oldest = self.keyframes.front().map_or(u64::MAX, Keyframe::step);
             while self.steps.front().is_some_and(|r| r.step < oldest) {
                 self.steps.pop_front();
             }
         }
-        self.back_cache.retain(|s| s.step_count() >= self.steps.front().map_or(0, |r| r.step));
+        self.back_cache.drop_before(self.steps.front().map_or(0, |r| r.step));
         self.drop_unused_bases();
+    }
+
+    /// After whole keyframe `anchor` was dropped: the first keyframe stored against it is
+    /// stored whole, and the others against that one (else the dropped state would stay in
+    /// memory, uncounted, through them).
+    fn re_anchor(&mut self, anchor: &Arc<CompactState>) {
+        let mut new_anchor: Option<Arc<CompactState>> = None;
+        for k in self.keyframes.iter_mut().filter(|k| k.state.is_against(anchor)) {
+            let state = k.state.state();
+            k.state = match &new_anchor {
+                Some(a) => Stored::new(state, Some(a)),
+                None => Stored::Whole(Arc::new(state)),
+            };
+            if new_anchor.is_none() {
+                new_anchor = k.state.whole().cloned();
+            }
+        }
+    }
+
+    /// What the keyframes may take: the budget less the back cache and the kept worlds.
+    fn keyframe_budget(&self) -> usize {
+        let bases: usize = self.bases.iter().map(|b| b.world().heap_estimate()).sum();
+        self.settings.budget_bytes.saturating_sub(self.settings.back_cache_bytes + bases)
     }
 
     fn drop_unused_bases(&mut self) {
@@ -321,29 +402,24 @@ impl History {
             .rev()
             .find(|k| k.segment == record.segment && k.step() <= step)
             .expect("every segment starts with a keyframe");
-        let cached = self
-            .back_cache
-            .iter()
-            .rev()
-            .find(|s| s.step_count() <= step && s.structure_stamp() == keyframe.state.structure_stamp())
-            .filter(|s| s.step_count() >= keyframe.step());
-        let best_kept = cached.map_or(keyframe.step(), |s| s.step_count());
+        let stamp = keyframe.state.structure_stamp();
+        let keyframe_step = keyframe.step();
+        let full_bytes = keyframe.state.full_bytes();
+        let cached = self.back_cache.best(keyframe_step, step, stamp);
+        let best_kept = cached.map_or(keyframe_step, |s| s.step_count());
         let from_world = here.is_some_and(|(c, _)| c >= best_kept);
         if !from_world {
-            if world.structure_stamp() != keyframe.state.structure_stamp() {
+            if world.structure_stamp() != stamp {
                 world.restore(&keyframe.base);
                 report.rebuilt_structure = true;
             }
-            let state = cached.unwrap_or(&keyframe.state).clone();
+            let state = cached.cloned().unwrap_or_else(|| keyframe.state.state());
             world.restore_compact(&state)?;
             report.restored = true;
         }
-        // Keep the states just before the target for the steps back that usually follow.
-        let start = world.step_count();
-        let per_state = keyframe.state.bytes().max(1);
-        let keep = (self.settings.back_cache_bytes / per_state) as u64;
-        let keep_from = step.saturating_sub(keep).max(start + 1);
-        let mut fresh_cache = Vec::new();
+        // Keep some of the replayed states for the steps back that usually follow.
+        let plan = self.back_cache.plan(step, full_bytes);
+        let mut kept = Vec::new();
         while world.step_count() < step {
             world.step();
             report.replayed += 1;
@@ -356,21 +432,12 @@ impl History {
                     format!("step {now} replayed to another state than the one recorded"),
                 ));
             }
-            if now >= keep_from && now < step {
-                fresh_cache.push(world.capture());
+            if plan.keeps(now) {
+                kept.push(world.capture());
             }
         }
-        if report.replayed > 0 && keep > 0 {
-            // A rebuild of this stretch: its states replace the cache (they are nearer the
-            // steps back that follow).
-            self.back_cache.retain(|s| s.step_count() < start || s.step_count() > step);
-            self.back_cache.extend(fresh_cache);
-            self.back_cache.sort_by_key(CompactState::step_count);
-            while self.back_cache.iter().map(CompactState::bytes).sum::<usize>()
-                > self.settings.back_cache_bytes
-            {
-                self.back_cache.remove(0);
-            }
+        if !kept.is_empty() {
+            self.back_cache.add(kept, step);
         }
         self.cursor = Some((step, world.edit_count()));
         Ok(report)

@@ -25,6 +25,7 @@ pub mod shortcuts;
 pub mod spawn;
 pub mod state;
 pub mod terrain_tool;
+pub mod timeline;
 pub mod undo;
 pub mod viewport;
 
@@ -68,6 +69,7 @@ impl Editor {
 
         egui::Panel::top("controls").show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.panels));
         egui::Panel::bottom("status").show(ui, |ui| panels::status_bar(ui, &self.state));
+        egui::Panel::bottom("timeline").show(ui, |ui| panels::timeline::show(ui, &mut self.state));
         egui::Panel::left("scene").resizable(true).default_size(190.0).show_collapsible(
             ui,
             &mut self.panels.left_open,

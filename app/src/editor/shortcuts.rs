@@ -14,6 +14,12 @@ pub enum Command {
     PlayPause,
     /// One step.
     Step,
+    /// Ten steps.
+    StepTen,
+    /// One step back along the timeline.
+    StepBack,
+    /// Ten steps back along the timeline.
+    StepBackTen,
     /// Back to the edited state.
     Reset,
     /// Frame the selection.
@@ -51,7 +57,7 @@ pub enum Command {
 /// Every shortcut, in the order the Help window lists them; a command may have two keys. The
 /// more specific combination of the same key comes first (Ctrl+Shift+Z before Ctrl+Z), since
 /// egui matches a shortcut whatever extra Shift is held.
-pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 21] = [
+pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 27] = [
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z), "redo"),
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Y), "redo"),
     (Command::Undo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Z), "undo"),
@@ -76,6 +82,12 @@ pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 21] = [
     (Command::SpawnTool, KeyboardShortcut::new(Modifiers::NONE, Key::B), "spawn tool on or off"),
     (Command::JointTool, KeyboardShortcut::new(Modifiers::NONE, Key::J), "joint tool on or off"),
     (Command::PlayPause, KeyboardShortcut::new(Modifiers::NONE, Key::Space), "play or pause"),
+    (Command::StepTen, KeyboardShortcut::new(Modifiers::SHIFT, Key::Period), "ten steps"),
+    (Command::StepTen, KeyboardShortcut::new(Modifiers::SHIFT, Key::ArrowRight), "ten steps"),
+    (Command::StepBackTen, KeyboardShortcut::new(Modifiers::SHIFT, Key::Comma), "ten steps back"),
+    (Command::StepBackTen, KeyboardShortcut::new(Modifiers::SHIFT, Key::ArrowLeft), "ten steps back"),
+    (Command::StepBack, KeyboardShortcut::new(Modifiers::NONE, Key::Comma), "one step back"),
+    (Command::StepBack, KeyboardShortcut::new(Modifiers::NONE, Key::ArrowLeft), "one step back"),
     (Command::Step, KeyboardShortcut::new(Modifiers::NONE, Key::Period), "one step"),
     (Command::Step, KeyboardShortcut::new(Modifiers::NONE, Key::ArrowRight), "one step"),
     (Command::Reset, KeyboardShortcut::new(Modifiers::NONE, Key::R), "reset to the edited state"),
@@ -136,6 +148,9 @@ fn run_infallible(state: &mut EditorState, command: Command, help_open: &mut boo
     match command {
         Command::PlayPause => state.toggle_play(),
         Command::Step => state.step_once(),
+        Command::StepTen => state.step_many(10),
+        Command::StepBack => state.step_back(1),
+        Command::StepBackTen => state.step_back(10),
         Command::Reset => state.reset(),
         Command::Frame => state.frame_selection(),
         Command::Undo => drop(state.undo()),

@@ -19,6 +19,7 @@ use super::notices::{NoticePlace, Notices};
 use super::selection::Selection;
 use super::spawn::SpawnTool;
 use super::terrain_tool::TerrainTool;
+use super::timeline::Timeline;
 use super::undo::{MergeKey, UndoStack};
 use crate::render::joint_lines::joint_near;
 use crate::render::terrain::TerrainRebuild;
@@ -82,6 +83,8 @@ pub struct EditorState {
     pub spawn_tool: SpawnTool,
     /// The last steps' timings and broadphase figures.
     pub history: History,
+    /// The recorded steps the timeline moves along (see `timeline.rs`).
+    pub timeline: Timeline,
     /// The selected joint's coordinate and force over the last steps.
     pub joint_trace: JointTrace,
     /// The Joint tool.
@@ -130,6 +133,7 @@ impl EditorState {
         entities.name_joints(&world, |_| joint_names.next().unwrap_or_default());
         let view = ViewOptions { time_to_sleep: world.settings().time_to_sleep, ..Default::default() };
         Ok(EditorState {
+            timeline: Timeline::new(&world),
             edited: world.snapshot(),
             edited_stale: false,
             world,
@@ -297,6 +301,7 @@ impl EditorState {
         if !self.edited_stale {
             self.world.restore(&self.edited);
         }
+        self.timeline.restart(&self.world);
         self.pending_seconds = 0.0;
     }
 
@@ -310,6 +315,7 @@ impl EditorState {
         self.edited_stale = true;
         self.dirty = true;
         self.edit_count += 1;
+        self.timeline.record(&self.world);
     }
 
     /// Edits made since the editor started, undo and redo included. It only grows, so the file
@@ -372,11 +378,17 @@ impl EditorState {
         self.selection.primary()
     }
 
-    fn step_world(&mut self) {
+    /// Captures the edited state before the world moves away from it (a step, a move along
+    /// the timeline), while the world itself is that state.
+    pub(super) fn keep_edited_state(&mut self) {
         if self.edited_stale {
             self.edited = self.world.snapshot();
             self.edited_stale = false;
         }
+    }
+
+    pub(super) fn step_world(&mut self) {
+        self.keep_edited_state();
         if let Some(grab) = self.grab
             && !grab.apply(&mut self.world, &self.grab_settings)
         {
@@ -387,6 +399,7 @@ impl EditorState {
         self.world.step();
         self.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
         self.history.record(&self.world);
+        self.timeline.record(&self.world);
         self.joint_trace.record(&self.world, self.selection.joint());
     }
 }

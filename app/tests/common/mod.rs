@@ -45,3 +45,27 @@ pub fn click(harness: &mut Harness<'_, Editor>, pos: egui::Pos2) {
     }
     harness.run_steps(2);
 }
+
+/// The pixels within `radius` of `pos` whose colour is within `tolerance` of `srgb`.
+#[allow(dead_code)]
+pub fn pixels_near(
+    image: &image::RgbaImage,
+    pos: egui::Pos2,
+    radius: i32,
+    srgb: [u8; 3],
+    tolerance: u32,
+) -> usize {
+    let (cx, cy) = (pos.x.round() as i32, pos.y.round() as i32);
+    let mut found = 0;
+    for y in cy - radius..=cy + radius {
+        for x in cx - radius..=cx + radius {
+            if x < 0 || y < 0 || x >= image.width() as i32 || y >= image.height() as i32 {
+                continue;
+            }
+            let p = image.get_pixel(x as u32, y as u32);
+            let d: u32 = (0..3).map(|i| p[i].abs_diff(srgb[i]) as u32).sum();
+            found += usize::from(d <= tolerance);
+        }
+    }
+    found
+}

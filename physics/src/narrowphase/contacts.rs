@@ -41,7 +41,7 @@ pub struct PointImpulse {
 
 /// A contact pair between two bodies whose fat AABBs overlap, or between a body and a terrain
 /// chunk whose solid mask its fat AABB touches.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Contact {
     pub alive: bool,
     /// Body slot indices, `body_a < body_b`, or `body_b` = [`TERRAIN`]. The manifold normal
@@ -261,21 +261,48 @@ pub(crate) fn update_manifold(
 }
 
 /// The contact store as a compact state holds it ([`crate::world::CompactState`]): the slots'
-/// generations and the free list, so contacts made after a restore take the same ids; each live
-/// contact apart (most of a pile's pairs: fat boxes overlap, no points) as its few fields, each
-/// touching one whole. The pair lookups are rebuilt on restore: they are only ever looked up.
+/// generations and the free list, so contacts made after a restore take the same ids, and each
+/// live contact by slot: apart (most of a pile's pairs: fat boxes overlap, no points) as its few
+/// fields, touching whole. The pair lookups are rebuilt on restore: they are only ever looked up.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactsState {
     generations: Vec<u32>,
     free: Vec<u32>,
     links: Vec<(u32, TerrainLink)>,
-    apart: Vec<(u32, ApartContact)>,
-    whole: Vec<(u32, Contact)>,
+    /// Live contacts, ascending by slot.
+    entries: Vec<(u32, ContactEntry)>,
+}
+
+/// What [`ContactsState::delta_from`] keeps: the whole small parts, and the slots whose entry
+/// changed (`None`: no live contact there any more).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactsDelta {
+    generations: Vec<u32>,
+    free: Vec<u32>,
+    links: Vec<(u32, TerrainLink)>,
+    changed: Vec<(u32, Option<ContactEntry>)>,
+}
+
+/// One live contact in a compact state.
+#[derive(Clone, Debug, PartialEq)]
+enum ContactEntry {
+    Apart(ApartContact),
+    Whole(Box<Contact>),
+}
+
+impl ContactEntry {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<(u32, ContactEntry)>()
+            + match self {
+                ContactEntry::Apart(_) => 0,
+                ContactEntry::Whole(_) => std::mem::size_of::<Contact>(),
+            }
+    }
 }
 
 /// A live contact without points, and without anything a contact with points carries
-/// (impulses, anchors): what is left of its 368 bytes.
-#[derive(Clone, Copy, Debug)]
+/// (impulses, anchors, an island): what is left of its 368 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct ApartContact {
     body_a: u32,
     body_b: u32,
@@ -287,7 +314,6 @@ struct ApartContact {
     ended: bool,
     separated: bool,
     edges: [EdgeLink; 2],
-    island: IslandLink,
 }
 
 impl ApartContact {
@@ -298,7 +324,8 @@ impl ApartContact {
             && c.impulses == [PointImpulse::default(); MAX_MANIFOLD_POINTS]
             && c.friction_impulse == Vec3::ZERO
             && c.twist_impulse == 0.0
-            && c.anchors == ManifoldAnchors::default();
+            && c.anchors == ManifoldAnchors::default()
+            && c.island == IslandLink::NONE;
         empty.then_some(ApartContact {
             body_a: c.body_a,
             body_b: c.body_b,
@@ -310,7 +337,6 @@ impl ApartContact {
             ended: c.ended,
             separated: c.separated,
             edges: c.edges,
-            island: c.island,
         })
     }
 
@@ -327,7 +353,7 @@ impl ApartContact {
             ended: self.ended,
             separated: self.separated,
             edges: self.edges,
-            island: self.island,
+            island: IslandLink::NONE,
             ..Contact::default()
         }
     }
@@ -336,12 +362,89 @@ impl ApartContact {
 impl ContactsState {
     /// Bytes held (the terrain links' chunk data is shared, not counted).
     pub fn bytes(&self) -> usize {
-        use std::mem::size_of;
         self.generations.len() * 4
             + self.free.len() * 4
-            + self.links.len() * size_of::<(u32, TerrainLink)>()
-            + self.apart.len() * size_of::<(u32, ApartContact)>()
-            + self.whole.len() * size_of::<(u32, Contact)>()
+            + self.links.len() * std::mem::size_of::<(u32, TerrainLink)>()
+            + self.entries.iter().map(|(_, e)| e.bytes()).sum::<usize>()
+    }
+
+    /// What changed from `anchor` to this state.
+    pub fn delta_from(&self, anchor: &ContactsState) -> ContactsDelta {
+        let mut changed = Vec::new();
+        let (mut old, mut new) = (anchor.entries.iter().peekable(), self.entries.iter().peekable());
+        loop {
+            match (old.peek(), new.peek()) {
+                (None, None) => break,
+                (Some((slot, _)), None) => {
+                    changed.push((*slot, None));
+                    old.next();
+                }
+                (None, Some((slot, entry))) => {
+                    changed.push((*slot, Some(entry.clone())));
+                    new.next();
+                }
+                (Some((a, old_entry)), Some((b, new_entry))) => {
+                    if a < b {
+                        changed.push((*a, None));
+                        old.next();
+                    } else if b < a {
+                        changed.push((*b, Some(new_entry.clone())));
+                        new.next();
+                    } else {
+                        if old_entry != new_entry {
+                            changed.push((*b, Some(new_entry.clone())));
+                        }
+                        old.next();
+                        new.next();
+                    }
+                }
+            }
+        }
+        ContactsDelta {
+            generations: self.generations.clone(),
+            free: self.free.clone(),
+            links: self.links.clone(),
+            changed,
+        }
+    }
+}
+
+impl ContactsDelta {
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.generations.len() * 4
+            + self.free.len() * 4
+            + self.links.len() * std::mem::size_of::<(u32, TerrainLink)>()
+            + self.changed.iter().map(|(_, e)| 8 + e.as_ref().map_or(0, ContactEntry::bytes)).sum::<usize>()
+    }
+
+    /// The state this delta was taken of, from the state it was taken against.
+    pub fn apply(&self, anchor: &ContactsState) -> ContactsState {
+        let mut entries = Vec::with_capacity(anchor.entries.len());
+        let mut changes = self.changed.iter().peekable();
+        for (slot, entry) in &anchor.entries {
+            while let Some((c, change)) = changes.next_if(|(c, _)| c < slot) {
+                if let Some(e) = change {
+                    entries.push((*c, e.clone()));
+                }
+            }
+            match changes.next_if(|(c, _)| c == slot) {
+                Some((_, Some(e))) => entries.push((*slot, e.clone())),
+                Some((_, None)) => {}
+                None => entries.push((*slot, entry.clone())),
+            }
+        }
+        for (c, change) in changes {
+            if let Some(e) = change {
+                entries.push((*c, e.clone()));
+            }
+        }
+        ContactsState {
+            generations: self.generations.clone(),
+            free: self.free.clone(),
+            links: self.links.clone(),
+            entries,
+        }
     }
 }
 
@@ -355,10 +458,11 @@ impl ContactStore {
         };
         for (id, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.alive) {
             let id = id as u32;
-            match ApartContact::of(c) {
-                Some(apart) => state.apart.push((id, apart)),
-                None => state.whole.push((id, c.clone())),
-            }
+            let entry = match ApartContact::of(c) {
+                Some(apart) => ContactEntry::Apart(apart),
+                None => ContactEntry::Whole(Box::new(c.clone())),
+            };
+            state.entries.push((id, entry));
             if let Some(link) = &self.links[id as usize] {
                 state.links.push((id, link.clone()));
             }
@@ -375,11 +479,11 @@ impl ContactStore {
         self.links.resize(slots, None);
         self.generations.clone_from(&state.generations);
         self.free.clone_from(&state.free);
-        for (id, apart) in &state.apart {
-            self.contacts[*id as usize] = apart.contact();
-        }
-        for (id, c) in &state.whole {
-            self.contacts[*id as usize] = c.clone();
+        for (id, entry) in &state.entries {
+            self.contacts[*id as usize] = match entry {
+                ContactEntry::Apart(apart) => apart.contact(),
+                ContactEntry::Whole(c) => (**c).clone(),
+            };
         }
         for (id, link) in &state.links {
             self.links[*id as usize] = Some(link.clone());

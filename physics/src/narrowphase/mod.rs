@@ -20,7 +20,8 @@ mod terrain;
 mod tests;
 
 pub(crate) use contacts::{
-    Contact, ContactStore, ContactsState, TERRAIN, TerrainLink, carry_manifold, update_manifold,
+    Contact, ContactStore, ContactsDelta, ContactsState, TERRAIN, TerrainLink, carry_manifold,
+    update_manifold,
 };
 pub use contacts::{ContactId, PointImpulse};
 pub use dispatch::collide;

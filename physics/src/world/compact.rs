@@ -17,7 +17,7 @@ use crate::error::AtollError;
 use crate::island::{IslandLink, IslandStore};
 use crate::joint::{JointEvent, JointImpulses};
 use crate::math::{Aabb, Transform, Vec3};
-use crate::narrowphase::ContactsState;
+use crate::narrowphase::{ContactsDelta, ContactsState};
 use crate::world::graph::EdgeLink;
 use std::mem::size_of;
 
@@ -53,7 +53,7 @@ pub struct CompactState {
 }
 
 /// What of a body changes as the world steps.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct BodyMotion {
     transform: Transform,
     linear_velocity: Vec3,
@@ -119,6 +119,86 @@ impl CompactState {
             + self.detached.len() * size_of::<BodyId>()
             + self.broadphase.bytes()
             + self.contact_status.len()
+    }
+}
+
+/// A compact state as the change from another of the same world (the incremental form): the
+/// bodies and contacts that differ, and the small parts whole. In a settled pile, where
+/// sleeping islands do not change, it is a small part of the state it stands for.
+#[derive(Clone, Debug)]
+pub struct StateDelta {
+    /// The state with its bodies and contacts emptied (they come from the anchor and the
+    /// changes below).
+    rest: CompactState,
+    bodies: Vec<(u32, BodyMotion)>,
+    contacts: ContactsDelta,
+}
+
+impl StateDelta {
+    /// Bytes it holds.
+    pub fn bytes(&self) -> usize {
+        self.rest.bytes() + self.bodies.len() * size_of::<(u32, BodyMotion)>() + self.contacts.bytes()
+    }
+
+    /// The step count of the state it stands for.
+    pub fn step_count(&self) -> u64 {
+        self.rest.step_count
+    }
+
+    /// The state it stands for, from the one it was taken against.
+    pub fn apply(&self, anchor: &CompactState) -> CompactState {
+        let mut bodies = anchor.bodies.clone();
+        for (slot, m) in &self.bodies {
+            bodies[*slot as usize] = *m;
+        }
+        CompactState { bodies, contacts: self.contacts.apply(&anchor.contacts), ..self.rest.clone() }
+    }
+}
+
+impl CompactState {
+    /// This state as its change from `anchor`, when both are of the same structure (else
+    /// `None`: only a whole state stands for it).
+    pub fn delta_from(&self, anchor: &CompactState) -> Option<StateDelta> {
+        if self.structure != anchor.structure || self.bodies.len() != anchor.bodies.len() {
+            return None;
+        }
+        let bodies = (self.bodies.iter().zip(&anchor.bodies).enumerate())
+            .filter(|(_, (new, old))| new != old)
+            .map(|(slot, (new, _))| (slot as u32, *new))
+            .collect();
+        Some(StateDelta {
+            rest: self.clone_small(),
+            bodies,
+            contacts: self.contacts.delta_from(&anchor.contacts),
+        })
+    }
+
+    /// A copy without the bodies and contacts (the large parts a delta keeps apart).
+    fn clone_small(&self) -> CompactState {
+        CompactState {
+            structure: self.structure,
+            step_count: self.step_count,
+            time: self.time,
+            settings: self.settings,
+            bodies: Vec::new(),
+            body_terrain: self.body_terrain.clone(),
+            contacts: ContactsState::default(),
+            joints: self.joints.clone(),
+            islands: self.islands.clone(),
+            awake_bodies: self.awake_bodies.clone(),
+            awake_contacts: self.awake_contacts.clone(),
+            awake_joints: self.awake_joints.clone(),
+            began_bits: self.began_bits.clone(),
+            ended_bits: self.ended_bits.clone(),
+            touch_events: self.touch_events.clone(),
+            sleep_events: self.sleep_events.clone(),
+            water_events: self.water_events.clone(),
+            joint_events: self.joint_events.clone(),
+            detached: self.detached.clone(),
+            broadphase: self.broadphase.clone(),
+            contact_status: self.contact_status.clone(),
+            wet: self.wet,
+        }
     }
 }
 

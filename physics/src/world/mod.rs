@@ -13,7 +13,7 @@ mod terrain;
 mod test_support;
 mod water;
 
-pub use compact::CompactState;
+pub use compact::{CompactState, StateDelta};
 pub use islands::{IslandId, IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};

@@ -13,6 +13,7 @@ pub mod settings;
 pub mod sleep;
 pub mod spawn;
 pub mod terrain;
+pub mod timeline;
 pub mod timing;
 
 use super::files::{self, CloseAnswer};
@@ -304,6 +305,10 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
         if state.dirty {
             ui.separator();
             ui.label("unsaved");
+        }
+        if let Some(note) = &state.timeline.note {
+            ui.separator();
+            ui.label(note);
         }
     });
 }

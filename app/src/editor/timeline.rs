@@ -1,0 +1,86 @@
+//! The timeline: the engine's history of the world's recent steps (`atoll_physics::History`),
+//! recorded after every step and every edit, and the editor's moves along it. Going to a step
+//! puts the world itself at that step, so every panel shows the step under the cursor; playing
+//! or stepping from there replays the recorded steps (they match bit for bit), and an edit
+//! there discards the steps after it.
+//!
+//! The timeline spans one make-up of the scene: when bodies or joints are added, removed or
+//! rebuilt (the world's structure stamp changes), it starts again, since the editor's names,
+//! selection and undo steps follow the bodies as they are now.
+
+use super::state::EditorState;
+use atoll_physics::{History, HistorySettings, World};
+
+/// The history of the world's steps and what its last recording said.
+pub struct Timeline {
+    /// The recorded steps.
+    pub history: History,
+    /// The structure stamp the recorded steps have.
+    structure: u64,
+    /// What the last recording changed that the user should hear of (steps discarded, the
+    /// timeline started again), for the status bar.
+    pub note: Option<String>,
+}
+
+impl Timeline {
+    /// A timeline whose first step is the world as it is.
+    pub fn new(world: &World) -> Timeline {
+        let mut history = History::new(HistorySettings::default());
+        history.record(world);
+        Timeline { history, structure: world.structure_stamp(), note: None }
+    }
+
+    /// Records the world after a step or an edit.
+    pub fn record(&mut self, world: &World) {
+        if world.structure_stamp() != self.structure {
+            let had_steps = self.history.steps().len() > 1;
+            *self = Timeline::new(world);
+            if had_steps {
+                self.note = Some("the timeline starts again: bodies or joints changed".into());
+            }
+            return;
+        }
+        let outcome = self.history.record(world);
+        if outcome.discarded > 0 {
+            self.note = Some(format!(
+                "the edit at step {} discarded the {} steps after it",
+                world.step_count(),
+                outcome.discarded
+            ));
+        }
+    }
+
+    /// Starts again from the world as it is (a reset, a new scene).
+    pub fn restart(&mut self, world: &World) {
+        *self = Timeline::new(world);
+    }
+
+    /// The kept steps, first and last.
+    pub fn range(&self) -> (u64, u64) {
+        self.history.range().unwrap_or((0, 0))
+    }
+}
+
+impl EditorState {
+    /// Puts the world at recorded step `step` (pausing first). The edited state Reset returns
+    /// to is kept.
+    pub fn go_to_step(&mut self, step: u64) -> Result<(), String> {
+        self.playing = false;
+        self.grab = None;
+        if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
+            return Ok(());
+        }
+        self.keep_edited_state();
+        self.timeline.history.seek(&mut self.world, step).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    /// Goes `n` steps back along the timeline (as far as the first kept step).
+    pub fn step_back(&mut self, n: u64) {
+        let (first, _) = self.timeline.range();
+        let target = self.world.step_count().saturating_sub(n).max(first);
+        if let Err(e) = self.go_to_step(target) {
+            self.notices.report(super::notices::NoticePlace::ErrorWindow, e);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The timeline, driven through the real UI with egui_kittest and rendered through wgpu: keys
+//! and the bar move the world along the recorded steps, every panel (here the Inspector) shows
+//! the step under the cursor, playing from the past replays the recorded steps, and an edit in
+//! the past discards the steps after it and says so in the status bar.
+
+mod common;
+
+use atoll::editor::Editor;
+use atoll::editor::panels::timeline::{BAR_COLOUR, CURSOR_COLOUR};
+use atoll_physics::BodyId;
+use common::{harness, pixels_near};
+use egui::accesskit::Role;
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// The tower with its top box selected, stepped `steps` times; returns the box and its height
+/// after each step (index 0: before the first).
+fn tower_stepped(steps: usize) -> (Harness<'static, Editor>, BodyId, Vec<f32>) {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let state = &mut harness.state_mut().state;
+    let top = state.world.body_ids().last().unwrap();
+    state.selection.set(Some(top));
+    // Knock it, so its height changes from step to step.
+    state.world.apply_impulse(top, atoll_physics::Vec3::new(3.0, 4.0, 0.0)).unwrap();
+    state.mark_edited();
+    let mut heights = vec![state.world.transform(top).unwrap().position.y];
+    for _ in 0..steps {
+        state.step_once();
+        heights.push(state.world.transform(top).unwrap().position.y);
+    }
+    harness.run_steps(2);
+    (harness, top, heights)
+}
+
+/// The numbers the Inspector's number fields show.
+fn field_values(harness: &Harness<'_, Editor>) -> Vec<f64> {
+    harness
+        .query_all_by_role(Role::SpinButton)
+        .filter_map(|n| n.value())
+        .filter_map(|v| v.split_whitespace().last().and_then(|s| s.parse::<f64>().ok()))
+        .collect()
+}
+
+fn shows(harness: &Harness<'_, Editor>, value: f32) -> bool {
+    field_values(harness).iter().any(|v| (v - value as f64).abs() < 2e-4)
+}
+
+#[test]
+fn keys_step_back_and_forward_and_the_inspector_shows_that_step() {
+    let (mut harness, top, heights) = tower_stepped(40);
+    assert!(shows(&harness, heights[40]), "the Inspector shows the latest step");
+    harness.key_press(Key::Comma);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.step_count(), 39);
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::Comma);
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert_eq!(state.world.step_count(), 29);
+    assert_eq!(state.world.transform(top).unwrap().position.y, heights[29]);
+    assert!(shows(&harness, heights[29]), "the Inspector shows step 29: {:?}", field_values(&harness));
+    // Forward again: the recorded steps replay, nothing is discarded.
+    harness.key_press(Key::Period);
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert_eq!(state.world.transform(top).unwrap().position.y, heights[30]);
+    assert_eq!(state.timeline.range(), (0, 40), "the recorded future is kept");
+    assert!(state.timeline.note.is_none());
+}
+
+#[test]
+fn dragging_on_the_bar_goes_to_the_step_under_the_pointer() {
+    let (mut harness, top, heights) = tower_stepped(60);
+    let bar = harness.get_by_label("timeline").rect();
+    // The cursor is drawn at the right end (the latest step) over the bar's colour.
+    let image = harness.render().unwrap();
+    let end = Pos2::new(bar.right() - 2.0, bar.center().y);
+    assert!(pixels_near(&image, end, 2, rgb(CURSOR_COLOUR), 40) > 0, "the cursor at the end");
+    let middle = Pos2::new(bar.center().x, bar.center().y);
+    assert!(pixels_near(&image, middle, 2, rgb(BAR_COLOUR), 30) > 0, "the bar's colour in the middle");
+    // Drag from the end to a quarter of the way.
+    let quarter = Pos2::new(bar.left() + bar.width() * 0.25, bar.center().y);
+    harness.hover_at(end);
+    harness.run_steps(1);
+    harness.drag_at(end);
+    harness.run_steps(1);
+    harness.hover_at(middle);
+    harness.run_steps(1);
+    harness.hover_at(quarter);
+    harness.run_steps(1);
+    harness.drop_at(quarter);
+    harness.run_steps(2);
+    let step = harness.state().state.world.step_count();
+    assert!((13..=17).contains(&step), "at step {step}");
+    assert_eq!(harness.state().state.world.transform(top).unwrap().position.y, heights[step as usize]);
+    assert!(shows(&harness, heights[step as usize]));
+    // The cursor moved with it.
+    let image = harness.render().unwrap();
+    let at = Pos2::new(bar.left() + bar.width() * step as f32 / 60.0, bar.center().y);
+    assert!(pixels_near(&image, at, 2, rgb(CURSOR_COLOUR), 40) > 0, "the cursor at step {step}");
+}
+
+#[test]
+fn an_edit_in_the_past_discards_the_later_steps_and_says_so() {
+    let (mut harness, top, _) = tower_stepped(50);
+    for _ in 0..3 {
+        harness.key_press_modifiers(Modifiers::SHIFT, Key::Comma);
+        harness.run_steps(1);
+    }
+    harness.run_steps(1);
+    assert_eq!(harness.state().state.world.step_count(), 20);
+    // Move the selected box through the Inspector's position y field.
+    let y = harness.state().state.world.transform(top).unwrap().position.y;
+    let field = harness
+        .query_all_by_role(Role::SpinButton)
+        .find(|n| {
+            let shown = n.value().and_then(|v| v.split_whitespace().last()?.parse::<f32>().ok());
+            shown.is_some_and(|v| (v - y).abs() < 2e-4)
+        })
+        .expect("the position y field");
+    field.set_value_accesskit(y as f64 + 1.0);
+    harness.run_steps(3);
+    let state = &harness.state().state;
+    assert_eq!(state.timeline.range(), (0, 20), "steps 21..=50 are gone");
+    harness.get_by_label_contains("discarded the 30 steps after it");
+    // Playing on records a new future from the edit.
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::Period);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.timeline.range(), (0, 30));
+}
+
+fn rgb(c: egui::Color32) -> [u8; 3] {
+    [c.r(), c.g(), c.b()]
+}

@@ -1,0 +1,119 @@
+//! The states a history keeps for stepping back, beside its keyframes. Keyframes are far apart
+//! (the budget allows a few dozen for a large pile), so going back one step from step `n`
+//! would replay most of an interval every time. Instead, whenever steps are replayed, some of
+//! their states are kept here: every one of the last steps before the target (the dense tail)
+//! and checkpoints at 2, 4, 8, ... times the tail's length before it. A step back then restores
+//! a kept state or replays from a checkpoint, and that replay keeps states the same way, so a
+//! walk back through an interval costs a few steps per step back when the budget holds a few
+//! states, and about one when it holds dozens. While recording at the live end, a state is
+//! kept every few steps, so the first step back from the end replays only those few.
+
+use crate::world::{CompactState, World};
+
+/// States kept for stepping back, ascending by step, within a byte budget.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BackCache {
+    states: Vec<CompactState>,
+    budget: usize,
+}
+
+/// Which steps of a replay from `start` to `target` to keep.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KeepPlan {
+    target: u64,
+    /// The dense tail's length.
+    dense: u64,
+    /// Checkpoints before the tail.
+    checkpoints: u32,
+}
+
+impl KeepPlan {
+    /// Keep step `step` (reached while replaying)?
+    pub fn keeps(&self, step: u64) -> bool {
+        if step >= self.target {
+            return false;
+        }
+        let back = self.target - step;
+        if back <= self.dense {
+            return true;
+        }
+        // Checkpoints at `dense · 2^k` steps back, k = 1..=checkpoints.
+        back.is_multiple_of(self.dense)
+            && (back / self.dense).is_power_of_two()
+            && (back / self.dense).trailing_zeros() <= self.checkpoints
+    }
+}
+
+impl BackCache {
+    pub fn new(budget: usize) -> BackCache {
+        BackCache { states: Vec::new(), budget }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.states.iter().map(CompactState::bytes).sum()
+    }
+
+    /// States the budget holds at `state_bytes` each.
+    fn capacity(&self, state_bytes: usize) -> u64 {
+        (self.budget / state_bytes.max(1)) as u64
+    }
+
+    /// The latest kept state at or before `step` and at or after `from`, of structure `stamp`.
+    pub fn best(&self, from: u64, step: u64, stamp: u64) -> Option<&CompactState> {
+        self.states
+            .iter()
+            .rev()
+            .find(|s| s.step_count() <= step && s.step_count() >= from && s.structure_stamp() == stamp)
+    }
+
+    /// What to keep of a replay towards `target`: half the room for the steps just before it,
+    /// half for checkpoints further back.
+    pub fn plan(&self, target: u64, state_bytes: usize) -> KeepPlan {
+        let room = self.capacity(state_bytes);
+        let dense = (room / 2).max(1);
+        KeepPlan { target, dense, checkpoints: (room - dense.min(room)) as u32 }
+    }
+
+    /// Adds the states kept from a replay towards `target`, then drops what the budget cannot
+    /// hold: first states after the target (a step back never needs them), then the oldest.
+    pub fn add(&mut self, kept: Vec<CompactState>, target: u64) {
+        self.states.retain(|s| !kept.iter().any(|k| k.step_count() == s.step_count()));
+        self.states.extend(kept);
+        self.states.sort_by_key(CompactState::step_count);
+        while self.bytes() > self.budget {
+            match self.states.iter().rposition(|s| s.step_count() > target) {
+                Some(after) => self.states.remove(after),
+                None => self.states.remove(0),
+            };
+        }
+    }
+
+    /// While recording at the live end: keeps the world's state every `stride` steps (so the
+    /// first step back from the end replays fewer than `stride` steps), dropping the oldest.
+    pub fn note_recorded(&mut self, world: &World, segment_start: u64, interval: u64, state_bytes: usize) {
+        let room = self.capacity(state_bytes);
+        if room < 2 || interval <= 1 {
+            return;
+        }
+        let stride = interval.div_ceil(room / 2).max(1);
+        let step = world.step_count();
+        if (step - segment_start).is_multiple_of(stride) {
+            self.add(vec![world.capture()], step);
+        }
+    }
+
+    /// Forgets the states of step `step` and after.
+    pub fn drop_from(&mut self, step: u64) {
+        self.states.retain(|s| s.step_count() < step);
+    }
+
+    /// Forgets the states before step `step`.
+    pub fn drop_before(&mut self, step: u64) {
+        self.states.retain(|s| s.step_count() >= step);
+    }
+
+    pub fn clear(&mut self) {
+        self.states.clear();
+    }
+}
