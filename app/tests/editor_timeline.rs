@@ -133,3 +133,43 @@ fn an_edit_in_the_past_discards_the_later_steps_and_says_so() {
 fn rgb(c: egui::Color32) -> [u8; 3] {
     [c.r(), c.g(), c.b()]
 }
+
+#[test]
+fn the_inspector_says_what_woke_a_pile_and_links_to_that_step() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let state = &mut harness.state_mut().state;
+    let bottom = state.world.body_ids().nth(1).unwrap();
+    for _ in 0..400 {
+        state.step_once();
+        if !state.world.is_awake(bottom).unwrap() {
+            break;
+        }
+    }
+    assert!(!state.world.is_awake(bottom).unwrap(), "the tower sleeps");
+    // Throw a ball at its foot.
+    let mut ball = atoll_physics::BodyDesc::dynamic(
+        atoll_physics::Shape::sphere(0.3).unwrap(),
+        atoll_physics::Vec3::new(-5.0, 0.5, 0.0),
+    );
+    ball.linear_velocity = atoll_physics::Vec3::new(15.0, 0.0, 0.0);
+    state.world.create_body(&ball).unwrap();
+    state.mark_edited();
+    let mut woke = None;
+    for _ in 0..60 {
+        state.step_once();
+        if state.world.is_awake(bottom).unwrap() {
+            woke = Some(state.world.step_count());
+            break;
+        }
+    }
+    let woke = woke.expect("the ball reaches the tower");
+    state.step_many(5);
+    state.selection.set(Some(bottom));
+    harness.run_steps(2);
+    harness.get_by_label_contains("began touching");
+    harness.get_by_label_contains("Kept awake by");
+    harness.get_by_label(&format!("step {woke}")).click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.step_count(), woke);
+}

@@ -39,4 +39,4 @@ pub use scene::{Scene, SceneBody, SceneError, SceneShape, SceneView};
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};
-pub use world::{CompactState, IslandId, StepSettings, World};
+pub use world::{CompactState, IslandId, Restless, StepSettings, WakeCause, World};

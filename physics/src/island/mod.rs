@@ -66,6 +66,9 @@ pub(crate) struct Island {
     pub min_sleep_timer: f32,
     /// Largest sleep timer of its bodies, as of the last sleep check.
     pub max_sleep_timer: f32,
+    /// What last woke it and the step count then (`None`: it has not slept since it was
+    /// made); see `world/wake.rs`.
+    pub woke: Option<(crate::world::WakeCause, u64)>,
 }
 
 impl Island {
@@ -80,6 +83,7 @@ impl Island {
             may_split: false,
             min_sleep_timer: 0.0,
             max_sleep_timer: 0.0,
+            woke: None,
         }
     }
 }
@@ -302,7 +306,7 @@ impl IslandStore {
             if self.stamps[seed as usize] == self.stamp {
                 continue;
             }
-            let awake = self.islands[id as usize].awake;
+            let (awake, woke) = (self.islands[id as usize].awake, self.islands[id as usize].woke);
             let target = if islands_made == 0 {
                 self.islands[id as usize] = Island::empty(self.islands[id as usize].generation);
                 id
@@ -310,6 +314,8 @@ impl IslandStore {
                 self.allocate()
             };
             self.set_awake(target, awake);
+            // Each part keeps the whole's answer to "why awake".
+            self.islands[target as usize].woke = woke;
             islands_made += 1;
             self.stamps[seed as usize] = self.stamp;
             stack.push(seed);

@@ -1,5 +1,6 @@
 //! The island stages of the step (link, sleep, split), waking, and the island query API.
 
+use super::wake::WakeCause;
 use super::{World, graph};
 use crate::body::{BodyId, BodyType, NONE};
 use crate::error::AtollError;
@@ -43,20 +44,25 @@ pub struct SleepEvent {
 }
 
 impl World {
-    /// Wakes the island of body slot `body` (static and kinematic bodies have none).
-    pub(crate) fn wake(&mut self, body: u32) {
+    /// Wakes the island of body slot `body` (static and kinematic bodies have none) for
+    /// `cause`.
+    pub(crate) fn wake(&mut self, body: u32, cause: WakeCause) {
         let island = self.bodies.bodies[body as usize].island.id;
         if island != NONE {
-            self.wake_island(island);
+            self.wake_island(island, cause);
         }
     }
 
-    /// Wakes a sleeping island: its bodies and their contacts rejoin the awake sets.
-    pub(crate) fn wake_island(&mut self, id: u32) {
+    /// Wakes a sleeping island: its bodies and their contacts rejoin the awake sets, and it
+    /// remembers `cause` and the step.
+    pub(crate) fn wake_island(&mut self, id: u32, cause: WakeCause) {
         if self.islands.islands[id as usize].awake {
             return;
         }
         self.islands.set_awake(id, true);
+        // Woken inside a step: the step it belongs to is the one being taken.
+        let step = self.step_count + u64::from(self.stepping);
+        self.islands.islands[id as usize].woke = Some((cause, step));
         self.sleep_events.push(SleepEvent { island: self.island_id(id), asleep: false });
         let mut body = self.islands.islands[id as usize].bodies.head;
         while body != NONE {
@@ -135,13 +141,14 @@ impl World {
             }
             let (ta, tb) =
                 (self.bodies.bodies[a as usize].body_type, self.bodies.bodies[b as usize].body_type);
+            let (ida, idb) = (self.cause_body(a), self.cause_body(b));
             if ta == BodyType::Dynamic && tb == BodyType::Dynamic {
-                self.wake(a);
-                self.wake(b);
+                self.wake(a, WakeCause::Contact { body: ida, other: idb });
+                self.wake(b, WakeCause::Contact { body: idb, other: ida });
                 self.islands.link(&mut super::body_graph!(self), id as u32);
             } else if ta == BodyType::Kinematic || tb == BodyType::Kinematic {
-                self.wake(a);
-                self.wake(b);
+                self.wake(a, WakeCause::Kinematic { body: ida, kinematic: idb });
+                self.wake(b, WakeCause::Kinematic { body: idb, kinematic: ida });
             }
             next = self.began_bits.next_from(id + 1);
         }
@@ -234,7 +241,7 @@ impl World {
     pub fn wake_body(&mut self, id: BodyId) -> Result<(), AtollError> {
         self.bodies.get(id)?;
         self.note_edit(false);
-        self.wake(id.index());
+        self.wake(id.index(), WakeCause::Edit { body: id });
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! Joints in the world: creating, destroying, enabling and reading them, keeping them in the
 //! body graph and the islands, the collision filter between jointed bodies, and breaking.
 
+use super::wake::WakeCause;
 use super::{World, graph};
 use crate::body::{Body, BodyId, BodyType, NONE};
 use crate::error::AtollError;
@@ -80,9 +81,10 @@ impl World {
             j.clear_solution();
         }
         let filtering = j.enabled && !j.collide_connected;
+        let joint = id;
         for body in [body_a, body_b] {
             if body != NONE {
-                self.wake(body);
+                self.wake(body, WakeCause::Joint { body: self.cause_body(body), joint });
                 if was_filtering && !filtering {
                     // The pair may collide now: let the broadphase look at it again.
                     self.broadphase.touch_proxy(self.bodies.bodies[body as usize].proxy);
@@ -137,9 +139,10 @@ impl World {
     fn activate_joint(&mut self, slot: u32) {
         let (a, b) = (self.joints.joints[slot as usize].body_a, self.joints.joints[slot as usize].body_b);
         self.joints.joints[slot as usize].clear_solution();
+        let joint = self.joints.id_at(slot);
         for body in [a, b] {
             if body != NONE {
-                self.wake(body);
+                self.wake(body, WakeCause::Joint { body: self.cause_body(body), joint });
             }
         }
         self.link_joint(slot);
@@ -158,7 +161,8 @@ impl World {
             if body == NONE {
                 continue;
             }
-            self.wake(body);
+            let joint = self.joints.id_at(slot);
+            self.wake(body, WakeCause::Joint { body: self.cause_body(body), joint });
             // The broadphase only pairs proxies that moved; mark both so that bodies the
             // joint kept from colliding get their contact now.
             if filtered {
@@ -194,7 +198,8 @@ impl World {
             let (slot, side) = graph::edge_parts(key);
             let other = self.joints.joints[slot as usize].other(body);
             if other != NONE {
-                self.wake(other);
+                let joint = self.joints.id_at(slot);
+                self.wake(other, WakeCause::Joint { body: self.cause_body(other), joint });
             }
             self.link_joint(slot);
             self.awake_joints.set(slot as usize);
@@ -256,7 +261,9 @@ impl World {
             let other = j.other(body);
             if j.enabled && other != NONE && self.bodies.bodies[other as usize].body_type == BodyType::Dynamic
             {
-                self.wake(other);
+                let cause =
+                    WakeCause::Kinematic { body: self.cause_body(other), kinematic: self.cause_body(body) };
+                self.wake(other, cause);
                 self.bodies.bodies[other as usize].sleep_timer = 0.0;
             }
             key = self.joints.joints[slot as usize].edges[side].next;

@@ -11,12 +11,14 @@ mod step;
 mod terrain;
 #[cfg(feature = "test-support")]
 mod test_support;
+mod wake;
 mod water;
 
 pub use compact::{CompactState, StateDelta};
 pub use islands::{IslandId, IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
+pub use wake::{Restless, WakeCause};
 pub use water::{WaterContact, WaterEvent};
 
 use crate::bitset::BitSet;
@@ -191,6 +193,8 @@ pub struct World {
     edits: u64,
     /// Names what the world is made of (see [`World::structure_stamp`]).
     structure: u64,
+    /// Inside [`World::step`] (a wake then belongs to the step being taken).
+    stepping: bool,
 }
 
 impl World {
@@ -272,7 +276,7 @@ impl World {
         self.note_edit(false);
         for id in 0..self.islands.islands.len() as u32 {
             if self.islands.islands[id as usize].alive {
-                self.wake_island(id);
+                self.wake_island(id, WakeCause::All);
             }
         }
     }
@@ -364,7 +368,7 @@ impl World {
     /// its neighbours; its joints leave their islands but stay in its list. The slot and proxy
     /// are left to the caller.
     fn detach_body(&mut self, index: u32) {
-        self.wake(index);
+        self.wake(index, WakeCause::Edit { body: self.bodies.id_at(index) });
         while self.bodies.bodies[index as usize].contact_head != crate::body::NONE {
             let (contact, _) = graph::edge_parts(self.bodies.bodies[index as usize].contact_head);
             self.destroy_contact(contact);
@@ -453,7 +457,7 @@ impl World {
         validate_rotation(transform.rotation)?;
         let margin = self.settings.aabb_margin;
         let dt = self.settings.dt;
-        let b = self.edit_body(id)?;
+        let b = self.edit_body(id, false)?;
         b.transform = Transform::new(transform.position, transform.rotation.normalize());
         b.tight = tight_aabb(b);
         let fat = fat_aabb(&b.tight, b.linear_velocity * dt, margin);
@@ -464,10 +468,11 @@ impl World {
     }
 
     /// A live body about to be edited: its island wakes first (an edit is a disturbance).
-    fn edit_body(&mut self, id: BodyId) -> Result<&mut Body, AtollError> {
+    fn edit_body(&mut self, id: BodyId, force: bool) -> Result<&mut Body, AtollError> {
         self.bodies.get(id)?;
         self.note_edit(false);
-        self.wake(id.index());
+        let cause = if force { WakeCause::Force { body: id } } else { WakeCause::Edit { body: id } };
+        self.wake(id.index(), cause);
         Ok(&mut self.bodies.bodies[id.index() as usize])
     }
 
@@ -484,7 +489,7 @@ impl World {
     /// Sets the linear velocity (ignored for static bodies).
     pub fn set_linear_velocity(&mut self, id: BodyId, v: Vec3) -> Result<(), AtollError> {
         check_vec3("linear velocity", v)?;
-        let b = self.edit_body(id)?;
+        let b = self.edit_body(id, false)?;
         if b.body_type != BodyType::Static {
             b.linear_velocity = v;
         }
@@ -494,7 +499,7 @@ impl World {
     /// Sets the angular velocity (ignored for static bodies).
     pub fn set_angular_velocity(&mut self, id: BodyId, w: Vec3) -> Result<(), AtollError> {
         check_vec3("angular velocity", w)?;
-        let b = self.edit_body(id)?;
+        let b = self.edit_body(id, false)?;
         if b.body_type != BodyType::Static {
             b.angular_velocity = w;
         }
@@ -504,7 +509,7 @@ impl World {
     /// Adds a force (N) at the centre of mass for the next step.
     pub fn apply_force(&mut self, id: BodyId, force: Vec3) -> Result<(), AtollError> {
         check_vec3("force", force)?;
-        self.edit_body(id)?.force += force;
+        self.edit_body(id, true)?.force += force;
         Ok(())
     }
 
@@ -512,7 +517,7 @@ impl World {
     pub fn apply_force_at_point(&mut self, id: BodyId, force: Vec3, point: Vec3) -> Result<(), AtollError> {
         check_vec3("force", force)?;
         check_vec3("point", point)?;
-        let b = self.edit_body(id)?;
+        let b = self.edit_body(id, true)?;
         b.force += force;
         b.torque += (point - b.center()).cross(force);
         Ok(())
@@ -521,14 +526,14 @@ impl World {
     /// Adds a torque (N·m) for the next step.
     pub fn apply_torque(&mut self, id: BodyId, torque: Vec3) -> Result<(), AtollError> {
         check_vec3("torque", torque)?;
-        self.edit_body(id)?.torque += torque;
+        self.edit_body(id, true)?.torque += torque;
         Ok(())
     }
 
     /// Applies an impulse (N·s) at the centre of mass now.
     pub fn apply_impulse(&mut self, id: BodyId, impulse: Vec3) -> Result<(), AtollError> {
         check_vec3("impulse", impulse)?;
-        let b = self.edit_body(id)?;
+        let b = self.edit_body(id, true)?;
         b.linear_velocity += impulse * b.inv_mass;
         Ok(())
     }
@@ -542,7 +547,7 @@ impl World {
     ) -> Result<(), AtollError> {
         check_vec3("impulse", impulse)?;
         check_vec3("point", point)?;
-        let b = self.edit_body(id)?;
+        let b = self.edit_body(id, true)?;
         b.linear_velocity += impulse * b.inv_mass;
         let inv_i = b.inv_inertia_world();
         b.angular_velocity += inv_i * (point - b.center()).cross(impulse);

@@ -4,6 +4,7 @@
 
 use super::continuous::time_of_impact;
 use super::joints::joint_blocks_collision;
+use super::wake::WakeCause;
 use super::{StepSettings, TouchEvent, WaterContact, World, graph, tight_aabb};
 use crate::body::{Body, BodyId, BodyStore, BodyType};
 use crate::broadphase::{ProxyType, fat_aabb};
@@ -88,6 +89,7 @@ impl StepScratch {
 impl World {
     /// Advances the simulation by one step of `settings().dt`.
     pub fn step(&mut self) {
+        self.stepping = true;
         let start = std::time::Instant::now();
         let mut timer = StageTimer::start();
         self.touch_events.clear();
@@ -123,6 +125,7 @@ impl World {
             self.scratch.solver_index[body as usize] = FIXED_SLOT;
         }
         self.step_count += 1;
+        self.stepping = false;
         self.time += self.settings.dt as f64;
         counters.bodies = self.bodies.live_count() as u32;
         counters.awake_bodies = self.awake_bodies.count() as u32;
@@ -406,7 +409,9 @@ impl World {
         });
         for &other in &touched {
             if self.bodies.bodies[other as usize].body_type == BodyType::Dynamic {
-                self.wake(other);
+                let cause =
+                    WakeCause::Kinematic { body: self.cause_body(other), kinematic: self.cause_body(body) };
+                self.wake(other, cause);
                 self.bodies.bodies[other as usize].sleep_timer = 0.0;
             }
         }

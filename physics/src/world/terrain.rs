@@ -9,6 +9,7 @@
 //! solver, islands (the terrain is static) and events as body pairs.
 
 use super::WaterContact;
+use super::wake::WakeCause;
 use super::{World, fresh_stamp, graph};
 use crate::body::{BodyDesc, BodyId, BodyType, Material};
 use crate::broadphase::ProxyType;
@@ -101,7 +102,7 @@ impl World {
             .collect();
         for id in ids {
             let body = self.contacts.contacts[id as usize].body_a;
-            self.wake(body);
+            self.wake(body, WakeCause::Terrain { body: self.cause_body(body) });
             self.body_terrain[body as usize].fat = BodyTerrain::default().fat;
             self.destroy_contact(id);
         }
@@ -216,7 +217,7 @@ impl World {
                 true
             });
             for body in near {
-                self.wake(body);
+                self.wake(body, WakeCause::Terrain { body: self.cause_body(body) });
                 // The masks changed: the chunks its box reaches may have too.
                 self.body_terrain[body as usize].fat = BodyTerrain::default().fat;
             }

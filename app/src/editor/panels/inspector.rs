@@ -54,6 +54,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     }
     ui.separator();
     facts(ui, state, id);
+    super::why_awake::show(ui, state, id);
 }
 
 /// The editable rows; each changed field adds its change.

@@ -15,6 +15,7 @@ pub mod spawn;
 pub mod terrain;
 pub mod timeline;
 pub mod timing;
+pub mod why_awake;
 
 use super::files::{self, CloseAnswer};
 use super::notices::NoticePlace;
