@@ -3,7 +3,8 @@
 //! records that many steps of the scene (dt 1/60, 4 substeps, sleeping on, one thread, as the
 //! editor runs it) and prints the compact state's bytes per body, the history's memory, the
 //! time of one step back (the first, which rebuilds from a keyframe, and the mean of the
-//! following ones) and of a scrub from the last step to the first in 100 moves.
+//! following ones) and of a scrub from the last step to the first in 100 moves (a third
+//! argument sets the moves).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{History, HistorySettings, Scene};
@@ -26,6 +27,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let name = args.get(1).map_or("tumbler", String::as_str);
     let steps: u64 = args.get(2).map_or(10_000, |s| s.parse().expect("steps"));
+    let moves: u64 = args.get(3).map_or(100, |s| s.parse().expect("scrub moves"));
     let mut scene = scene(name);
     scene.settings.dt = 1.0 / 60.0;
     scene.settings.substeps = 4;
@@ -42,7 +44,12 @@ fn main() {
         history.record(&world);
         recording += ms(t);
     }
+    let t = Instant::now();
     let state = world.capture();
+    let capture_ms = ms(t);
+    let t = Instant::now();
+    world.restore_compact(&state).expect("same world");
+    let restore_ms = ms(t);
     let snapshot = world.snapshot();
     let awake = world.islands().filter(|i| i.awake).map(|i| i.body_count).sum::<u32>();
     println!("{name}: {bodies} bodies ({awake} awake at the end), {steps} steps recorded");
@@ -57,6 +64,7 @@ fn main() {
         state.bytes() as f64 / bodies as f64,
         snapshot.world().heap_estimate() as f64 / (1 << 20) as f64
     );
+    println!("capturing it {capture_ms:.2} ms, restoring it {restore_ms:.2} ms");
     let (first, last) = history.range().expect("steps recorded");
     println!(
         "history: steps {first}..={last}, keyframe every {} steps, {} keyframes, {:.1} MiB",
@@ -78,14 +86,19 @@ fn main() {
         "one step back: first {first_back:.1} ms ({} steps replayed), the next 30: {following:.2} ms each ({replayed} steps replayed in all)",
         report.replayed
     );
-    // A scrub: from the last step to the first in 100 moves, as a drag across the bar.
+    // A scrub: from the last step to the first in `moves` moves, as a drag across the bar.
     let t = Instant::now();
     let mut worst: f64 = 0.0;
-    for k in (0..=100u64).rev() {
-        let target = first + (last - first) * k / 100;
+    for k in (0..=moves).rev() {
+        let target = first + (last - first) * k / moves;
         let move_start = Instant::now();
         history.seek(&mut world, target).expect("seek");
         worst = worst.max(ms(move_start));
     }
-    println!("scrub across the window in 100 moves: {:.0} ms, {:.1} ms the slowest move", ms(t), worst);
+    println!(
+        "scrub across the window in {moves} moves: {:.0} ms, {:.0} ms a move, {:.1} ms the slowest",
+        ms(t),
+        ms(t) / (moves + 1) as f64,
+        worst
+    );
 }

@@ -94,6 +94,8 @@ impl StepEvents {
 struct Keyframe {
     segment: u32,
     state: Stored,
+    /// The state's own bytes (summed every step, so kept rather than counted again).
+    bytes: usize,
     /// The whole world of the state's structure, to restore first when the world has another.
     base: Arc<Snapshot>,
 }
@@ -102,6 +104,13 @@ impl Keyframe {
     fn step(&self) -> u64 {
         self.state.step_count()
     }
+}
+
+/// A kept world and its estimated bytes.
+#[derive(Clone, Debug)]
+struct Base {
+    world: Arc<Snapshot>,
+    bytes: usize,
 }
 
 /// What [`History::record`] did.
@@ -140,7 +149,7 @@ pub struct History {
     /// Keyframes between two in a segment.
     interval: u64,
     /// The whole world per structure stamp, shared by keyframes.
-    bases: Vec<Arc<Snapshot>>,
+    bases: Vec<Base>,
 }
 
 impl History {
@@ -193,13 +202,13 @@ impl History {
     /// Bytes the history holds: keyframes, kept worlds, step records and the back cache.
     pub fn bytes(&self) -> usize {
         self.keyframe_bytes()
-            + self.bases.iter().map(|b| b.world().heap_estimate()).sum::<usize>()
+            + self.bases.iter().map(|b| b.bytes).sum::<usize>()
             + self.steps.len() * std::mem::size_of::<StepRecord>()
             + self.back_cache.bytes()
     }
 
     fn keyframe_bytes(&self) -> usize {
-        self.keyframes.iter().map(|k| k.state.bytes()).sum()
+        self.keyframes.iter().map(|k| k.bytes).sum()
     }
 
     /// Forgets everything.
@@ -307,45 +316,78 @@ impl History {
 
     fn add_keyframe(&mut self, world: &World, segment: u32) {
         let stamp = world.structure_stamp();
-        let base = match self.bases.iter().find(|b| b.world().structure_stamp() == stamp) {
-            Some(base) => base.clone(),
+        let base = match self.bases.iter().find(|b| b.world.world().structure_stamp() == stamp) {
+            Some(base) => base.world.clone(),
             None => {
-                let base = Arc::new(world.snapshot_without_scratch());
-                self.bases.push(base.clone());
+                let snapshot = world.snapshot_without_scratch();
+                let bytes = snapshot.world().heap_estimate();
+                let base = Arc::new(snapshot);
+                self.bases.push(Base { world: base.clone(), bytes });
                 base
             }
         };
         let anchor = self.keyframes.iter().rev().find_map(|k| k.state.whole()).cloned();
         let state = Stored::new(world.capture(), anchor.as_ref());
-        self.keyframes.push_back(Keyframe { segment, state, base });
+        let bytes = state.bytes();
+        self.keyframes.push_back(Keyframe { segment, state, base, bytes });
         // The interval that keeps the window within the budget at the size keyframes have had
         // lately (changes in a settled pile are small, a tumbling one's are whole states).
-        let recent: Vec<usize> = self.keyframes.iter().rev().take(8).map(|k| k.state.bytes()).collect();
+        let recent: Vec<usize> = self.keyframes.iter().rev().take(8).map(|k| k.bytes).collect();
         let per_keyframe = (recent.iter().sum::<usize>() / recent.len()).max(1) as u64;
         let fits = (self.keyframe_budget() as u64 / per_keyframe).max(1);
         self.interval = self.settings.window.div_ceil(fits).clamp(1, self.settings.window.max(1));
     }
 
-    /// Drops the oldest steps beyond the window or the budget, a keyframe at a time (the steps
-    /// before the new oldest keyframe could not be rebuilt any more).
+    /// Keeps the history within its window and budget. Steps beyond the window go, oldest
+    /// first, a keyframe at a time (the steps before the new oldest keyframe could not be
+    /// rebuilt any more). Over the budget, keyframes are thinned out where they lie closest
+    /// (the window stays whole; rebuilding a step there replays longer), and only when every
+    /// keyframe starts its segment do the oldest steps go.
     fn evict(&mut self) {
-        loop {
-            let over_window = self.steps.len() as u64 > self.settings.window;
-            let over_budget = self.keyframe_bytes() > self.keyframe_budget();
-            if !(over_window || over_budget) || self.keyframes.len() < 2 {
-                break;
-            }
-            let evicted = self.keyframes.pop_front().expect("two or more");
-            if let Some(anchor) = evicted.state.whole() {
-                self.re_anchor(anchor);
-            }
-            let oldest = self.keyframes.front().map_or(u64::MAX, Keyframe::step);
-            while self.steps.front().is_some_and(|r| r.step < oldest) {
-                self.steps.pop_front();
+        // Only while the window stays whole without the oldest keyframe's stretch.
+        while self.keyframes.len() >= 2
+            && self
+                .steps
+                .back()
+                .is_some_and(|last| last.step + 1 - self.keyframes[1].step() >= self.settings.window)
+        {
+            self.drop_oldest_keyframe();
+        }
+        while self.keyframe_bytes() > self.keyframe_budget() && self.keyframes.len() >= 2 {
+            match self.thinnest() {
+                Some(index) => {
+                    let removed = self.keyframes.remove(index).expect("index in range");
+                    if let Some(anchor) = removed.state.whole() {
+                        self.re_anchor(anchor);
+                    }
+                }
+                None => self.drop_oldest_keyframe(),
             }
         }
         self.back_cache.drop_before(self.steps.front().map_or(0, |r| r.step));
         self.drop_unused_bases();
+    }
+
+    /// The keyframe whose removal leaves the shortest stretch without one: not the first of
+    /// its segment (a segment is rebuilt from its start) and not the newest; the oldest on
+    /// ties.
+    fn thinnest(&self) -> Option<usize> {
+        let k = &self.keyframes;
+        (1..k.len().saturating_sub(1)).filter(|&i| k[i - 1].segment == k[i].segment).min_by_key(|&i| {
+            let next = if k[i + 1].segment == k[i].segment { k[i + 1].step() } else { k[i].step() };
+            (next - k[i - 1].step(), i)
+        })
+    }
+
+    fn drop_oldest_keyframe(&mut self) {
+        let evicted = self.keyframes.pop_front().expect("a keyframe");
+        if let Some(anchor) = evicted.state.whole() {
+            self.re_anchor(anchor);
+        }
+        let oldest = self.keyframes.front().map_or(u64::MAX, Keyframe::step);
+        while self.steps.front().is_some_and(|r| r.step < oldest) {
+            self.steps.pop_front();
+        }
     }
 
     /// After whole keyframe `anchor` was dropped: the first keyframe stored against it is
@@ -359,6 +401,7 @@ impl History {
                 Some(a) => Stored::new(state, Some(a)),
                 None => Stored::Whole(Arc::new(state)),
             };
+            k.bytes = k.state.bytes();
             if new_anchor.is_none() {
                 new_anchor = k.state.whole().cloned();
             }
@@ -367,13 +410,13 @@ impl History {
 
     /// What the keyframes may take: the budget less the back cache and the kept worlds.
     fn keyframe_budget(&self) -> usize {
-        let bases: usize = self.bases.iter().map(|b| b.world().heap_estimate()).sum();
+        let bases: usize = self.bases.iter().map(|b| b.bytes).sum();
         self.settings.budget_bytes.saturating_sub(self.settings.back_cache_bytes + bases)
     }
 
     fn drop_unused_bases(&mut self) {
         let keyframes = &self.keyframes;
-        self.bases.retain(|b| keyframes.iter().any(|k| Arc::ptr_eq(&k.base, b)));
+        self.bases.retain(|b| keyframes.iter().any(|k| Arc::ptr_eq(&k.base, &b.world)));
     }
 
     /// Puts the world at recorded step `step`: from the world itself when it is at an earlier
@@ -413,8 +456,11 @@ impl History {
                 world.restore(&keyframe.base);
                 report.rebuilt_structure = true;
             }
-            let state = cached.cloned().unwrap_or_else(|| keyframe.state.state());
-            world.restore_compact(&state)?;
+            // Restored in place from what is kept; only a change is rebuilt into a state first.
+            match (cached, keyframe.state.whole().map(|s| &**s)) {
+                (Some(state), _) | (None, Some(state)) => world.restore_compact(state)?,
+                (None, None) => world.restore_compact(&keyframe.state.state())?,
+            }
             report.restored = true;
         }
         // Keep some of the replayed states for the steps back that usually follow.
