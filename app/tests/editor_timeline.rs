@@ -173,3 +173,20 @@ fn the_inspector_says_what_woke_a_pile_and_links_to_that_step() {
     harness.run_steps(2);
     assert_eq!(harness.state().state.world.step_count(), woke);
 }
+
+#[test]
+fn the_selected_body_s_history_plots_move_the_timeline_when_clicked() {
+    let (mut harness, top, heights) = tower_stepped(60);
+    // The plots are at the bottom of the Inspector: scroll them into view.
+    harness.get_by_label("touching contacts").scroll_to_me();
+    harness.run_steps(3);
+    let speed = harness.get_by_label("speed (m/s)").rect();
+    harness.get_by_label("height (m)");
+    harness.get_by_label("touching contacts");
+    // A click near the left of the speed plot (the early steps), below its title.
+    let at = Pos2::new(speed.left() + 90.0, speed.bottom() + 28.0);
+    common::click(&mut harness, at);
+    let step = harness.state().state.world.step_count();
+    assert!(step < 55, "the click went back to step {step}");
+    assert_eq!(harness.state().state.world.transform(top).unwrap().position.y, heights[step as usize]);
+}

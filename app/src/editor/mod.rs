@@ -4,6 +4,7 @@
 //! tests run the same code.
 
 pub mod autosave;
+pub mod body_history;
 pub mod clipboard;
 pub mod commands;
 pub mod edit;

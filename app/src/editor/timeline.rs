@@ -8,6 +8,7 @@
 //! rebuilt (the world's structure stamp changes), it starts again, since the editor's names,
 //! selection and undo steps follow the bodies as they are now.
 
+use super::body_history::BodyHistory;
 use super::state::EditorState;
 use atoll_physics::{History, HistorySettings, World};
 
@@ -15,6 +16,8 @@ use atoll_physics::{History, HistorySettings, World};
 pub struct Timeline {
     /// The recorded steps.
     pub history: History,
+    /// Every body's samples over the window, for the Inspector's plots.
+    pub bodies: BodyHistory,
     /// The structure stamp the recorded steps have.
     structure: u64,
     /// What the last recording changed that the user should hear of (steps discarded, the
@@ -25,9 +28,12 @@ pub struct Timeline {
 impl Timeline {
     /// A timeline whose first step is the world as it is.
     pub fn new(world: &World) -> Timeline {
-        let mut history = History::new(HistorySettings::default());
+        let settings = HistorySettings::default();
+        let mut history = History::new(settings);
         history.record(world);
-        Timeline { history, structure: world.structure_stamp(), note: None }
+        let mut bodies = BodyHistory::default();
+        bodies.record(world, settings.window);
+        Timeline { history, bodies, structure: world.structure_stamp(), note: None }
     }
 
     /// Records the world after a step or an edit.
@@ -41,6 +47,11 @@ impl Timeline {
             return;
         }
         let outcome = self.history.record(world);
+        if outcome.recorded {
+            // The step is new (or replaces a discarded one): so are its samples.
+            self.bodies.drop_from(world.step_count());
+            self.bodies.record(world, self.history.settings().window);
+        }
         if outcome.discarded > 0 {
             self.note = Some(format!(
                 "the edit at step {} discarded the {} steps after it",

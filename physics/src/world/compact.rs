@@ -25,15 +25,22 @@ use std::mem::size_of;
 /// Captured by [`World::capture`], put back by [`World::restore_compact`].
 #[derive(Clone, Debug)]
 pub struct CompactState {
+    /// Per body slot (dead slots included, so slots line up).
+    bodies: Vec<BodyMotion>,
+    contacts: ContactsState,
+    /// Everything else: small beside the bodies and contacts, and kept whole by a change.
+    small: SmallState,
+}
+
+/// The parts of a compact state other than the bodies and contacts.
+#[derive(Clone, Debug)]
+struct SmallState {
     structure: u64,
     step_count: u64,
     time: f64,
     settings: StepSettings,
-    /// Per body slot (dead slots included, so slots line up).
-    bodies: Vec<BodyMotion>,
     /// Body slots whose terrain state is not the default.
     body_terrain: Vec<(u32, BodyTerrain)>,
-    contacts: ContactsState,
     /// Per joint slot.
     joints: Vec<JointMotion>,
     islands: IslandStore,
@@ -85,12 +92,12 @@ struct JointMotion {
 impl CompactState {
     /// The step count it was captured at.
     pub fn step_count(&self) -> u64 {
-        self.step_count
+        self.small.step_count
     }
 
     /// The structure stamp of the world it was captured from.
     pub fn structure_stamp(&self) -> u64 {
-        self.structure
+        self.small.structure
     }
 
     /// Bytes it holds, heap included (terrain chunk data it shares with the world is not
@@ -98,20 +105,25 @@ impl CompactState {
     pub fn bytes(&self) -> usize {
         size_of::<Self>()
             + self.bodies.len() * size_of::<BodyMotion>()
-            + self.body_terrain.len() * size_of::<(u32, BodyTerrain)>()
             + self.contacts.bytes()
+            + self.small.heap_bytes()
+    }
+}
+
+impl SmallState {
+    /// Bytes on the heap.
+    fn heap_bytes(&self) -> usize {
+        let bits = [
+            &self.awake_bodies,
+            &self.awake_contacts,
+            &self.awake_joints,
+            &self.began_bits,
+            &self.ended_bits,
+        ];
+        self.body_terrain.len() * size_of::<(u32, BodyTerrain)>()
             + self.joints.len() * size_of::<JointMotion>()
             + self.islands.bytes()
-            + [
-                &self.awake_bodies,
-                &self.awake_contacts,
-                &self.awake_joints,
-                &self.began_bits,
-                &self.ended_bits,
-            ]
-            .iter()
-            .map(|b| b.bytes())
-            .sum::<usize>()
+            + bits.iter().map(|b| b.bytes()).sum::<usize>()
             + self.touch_events.len() * size_of::<TouchEvent>()
             + self.sleep_events.len() * size_of::<SleepEvent>()
             + self.water_events.len() * size_of::<WaterEvent>()
@@ -127,9 +139,8 @@ impl CompactState {
 /// sleeping islands do not change, it is a small part of the state it stands for.
 #[derive(Clone, Debug)]
 pub struct StateDelta {
-    /// The state with its bodies and contacts emptied (they come from the anchor and the
-    /// changes below).
-    rest: CompactState,
+    /// The state's small parts, whole.
+    small: SmallState,
     bodies: Vec<(u32, BodyMotion)>,
     contacts: ContactsDelta,
 }
@@ -137,12 +148,15 @@ pub struct StateDelta {
 impl StateDelta {
     /// Bytes it holds.
     pub fn bytes(&self) -> usize {
-        self.rest.bytes() + self.bodies.len() * size_of::<(u32, BodyMotion)>() + self.contacts.bytes()
+        size_of::<Self>()
+            + self.small.heap_bytes()
+            + self.bodies.len() * size_of::<(u32, BodyMotion)>()
+            + self.contacts.bytes()
     }
 
     /// The step count of the state it stands for.
     pub fn step_count(&self) -> u64 {
-        self.rest.step_count
+        self.small.step_count
     }
 
     /// The state it stands for, from the one it was taken against.
@@ -151,7 +165,7 @@ impl StateDelta {
         for (slot, m) in &self.bodies {
             bodies[*slot as usize] = *m;
         }
-        CompactState { bodies, contacts: self.contacts.apply(&anchor.contacts), ..self.rest.clone() }
+        CompactState { bodies, contacts: self.contacts.apply(&anchor.contacts), small: self.small.clone() }
     }
 }
 
@@ -159,7 +173,7 @@ impl CompactState {
     /// This state as its change from `anchor`, when both are of the same structure (else
     /// `None`: only a whole state stands for it).
     pub fn delta_from(&self, anchor: &CompactState) -> Option<StateDelta> {
-        if self.structure != anchor.structure || self.bodies.len() != anchor.bodies.len() {
+        if self.small.structure != anchor.small.structure || self.bodies.len() != anchor.bodies.len() {
             return None;
         }
         let bodies = (self.bodies.iter().zip(&anchor.bodies).enumerate())
@@ -167,38 +181,10 @@ impl CompactState {
             .map(|(slot, (new, _))| (slot as u32, *new))
             .collect();
         Some(StateDelta {
-            rest: self.clone_small(),
+            small: self.small.clone(),
             bodies,
             contacts: self.contacts.delta_from(&anchor.contacts),
         })
-    }
-
-    /// A copy without the bodies and contacts (the large parts a delta keeps apart).
-    fn clone_small(&self) -> CompactState {
-        CompactState {
-            structure: self.structure,
-            step_count: self.step_count,
-            time: self.time,
-            settings: self.settings,
-            bodies: Vec::new(),
-            body_terrain: self.body_terrain.clone(),
-            contacts: ContactsState::default(),
-            joints: self.joints.clone(),
-            islands: self.islands.clone(),
-            awake_bodies: self.awake_bodies.clone(),
-            awake_contacts: self.awake_contacts.clone(),
-            awake_joints: self.awake_joints.clone(),
-            began_bits: self.began_bits.clone(),
-            ended_bits: self.ended_bits.clone(),
-            touch_events: self.touch_events.clone(),
-            sleep_events: self.sleep_events.clone(),
-            water_events: self.water_events.clone(),
-            joint_events: self.joint_events.clone(),
-            detached: self.detached.clone(),
-            broadphase: self.broadphase.clone(),
-            contact_status: self.contact_status.clone(),
-            wet: self.wet,
-        }
     }
 }
 
@@ -233,14 +219,12 @@ impl World {
         let body_terrain = (self.body_terrain.iter().enumerate())
             .filter(|(_, t)| !t.same_as(&default_terrain))
             .map(|(slot, t)| (slot as u32, *t));
-        CompactState {
+        let small = SmallState {
             structure: self.structure,
             step_count: self.step_count,
             time: self.time,
             settings: self.settings,
-            bodies: bodies.collect(),
             body_terrain: body_terrain.collect(),
-            contacts: self.contacts.capture(),
             joints: joints.collect(),
             islands: self.islands.clone(),
             awake_bodies: self.awake_bodies.clone(),
@@ -256,7 +240,8 @@ impl World {
             broadphase: self.broadphase.pending(),
             contact_status: self.scratch.contact_status.clone(),
             wet: self.scratch.wet,
-        }
+        };
+        CompactState { bodies: bodies.collect(), contacts: self.contacts.capture(), small }
     }
 
     /// Puts back a compact state captured from this world (or one of the same structure):
@@ -264,18 +249,19 @@ impl World {
     /// another structure (a body or joint created, destroyed or changed since, another
     /// terrain) is refused and nothing changes. Counts as an edit ([`World::edit_count`]).
     pub fn restore_compact(&mut self, state: &CompactState) -> Result<(), AtollError> {
-        if state.structure != self.structure
+        let small = &state.small;
+        if small.structure != self.structure
             || state.bodies.len() != self.bodies.bodies.len()
-            || state.joints.len() != self.joints.joints.len()
+            || small.joints.len() != self.joints.joints.len()
         {
             return Err(AtollError::invalid(
                 "compact state",
                 "captured from a world of another structure (bodies, joints or terrain changed since)",
             ));
         }
-        self.settings = state.settings;
-        self.step_count = state.step_count;
-        self.time = state.time;
+        self.settings = small.settings;
+        self.step_count = small.step_count;
+        self.time = small.time;
         for (b, m) in self.bodies.bodies.iter_mut().zip(&state.bodies) {
             b.transform = m.transform;
             b.linear_velocity = m.linear_velocity;
@@ -293,13 +279,13 @@ impl World {
                 self.broadphase.place_proxy(b.proxy, m.fat);
             }
         }
-        self.broadphase.set_pending(&state.broadphase);
+        self.broadphase.set_pending(&small.broadphase);
         self.body_terrain.fill(BodyTerrain::default());
-        for (slot, t) in &state.body_terrain {
+        for (slot, t) in &small.body_terrain {
             self.body_terrain[*slot as usize] = *t;
         }
         self.contacts.restore(&state.contacts);
-        for (j, m) in self.joints.joints.iter_mut().zip(&state.joints) {
+        for (j, m) in self.joints.joints.iter_mut().zip(&small.joints) {
             j.enabled = m.enabled;
             j.edges = m.edges;
             j.island = m.island;
@@ -309,19 +295,19 @@ impl World {
             j.motor_load = m.motor_load;
             j.limit_active = m.limit_active;
         }
-        self.islands.clone_from(&state.islands);
-        self.awake_bodies.clone_from(&state.awake_bodies);
-        self.awake_contacts.clone_from(&state.awake_contacts);
-        self.awake_joints.clone_from(&state.awake_joints);
-        self.began_bits.clone_from(&state.began_bits);
-        self.ended_bits.clone_from(&state.ended_bits);
-        self.touch_events.clone_from(&state.touch_events);
-        self.sleep_events.clone_from(&state.sleep_events);
-        self.water_events.clone_from(&state.water_events);
-        self.joint_events.clone_from(&state.joint_events);
-        self.detached.clone_from(&state.detached);
-        self.scratch.contact_status.clone_from(&state.contact_status);
-        self.scratch.wet = state.wet;
+        self.islands.clone_from(&small.islands);
+        self.awake_bodies.clone_from(&small.awake_bodies);
+        self.awake_contacts.clone_from(&small.awake_contacts);
+        self.awake_joints.clone_from(&small.awake_joints);
+        self.began_bits.clone_from(&small.began_bits);
+        self.ended_bits.clone_from(&small.ended_bits);
+        self.touch_events.clone_from(&small.touch_events);
+        self.sleep_events.clone_from(&small.sleep_events);
+        self.water_events.clone_from(&small.water_events);
+        self.joint_events.clone_from(&small.joint_events);
+        self.detached.clone_from(&small.detached);
+        self.scratch.contact_status.clone_from(&small.contact_status);
+        self.scratch.wet = small.wet;
         self.edits += 1;
         Ok(())
     }

@@ -55,6 +55,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     ui.separator();
     facts(ui, state, id);
     super::why_awake::show(ui, state, id);
+    super::body_history::show(ui, state, id);
 }
 
 /// The editable rows; each changed field adds its change.

@@ -2,6 +2,7 @@
 //! line at the bottom, the Scene list on the left, the inspection panels on the right, and the
 //! keyboard shortcuts.
 
+pub mod body_history;
 pub mod broadphase;
 pub mod contacts;
 pub mod inspector;

@@ -1,0 +1,65 @@
+//! The selected body's history in the Inspector: its speed, angular speed, height, sleep timer,
+//! island and touching contacts over the timeline's window, one small plot each, with a line at
+//! the current step. A click on a plot moves the timeline to the step under the pointer.
+
+use crate::editor::notices::NoticePlace;
+use crate::editor::state::EditorState;
+use atoll_physics::BodyId;
+use egui_plot::{Line, Plot, VLine};
+
+/// One plot: its title and how it reads a sample.
+type Series = (&'static str, fn(&crate::editor::body_history::BodySample) -> f64);
+
+/// The plots, in order.
+pub const SERIES: [Series; 6] = [
+    ("speed (m/s)", |s| s.speed as f64),
+    ("angular speed (rad/s)", |s| s.angular_speed as f64),
+    ("height (m)", |s| s.height as f64),
+    ("sleep timer (s)", |s| s.sleep_timer as f64),
+    ("island", |s| if s.island == u32::MAX { f64::NAN } else { s.island as f64 }),
+    ("touching contacts", |s| s.touching as f64),
+];
+
+/// Draws the plots for body `id`.
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
+    let samples: Vec<_> = state.timeline.bodies.of(id).collect();
+    egui::CollapsingHeader::new("History").default_open(true).show(ui, |ui| {
+        if samples.len() < 2 {
+            ui.weak("Play or step to plot this body's history.");
+            return;
+        }
+        let stride = state.timeline.bodies.stride();
+        if stride > 1 {
+            ui.weak(format!("every {stride}th step; click a plot to go to that step"));
+        } else {
+            ui.weak("click a plot to go to that step");
+        }
+        let now = state.world.step_count() as f64;
+        let mut clicked = None;
+        for (title, read) in SERIES {
+            ui.label(title);
+            let points: Vec<[f64; 2]> = samples.iter().map(|(step, s)| [*step as f64, read(s)]).collect();
+            let response = Plot::new(("body history", title))
+                .height(56.0)
+                .allow_scroll(false)
+                .allow_drag(false)
+                .allow_zoom(false)
+                .show(ui, |plot| {
+                    plot.line(Line::new(title, points));
+                    plot.vline(VLine::new("now", now));
+                    plot.pointer_coordinate()
+                });
+            if response.response.clicked()
+                && let Some(at) = response.inner
+            {
+                clicked = Some(at.x.round().max(0.0) as u64);
+            }
+        }
+        if let Some(step) = clicked {
+            let (first, last) = state.timeline.range();
+            if let Err(e) = state.go_to_step(step.clamp(first, last)) {
+                state.notices.report(NoticePlace::ErrorWindow, e);
+            }
+        }
+    });
+}
