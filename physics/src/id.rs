@@ -7,7 +7,12 @@
 macro_rules! generational_id {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        // Serialisable for recordings, whose inputs name bodies and joints by id: a replay
+        // makes the same ids, and the world refuses one that names nothing.
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(deny_unknown_fields)]
         pub struct $name {
             index: u32,
             generation: u32,

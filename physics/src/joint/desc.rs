@@ -302,7 +302,8 @@ impl JointKind {
 }
 
 /// Everything needed to create a joint.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct JointDesc {
     /// The type and its parameters.
     pub kind: JointKind,

@@ -1,29 +1,15 @@
-//! Reading and writing scene text and files.
+//! Reading and writing scene text and files, and the same for any RON file of the engine's
+//! (recordings hold a scene and are read and written alike).
 
 use super::{MAX_SCENE_BYTES, Scene, SceneError};
+use serde::de::DeserializeOwned;
 use std::io::Write;
 use std::path::Path;
 
 impl Scene {
     /// Parses and validates scene text.
     pub fn from_ron_str(text: &str) -> Result<Scene, SceneError> {
-        if text.len() as u64 > MAX_SCENE_BYTES {
-            return Err(SceneError::TooLarge { bytes: text.len() as u64 });
-        }
-        let mut de = ron::Deserializer::from_str(text).map_err(|e| parse_error(e, String::new()))?;
-        super::fields::forget_bodies();
-        let result: Result<Scene, _> = serde_path_to_error::deserialize(&mut de);
-        super::fields::forget_bodies();
-        match result {
-            Ok(scene) => {
-                de.end().map_err(|e| parse_error(de.span_error(e), String::new()))?;
-                Ok(scene)
-            }
-            Err(e) => {
-                let field = e.path().to_string();
-                Err(parse_error(de.span_error(e.into_inner()), field))
-            }
-        }
+        parse_ron(text, MAX_SCENE_BYTES)
     }
 
     /// Scene text, pretty-printed.
@@ -34,37 +20,68 @@ impl Scene {
 
     /// Loads a scene file.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let io =
-            |e: std::io::Error| SceneError::Io { path: path.display().to_string(), message: e.to_string() };
-        let bytes = std::fs::metadata(path).map_err(io)?.len();
-        if bytes > MAX_SCENE_BYTES {
-            return Err(SceneError::TooLarge { bytes });
-        }
-        let text = std::fs::read_to_string(path).map_err(io)?;
-        Scene::from_ron_str(&text)
+        Scene::from_ron_str(&read_limited(path, MAX_SCENE_BYTES)?)
     }
 
     /// Saves to `path` by writing a temporary file beside it and renaming it over the old one,
     /// so a failed save leaves the previous file whole.
     pub fn save(&self, path: &Path) -> Result<(), SceneError> {
-        let io =
-            |e: std::io::Error| SceneError::Io { path: path.display().to_string(), message: e.to_string() };
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let file_name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file path")))?;
-        let temp = dir.join(format!(".{}.saving", file_name.to_string_lossy()));
-        let write = || -> std::io::Result<()> {
-            let mut f = std::fs::File::create(&temp)?;
-            f.write_all(self.to_ron_string().as_bytes())?;
-            f.sync_all()?;
-            std::fs::rename(&temp, path)
-        };
-        write().map_err(|e| {
-            let _ = std::fs::remove_file(&temp);
-            io(e)
-        })
+        write_replacing(path, &self.to_ron_string())
     }
 }
 
+/// Parses RON text of at most `limit` bytes into a `T` whose fields validate themselves; an
+/// error names the line, column and field path of the first problem.
+pub(crate) fn parse_ron<T: DeserializeOwned>(text: &str, limit: u64) -> Result<T, SceneError> {
+    if text.len() as u64 > limit {
+        return Err(SceneError::TooLarge { bytes: text.len() as u64, limit });
+    }
+    let mut de = ron::Deserializer::from_str(text).map_err(|e| parse_error(e, String::new()))?;
+    super::fields::forget_bodies();
+    let result: Result<T, _> = serde_path_to_error::deserialize(&mut de);
+    super::fields::forget_bodies();
+    match result {
+        Ok(value) => {
+            de.end().map_err(|e| parse_error(de.span_error(e), String::new()))?;
+            Ok(value)
+        }
+        Err(e) => {
+            let field = e.path().to_string();
+            Err(parse_error(de.span_error(e.into_inner()), field))
+        }
+    }
+}
+
+/// The text of the file at `path`, refused unread when it is larger than `limit` bytes.
+pub(crate) fn read_limited(path: &Path, limit: u64) -> Result<String, SceneError> {
+    let io = |e: std::io::Error| SceneError::Io { path: path.display().to_string(), message: e.to_string() };
+    let bytes = std::fs::metadata(path).map_err(io)?.len();
+    if bytes > limit {
+        return Err(SceneError::TooLarge { bytes, limit });
+    }
+    std::fs::read_to_string(path).map_err(io)
+}
+
+/// Writes `text` to `path` through a temporary file beside it renamed over the old one, so a
+/// failed write leaves the previous file whole.
+pub(crate) fn write_replacing(path: &Path, text: &str) -> Result<(), SceneError> {
+    let io = |e: std::io::Error| SceneError::Io { path: path.display().to_string(), message: e.to_string() };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let file_name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file path")))?;
+    let temp = dir.join(format!(".{}.saving", file_name.to_string_lossy()));
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&temp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        io(e)
+    })
+}
+
+/// A ron error with the position it names and the field path.
 fn parse_error(e: ron::error::SpannedError, field: String) -> SceneError {
     SceneError::Parse {
         line: e.span.start.line,

@@ -5,7 +5,7 @@
 pub mod builtin;
 mod error;
 mod fields;
-mod io;
+pub(crate) mod io;
 mod joint;
 mod terrain;
 mod view;

@@ -30,7 +30,8 @@ pub enum BrushMode {
 }
 
 /// A sphere brush.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SphereBrush {
     /// Centre, world space; must lie inside the terrain bounds.
     pub center: Vec3,
@@ -45,7 +46,7 @@ pub struct SphereBrush {
 }
 
 /// A terrain edit.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Edit {
     /// A sphere brush application.
     Sphere(SphereBrush),

@@ -54,12 +54,29 @@ impl VoxelMaterial {
 }
 
 /// One voxel: a material and how much of the voxel it fills (0..=255).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "VoxelFields")]
 pub struct Voxel {
     /// What the voxel is made of.
     pub material: VoxelMaterial,
     /// How full the voxel is; 0 exactly when the material is air.
     pub occupancy: u8,
+}
+
+/// A voxel as read from a file, before it is checked to be canonical.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VoxelFields {
+    material: VoxelMaterial,
+    occupancy: u8,
+}
+
+impl TryFrom<VoxelFields> for Voxel {
+    type Error = AtollError;
+
+    fn try_from(v: VoxelFields) -> Result<Voxel, AtollError> {
+        Voxel::new(v.material, v.occupancy)
+    }
 }
 
 impl Voxel {

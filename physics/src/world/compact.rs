@@ -18,6 +18,7 @@ use crate::island::{IslandLink, IslandStore};
 use crate::joint::{JointEvent, JointImpulses};
 use crate::math::{Aabb, Transform, Vec3};
 use crate::narrowphase::{ContactsDelta, ContactsState};
+use crate::recording::tape::TapeMark;
 use crate::world::graph::EdgeLink;
 use std::mem::size_of;
 
@@ -57,6 +58,8 @@ struct SmallState {
     broadphase: BroadphasePending,
     contact_status: Vec<u8>,
     wet: bool,
+    /// Where the state is on the world's tape, when it is recorded.
+    tape: Option<TapeMark>,
 }
 
 /// What of a body changes as the world steps.
@@ -240,6 +243,7 @@ impl World {
             broadphase: self.broadphase.pending(),
             contact_status: self.scratch.contact_status.clone(),
             wet: self.scratch.wet,
+            tape: self.tape_mark(),
         };
         CompactState { bodies: bodies.collect(), contacts: self.contacts.capture(), small }
     }
@@ -308,6 +312,7 @@ impl World {
         self.detached.clone_from(&small.detached);
         self.scratch.contact_status.clone_from(&small.contact_status);
         self.scratch.wet = small.wet;
+        self.seek_tape(small.tape);
         self.edits += 1;
         Ok(())
     }

@@ -242,6 +242,7 @@ impl World {
         self.bodies.get(id)?;
         self.note_edit(false);
         self.wake(id.index(), WakeCause::Edit { body: id });
+        self.log_input(|| crate::recording::Input::WakeBody(id));
         Ok(())
     }
 

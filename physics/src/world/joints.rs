@@ -11,6 +11,7 @@ use crate::joint::{
     PoseSide,
 };
 use crate::math::Vec3;
+use crate::recording::Input;
 
 impl World {
     /// Adds a joint; the description is checked first (and nothing changes when it is
@@ -43,6 +44,7 @@ impl World {
             self.destroy_contact(contact);
         }
         self.activate_joint(slot);
+        self.log_input(|| Input::CreateJoint(*desc));
         Ok(id)
     }
 
@@ -69,7 +71,7 @@ impl World {
         self.note_edit(true);
         // Enabling and disabling link and unlink the island; go through them with the old
         // options, then take the new ones.
-        self.set_joint_enabled(id, desc.enabled)?;
+        self.unlogged(|w| w.set_joint_enabled(id, desc.enabled))?;
         let j = &mut self.joints.joints[slot as usize];
         j.kind = desc.kind;
         j.frame_a = desc.frame_a;
@@ -98,6 +100,7 @@ impl World {
         {
             self.destroy_contact(contact);
         }
+        self.log_input(|| Input::SetJointDesc { joint: id, desc: *desc });
         Ok(())
     }
 
@@ -107,6 +110,7 @@ impl World {
         let slot = self.joints.slot(id)?;
         self.note_edit(true);
         self.destroy_joint_slot(slot);
+        self.log_input(|| Input::DestroyJoint(id));
         Ok(())
     }
 
@@ -132,6 +136,7 @@ impl World {
             self.deactivate_joint(slot);
             self.joints.joints[slot as usize].enabled = false;
         }
+        self.log_input(|| Input::SetJointEnabled { joint: id, enabled });
         Ok(())
     }
 

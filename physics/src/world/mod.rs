@@ -6,6 +6,7 @@ mod continuous;
 pub(crate) mod graph;
 mod islands;
 mod joints;
+mod recording;
 mod settings;
 mod step;
 mod terrain;
@@ -32,6 +33,8 @@ use crate::joint::{JointEvent, JointId, JointStore};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::narrowphase::{ContactId, ContactStore, Manifold, PointImpulse};
 use crate::profile::Profile;
+use crate::recording::Input;
+use crate::scene::SceneBody;
 use crate::shape::Shape;
 use crate::snapshot::Snapshot;
 use crate::terrain::ChunkCoord;
@@ -195,6 +198,8 @@ pub struct World {
     structure: u64,
     /// Inside [`World::step`] (a wake then belongs to the step being taken).
     stepping: bool,
+    /// The inputs and steps that led here, when the world is recorded (see `recording.rs`).
+    pub(crate) tape: Option<crate::recording::tape::Tape>,
 }
 
 impl World {
@@ -266,8 +271,9 @@ impl World {
         self.settings = settings;
         self.note_edit(false);
         if wake_all {
-            self.wake_all();
+            self.unlogged(World::wake_all);
         }
+        self.log_input(|| Input::SetSettings(settings));
         Ok(())
     }
 
@@ -279,12 +285,14 @@ impl World {
                 self.wake_island(id, WakeCause::All);
             }
         }
+        self.log_input(|| Input::WakeAll);
     }
 
     /// Sets gravity (m/s²).
     pub fn set_gravity(&mut self, gravity: Vec3) -> Result<(), AtollError> {
         self.settings.gravity = check_vec3("gravity", gravity)?;
         self.note_edit(false);
+        self.log_input(|| Input::SetGravity(gravity));
         Ok(())
     }
 
@@ -294,6 +302,7 @@ impl World {
         self.note_edit(true);
         let id = self.bodies.insert(desc);
         self.attach_body(id);
+        self.log_input(|| Input::CreateBody(SceneBody::from_desc(desc)));
         Ok(id)
     }
 
@@ -315,6 +324,7 @@ impl World {
         self.bodies.bodies[slot].joint_head = joint_head;
         self.attach_body(id);
         self.relink_joints(id.index());
+        self.log_input(|| Input::ReplaceBody { body: id, desc: SceneBody::from_desc(desc) });
         Ok(())
     }
 
@@ -389,6 +399,7 @@ impl World {
         self.detach_body(id.index());
         let proxy = self.bodies.remove(id)?;
         self.broadphase.destroy_proxy(proxy);
+        self.log_input(|| Input::DestroyBody(id));
         Ok(destroyed)
     }
 
@@ -464,6 +475,8 @@ impl World {
         b.fat = fat;
         let key = b.proxy;
         self.broadphase.move_proxy(key, fat);
+        let (position, rotation) = (transform.position, transform.rotation);
+        self.log_input(|| Input::SetTransform { body: id, position, rotation });
         Ok(())
     }
 
@@ -493,6 +506,7 @@ impl World {
         if b.body_type != BodyType::Static {
             b.linear_velocity = v;
         }
+        self.log_input(|| Input::SetLinearVelocity { body: id, velocity: v });
         Ok(())
     }
 
@@ -503,6 +517,7 @@ impl World {
         if b.body_type != BodyType::Static {
             b.angular_velocity = w;
         }
+        self.log_input(|| Input::SetAngularVelocity { body: id, velocity: w });
         Ok(())
     }
 
@@ -510,6 +525,7 @@ impl World {
     pub fn apply_force(&mut self, id: BodyId, force: Vec3) -> Result<(), AtollError> {
         check_vec3("force", force)?;
         self.edit_body(id, true)?.force += force;
+        self.log_input(|| Input::ApplyForce { body: id, force });
         Ok(())
     }
 
@@ -520,6 +536,7 @@ impl World {
         let b = self.edit_body(id, true)?;
         b.force += force;
         b.torque += (point - b.center()).cross(force);
+        self.log_input(|| Input::ApplyForceAtPoint { body: id, force, point });
         Ok(())
     }
 
@@ -527,6 +544,7 @@ impl World {
     pub fn apply_torque(&mut self, id: BodyId, torque: Vec3) -> Result<(), AtollError> {
         check_vec3("torque", torque)?;
         self.edit_body(id, true)?.torque += torque;
+        self.log_input(|| Input::ApplyTorque { body: id, torque });
         Ok(())
     }
 
@@ -535,6 +553,7 @@ impl World {
         check_vec3("impulse", impulse)?;
         let b = self.edit_body(id, true)?;
         b.linear_velocity += impulse * b.inv_mass;
+        self.log_input(|| Input::ApplyImpulse { body: id, impulse });
         Ok(())
     }
 
@@ -551,6 +570,7 @@ impl World {
         b.linear_velocity += impulse * b.inv_mass;
         let inv_i = b.inv_inertia_world();
         b.angular_velocity += inv_i * (point - b.center()).cross(impulse);
+        self.log_input(|| Input::ApplyImpulseAtPoint { body: id, impulse, point });
         Ok(())
     }
 
@@ -680,9 +700,18 @@ impl World {
 
     /// Returns to a captured state (keeping this world's thread count, which is not state).
     pub fn restore(&mut self, snapshot: &Snapshot) {
-        let (threads, edits) = (self.threads.take(), self.edits);
+        let (threads, edits, tape) = (self.threads.take(), self.edits, self.tape.take());
         *self = (*snapshot.world).clone();
         self.threads = threads;
+        // This world's tape, when it holds the snapshot's history, keeps the entries after the
+        // snapshot's place (so stepping on walks them again); otherwise the snapshot's own.
+        if let Some(mut tape) = tape
+            && let Some(theirs) = &self.tape
+            && Arc::ptr_eq(&tape.origin, &theirs.origin)
+            && tape.seek(theirs.mark())
+        {
+            self.tape = Some(tape);
+        }
         // Its structure stamp is the snapshot's (the same content); the count only grows.
         self.edits = edits.max(self.edits) + 1;
     }

@@ -140,6 +140,7 @@ impl World {
         counters.awake_islands = self.islands.awake_count() as u32;
         self.profile.counters = counters;
         self.profile.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        self.log_step();
     }
 
     /// Sets the velocities of kinematic bodies with a scripted motion so this step takes them

@@ -90,7 +90,11 @@ impl World {
         self.terrain = terrain;
         self.terrain_stamp = fresh_stamp();
         self.note_edit(true);
-        self.wake_all();
+        self.unlogged(World::wake_all);
+        if self.tape.is_some() {
+            let scene = crate::scene::SceneTerrain::from_terrain(&self.terrain);
+            self.log_input(|| crate::recording::Input::SetTerrain(scene));
+        }
     }
 
     /// Destroys the terrain contacts whose chunk passes `doomed`, waking their bodies (the
@@ -182,9 +186,10 @@ impl World {
         self.after_terrain_change(&report);
         self.detached.clear();
         if report.changed_voxels > 0 && removes_solid(edit) {
-            let previous = self.detach_fragments(report.voxel_min, report.voxel_max)?;
+            let previous = self.unlogged(|w| w.detach_fragments(report.voxel_min, report.voxel_max))?;
             report.previous.extend(previous);
         }
+        self.log_input(|| crate::recording::Input::EditTerrain(*edit));
         Ok(report)
     }
 
@@ -195,6 +200,7 @@ impl World {
         let report = self.terrain.set_voxels(changes)?;
         self.after_terrain_change(&report);
         self.detached.clear();
+        self.log_input(|| crate::recording::Input::SetTerrainVoxels(changes.to_vec()));
         Ok(report)
     }
 
