@@ -19,7 +19,7 @@ mod back_cache;
 mod stored;
 
 use crate::error::AtollError;
-use crate::snapshot::{Snapshot, state_hash};
+use crate::snapshot::Snapshot;
 use crate::world::{CompactState, World};
 use back_cache::BackCache;
 use std::collections::VecDeque;
@@ -49,7 +49,7 @@ impl Default for HistorySettings {
 pub struct StepRecord {
     /// The world's step count after the step.
     pub step: u64,
-    /// The state hash after it ([`state_hash`]).
+    /// The state hash after it ([`crate::state_hash`]).
     pub hash: u64,
     /// The segment it belongs to: steps of one segment follow one another with no edit in
     /// between.
@@ -225,7 +225,7 @@ impl History {
     pub fn record(&mut self, world: &World) -> RecordOutcome {
         let step = world.step_count();
         let edits = world.edit_count();
-        let hash = state_hash(world);
+        let hash = world.current_hash();
         let after_cursor = self.cursor.filter(|&(c, e)| e == edits && c + 1 == step);
         if after_cursor.is_some() {
             match self.record_of(step).copied() {
@@ -471,7 +471,7 @@ impl History {
             report.replayed += 1;
             let now = world.step_count();
             let expected = self.record_of(now).map(|r| r.hash);
-            if expected != Some(state_hash(world)) {
+            if expected != Some(world.current_hash()) {
                 self.cursor = None;
                 return Err(AtollError::invalid(
                     "history replay",

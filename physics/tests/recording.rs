@@ -229,6 +229,8 @@ fn going_back_in_a_history_moves_the_recording_with_the_world() {
     let whole = world.recording().unwrap();
     // Back at 150: the recording ends there, and replays to it.
     history.seek(&mut world, 150).unwrap();
+    // The hash the tape holds for the state is the state's.
+    assert_eq!(world.current_hash(), state_hash(&world));
     let at_150 = world.recording().unwrap();
     assert_eq!(at_150.steps(), 150);
     assert_eq!(at_150.inputs.len(), 1);
@@ -243,7 +245,9 @@ fn going_back_in_a_history_moves_the_recording_with_the_world() {
     // from the recording as they are from the history.
     history.seek(&mut world, 50).unwrap();
     history.seek(&mut world, 200).unwrap();
+    assert_eq!(world.current_hash(), state_hash(&world));
     world.apply_impulse(ids[6], Vec3::new(1.0, 0.0, 0.0)).unwrap();
+    assert_eq!(world.current_hash(), state_hash(&world));
     history.record(&world);
     for _ in 0..20 {
         world.step();
@@ -271,6 +275,7 @@ fn restoring_a_snapshot_moves_the_recording_back() {
     let later = world.recording().unwrap();
     world.restore(&edited);
     assert_eq!(world.recording().unwrap(), at_edit);
+    assert_eq!(world.current_hash(), state_hash(&world));
     // Stepping on walks the same steps: the recording grows back to the later one.
     for _ in 0..40 {
         world.step();

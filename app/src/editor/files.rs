@@ -9,6 +9,7 @@
 use super::native_dialog::{DialogOutcome, PendingDialog};
 use super::notices::NoticePlace;
 use super::path_choice::{PathPrompt, PathPurpose};
+use super::replay;
 use super::scenes;
 use super::state::EditorState;
 use atoll_physics::{BodyType, Scene, SceneBody, SceneShape, Vec3};
@@ -147,7 +148,8 @@ pub fn choose_path(state: &mut EditorState, purpose: PathPurpose) {
         open_prompt(state, purpose);
         return;
     }
-    let file_name = format!("{}.ron", state.scene_name);
+    let file_name = default_file_name(&state.scene_name, purpose);
+    let session = &mut state.session;
     session.pending_dialog = Some(PendingDialog::open(purpose, session.start_dir(), file_name));
 }
 
@@ -169,7 +171,7 @@ pub fn poll_dialog(state: &mut EditorState) {
 }
 
 fn open_prompt(state: &mut EditorState, purpose: PathPurpose) {
-    state.session.path_prompt = Some(PathPrompt { purpose, text: default_prompt_text(state) });
+    state.session.path_prompt = Some(PathPrompt { purpose, text: default_prompt_text(state, purpose) });
 }
 
 /// Carries out `purpose` on a chosen path.
@@ -181,13 +183,38 @@ pub fn finish(state: &mut EditorState, purpose: PathPurpose, path: &Path) {
                 state.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
+        PathPurpose::OpenRecording => replay::open_recording(state, path),
+        PathPurpose::SaveRecording => {
+            if let Err(e) = replay::save_recording(state, path) {
+                state.notices.report(NoticePlace::ErrorWindow, e);
+            }
+        }
     }
 }
 
-fn default_prompt_text(state: &EditorState) -> String {
+/// The file name a dialog or prompt proposes: the scene's, or for a recording the scene's with
+/// `.recording` before the extension.
+fn default_file_name(scene_name: &str, purpose: PathPurpose) -> String {
+    match purpose {
+        PathPurpose::OpenRecording | PathPurpose::SaveRecording => format!("{scene_name}.recording.ron"),
+        PathPurpose::Open | PathPurpose::SaveAs => format!("{scene_name}.ron"),
+    }
+}
+
+fn default_prompt_text(state: &EditorState, purpose: PathPurpose) -> String {
     match &state.session.scene_path {
-        Some(path) => path.display().to_string(),
-        None => state.session.start_dir().join(format!("{}.ron", state.scene_name)).display().to_string(),
+        Some(path) if matches!(purpose, PathPurpose::Open | PathPurpose::SaveAs) => {
+            path.display().to_string()
+        }
+        Some(path) => {
+            path.with_file_name(default_file_name(&state.scene_name, purpose)).display().to_string()
+        }
+        None => state
+            .session
+            .start_dir()
+            .join(default_file_name(&state.scene_name, purpose))
+            .display()
+            .to_string(),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod native_dialog;
 pub mod notices;
 pub mod panels;
 pub mod path_choice;
+pub mod replay;
 pub mod scenes;
 pub mod selection;
 pub mod shortcuts;

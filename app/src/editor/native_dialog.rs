@@ -43,9 +43,10 @@ impl PendingDialog {
                 runtime.block_on(async move {
                     let dialog =
                         rfd::AsyncFileDialog::new().add_filter("Atoll scene", &["ron"]).set_directory(dir);
-                    match purpose {
-                        PathPurpose::Open => dialog.pick_file().await,
-                        PathPurpose::SaveAs => dialog.set_file_name(file_name).save_file().await,
+                    if purpose.saves() {
+                        dialog.set_file_name(file_name).save_file().await
+                    } else {
+                        dialog.pick_file().await
                     }
                 })
             });

@@ -12,6 +12,27 @@ pub enum PathPurpose {
     Open,
     /// Where to save the scene.
     SaveAs,
+    /// A recording to open and replay.
+    OpenRecording,
+    /// Where to save the recording of the world's steps.
+    SaveRecording,
+}
+
+impl PathPurpose {
+    /// Whether the path is for writing a file.
+    pub fn saves(self) -> bool {
+        matches!(self, PathPurpose::SaveAs | PathPurpose::SaveRecording)
+    }
+
+    /// The title of the dialog or prompt that asks for the path.
+    pub fn title(self) -> &'static str {
+        match self {
+            PathPurpose::Open => "Open scene",
+            PathPurpose::SaveAs => "Save scene as",
+            PathPurpose::OpenRecording => "Open recording",
+            PathPurpose::SaveRecording => "Save recording as",
+        }
+    }
 }
 
 /// The editor's own path prompt, shown where no native dialog is available.

@@ -16,6 +16,7 @@ use super::history::History;
 use super::joint_tool::JointTool;
 use super::joint_trace::JointTrace;
 use super::notices::{NoticePlace, Notices};
+use super::replay::ReplayRun;
 use super::selection::Selection;
 use super::spawn::SpawnTool;
 use super::terrain_tool::TerrainTool;
@@ -115,13 +116,18 @@ pub struct EditorState {
     pub terrain_rebuild: TerrainRebuild,
     /// Simulated seconds owed to the world while playing.
     pending_seconds: f64,
+    /// The recording being replayed, if any (see `replay.rs`).
+    pub replay: Option<ReplayRun>,
+    /// What the last replay or saved recording said, for the status bar.
+    pub replay_note: Option<String>,
 }
 
 impl EditorState {
     /// A state holding `scene` from the file `path` (if it has one), paused, with the camera
     /// waiting to frame it.
     pub fn from_scene(scene: &Scene, path: Option<PathBuf>) -> Result<EditorState, String> {
-        let (world, ids) = scene.build_world().map_err(|e| format!("{}: {e}", scene.name))?;
+        // Recorded: File > Save recording writes how the world came to any later step.
+        let (world, ids) = scene.build_recorded_world().map_err(|e| format!("{}: {e}", scene.name))?;
         let by_id: std::collections::HashMap<BodyId, &SceneBody> =
             ids.iter().copied().zip(&scene.bodies).collect();
         let mut entities = Entities::for_world(&world, |id| match by_id.get(&id) {
@@ -165,6 +171,8 @@ impl EditorState {
             terrain_tool: TerrainTool::default(),
             terrain_rebuild: TerrainRebuild::default(),
             pending_seconds: 0.0,
+            replay: None,
+            replay_note: None,
         })
     }
 
@@ -292,12 +300,17 @@ impl EditorState {
     /// Advances exactly one step (pausing first, since a single step only makes sense paused).
     pub fn step_once(&mut self) {
         self.playing = false;
-        self.step_world();
+        if self.replaying() {
+            self.replay_step();
+        } else {
+            self.step_world();
+        }
     }
 
     /// Returns to the edited state (the scene as loaded or last edited); the camera and
     /// selection stay.
     pub fn reset(&mut self) {
+        self.end_replay("Reset");
         if !self.edited_stale {
             self.world.restore(&self.edited);
         }
@@ -312,6 +325,7 @@ impl EditorState {
 
     /// Notes that the world was just edited: it is now the edited state, and unsaved.
     pub fn mark_edited(&mut self) {
+        self.end_replay("the world was edited");
         self.edited_stale = true;
         self.dirty = true;
         self.edit_count += 1;
@@ -334,6 +348,9 @@ impl EditorState {
     pub fn advance(&mut self, frame_seconds: f64) -> u32 {
         if !self.playing {
             return 0;
+        }
+        if self.replaying() {
+            return self.advance_replay();
         }
         let dt = self.world.settings().dt as f64;
         self.pending_seconds += frame_seconds.max(0.0) * self.time_scale.max(0.0);

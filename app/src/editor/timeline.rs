@@ -81,6 +81,7 @@ impl EditorState {
         if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
             return Ok(());
         }
+        self.end_replay("moved along the timeline");
         self.keep_edited_state();
         self.timeline.history.seek(&mut self.world, step).map_err(|e| e.to_string())?;
         Ok(())

@@ -3,7 +3,6 @@
 
 use super::Recording;
 use crate::error::AtollError;
-use crate::snapshot::state_hash;
 use crate::world::World;
 use std::fmt;
 
@@ -99,21 +98,28 @@ impl Replayer {
     pub fn advance(&mut self, world: &mut World) -> Result<ReplayProgress, ReplayError> {
         advance(&self.recording, &mut self.next_input, world)
     }
+
+    /// Makes only the inputs recorded at the world's step (a caller that shows the world after
+    /// them, before the step, calls this first; [`Replayer::advance`] then takes the step).
+    /// Returns how many it made.
+    pub fn make_inputs(&mut self, world: &mut World) -> Result<usize, ReplayError> {
+        make_inputs(&self.recording, &mut self.next_input, world)
+    }
 }
 
-/// [`Replayer::advance`] on a borrowed recording, with the index of its next input.
-pub(super) fn advance(
+/// The inputs recorded at the world's step not made yet, made in order.
+fn make_inputs(
     recording: &Recording,
     next_input: &mut usize,
     world: &mut World,
-) -> Result<ReplayProgress, ReplayError> {
+) -> Result<usize, ReplayError> {
     let step = world.step_count();
-    let last = recording.steps();
     let inputs = &recording.inputs;
     let expected_step = inputs[..*next_input].last().map_or(0, |i| i.step);
-    if step < expected_step || step > last {
+    if step < expected_step || step > recording.steps() {
         return Err(ReplayError::OffCourse { expected: expected_step, found: step });
     }
+    let first = *next_input;
     while let Some(recorded) = inputs.get(*next_input).filter(|i| i.step == step) {
         recorded.input.apply(world).map_err(|e| ReplayError::Refused {
             step,
@@ -123,15 +129,27 @@ pub(super) fn advance(
         })?;
         *next_input += 1;
     }
+    Ok(*next_input - first)
+}
+
+/// [`Replayer::advance`] on a borrowed recording, with the index of its next input.
+pub(super) fn advance(
+    recording: &Recording,
+    next_input: &mut usize,
+    world: &mut World,
+) -> Result<ReplayProgress, ReplayError> {
+    make_inputs(recording, next_input, world)?;
+    let step = world.step_count();
+    let last = recording.steps();
     if step == last {
-        let found = state_hash(world);
+        let found = world.current_hash();
         if found != recording.end_hash {
             return Err(ReplayError::Diverged { step, expected: recording.end_hash, found });
         }
         return Ok(ReplayProgress::Finished);
     }
     world.step();
-    let found = state_hash(world);
+    let found = world.current_hash();
     let expected = recording.step_hashes[step as usize];
     if found != expected {
         return Err(ReplayError::Diverged { step: step + 1, expected, found });

@@ -99,6 +99,18 @@ impl Tape {
         holds
     }
 
+    /// The state hash the tape holds for the world's state: the last step's, when no input
+    /// came after it; at the start, the origin's.
+    pub(crate) fn hash_at_head(&self) -> Option<u64> {
+        match self.head.checked_sub(1) {
+            None => Some(self.origin.hash),
+            Some(i) => match self.entries[i].what {
+                Logged::Step { hash } => Some(hash),
+                Logged::Input(_) => None,
+            },
+        }
+    }
+
     /// The entries that led to the world's state.
     pub(crate) fn lineage(&self) -> &[Entry] {
         &self.entries[..self.head]

@@ -55,8 +55,18 @@ impl World {
             start_hash: tape.origin.hash,
             inputs,
             step_hashes,
-            end_hash: state_hash(self),
+            end_hash: self.current_hash(),
         })
+    }
+
+    /// The world's state hash ([`state_hash`]), taken from the tape when it holds it (a
+    /// recorded world hashes itself after every step, so a history or a replay that wants the
+    /// hash after a step need not hash again).
+    pub fn current_hash(&self) -> u64 {
+        match &self.tape {
+            Some(tape) if tape.broken.is_none() => tape.hash_at_head().unwrap_or_else(|| state_hash(self)),
+            _ => state_hash(self),
+        }
     }
 
     /// Writes an input on the tape, if the world keeps one and the call is not part of a step

@@ -156,6 +156,22 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
         state.session.path_prompt = Some(PathPrompt { purpose: PathPurpose::Open, text: String::new() });
     }
     ui.separator();
+    let save_recording = Button::new("Save recording...");
+    let hint = "Write how the world came to this step (the scene, every edit since, every step's \
+                hash): it replays to the same state, and a replay that differs says at which step";
+    if ui.add(save_recording).on_hover_text(hint).clicked() {
+        ui.close();
+        files::choose_path(state, PathPurpose::SaveRecording);
+    }
+    if ui
+        .button("Open recording...")
+        .on_hover_text("Open a recording and replay it, checking every step")
+        .clicked()
+    {
+        ui.close();
+        files::choose_path(state, PathPurpose::OpenRecording);
+    }
+    ui.separator();
     ui.menu_button("Scenes", |ui| scenes_menu(ui, state));
     ui.menu_button("Recent", |ui| {
         if state.session.recent.is_empty() {
@@ -312,6 +328,10 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
             ui.separator();
             ui.label(note);
         }
+        if let Some(note) = &state.replay_note {
+            ui.separator();
+            ui.label(note);
+        }
     });
 }
 
@@ -319,7 +339,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
 pub fn error_window(ctx: &egui::Context, state: &mut EditorState) {
     let Some(message) = state.notices.message(NoticePlace::ErrorWindow).map(str::to_string) else { return };
     let mut open = true;
-    egui::Window::new("Scene file error").open(&mut open).collapsible(false).show(ctx, |ui| {
+    egui::Window::new("Error").open(&mut open).collapsible(false).show(ctx, |ui| {
         ui.label(message);
     });
     if !open {
@@ -330,10 +350,7 @@ pub fn error_window(ctx: &egui::Context, state: &mut EditorState) {
 /// The editor's own path prompt, used where no native file dialog is available.
 pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
     let Some(mut prompt) = state.session.path_prompt.take() else { return };
-    let title = match prompt.purpose {
-        PathPurpose::Open => "Open scene",
-        PathPurpose::SaveAs => "Save scene as",
-    };
+    let title = prompt.purpose.title();
     let mut done = None;
     egui::Window::new(title).collapsible(false).resizable(false).show(ctx, |ui| {
         ui.label("Path of the .ron file:");
