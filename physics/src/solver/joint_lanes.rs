@@ -325,9 +325,23 @@ impl JointLanes {
         soft: &SoftLanes,
         accumulated: &mut Vec3x4,
     ) {
+        let mass = self.point_mass(arms.0, arms.1);
+        self.solve_point_with_mass(v, arms, separation, &mass, soft, accumulated);
+    }
+
+    /// [`JointLanes::solve_point`] with the point block's mass given.
+    #[inline(always)]
+    pub fn solve_point_with_mass(
+        &self,
+        v: &mut LaneVelocity,
+        arms: (Vec3x4, Vec3x4),
+        separation: Vec3x4,
+        mass: &SymMat3x4,
+        soft: &SoftLanes,
+        accumulated: &mut Vec3x4,
+    ) {
         let (arm_a, arm_b) = arms;
         let rate = v.vb + v.wb.cross(arm_b) - v.va - v.wa.cross(arm_a);
-        let mass = self.point_mass(arm_a, arm_b);
         let impulse = mass.mul_vec(rate + separation * soft.bias_rate) * -soft.mass_scale
             - *accumulated * soft.impulse_scale;
         *accumulated += impulse;

@@ -7,12 +7,16 @@
 //! exact rotation so far this step (its solver quaternion, gathered per lane). The contacts'
 //! linearised rotation vector is not enough here: a joint pulled hard turns its body by tens of
 //! degrees in a substep, and arms turned to first order then disagree with the velocities
-//! enough to feed energy in (a 3 m violation blew up in one step). The batches follow the joint
-//! order, so the result is the same on every run and for every thread count.
+//! enough to feed energy in (a 3 m violation blew up in one step). The point block's mass,
+//! though, is computed once a step from the arms at its start (as Jolt keeps a constraint's
+//! effective mass through its velocity iterations): a mass a little off only changes how fast
+//! the iterations converge, not where to, and inverting it in every pass was a tenth of the
+//! joint grid's instructions. The batches follow the joint order, so the result is the same on
+//! every run and for every thread count.
 
 use super::SolverBody;
 use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes, WideJoint, WideJoints};
-use super::simd::{Vec3x4, f32x4};
+use super::simd::{SymMat3x4, Vec3x4, f32x4};
 use crate::joint::Joint;
 use crate::math::Vec3;
 
@@ -40,6 +44,9 @@ pub(crate) struct WidePointJoint {
     arm_b: Vec3x4,
     delta_center: Vec3x4,
     impulse: Vec3x4,
+    /// The point block's mass at the step's start (the arms turn little in a step; the
+    /// Jacobian uses the turned arms, so a mass a little off only slows convergence).
+    mass: SymMat3x4,
 }
 
 impl WideJoint for WidePointJoint {
@@ -63,7 +70,7 @@ impl WideJoint for WidePointJoint {
 
     #[inline(always)]
     fn solve(&mut self, v: &mut LaneVelocity, (arms, separation): &Self::Pose, rigid: &SoftLanes, _: f32x4) {
-        self.lanes.solve_point(v, *arms, *separation, rigid, &mut self.impulse);
+        self.lanes.solve_point_with_mass(v, *arms, *separation, &self.mass, rigid, &mut self.impulse);
     }
 }
 
@@ -90,6 +97,9 @@ impl PointJointSolver {
                 w.impulse.set_lane(k, j.impulse);
             },
         );
+        for w in &mut self.batches.wide {
+            w.mass = w.lanes.point_mass(w.arm_a, w.arm_b);
+        }
     }
 
     /// Writes each joint's impulse back for the next step, with its force (impulse over the
