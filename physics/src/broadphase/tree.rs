@@ -315,15 +315,24 @@ impl DynamicTree {
         }
     }
 
-    /// Restores AABBs, heights and balance from `start` to the root. Below `start` the tree is
+    /// Restores AABBs, heights and balance from `start` up towards the root, as far as they
+    /// change. Below `start` the tree is
     /// already correct, and each step changes a subtree's height by at most one, so no node is
     /// ever more than one rotation out of balance.
     fn rebalance_upwards(&mut self, start: u32) {
         let mut index = start;
         while index != NULL_NODE {
+            let before = (self.node(index).aabb, self.node(index).height);
             let top = self.rotate_if_unbalanced(index);
             self.refit(top);
-            index = self.node(top).parent;
+            let node = self.node(top);
+            // A node whose box and height came out as they were leaves everything above as it
+            // was (each ancestor is the union of its children, and balance reads heights only):
+            // most moves of a slow body end a level or two up instead of at the root.
+            if top == index && (node.aabb, node.height) == before {
+                break;
+            }
+            index = node.parent;
         }
     }
 
