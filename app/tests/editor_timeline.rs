@@ -190,3 +190,19 @@ fn the_selected_body_s_history_plots_move_the_timeline_when_clicked() {
     assert!(step < 55, "the click went back to step {step}");
     assert_eq!(harness.state().state.world.transform(top).unwrap().position.y, heights[step as usize]);
 }
+
+#[test]
+fn paused_frames_prepare_the_steps_back() {
+    let (mut harness, top, heights) = tower_stepped(60);
+    harness.state_mut().state.go_to_step(40).unwrap();
+    // A few paused frames: each spends a slice of its time rebuilding the states before step 40.
+    harness.run_steps(6);
+    let state = &mut harness.state_mut().state;
+    let ready = state.timeline.history.prepare_back(&state.world, std::time::Duration::ZERO).unwrap();
+    assert!(ready.ready, "the paused frames prepared the steps back");
+    harness.key_press(Key::Comma);
+    harness.run_steps(2);
+    let state = &harness.state().state;
+    assert_eq!(state.world.step_count(), 39);
+    assert_eq!(state.world.transform(top).unwrap().position.y, heights[39]);
+}

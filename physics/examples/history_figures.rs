@@ -4,7 +4,9 @@
 //! editor runs it) and prints the compact state's bytes per body, the history's memory, the
 //! time of one step back (the first, which rebuilds from a keyframe, and the mean of the
 //! following ones) and of a scrub from the last step to the first in 100 moves (a third
-//! argument sets the moves).
+//! argument sets the moves); then, at a step in the middle of the window, 30 steps back with
+//! the back cache prepared in between, as the editor prepares it while it waits
+//! (`History::prepare_back`): the time of the step back itself and the preparing time it took.
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{History, HistorySettings, Scene};
@@ -100,5 +102,24 @@ fn main() {
         ms(t),
         ms(t) / (moves + 1) as f64,
         worst
+    );
+    // Steps back from the middle of the window, prepared while the world waits (the editor
+    // prepares a few milliseconds a frame while paused).
+    let middle = first + (last - first) / 2;
+    history.seek(&mut world, middle).expect("seek");
+    let (mut preparing, mut back, mut worst_back) = (0.0, 0.0, 0.0f64);
+    for step in (middle - 30..middle).rev() {
+        let t = Instant::now();
+        while !history.prepare_back(&world, std::time::Duration::from_millis(5)).expect("prepare").ready {}
+        preparing += ms(t);
+        let t = Instant::now();
+        history.seek(&mut world, step).expect("seek");
+        back += ms(t);
+        worst_back = worst_back.max(ms(t));
+    }
+    println!(
+        "30 steps back from step {middle}, prepared in between: {:.2} ms a step back ({worst_back:.2} ms the slowest), after {:.0} ms of preparing each",
+        back / 30.0,
+        preparing / 30.0
     );
 }

@@ -16,7 +16,10 @@
 //! allows: the next steps back restore one of those instead of replaying.
 
 mod back_cache;
+mod back_fill;
 mod stored;
+
+pub use back_fill::PrepareReport;
 
 use crate::error::AtollError;
 use crate::snapshot::Snapshot;
@@ -150,6 +153,8 @@ pub struct History {
     interval: u64,
     /// The whole world per structure stamp, shared by keyframes.
     bases: Vec<Base>,
+    /// The back cache's rebuild under way while the world waits (`history/back_fill.rs`).
+    back_fill: Option<back_fill::BackFill>,
 }
 
 impl History {

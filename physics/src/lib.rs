@@ -27,7 +27,9 @@ pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 pub use error::AtollError;
-pub use history::{History, HistorySettings, RecordOutcome, SeekReport, StepEvents, StepRecord};
+pub use history::{
+    History, HistorySettings, PrepareReport, RecordOutcome, SeekReport, StepEvents, StepRecord,
+};
 pub use joint::{
     DistanceJoint, FixedJoint, JointDesc, JointEvent, JointEventKind, JointFrame, JointId, JointKind,
     JointType, JointView, Limits, Motor, PrismaticJoint, RevoluteJoint, SphericalJoint, Spring, WheelJoint,

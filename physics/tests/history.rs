@@ -130,3 +130,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn steps_back_prepared_while_the_world_waits_restore_without_replaying() {
+    let (mut world, mut history) = recorded("rain.ron", 300, HistorySettings::default());
+    history.seek(&mut world, 200).unwrap();
+    for target in (180..200).rev() {
+        // The world waits at its step: the states before it are rebuilt on a copy, a slice of
+        // time per call, and the world itself is left as it is.
+        let before = state_hash(&world);
+        let mut calls = 0;
+        while !history.prepare_back(&world, std::time::Duration::from_millis(2)).unwrap().ready {
+            calls += 1;
+            assert!(calls < 10_000, "the fill never finishes");
+        }
+        assert_eq!(state_hash(&world), before);
+        let report = history.seek(&mut world, target).unwrap();
+        assert_eq!(report.replayed, 0, "step {target} was kept ahead");
+        assert!(report.restored);
+        assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash);
+    }
+    // Forward again from there: the records match and stay.
+    for _ in 180..300 {
+        world.step();
+        assert!(!history.record(&world).recorded);
+    }
+}

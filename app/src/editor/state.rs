@@ -347,6 +347,7 @@ impl EditorState {
     /// fixed rate (at most [`MAX_STEPS_PER_FRAME`] steps). Returns the steps taken.
     pub fn advance(&mut self, frame_seconds: f64) -> u32 {
         if !self.playing {
+            self.timeline.prepare_back(&self.world);
             return 0;
         }
         if self.replaying() {

@@ -11,6 +11,10 @@
 use super::body_history::BodyHistory;
 use super::state::EditorState;
 use atoll_physics::{History, HistorySettings, World};
+use std::time::Duration;
+
+/// The time a paused frame spends preparing steps back: a third of a 60 Hz frame.
+pub const PREPARE_BACK_PER_FRAME: Duration = Duration::from_millis(5);
 
 /// The history of the world's steps and what its last recording said.
 pub struct Timeline {
@@ -58,6 +62,15 @@ impl Timeline {
                 world.step_count(),
                 outcome.discarded
             ));
+        }
+    }
+
+    /// While the simulation is paused: prepares the steps back from the world's step in a
+    /// slice of the frame ([`PREPARE_BACK_PER_FRAME`]), so that the steps back the user takes
+    /// next restore a kept state instead of replaying.
+    pub fn prepare_back(&mut self, world: &World) {
+        if let Err(e) = self.history.prepare_back(world, PREPARE_BACK_PER_FRAME) {
+            self.note = Some(format!("preparing the steps back failed: {e}"));
         }
     }
 

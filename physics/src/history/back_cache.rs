@@ -28,6 +28,11 @@ pub(super) struct KeepPlan {
 }
 
 impl KeepPlan {
+    /// The dense tail's length: the steps just before the target that are kept.
+    pub fn dense(&self) -> u64 {
+        self.dense
+    }
+
     /// Keep step `step` (reached while replaying)?
     pub fn keeps(&self, step: u64) -> bool {
         if step >= self.target {
@@ -57,6 +62,11 @@ impl BackCache {
     /// States the budget holds at `state_bytes` each.
     fn capacity(&self, state_bytes: usize) -> u64 {
         (self.budget / state_bytes.max(1)) as u64
+    }
+
+    /// Whether the state of step `step` of structure `stamp` is kept.
+    pub fn holds(&self, step: u64, stamp: u64) -> bool {
+        self.states.iter().any(|s| s.step_count() == step && s.structure_stamp() == stamp)
     }
 
     /// The latest kept state at or before `step` and at or after `from`, of structure `stamp`.
