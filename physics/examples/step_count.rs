@@ -18,8 +18,9 @@ fn scene(name: &str) -> Scene {
         "joint-grid" => builtin::joint_grid(100),
         "chain-bridge" => builtin::chain_bridge(400),
         "ragdoll-rain" => builtin::ragdoll_rain(100),
+        "free-fall" => builtin::free_fall(5000),
         other => panic!(
-            "unknown scene {other}: rain, tumbler, pyramid3d, pyramid, joint-grid, chain-bridge or ragdoll-rain"
+            "unknown scene {other}: rain, tumbler, pyramid3d, pyramid, joint-grid, chain-bridge, ragdoll-rain or free-fall"
         ),
     };
     scene.settings.dt = 1.0 / 60.0;

@@ -14,7 +14,7 @@ pub use joints::{
     ragdoll_pile, ragdoll_rain, vehicle,
 };
 pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
-pub use rain::{RAIN_BIN_HALF_WIDTH, rain, rain_boxes_balls};
+pub use rain::{FREE_FALL_HALF_WIDTH, RAIN_BIN_HALF_WIDTH, free_fall, rain, rain_boxes_balls};
 pub use stacks::{dominoes, plane_pyramid, pyramid_3d, pyramid_field, resting_stacks, tower};
 pub use terrain::{LAKE_LEVEL, TERRAIN_VOXEL, boats, hills_terrain, slide, terrain_hills, terrain_rain};
 

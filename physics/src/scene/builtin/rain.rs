@@ -119,6 +119,36 @@ pub fn rain_boxes_balls(count: u32) -> Scene {
     scene
 }
 
+/// Half the width of the square [`free_fall`] scatters its bodies over (the ground's half width).
+pub const FREE_FALL_HALF_WIDTH: f32 = 55.0;
+
+/// `count` boxes and balls scattered far apart over a 110 m square, from 10 m to 300 m up,
+/// thrown sideways and down at up to 15 m/s: bodies that move fast every step and rarely
+/// touch, where finding pairs and updating proxies, not solving, is the step's work. The
+/// lowest land on the ground within the first seconds; most are still falling after five.
+pub fn free_fall(count: u32) -> Scene {
+    let mut scene = Scene::new(format!("Free fall ({count} bodies far apart)"));
+    ground(&mut scene);
+    let mut rng = Lcg(0xfa11_0f5e);
+    let w = FREE_FALL_HALF_WIDTH;
+    for i in 0..count {
+        let position = Vec3::new(rng.range(-w, w), rng.range(10.0, 300.0), rng.range(-w, w));
+        let (kind, shape) = if i % 2 == 0 {
+            let half = Vec3::new(rng.range(0.25, 0.45), rng.range(0.25, 0.45), rng.range(0.25, 0.45));
+            ("box", SceneShape::Box { half_extents: half })
+        } else {
+            ("ball", SceneShape::Sphere { radius: rng.range(0.25, 0.45) })
+        };
+        let mut body = SceneBody::new(BodyType::Dynamic, shape, position);
+        body.name = format!("{kind} {i}");
+        body.rotation = rng.rotation();
+        body.linear_velocity = Vec3::new(rng.range(-5.0, 5.0), rng.range(-15.0, 0.0), rng.range(-5.0, 5.0));
+        body.angular_velocity = Vec3::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
+        scene.bodies.push(body);
+    }
+    scene
+}
+
 /// A rough rock: points on a sphere of radius 0.4 pushed in and out.
 fn rock(rng: &mut Lcg) -> Vec<Vec3> {
     (0..14)
