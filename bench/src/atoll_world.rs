@@ -1,4 +1,5 @@
-//! The Atoll side: the scene's own world, stepped on the caller's thread.
+//! The Atoll side: the scene's own world, stepped on the caller's thread (and a pool of
+//! threads when asked for more than one).
 
 use crate::engine::{Engine, Pose};
 use atoll_physics::{BodyId, Scene, World};
@@ -10,10 +11,11 @@ pub struct AtollWorld {
 }
 
 impl AtollWorld {
-    /// Builds the scene with its own settings, on one thread.
-    pub fn build(scene: &Scene) -> Result<Self, String> {
+    /// Builds the scene with its own settings, stepping on `threads` threads
+    /// (`World::set_thread_count`: 1 is the caller's thread alone).
+    pub fn build(scene: &Scene, threads: usize) -> Result<Self, String> {
         let (mut world, ids) = scene.build_world().map_err(|e| e.to_string())?;
-        world.set_thread_count(1).map_err(|e| e.to_string())?;
+        world.set_thread_count(threads).map_err(|e| e.to_string())?;
         Ok(AtollWorld { world, ids })
     }
 }

@@ -41,6 +41,16 @@ pub enum Check {
         /// Lowest allowed body centre, m.
         floor: Option<f32>,
     },
+    /// Bodies thrown far apart ([`atoll_physics::scene::builtin::free_fall`]): none below
+    /// `floor` over the ground's footprint (through the ground; some fly past its edge), and the
+    /// ones still high in the air mostly on their thrown path (a parabola from the start:
+    /// nothing but gravity acted on them); about a tenth meet another on the way.
+    FreeFall {
+        /// Lowest allowed body centre over the ground, m.
+        floor: f32,
+        /// Half width of the ground's footprint, m.
+        half_width: f32,
+    },
     /// A turning hollow box: no body centre outside the box (its frame read from the first
     /// kinematic body, which starts unrotated), and the bodies' mean height at least
     /// `min_drop` below the pivot, so they fell to the bottom rather than floating in place.
@@ -166,6 +176,28 @@ impl Check {
                         None => format!("joints ≤ {max_gap} m"),
                     },
                     ok,
+                }
+            }
+            Check::FreeFall { floor, half_width } => {
+                let t = steps as f32 * crate::scenes::DT;
+                let thrown = |i: usize| {
+                    let b = &scene.bodies[i];
+                    b.position + b.linear_velocity * t + 0.5 * scene.settings.gravity * t * t
+                };
+                let over_ground = |p: Vec3| p.x.abs() < half_width && p.z.abs() < half_width;
+                let lost =
+                    dynamic.iter().filter(|&&i| position(i).y < floor && over_ground(position(i))).count();
+                let airborne: Vec<usize> = dynamic.iter().copied().filter(|&i| thrown(i).y > 2.0).collect();
+                // The same integration in every engine stays within centimetres of the parabola.
+                let strays = airborne.iter().filter(|&&i| (position(i) - thrown(i)).length() > 0.5).count();
+                let ok = lost == 0 && strays * 5 <= airborne.len();
+                Verdict {
+                    measured: format!(
+                        "{lost} through, {strays} of {} in the air off their path",
+                        airborne.len()
+                    ),
+                    expected: format!("0 below {floor} m over the ground, ≤ 20 % in the air off their path"),
+                    ok: (steps >= 2).then_some(ok),
                 }
             }
             Check::Tumbler { pivot, half_width, min_drop } => {

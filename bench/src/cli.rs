@@ -1,4 +1,4 @@
-//! The command line: `atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE]`
+//! The command line: `atoll-bench [SCENES...] [--steps N] [--repeats R] [--threads N] [--json FILE]`
 //! (`atoll-bench terrain ...`, the terrain figures, has its own: `terrain::cli`).
 
 use std::path::PathBuf;
@@ -18,6 +18,8 @@ pub struct Options {
     pub steps: usize,
     /// Repeats per engine and scene (the engines take turns).
     pub repeats: usize,
+    /// Threads per engine; above 1, every engine also runs on one thread, for its speed-up.
+    pub threads: usize,
     /// Where to write the results as JSON.
     pub json: Option<PathBuf>,
     /// Write the chosen scenes, with the benchmark's settings, as RON files into this folder
@@ -28,10 +30,12 @@ pub struct Options {
 /// The usage text.
 pub fn usage(scene_names: &[&str]) -> String {
     format!(
-        "usage: atoll-bench [SCENES...] [--steps N] [--repeats R] [--json FILE] [--write-scenes DIR]\n\
+        "usage: atoll-bench [SCENES...] [--steps N] [--repeats R] [--threads N] [--json FILE] [--write-scenes DIR]\n\
          scenes: {} (default: all)\n\
          --steps N     steps per repeat (default {DEFAULT_STEPS})\n\
-         --repeats R   fresh worlds per engine and scene, Atoll and Rapier in turn (default {DEFAULT_REPEATS})\n\
+         --repeats R   fresh worlds per engine and scene, Atoll, Rapier and Box3D in turn (default {DEFAULT_REPEATS})\n\
+         --threads N   threads per engine (default 1); above 1 each engine also runs on one thread and the\n\
+         \x20             table gains its speed-up (Rapier threads only when built with --features rapier-parallel)\n\
          --json FILE   also write the results as JSON\n\
          --write-scenes DIR  write the scenes with the benchmark's settings as RON files and stop\n\
          atoll-bench terrain --help   the terrain figures against parry3d (issue 6)",
@@ -48,6 +52,7 @@ pub fn parse(
         scenes: Vec::new(),
         steps: DEFAULT_STEPS,
         repeats: DEFAULT_REPEATS,
+        threads: 1,
         json: None,
         write_scenes: None,
     };
@@ -58,6 +63,7 @@ pub fn parse(
             "-h" | "--help" => return Ok(None),
             "--steps" => options.steps = positive("--steps", &value("--steps")?)?,
             "--repeats" => options.repeats = positive("--repeats", &value("--repeats")?)?,
+            "--threads" => options.threads = positive("--threads", &value("--threads")?)?,
             "--json" => options.json = Some(PathBuf::from(value("--json")?)),
             "--write-scenes" => options.write_scenes = Some(PathBuf::from(value("--write-scenes")?)),
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
@@ -87,13 +93,13 @@ mod tests {
     #[test]
     fn parses_scenes_and_flags() {
         let o = parse(
-            args("rain --steps 10 tumbler --repeats 2 --json out.json --write-scenes dir"),
+            args("rain --steps 10 tumbler --repeats 2 --threads 2 --json out.json --write-scenes dir"),
             &["rain", "tumbler"],
         )
         .unwrap()
         .unwrap();
         assert_eq!(o.scenes, ["rain", "tumbler"]);
-        assert_eq!((o.steps, o.repeats), (10, 2));
+        assert_eq!((o.steps, o.repeats, o.threads), (10, 2, 2));
         assert_eq!(o.json, Some(PathBuf::from("out.json")));
         assert_eq!(o.write_scenes, Some(PathBuf::from("dir")));
     }
@@ -102,10 +108,11 @@ mod tests {
     fn defaults_and_errors() {
         let o = parse(args(""), &["rain"]).unwrap().unwrap();
         assert!(o.scenes.is_empty());
-        assert_eq!((o.steps, o.repeats, o.json), (DEFAULT_STEPS, DEFAULT_REPEATS, None));
+        assert_eq!((o.steps, o.repeats, o.threads, o.json), (DEFAULT_STEPS, DEFAULT_REPEATS, 1, None));
         assert_eq!(parse(args("--help"), &[]).unwrap(), None);
         assert!(parse(args("--steps 0"), &[]).is_err());
         assert!(parse(args("--steps"), &[]).is_err());
+        assert!(parse(args("--threads 0"), &[]).is_err());
         assert!(parse(args("lake"), &["rain"]).is_err());
         assert!(parse(args("--fast"), &[]).is_err());
     }

@@ -1,9 +1,11 @@
-//! `atoll-bench`: the same scenes in Atoll and in Rapier, stepped in turn in one process,
+//! `atoll-bench`: the same scenes in Atoll, Rapier and Box3D, stepped in turn in one process,
 //! with step times, world memory and a plausibility check per engine; and `atoll-bench terrain`,
 //! the voxel terrain's figures against parry3d (see BENCHMARKS.md).
 
 mod alloc;
 mod atoll_world;
+#[cfg(feature = "box3d")]
+mod box3d_world;
 mod check;
 mod cli;
 mod engine;
@@ -14,6 +16,7 @@ mod scenes;
 mod terrain;
 
 use engine::EngineKind;
+use measure::{Outcome, Repeat};
 use report::{EngineResult, Report, SceneResult};
 use std::time::Instant;
 
@@ -48,16 +51,18 @@ fn main() {
     }
 
     println!(
-        "{} steps × {} repeats per engine; dt 1/60, the scene's substeps in both engines, one thread, \
-         sleeping off; step times pooled over every step of every repeat\n",
-        options.steps, options.repeats,
+        "{} steps × {} repeats per engine; dt 1/60, the scene's substeps in every engine, {}, sleeping off; \
+         step times pooled over every step of every repeat\n",
+        options.steps,
+        options.repeats,
+        threads_note(options.threads),
     );
-    println!("{}", report::header());
+    println!("{}", report::header(options.threads));
     let mut results = Vec::new();
     for bench in chosen {
-        match run_scene(bench, options.steps, options.repeats) {
+        match run_scene(bench, &options) {
             Ok(result) => {
-                println!("{}", report::row(&result));
+                println!("{}", report::row(&result, options.threads));
                 results.push(result);
             }
             Err(e) => {
@@ -67,11 +72,12 @@ fn main() {
         }
     }
 
-    let failed = results.iter().any(|r| r.atoll.check.ok == Some(false) || r.rapier.check.ok == Some(false));
+    let failed = results.iter().any(SceneResult::failed);
     if let Some(path) = &options.json {
         let report = Report {
             steps: options.steps,
             repeats: options.repeats,
+            threads: options.threads,
             dt: scenes::DT,
             statistic: "median and p95 over every step of every repeat",
             scenes: results,
@@ -87,22 +93,73 @@ fn main() {
     }
 }
 
-/// Runs every repeat of both engines on one scene, the engines taking turns so that a change
-/// in the machine's load falls on both alike.
-fn run_scene(bench: &scenes::BenchScene, steps: usize, repeats: usize) -> Result<SceneResult, String> {
+/// How the run uses threads, for the line above the table.
+fn threads_note(threads: usize) -> String {
+    if threads == 1 {
+        return "one thread".to_string();
+    }
+    let rapier = if EngineKind::Rapier.can_thread() {
+        format!("Rapier {threads} threads (`rapier-parallel`)")
+    } else {
+        "Rapier one thread only (built without `rapier-parallel`: its columns are one-thread figures)"
+            .to_string()
+    };
+    let box3d =
+        if cfg!(feature = "box3d") { format!("Box3D {threads} workers") } else { "no Box3D".to_string() };
+    format!("{threads} threads and, for the speed-ups, one (Atoll {threads} threads, {box3d}, {rapier})")
+}
+
+/// Runs every repeat of every engine on one scene, the engines taking turns so that a change
+/// in the machine's load falls on all alike. With `--threads N` above 1, each repeat runs
+/// every engine on one thread and then every engine that can on N threads, so that an
+/// engine's two runs, like the engines' runs, lie close together in time.
+fn run_scene(bench: &scenes::BenchScene, options: &cli::Options) -> Result<SceneResult, String> {
+    let (steps, repeats, threads) = (options.steps, options.repeats, options.threads);
     let scene = bench.build();
-    let mut runs: [Vec<measure::Repeat>; 2] = [Vec::new(), Vec::new()];
+    let thread_counts: &[usize] = if threads > 1 { &[1, threads] } else { &[1] };
+    // Per engine: its repeats per thread count, and why it has no world for the scene.
+    let mut runs: Vec<[Vec<Repeat>; 2]> = EngineKind::ALL.iter().map(|_| [Vec::new(), Vec::new()]).collect();
+    let mut not_built: Vec<Option<String>> = vec![None; EngineKind::ALL.len()];
     for repeat in 1..=repeats {
-        for (slot, kind) in EngineKind::ALL.into_iter().enumerate() {
-            eprint!("{}: {} repeat {repeat}/{repeats}, {steps} steps ... ", bench.name, kind.name());
-            let start = Instant::now();
-            let run = measure::run(kind, &scene, &bench.check, steps)?;
-            eprintln!("{:.1} s", start.elapsed().as_secs_f64());
-            runs[slot].push(run);
+        for (slot, &count) in thread_counts.iter().enumerate() {
+            for (k, kind) in EngineKind::ALL.into_iter().enumerate() {
+                if not_built[k].is_some() || (count > 1 && !kind.can_thread()) {
+                    continue;
+                }
+                let on = if count > 1 { format!(" on {count} threads") } else { String::new() };
+                eprint!("{}: {}{on} repeat {repeat}/{repeats}, {steps} steps ... ", bench.name, kind.name());
+                let start = Instant::now();
+                match measure::run(kind, &scene, &bench.check, steps, count)? {
+                    Outcome::Measured(run) => {
+                        eprintln!("{:.1} s", start.elapsed().as_secs_f64());
+                        runs[k][slot].push(run);
+                    }
+                    Outcome::NotBuilt(why) => {
+                        eprintln!("not built: {why}");
+                        not_built[k] = Some(why);
+                    }
+                }
+            }
         }
     }
-    let atoll = EngineResult::from_repeats(EngineKind::Atoll, &runs[0]);
-    let rapier = EngineResult::from_repeats(EngineKind::Rapier, &runs[1]);
+    // An engine that stepped on N threads reports those figures with its speed-up over one
+    // thread; one that cannot thread in this build reports its one-thread figures.
+    let result = |kind: EngineKind| -> Result<EngineResult, String> {
+        let k = EngineKind::ALL.iter().position(|&e| e == kind).expect("every engine is in ALL");
+        let [one, many] = &runs[k];
+        if let Some(why) = &not_built[k] {
+            return Err(why.clone());
+        }
+        Ok(if many.is_empty() {
+            EngineResult::from_repeats(kind, 1, one, None)
+        } else {
+            EngineResult::from_repeats(kind, threads, many, Some(one))
+        })
+    };
+    let atoll = result(EngineKind::Atoll).map_err(|why| format!("Atoll did not build the scene: {why}"))?;
+    let rapier =
+        result(EngineKind::Rapier).map_err(|why| format!("Rapier did not build the scene: {why}"))?;
+    let box3d = result(EngineKind::Box3d);
     Ok(SceneResult {
         scene: bench.name.to_string(),
         description: bench.description.to_string(),
@@ -110,6 +167,9 @@ fn run_scene(bench: &scenes::BenchScene, steps: usize, repeats: usize) -> Result
         joints: scene.joints.len(),
         substeps: scene.settings.substeps,
         ratio: atoll.step_ms.median / rapier.step_ms.median,
+        ratio_box3d: box3d.as_ref().ok().map(|b| atoll.step_ms.median / b.step_ms.median),
+        box3d_not_built: box3d.as_ref().err().cloned(),
+        box3d: box3d.ok(),
         atoll,
         rapier,
     })

@@ -48,10 +48,21 @@ pub struct RapierWorld {
 
 impl RapierWorld {
     /// Builds the scene: gravity, `dt` and solver substeps from its settings; no sleeping when
-    /// the scene turns sleeping off.
-    pub fn build(scene: &Scene) -> Result<Self, String> {
+    /// the scene turns sleeping off. With the `rapier-parallel` feature the world gets its own
+    /// pool of `threads` threads (one included, so it never falls back on rayon's global
+    /// pool); without it Rapier steps on the caller's thread and `threads` must be 1 (see
+    /// `EngineKind::can_thread`).
+    pub fn build(scene: &Scene, threads: usize) -> Result<Self, String> {
         let settings = &scene.settings;
         let mut world = PhysicsWorld::new();
+        #[cfg(feature = "rapier-parallel")]
+        world.configure_thread_pool(threads).map_err(|e| format!("Rapier thread pool: {e}"))?;
+        #[cfg(not(feature = "rapier-parallel"))]
+        if threads != 1 {
+            return Err(format!(
+                "Rapier was built without `rapier-parallel`: one thread only, not {threads}"
+            ));
+        }
         world.gravity = to_vec(settings.gravity);
         world.integration_parameters.dt = settings.dt;
         // Rapier's "solver iterations" are substeps: its solver divides `dt` by this count and

@@ -117,6 +117,13 @@ pub fn all() -> Vec<BenchScene> {
             check: Check::Joints { max_gap: 0.1, floor: Some(0.0) },
         },
         BenchScene {
+            name: "free-fall",
+            description: "5000 boxes and balls thrown far apart from 10–300 m up: finding pairs dominates",
+            generate: || builtin::free_fall(5000),
+            substeps: SUBSTEPS,
+            check: Check::FreeFall { floor: -1.0, half_width: 60.0 },
+        },
+        BenchScene {
             name: "tumbler",
             description: "2000 boxes in a hollow box turning at 0.25 rad/s",
             generate: || builtin::tumbler(2000),
