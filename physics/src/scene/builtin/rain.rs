@@ -105,15 +105,7 @@ pub fn rain_boxes_balls(count: u32) -> Scene {
             2.0 + y as f32 * pitch,
             (z as f32 - offset) * pitch + rng.range(-0.05, 0.05),
         );
-        let (kind, shape) = if i % 2 == 0 {
-            let half = Vec3::new(rng.range(0.25, 0.45), rng.range(0.25, 0.45), rng.range(0.25, 0.45));
-            ("box", SceneShape::Box { half_extents: half })
-        } else {
-            ("ball", SceneShape::Sphere { radius: rng.range(0.25, 0.45) })
-        };
-        let mut body = SceneBody::new(BodyType::Dynamic, shape, position);
-        body.name = format!("{kind} {i}");
-        body.rotation = rng.rotation();
+        let body = box_or_ball(&mut rng, i, position);
         scene.bodies.push(body);
     }
     scene
@@ -141,20 +133,27 @@ pub fn free_fall(count: u32) -> Scene {
     let w = FREE_FALL_HALF_WIDTH;
     for i in 0..count {
         let position = Vec3::new(rng.range(-w, w), rng.range(10.0, 300.0), rng.range(-w, w));
-        let (kind, shape) = if i % 2 == 0 {
-            let half = Vec3::new(rng.range(0.25, 0.45), rng.range(0.25, 0.45), rng.range(0.25, 0.45));
-            ("box", SceneShape::Box { half_extents: half })
-        } else {
-            ("ball", SceneShape::Sphere { radius: rng.range(0.25, 0.45) })
-        };
-        let mut body = SceneBody::new(BodyType::Dynamic, shape, position);
-        body.name = format!("{kind} {i}");
-        body.rotation = rng.rotation();
+        let mut body = box_or_ball(&mut rng, i, position);
         body.linear_velocity = Vec3::new(rng.range(-5.0, 5.0), rng.range(-15.0, 0.0), rng.range(-5.0, 5.0));
         body.angular_velocity = Vec3::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
         scene.bodies.push(body);
     }
     scene
+}
+
+/// Body number `i` of a rain of boxes and balls in turn, at `position`: a box (even `i`) or
+/// a ball of 0.25–0.45 m, turned at random, named by its kind and number.
+fn box_or_ball(rng: &mut Lcg, i: u32, position: Vec3) -> SceneBody {
+    let (kind, shape) = if i % 2 == 0 {
+        let half = Vec3::new(rng.range(0.25, 0.45), rng.range(0.25, 0.45), rng.range(0.25, 0.45));
+        ("box", SceneShape::Box { half_extents: half })
+    } else {
+        ("ball", SceneShape::Sphere { radius: rng.range(0.25, 0.45) })
+    };
+    let mut body = SceneBody::new(BodyType::Dynamic, shape, position);
+    body.name = format!("{kind} {i}");
+    body.rotation = rng.rotation();
+    body
 }
 
 /// A rough rock: points on a sphere of radius 0.4 pushed in and out.
