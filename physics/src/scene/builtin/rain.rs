@@ -144,7 +144,7 @@ pub fn free_fall(count: u32) -> Scene {
 /// Body number `i` of a rain of boxes and balls in turn, at `position`: a box (even `i`) or
 /// a ball of 0.25–0.45 m, turned at random, named by its kind and number.
 fn box_or_ball(rng: &mut Lcg, i: u32, position: Vec3) -> SceneBody {
-    let (kind, shape) = if i % 2 == 0 {
+    let (kind, shape) = if i.is_multiple_of(2) {
         let half = Vec3::new(rng.range(0.25, 0.45), rng.range(0.25, 0.45), rng.range(0.25, 0.45));
         ("box", SceneShape::Box { half_extents: half })
     } else {
