@@ -54,10 +54,16 @@ const GAP: f32 = 0.02;
 
 /// Adds the common floor: a static slab whose top face is at y = 0.
 fn ground(scene: &mut Scene) {
+    ground_slab(scene, 0.5);
+}
+
+/// A static box named "ground", 120 m square, `half_height` thick on each side of its middle,
+/// its top at y = 0.
+fn ground_slab(scene: &mut Scene, half_height: f32) {
     let mut floor = SceneBody::new(
         BodyType::Static,
-        SceneShape::Box { half_extents: Vec3::new(60.0, 0.5, 60.0) },
-        Vec3::new(0.0, -0.5, 0.0),
+        SceneShape::Box { half_extents: Vec3::new(60.0, half_height, 60.0) },
+        Vec3::new(0.0, -half_height, 0.0),
     );
     floor.name = "ground".into();
     scene.bodies.push(floor);

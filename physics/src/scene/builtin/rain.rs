@@ -1,6 +1,6 @@
 //! Rain: many bodies dropped from a grid of heights onto a floor fenced by walls.
 
-use super::{ground, static_wall};
+use super::{ground, ground_slab, static_wall};
 use crate::body::BodyType;
 use crate::math::{Quat, Vec3};
 use crate::scene::{Scene, SceneBody, SceneShape};
@@ -122,13 +122,7 @@ pub const FREE_FALL_HALF_WIDTH: f32 = 55.0;
 /// step even in an engine without continuous collision.
 pub fn free_fall(count: u32) -> Scene {
     let mut scene = Scene::new(format!("Free fall ({count} bodies far apart)"));
-    let mut slab = SceneBody::new(
-        BodyType::Static,
-        SceneShape::Box { half_extents: Vec3::new(60.0, 5.0, 60.0) },
-        Vec3::new(0.0, -5.0, 0.0),
-    );
-    slab.name = "ground".into();
-    scene.bodies.push(slab);
+    ground_slab(&mut scene, 5.0);
     let mut rng = Lcg(0xfa11_0f5e);
     let w = FREE_FALL_HALF_WIDTH;
     for i in 0..count {
