@@ -111,6 +111,42 @@ fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
 }
 
 #[test]
+fn the_world_steps_on_every_core_and_settings_change_the_thread_count() {
+    let mut harness = harness("pyramid_3d.ron");
+    let cores = atoll::editor::state::machine_threads();
+    assert_eq!(harness.state().state.world.thread_count(), cores, "not every core by default");
+    harness.get_by_label("Settings").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains(&format!("(this machine: {cores})"));
+    // Typed into the panel's field, as assistive technology would.
+    harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "threads").set_value_accesskit(3.0);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.thread_count(), 3);
+    // The field is drawn: a box lighter than the panel behind it, with the bright strokes of
+    // the 3 in it.
+    harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "threads").scroll_to_me();
+    harness.run_steps(3);
+    let field = harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "threads").rect();
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-settings-threads.png")).unwrap();
+    let scale = image.width() as f32 / 1280.0;
+    let pixel = |x: f32, y: f32| image.get_pixel((x * scale) as u32, (y * scale) as u32).0;
+    let background = pixel(field.left() - 4.0, field.top() - 3.0);
+    let inside: Vec<[u8; 4]> = (2..(field.width() as u32 - 2))
+        .flat_map(|dx| (2..(field.height() as u32 - 2)).map(move |dy| (dx as f32, dy as f32)))
+        .map(|(dx, dy)| pixel(field.left() + dx, field.top() + dy))
+        .collect();
+    let boxed = inside.iter().filter(|p| (0..3).any(|i| p[i].abs_diff(background[i]) > 8)).count();
+    let bright = inside.iter().filter(|p| p[..3].iter().all(|&c| c > 150)).count();
+    assert!(boxed * 2 > inside.len(), "no field box: {boxed} of {} pixels", inside.len());
+    assert!(bright >= 5, "no digit in the field: {bright} bright pixels");
+    // The count stays when another scene is opened.
+    files::new_scene(&mut harness.state_mut().state);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.thread_count(), 3);
+}
+
+#[test]
 fn view_menu_overlays_and_island_colours_change_the_viewport() {
     let mut harness = harness("pyramid_3d.ron");
     harness.run_steps(3);

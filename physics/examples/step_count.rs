@@ -4,7 +4,7 @@
 //! warms up 120 steps, then steps 60 inside `measured_steps` (so
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
 //! those) and prints the state hash at the end. `--trace` after the counts prints the profile
-//! of every 20th warm-up step.
+//! of every 20th warm-up step; `--threads N` steps on N threads (the hash is the same).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{Scene, World};
@@ -32,11 +32,21 @@ fn scene(name: &str) -> Scene {
 }
 
 /// The measured steps, a function of their own so callgrind can collect inside it only.
+/// Returns each step's time and its solve stage's, in milliseconds.
 #[inline(never)]
-fn measured_steps(world: &mut World, steps: u32) {
-    for _ in 0..steps {
-        world.step();
-    }
+fn measured_steps(world: &mut World, steps: u32) -> Vec<(f64, f64)> {
+    (0..steps)
+        .map(|_| {
+            world.step();
+            (world.profile().total_ms, world.profile().stage(atoll_physics::Stage::Solve))
+        })
+        .collect()
+}
+
+/// The median of `values`.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
 }
 
 fn main() {
@@ -45,7 +55,11 @@ fn main() {
     let warm: u32 = args.get(2).map_or(120, |s| s.parse().expect("warm-up steps"));
     let steps: u32 = args.get(3).map_or(60, |s| s.parse().expect("measured steps"));
     let (mut world, _ids) = scene(name).build_world().expect("scene builds");
-    world.set_thread_count(1).expect("one thread");
+    let threads = args
+        .iter()
+        .position(|a| a == "--threads")
+        .map_or(1, |i| args.get(i + 1).and_then(|n| n.parse().ok()).expect("--threads N"));
+    world.set_thread_count(threads).expect("thread count");
     let trace = args.iter().any(|a| a == "--trace");
     for i in 0..warm {
         world.step();
@@ -66,10 +80,16 @@ fn main() {
         }
     }
     let start = std::time::Instant::now();
-    measured_steps(&mut world, steps);
+    let times = measured_steps(&mut world, steps);
     let ms = start.elapsed().as_secs_f64() * 1e3 / f64::from(steps.max(1));
     println!(
-        "{name}: {warm} + {steps} steps, {ms:.3} ms a step, state hash {:016x}",
+        "{name}: {warm} + {steps} steps on {threads} thread(s), {ms:.3} ms a step (median {:.3}, solve median {:.3}), state hash {:016x}",
+        median(times.iter().map(|t| t.0).collect()),
+        median(times.iter().map(|t| t.1).collect()),
         atoll_physics::snapshot::state_hash(&world)
     );
+    if args.iter().any(|a| a == "--times") {
+        let line: Vec<String> = times.iter().map(|t| format!("{:.1}/{:.1}", t.0, t.1)).collect();
+        println!("step/solve ms: {}", line.join(" "));
+    }
 }

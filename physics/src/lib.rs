@@ -15,6 +15,7 @@ pub(crate) mod island;
 pub mod joint;
 pub mod math;
 pub mod narrowphase;
+pub(crate) mod parallel;
 pub mod profile;
 pub mod query;
 pub mod recording;

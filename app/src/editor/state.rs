@@ -122,12 +122,23 @@ pub struct EditorState {
     pub replay_note: Option<String>,
 }
 
+/// The threads the machine can run at once (its cores, as the system reports them), at most
+/// [`MAX_THREADS`]: the editor's default thread count for stepping.
+pub fn machine_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
+}
+
+/// The most threads the Settings panel offers.
+pub const MAX_THREADS: usize = 64;
+
 impl EditorState {
     /// A state holding `scene` from the file `path` (if it has one), paused, with the camera
     /// waiting to frame it.
     pub fn from_scene(scene: &Scene, path: Option<PathBuf>) -> Result<EditorState, String> {
         // Recorded: File > Save recording writes how the world came to any later step.
-        let (world, ids) = scene.build_recorded_world().map_err(|e| format!("{}: {e}", scene.name))?;
+        let (mut world, ids) = scene.build_recorded_world().map_err(|e| format!("{}: {e}", scene.name))?;
+        // Every core steps the world by default; the result is the same on any count.
+        world.set_thread_count(machine_threads()).map_err(|e| e.to_string())?;
         let by_id: std::collections::HashMap<BodyId, &SceneBody> =
             ids.iter().copied().zip(&scene.bodies).collect();
         let mut entities = Entities::for_world(&world, |id| match by_id.get(&id) {
@@ -190,7 +201,12 @@ impl EditorState {
         let joint_type = self.joint_tool.joint_type;
         let clipboard = std::mem::take(&mut self.clipboard);
         let grab_settings = self.grab_settings;
+        let threads = self.world.thread_count();
         *self = state;
+        // The thread count chosen in Settings stays (it belongs to the editor, not the scene).
+        if self.world.thread_count() != threads {
+            let _ = self.world.set_thread_count(threads);
+        }
         self.grab_settings = grab_settings;
         self.terrain_tool = tool;
         self.spawn_tool = spawn_tool;

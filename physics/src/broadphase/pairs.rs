@@ -3,6 +3,7 @@
 
 use super::DynamicTree;
 use crate::math::{Aabb, Vec3};
+use crate::parallel::{Claims, SharedSlice, run_team};
 
 /// Which tree a proxy lives in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +76,14 @@ pub struct Broadphase {
     moved: Vec<bool>,
     reinsertions: u32,
     last_step_reinsertions: u32,
+    /// The pairs each thread found in the last pair update (kept for their room).
+    member_pairs: Vec<Vec<(u32, u32)>>,
+    /// A claim word per block of moved proxies, for the threads of the pair update.
+    claims: Claims,
 }
+
+/// Moved proxies per block of the pair update: some tens of microseconds of queries.
+const QUERY_BLOCK: usize = 64;
 
 impl Broadphase {
     /// Adds a proxy for body `body` with fat box `fat`.
@@ -204,31 +212,64 @@ impl Broadphase {
     /// step passes "has no contact yet and no joint keeps them apart", as a moved proxy in a
     /// pile reports mostly pairs that already have one (sorting all of them was a few percent
     /// of a landing pile's step), and one in a jointed net mostly its jointed neighbours.
-    pub fn update_pairs_where(&mut self, pairs: &mut Vec<(u32, u32)>, keep: impl Fn(u32, u32) -> bool) {
+    pub fn update_pairs_where(
+        &mut self,
+        pairs: &mut Vec<(u32, u32)>,
+        keep: impl Fn(u32, u32) -> bool + Sync,
+    ) {
+        self.update_pairs_on(None, pairs, keep);
+    }
+
+    /// [`Self::update_pairs_where`] on the caller's thread and the `helpers`: the moved proxies'
+    /// queries in blocks the threads share, each thread's pairs in a list of its own. The lists
+    /// are joined, sorted and deduplicated, which gives the same pairs in the same order
+    /// however the blocks fell.
+    pub(crate) fn update_pairs_on(
+        &mut self,
+        helpers: Option<&rayon::ThreadPool>,
+        pairs: &mut Vec<(u32, u32)>,
+        keep: impl Fn(u32, u32) -> bool + Sync,
+    ) {
         pairs.clear();
-        for &key in &self.move_buffer {
-            let body = self.user_data(key);
-            let fat = self.fat_aabb(key);
-            let moved = &self.moved;
-            let mut visit = |other: u32| {
-                // When both moved, only the lower body records the pair.
-                if other != body && (!moved[other as usize] || body < other) {
-                    let pair = (body.min(other), body.max(other));
-                    if keep(pair.0, pair.1) {
-                        pairs.push(pair);
+        let members = helpers.map_or(1, |pool| pool.current_num_threads() + 1);
+        self.member_pairs.resize_with(members, Vec::new);
+        self.member_pairs.iter_mut().for_each(Vec::clear);
+        self.claims.reset(self.move_buffer.len().div_ceil(QUERY_BLOCK));
+        let (member_pairs, claims) = (SharedSlice::new(&mut self.member_pairs), self.claims.words());
+        let (moves, moved) = (&self.move_buffer, &self.moved);
+        let (movable_tree, static_tree) = (&self.movable_tree, &self.static_tree);
+        run_team(helpers, |team| {
+            // SAFETY: each member pushes to its own list only.
+            let found = unsafe { &mut member_pairs.slice_mut(team.index()..team.index() + 1)[0] };
+            team.for_blocks(moves.len(), QUERY_BLOCK, claims, |block| {
+                for &key in &moves[block] {
+                    let tree = |kind| if kind == ProxyType::Static { static_tree } else { movable_tree };
+                    let body = tree(key.kind()).user_data(key.node());
+                    let fat = tree(key.kind()).fat_aabb(key.node());
+                    let mut visit = |other: u32| {
+                        // When both moved, only the lower body records the pair.
+                        if other != body && (!moved[other as usize] || body < other) {
+                            let pair = (body.min(other), body.max(other));
+                            if keep(pair.0, pair.1) {
+                                found.push(pair);
+                            }
+                        }
+                    };
+                    movable_tree.query(&fat, |_, other| {
+                        visit(other);
+                        true
+                    });
+                    if key.kind() == ProxyType::Movable {
+                        static_tree.query(&fat, |_, other| {
+                            visit(other);
+                            true
+                        });
                     }
                 }
-            };
-            self.movable_tree.query(&fat, |_, other| {
-                visit(other);
-                true
             });
-            if key.kind() == ProxyType::Movable {
-                self.static_tree.query(&fat, |_, other| {
-                    visit(other);
-                    true
-                });
-            }
+        });
+        for found in &self.member_pairs {
+            pairs.extend_from_slice(found);
         }
         for key in self.move_buffer.drain(..) {
             let body = match key.kind() {

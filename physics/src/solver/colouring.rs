@@ -10,6 +10,8 @@
 //! Everything here follows the contact order, so the batches (and with them the solve order) are
 //! the same on every run and for every thread count.
 
+use std::ops::Range;
+
 /// Colours tried before a contact goes to the overflow, one bit each in a body's mask.
 const COLOURS: usize = 64;
 
@@ -22,6 +24,12 @@ pub(crate) struct Batches {
     /// Per batch, the index of each lane's contact in the list given to [`Batches::build`]
     /// (`EMPTY_LANE` where the batch is not full). Colour by colour, then the overflow.
     pub lanes: Vec<[u32; 4]>,
+    /// The batches of each colour in use, as ranges of `lanes`, in solve order: batches of one
+    /// colour may be solved at once (by several threads).
+    pub colours: Vec<Range<usize>>,
+    /// The overflow's batches, after the colours: they may share bodies, so they are solved
+    /// one after another.
+    pub serial: Range<usize>,
     /// Colours in use, one bit each, per solver body.
     body_colours: Vec<u64>,
     /// Contacts of each colour, in contact order.
@@ -87,21 +95,26 @@ impl Batches {
             self.by_colour[colour].push(index as u32);
         }
         self.lanes.clear();
-        for colour in &mut self.by_colour {
+        self.colours.clear();
+        for colour in self.by_colour.iter_mut().filter(|c| !c.is_empty()) {
             order_by_point_count(colour, points, &mut self.sorted);
+            let start = self.lanes.len();
             for chunk in colour.chunks(4) {
                 let mut lanes = [EMPTY_LANE; 4];
                 lanes[..chunk.len()].copy_from_slice(chunk);
                 self.lanes.push(lanes);
             }
+            self.colours.push(start..self.lanes.len());
         }
         // Overflow contacts may share bodies with each other: one lane each.
+        let start = self.lanes.len();
         self.lanes.extend(self.overflow.iter().map(|&i| [i, EMPTY_LANE, EMPTY_LANE, EMPTY_LANE]));
+        self.serial = start..self.lanes.len();
     }
 
     /// Number of colours in use (for the profile).
     pub fn colour_count(&self) -> usize {
-        self.by_colour.iter().filter(|c| !c.is_empty()).count()
+        self.colours.len()
     }
 }
 

@@ -8,10 +8,15 @@
 //! parts and their images under the inverse inertia, computed once per step.
 
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Vec3x4, f32x4, gather, scatter, select};
+use super::simd::{Vec3x4, f32x4, gather, gather_shared, scatter_moving, select};
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
+use crate::parallel::SharedSlice;
+use crate::parallel::team::BLOCK_BATCHES;
+use crate::parallel::{Claims, Team, colour_claims};
+use std::ops::Range;
+use std::sync::atomic::AtomicU32;
 
 /// One manifold point of four lanes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -104,7 +109,7 @@ impl WideContact {
 
 /// How contacts are prepared this step: softness between two movable bodies and (stiffer)
 /// against immovable ones, and whether last step's impulses are reused.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactSoftness {
     pub movable: Softness,
     pub fixed: Softness,
@@ -120,19 +125,32 @@ struct LaneVelocities {
 }
 
 impl LaneVelocities {
+    /// The velocities of `wc`'s bodies.
+    ///
+    /// # Safety
+    /// `wc` is a batch of the colour the team works on: no other thread writes its bodies'
+    /// velocities until the stage is over.
     #[inline(always)]
-    fn load(velocities: &[Velocity], wc: &WideContact) -> Self {
-        let (va, wa) = gather(velocities, &wc.body_a);
-        let (vb, wb) = gather(velocities, &wc.body_b);
+    unsafe fn load(velocities: &SharedSlice<Velocity>, wc: &WideContact) -> Self {
+        // SAFETY: as the caller guarantees.
+        let ((va, wa), (vb, wb)) =
+            unsafe { (gather_shared(velocities, &wc.body_a), gather_shared(velocities, &wc.body_b)) };
         LaneVelocities { va, wa, vb, wb }
     }
 
-    /// Writes the lanes back. Lanes are stored in order; an immovable body in several lanes
-    /// gets back the velocity it had, since no impulse changes it.
+    /// Writes the lanes of moving bodies back, in lane order (an immovable body in several
+    /// lanes keeps its velocity: no impulse changes it).
+    ///
+    /// # Safety
+    /// As [`LaneVelocities::load`]: the batch's moving bodies are this thread's until the
+    /// stage is over.
     #[inline(always)]
-    fn store(&self, velocities: &mut [Velocity], wc: &WideContact) {
-        scatter(velocities, &wc.body_a, self.va, self.wa);
-        scatter(velocities, &wc.body_b, self.vb, self.wb);
+    unsafe fn store(&self, velocities: &SharedSlice<Velocity>, wc: &WideContact) {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            scatter_moving(velocities, &wc.body_a, wc.inv_mass_a, self.va, self.wa);
+            scatter_moving(velocities, &wc.body_b, wc.inv_mass_b, self.vb, self.wb);
+        }
     }
 
     /// Relative velocity of B's point against A's along `dir`.
@@ -162,22 +180,23 @@ pub(crate) struct ContactSolver {
     /// Manifold points of each touching contact, in contact order.
     point_counts: Vec<u8>,
     wide: Vec<WideContact>,
+    /// A claim word per block of the colours, for the team.
+    claims: Claims,
+    softness: ContactSoftness,
 }
 
 impl ContactSolver {
-    /// Colours the touching contacts listed in `touching` (contact ids, ascending) and builds
-    /// their batches.
-    #[allow(clippy::too_many_arguments)]
+    /// Colours the touching contacts listed in `touching` (contact ids, ascending) into
+    /// batches, to be filled by the solve's team ([`SharedContacts::fill`]).
     pub fn prepare(
         &mut self,
         contacts: &[Contact],
         touching: &[u32],
         solver_index: &[u32],
         bodies: &[SolverBody],
-        velocities: &[Velocity],
-        centers: &[Vec3],
         softness: ContactSoftness,
     ) {
+        self.softness = softness;
         self.movable.clear();
         self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
         // Each contact's solver bodies, read once in contact order (the contacts are large, and
@@ -192,21 +211,9 @@ impl ContactSolver {
             self.point_counts.push(c.manifold.count as u8);
         }
         self.batches.build(self.pairs.iter().copied(), &self.movable, &self.point_counts);
+        self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(self.batches.lanes.len(), WideContact::default);
-        for (lanes, wc) in self.batches.lanes.iter().zip(self.wide.iter_mut()) {
-            wc.clear();
-            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                let contact = &contacts[touching[lane as usize] as usize];
-                let (a, b) = self.pairs[lane as usize];
-                let state = |i: u32| LaneBody {
-                    body: &bodies[i as usize],
-                    velocity: velocities[i as usize],
-                    center: centers[i as usize],
-                };
-                prepare_lane(wc, k, contact, (a, b), (state(a), state(b)), softness);
-            }
-        }
     }
 
     /// Manifold points over this step's touching contacts (counted while preparing them, so
@@ -215,107 +222,38 @@ impl ContactSolver {
         self.point_counts.iter().map(|&n| n as u32).sum()
     }
 
+    /// Batches prepared this step.
+    pub fn batch_count(&self) -> usize {
+        self.batches.lanes.len()
+    }
+
     /// Number of graph colours this step's contacts needed.
     pub fn colour_count(&self) -> usize {
         self.batches.colour_count()
     }
 
-    /// Applies the accumulated impulses (warm start).
-    pub fn warm_start(&self, velocities: &mut [Velocity]) {
-        for wc in &self.wide {
-            let mut vel = LaneVelocities::load(velocities, wc);
-            let mut total = f32x4::ZERO;
-            let (mut spin_a, mut spin_b) = (Vec3x4::ZERO, Vec3x4::ZERO);
-            for p in &wc.points[..wc.point_count] {
-                total += p.impulse;
-                spin_a += p.spin_a * p.impulse;
-                spin_b += p.spin_b * p.impulse;
-            }
-            vel.va -= wc.normal * (total * wc.inv_mass_a);
-            vel.wa -= spin_a;
-            vel.vb += wc.normal * (total * wc.inv_mass_b);
-            vel.wb += spin_b;
-            for row in &wc.friction_rows {
-                vel.push(wc, row.direction, row.spin_a, row.spin_b, row.impulse);
-            }
-            vel.wa -= wc.twist_spin_a * wc.twist_impulse;
-            vel.wb += wc.twist_spin_b * wc.twist_impulse;
-            vel.store(velocities, wc);
-        }
-    }
-
-    /// One pass over all contacts. With `use_bias` the soft position feedback pushes overlapping
-    /// bodies apart; without it (the relax pass) only velocities are made consistent.
-    pub fn solve(
-        &mut self,
-        motions: &[Motion],
-        velocities: &mut [Velocity],
-        inv_h: f32,
-        max_push_out_speed: f32,
-        use_bias: bool,
-    ) {
-        let inv_h = f32x4::splat(inv_h);
-        let max_push_out = f32x4::splat(-max_push_out_speed);
-        for wc in self.wide.iter_mut() {
-            let (moved_a, turn_a) = gather(motions, &wc.body_a);
-            let (moved_b, turn_b) = gather(motions, &wc.body_b);
-            let dp = moved_b - moved_a;
-            let mut vel = LaneVelocities::load(velocities, wc);
-            let normal_motion = wc.normal.dot(dp);
-            let mut total = f32x4::ZERO;
-            for i in 0..wc.point_count {
-                let p = wc.points[i];
-                // Current separation from the bodies' motion since the step began.
-                let s = normal_motion + p.arm_b.dot(turn_b) - p.arm_a.dot(turn_a) + p.separation;
-                // Speculative: allow exactly the approach that closes the gap this substep.
-                let speculative = s.simd_gt(f32x4::ZERO);
-                let (bias, mass_scale, impulse_scale) = if use_bias {
-                    (
-                        select(speculative, s * inv_h, (wc.bias_rate * s).fast_max(max_push_out)),
-                        select(speculative, f32x4::ONE, wc.mass_scale),
-                        select(speculative, f32x4::ZERO, wc.impulse_scale),
-                    )
-                } else {
-                    (select(speculative, s * inv_h, f32x4::ZERO), f32x4::ONE, f32x4::ZERO)
-                };
-                let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
-                let lambda = -p.mass * mass_scale * (vn + bias) - impulse_scale * p.impulse;
-                let new_impulse = (p.impulse + lambda).fast_max(f32x4::ZERO);
-                let applied = new_impulse - p.impulse;
-                let point = &mut wc.points[i];
-                point.impulse = new_impulse;
-                point.max_impulse = point.max_impulse.fast_max(new_impulse);
-                total += new_impulse;
-                vel.push(wc, wc.normal, p.spin_a, p.spin_b, applied);
-            }
-            solve_friction(&mut vel, wc, total);
-            vel.store(velocities, wc);
-        }
-    }
-
-    /// Restitution, once after the substeps: points that approached faster than `threshold` and
-    /// carried load get a normal velocity of `-restitution` times their approach speed.
-    pub fn apply_restitution(&mut self, velocities: &mut [Velocity], threshold: f32) {
-        let threshold = f32x4::splat(-threshold);
-        for wc in self.wide.iter_mut() {
-            if !wc.restitution.simd_gt(f32x4::ZERO).any() {
-                continue;
-            }
-            let mut vel = LaneVelocities::load(velocities, wc);
-            for i in 0..wc.point_count {
-                let p = wc.points[i];
-                let bounces = wc.restitution.simd_gt(f32x4::ZERO)
-                    & threshold.simd_gt(p.relative_velocity)
-                    & p.max_impulse.simd_gt(f32x4::ZERO);
-                let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
-                let lambda = -p.mass * (vn + wc.restitution * p.relative_velocity);
-                let new_impulse = select(bounces, (p.impulse + lambda).fast_max(f32x4::ZERO), p.impulse);
-                let point = &mut wc.points[i];
-                point.impulse = new_impulse;
-                point.max_impulse = point.max_impulse.fast_max(new_impulse);
-                vel.push(wc, wc.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
-            }
-            vel.store(velocities, wc);
+    /// The batches as the solve's team shares them, to be filled from `contacts` (the
+    /// touching ones `touching` lists, as given to [`ContactSolver::prepare`]) with the solver
+    /// bodies' centres `centers`.
+    pub fn share<'a>(
+        &'a mut self,
+        contacts: &'a [Contact],
+        touching: &'a [u32],
+        centers: &'a [Vec3],
+    ) -> SharedContacts<'a> {
+        SharedContacts {
+            wide: SharedSlice::new(&mut self.wide),
+            colours: &self.batches.colours,
+            serial: self.batches.serial.clone(),
+            claims: self.claims.words(),
+            fill: FillInputs {
+                lanes: &self.batches.lanes,
+                pairs: &self.pairs,
+                contacts,
+                touching,
+                centers,
+                softness: self.softness,
+            },
         }
     }
 
@@ -336,6 +274,223 @@ impl ContactSolver {
             }
         }
     }
+}
+
+/// The contact batches of one solve, shared by the members of its team: each stage works on
+/// one colour at a time, split across the team ([`Team::for_each_colour`]).
+pub(crate) struct SharedContacts<'a> {
+    wide: SharedSlice<'a, WideContact>,
+    colours: &'a [Range<usize>],
+    serial: Range<usize>,
+    claims: &'a [AtomicU32],
+    fill: FillInputs<'a>,
+}
+
+/// What filling the batches reads besides the solver bodies and velocities.
+struct FillInputs<'a> {
+    /// Each batch's lanes (indices into `touching`).
+    lanes: &'a [[u32; 4]],
+    /// Each touching contact's solver bodies.
+    pairs: &'a [(u32, u32)],
+    contacts: &'a [Contact],
+    touching: &'a [u32],
+    centers: &'a [Vec3],
+    softness: ContactSoftness,
+}
+
+impl SharedContacts<'_> {
+    /// Fills every batch from its contacts and their bodies at the start of the step, in
+    /// blocks of batches the team shares (each batch is written by one member).
+    pub fn fill(&self, team: &Team, bodies: &SharedSlice<SolverBody>, velocities: &SharedSlice<Velocity>) {
+        let count = self.wide.len();
+        // Any claim words serve: this stage's number is higher than any they hold.
+        let claims = &self.claims[..count.div_ceil(BLOCK_BATCHES)];
+        // SAFETY: solver bodies and velocities are only read in this stage.
+        let (bodies, velocities) = unsafe { (bodies.as_slice(), velocities.as_slice()) };
+        let f = &self.fill;
+        team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
+            // SAFETY: each block of batches is one member's in this stage.
+            let batches = unsafe { self.wide.slice_mut(block.clone()) };
+            for (lanes, wc) in f.lanes[block].iter().zip(batches) {
+                wc.clear();
+                for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+                    let contact = &f.contacts[f.touching[lane as usize] as usize];
+                    let (a, b) = f.pairs[lane as usize];
+                    let state = |i: u32| LaneBody {
+                        body: &bodies[i as usize],
+                        velocity: velocities[i as usize],
+                        center: f.centers[i as usize],
+                    };
+                    prepare_lane(wc, k, contact, (a, b), (state(a), state(b)), f.softness);
+                }
+            }
+        });
+    }
+
+    /// Runs `work` on every batch of this member's share, colour by colour.
+    fn for_each_batch(&self, team: &Team, mut work: impl FnMut(&mut WideContact)) {
+        team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
+            // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
+            // begins when the one before is done.
+            unsafe { self.wide.slice_mut(range) }.iter_mut().for_each(&mut work);
+        });
+    }
+
+    /// Applies the accumulated impulses (warm start).
+    pub fn warm_start(&self, team: &Team, velocities: &SharedSlice<Velocity>) {
+        self.for_each_batch(team, |wc| {
+            // SAFETY: the batches of a colour share no moving body, and the colours are stages
+            // one after another.
+            unsafe { warm_start_batch(wc, velocities) }
+        });
+    }
+
+    /// One pass over all contacts. With `use_bias` the soft position feedback pushes
+    /// overlapping bodies apart; without it (the relax pass) only velocities are made
+    /// consistent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn solve(
+        &self,
+        team: &Team,
+        motions: &SharedSlice<Motion>,
+        velocities: &SharedSlice<Velocity>,
+        inv_h: f32,
+        max_push_out_speed: f32,
+        use_bias: bool,
+    ) {
+        // SAFETY: motions are written only while integrating positions, a stage of its own.
+        let motions = unsafe { motions.as_slice() };
+        let feedback = Feedback {
+            inv_h: f32x4::splat(inv_h),
+            max_push_out: f32x4::splat(-max_push_out_speed),
+            use_bias,
+        };
+        self.for_each_batch(team, |wc| {
+            // SAFETY: as in `warm_start`.
+            unsafe { solve_batch(wc, motions, velocities, &feedback) }
+        });
+    }
+
+    /// Restitution, once after the substeps: points that approached faster than `threshold`
+    /// and carried load get a normal velocity of `-restitution` times their approach speed.
+    pub fn apply_restitution(&self, team: &Team, velocities: &SharedSlice<Velocity>, threshold: f32) {
+        let threshold = f32x4::splat(-threshold);
+        self.for_each_batch(team, |wc| {
+            // SAFETY: as in `warm_start`.
+            unsafe { restitute_batch(wc, velocities, threshold) }
+        });
+    }
+}
+
+/// How a solve pass feeds back penetration.
+struct Feedback {
+    inv_h: f32x4,
+    max_push_out: f32x4,
+    use_bias: bool,
+}
+
+/// Warm starts one batch.
+///
+/// # Safety
+/// No other thread accesses the batch's bodies' velocities until the stage is over.
+#[inline(always)]
+unsafe fn warm_start_batch(wc: &WideContact, velocities: &SharedSlice<Velocity>) {
+    // SAFETY: as the caller guarantees.
+    let mut vel = unsafe { LaneVelocities::load(velocities, wc) };
+    let mut total = f32x4::ZERO;
+    let (mut spin_a, mut spin_b) = (Vec3x4::ZERO, Vec3x4::ZERO);
+    for p in &wc.points[..wc.point_count] {
+        total += p.impulse;
+        spin_a += p.spin_a * p.impulse;
+        spin_b += p.spin_b * p.impulse;
+    }
+    vel.va -= wc.normal * (total * wc.inv_mass_a);
+    vel.wa -= spin_a;
+    vel.vb += wc.normal * (total * wc.inv_mass_b);
+    vel.wb += spin_b;
+    for row in &wc.friction_rows {
+        vel.push(wc, row.direction, row.spin_a, row.spin_b, row.impulse);
+    }
+    vel.wa -= wc.twist_spin_a * wc.twist_impulse;
+    vel.wb += wc.twist_spin_b * wc.twist_impulse;
+    // SAFETY: as the caller guarantees.
+    unsafe { vel.store(velocities, wc) };
+}
+
+/// One solve or relax pass over one batch.
+///
+/// # Safety
+/// As [`warm_start_batch`].
+#[inline(always)]
+unsafe fn solve_batch(
+    wc: &mut WideContact,
+    motions: &[Motion],
+    velocities: &SharedSlice<Velocity>,
+    f: &Feedback,
+) {
+    let (moved_a, turn_a) = gather(motions, &wc.body_a);
+    let (moved_b, turn_b) = gather(motions, &wc.body_b);
+    let dp = moved_b - moved_a;
+    // SAFETY: as the caller guarantees.
+    let mut vel = unsafe { LaneVelocities::load(velocities, wc) };
+    let normal_motion = wc.normal.dot(dp);
+    let mut total = f32x4::ZERO;
+    for i in 0..wc.point_count {
+        let p = wc.points[i];
+        // Current separation from the bodies' motion since the step began.
+        let s = normal_motion + p.arm_b.dot(turn_b) - p.arm_a.dot(turn_a) + p.separation;
+        // Speculative: allow exactly the approach that closes the gap this substep.
+        let speculative = s.simd_gt(f32x4::ZERO);
+        let (bias, mass_scale, impulse_scale) = if f.use_bias {
+            (
+                select(speculative, s * f.inv_h, (wc.bias_rate * s).fast_max(f.max_push_out)),
+                select(speculative, f32x4::ONE, wc.mass_scale),
+                select(speculative, f32x4::ZERO, wc.impulse_scale),
+            )
+        } else {
+            (select(speculative, s * f.inv_h, f32x4::ZERO), f32x4::ONE, f32x4::ZERO)
+        };
+        let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
+        let lambda = -p.mass * mass_scale * (vn + bias) - impulse_scale * p.impulse;
+        let new_impulse = (p.impulse + lambda).fast_max(f32x4::ZERO);
+        let applied = new_impulse - p.impulse;
+        let point = &mut wc.points[i];
+        point.impulse = new_impulse;
+        point.max_impulse = point.max_impulse.fast_max(new_impulse);
+        total += new_impulse;
+        vel.push(wc, wc.normal, p.spin_a, p.spin_b, applied);
+    }
+    solve_friction(&mut vel, wc, total);
+    // SAFETY: as the caller guarantees.
+    unsafe { vel.store(velocities, wc) };
+}
+
+/// Restitution for one batch.
+///
+/// # Safety
+/// As [`warm_start_batch`].
+#[inline(always)]
+unsafe fn restitute_batch(wc: &mut WideContact, velocities: &SharedSlice<Velocity>, threshold: f32x4) {
+    if !wc.restitution.simd_gt(f32x4::ZERO).any() {
+        return;
+    }
+    // SAFETY: as the caller guarantees.
+    let mut vel = unsafe { LaneVelocities::load(velocities, wc) };
+    for i in 0..wc.point_count {
+        let p = wc.points[i];
+        let bounces = wc.restitution.simd_gt(f32x4::ZERO)
+            & threshold.simd_gt(p.relative_velocity)
+            & p.max_impulse.simd_gt(f32x4::ZERO);
+        let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
+        let lambda = -p.mass * (vn + wc.restitution * p.relative_velocity);
+        let new_impulse = select(bounces, (p.impulse + lambda).fast_max(f32x4::ZERO), p.impulse);
+        let point = &mut wc.points[i];
+        point.impulse = new_impulse;
+        point.max_impulse = point.max_impulse.fast_max(new_impulse);
+        vel.push(wc, wc.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
+    }
+    // SAFETY: as the caller guarantees.
+    unsafe { vel.store(velocities, wc) };
 }
 
 /// Friction at the manifold's centre: two directions limited together to a disc of radius

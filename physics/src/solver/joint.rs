@@ -7,14 +7,19 @@
 //! one after another in joint order (each reads the velocities the previous one left). Both
 //! orders follow the joint order alone, so the result is the same on any thread count.
 
-use super::point_joint::{PointJoint, PointJointSolver};
-use super::revolute_joint::{PreparedRevolute, RevoluteJointSolver};
-use super::spherical_joint::{PreparedSpherical, SphericalJointSolver};
+use super::joint_lanes::SharedWideJoints;
+use super::point_joint::{PointJoint, PointJointSolver, WidePointJoint};
+use super::revolute_joint::{PreparedRevolute, RevoluteJointSolver, WideRevolute};
+use super::spherical_joint::{PreparedSpherical, SphericalJointSolver, WideSpherical};
+use super::substeps::SolveArrays;
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::bitset::BitSet;
 use crate::body::{Body, NONE};
 use crate::joint::rows::{Masses, PairVelocity, Pass, Reaction, RowSolver, rotation_mass};
 use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, PoseSide};
+use crate::parallel::SharedSlice;
+use crate::parallel::{Claims, Team};
+use std::sync::atomic::AtomicU32;
 
 /// Solver index of sides that do not move in the solve (the world, static and sleeping
 /// bodies): the fixed slot.
@@ -49,6 +54,8 @@ pub(crate) struct JointSolver {
     /// Plain ball joints, solved four at a time (`point_joint.rs`).
     points: PointJointSolver,
     point_list: Vec<PointJoint>,
+    /// The general joints' claim word, for the team (they are one block).
+    general_claim: Claims,
     rigid: Softness,
     h: f32,
 }
@@ -72,6 +79,7 @@ impl JointSolver {
         self.point_list.clear();
         self.revolute_list.clear();
         self.spherical_list.clear();
+        self.general_claim.reset(1);
         self.rigid = rigid;
         self.h = h;
         for slot in awake.iter() {
@@ -152,6 +160,14 @@ impl JointSolver {
         self.points.prepare(&self.point_list, solver_bodies, h);
     }
 
+    /// Work items prepared this step: the general joints and the wide types' batches.
+    pub fn batch_count(&self) -> usize {
+        self.prepared.len()
+            + self.revolutes.batches.wide.len()
+            + self.sphericals.batches.wide.len()
+            + self.points.batches.wide.len()
+    }
+
     /// Joints prepared this step.
     pub fn len(&self) -> usize {
         self.prepared.len()
@@ -160,59 +176,17 @@ impl JointSolver {
             + self.points.batches.len()
     }
 
-    /// Runs `pass` over every joint, at the pose the bodies' motion so far gives.
-    fn run(&mut self, pass: Pass, bodies: &[SolverBody], motions: &[Motion], velocities: &mut [Velocity]) {
-        let (rigid, h) = (self.rigid, self.h);
-        for p in &mut self.prepared {
-            let (a, b) = (p.body_a as usize, p.body_b as usize);
-            let pose = p.pose.moved(bodies[a].dq, motions[a].first(), bodies[b].dq, motions[b].first());
-            // The masses are read from the solver bodies, whose rotation the pose just read,
-            // rather than kept in every prepared joint: 80 bytes less to stream per joint.
-            let masses = masses_of(&bodies[a], &bodies[b]);
-            let mut rows = RowSolver {
-                masses: &masses,
-                velocity: PairVelocity {
-                    va: velocities[a].first(),
-                    wa: velocities[a].second(),
-                    vb: velocities[b].first(),
-                    wb: velocities[b].second(),
-                },
-                pass,
-                rigid,
-                h,
-                inv_h: 1.0 / h,
-                reaction: Reaction::default(),
-            };
-            p.kind.solve(&mut rows, &pose, &p.constants, &mut p.impulses);
-            // A fixed side gets back what it had: nothing can change its velocity.
-            let v = rows.velocity;
-            velocities[a] = Velocity::new(v.va, v.wa);
-            velocities[b] = Velocity::new(v.vb, v.wb);
+    /// The joints as the solve's team shares them.
+    pub fn share(&mut self) -> SharedJoints<'_> {
+        SharedJoints {
+            general: SharedSlice::new(&mut self.prepared),
+            revolutes: self.revolutes.batches.share(),
+            sphericals: self.sphericals.batches.share(),
+            points: self.points.batches.share(),
+            general_claim: &self.general_claim.words()[0],
+            rigid: self.rigid,
+            h: self.h,
         }
-    }
-
-    /// Applies the accumulated impulses again at the start of a substep.
-    pub fn warm_start(&mut self, bodies: &[SolverBody], motions: &[Motion], velocities: &mut [Velocity]) {
-        self.run(Pass::WarmStart, bodies, motions, velocities);
-        self.revolutes.batches.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
-        self.sphericals.batches.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
-        self.points.batches.run(Pass::WarmStart, bodies, motions, velocities, self.rigid);
-    }
-
-    /// One iteration over every joint, with position feedback (`use_bias`) or relaxing
-    /// without it.
-    pub fn solve(
-        &mut self,
-        bodies: &[SolverBody],
-        motions: &[Motion],
-        velocities: &mut [Velocity],
-        use_bias: bool,
-    ) {
-        let pass = if use_bias { Pass::Solve } else { Pass::Relax };
-        self.run(pass, bodies, motions, velocities);
-        self.revolutes.batches.run(pass, bodies, motions, velocities, self.rigid);
-        self.sphericals.batches.run(pass, bodies, motions, velocities, self.rigid);
-        self.points.batches.run(pass, bodies, motions, velocities, self.rigid);
     }
 
     /// Writes the impulses back for the next step, with the force, torque, motor load and
@@ -255,6 +229,93 @@ impl JointSolver {
             .chain(self.revolutes.batches.joints())
             .chain(self.sphericals.batches.joints())
             .chain(self.points.batches.joints())
+    }
+}
+
+/// The joints of one solve, shared by the members of its team: the general ones run on the
+/// leader alone, one after another in joint order (each reads what the one before left), then
+/// each wide type colour by colour, split across the team.
+pub(crate) struct SharedJoints<'a> {
+    general: SharedSlice<'a, PreparedJoint>,
+    revolutes: SharedWideJoints<'a, WideRevolute>,
+    sphericals: SharedWideJoints<'a, WideSpherical>,
+    points: SharedWideJoints<'a, WidePointJoint>,
+    general_claim: &'a AtomicU32,
+    rigid: Softness,
+    h: f32,
+}
+
+impl SharedJoints<'_> {
+    /// Applies the accumulated impulses again at the start of a substep.
+    pub fn warm_start(&self, team: &Team, arrays: &SolveArrays) {
+        self.run(team, Pass::WarmStart, arrays);
+    }
+
+    /// One iteration over every joint, with position feedback (`use_bias`) or relaxing
+    /// without it.
+    pub fn solve(&self, team: &Team, arrays: &SolveArrays, use_bias: bool) {
+        self.run(team, if use_bias { Pass::Solve } else { Pass::Relax }, arrays);
+    }
+
+    /// Runs `pass` over every joint, at the pose the bodies' motion so far gives.
+    fn run(&self, team: &Team, pass: Pass, arrays: &SolveArrays) {
+        if self.general.len() > 0 {
+            team.once(self.general_claim, || {
+                // SAFETY: the general joints and every velocity are this member's for this
+                // stage, while the others wait for it to be done without touching any array;
+                // bodies and motions are written only while integrating positions.
+                let (prepared, velocities, bodies, motions) = unsafe {
+                    (
+                        self.general.slice_mut(0..self.general.len()),
+                        arrays.velocities.slice_mut(0..arrays.velocities.len()),
+                        arrays.bodies.as_slice(),
+                        arrays.motions.as_slice(),
+                    )
+                };
+                run_general(prepared, pass, bodies, motions, velocities, self.rigid, self.h);
+            });
+        }
+        self.revolutes.run(team, pass, arrays, self.rigid);
+        self.sphericals.run(team, pass, arrays, self.rigid);
+        self.points.run(team, pass, arrays, self.rigid);
+    }
+}
+
+/// Runs `pass` over the general joints `prepared`, one after another.
+fn run_general(
+    prepared: &mut [PreparedJoint],
+    pass: Pass,
+    bodies: &[SolverBody],
+    motions: &[Motion],
+    velocities: &mut [Velocity],
+    rigid: Softness,
+    h: f32,
+) {
+    for p in prepared {
+        let (a, b) = (p.body_a as usize, p.body_b as usize);
+        let pose = p.pose.moved(bodies[a].dq, motions[a].first(), bodies[b].dq, motions[b].first());
+        // The masses are read from the solver bodies, whose rotation the pose just read,
+        // rather than kept in every prepared joint: 80 bytes less to stream per joint.
+        let masses = masses_of(&bodies[a], &bodies[b]);
+        let mut rows = RowSolver {
+            masses: &masses,
+            velocity: PairVelocity {
+                va: velocities[a].first(),
+                wa: velocities[a].second(),
+                vb: velocities[b].first(),
+                wb: velocities[b].second(),
+            },
+            pass,
+            rigid,
+            h,
+            inv_h: 1.0 / h,
+            reaction: Reaction::default(),
+        };
+        p.kind.solve(&mut rows, &pose, &p.constants, &mut p.impulses);
+        // A fixed side gets back what it had: nothing can change its velocity.
+        let v = rows.velocity;
+        velocities[a] = Velocity::new(v.va, v.wa);
+        velocities[b] = Velocity::new(v.vb, v.wb);
     }
 }
 

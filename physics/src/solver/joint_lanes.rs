@@ -8,10 +8,15 @@
 //! compute is zero and they write back the fixed body's unchanged velocity.
 
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, scatter, select};
+use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, gather_shared, scatter_moving, select};
+use super::substeps::SolveArrays;
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::joint::Limits;
 use crate::joint::rows::{NO_FEEDBACK, Pass};
+use crate::parallel::SharedSlice;
+use crate::parallel::{Claims, Team, colour_claims};
+use std::ops::Range;
+use std::sync::atomic::AtomicU32;
 
 /// The sides, slots and masses of four joints, one per lane.
 #[derive(Clone, Debug)]
@@ -223,18 +228,29 @@ impl JointLanes {
     }
 
     /// The sides' velocities.
+    ///
+    /// # Safety
+    /// No other thread writes the sides' velocities until the stage is over (the batch is one
+    /// of the colour the team works on).
     #[inline(always)]
-    pub fn velocity(&self, velocities: &[Velocity]) -> LaneVelocity {
-        let (va, wa) = gather(velocities, &self.body_a);
-        let (vb, wb) = gather(velocities, &self.body_b);
+    pub unsafe fn velocity(&self, velocities: &SharedSlice<Velocity>) -> LaneVelocity {
+        // SAFETY: as the caller guarantees.
+        let ((va, wa), (vb, wb)) =
+            unsafe { (gather_shared(velocities, &self.body_a), gather_shared(velocities, &self.body_b)) };
         LaneVelocity { va, wa, vb, wb }
     }
 
-    /// Writes the sides' velocities back (A's, then B's, lane by lane).
+    /// Writes the moving sides' velocities back (A's, then B's, lane by lane).
+    ///
+    /// # Safety
+    /// As [`JointLanes::velocity`]: the moving sides are this thread's until the stage is over.
     #[inline(always)]
-    pub fn store_velocity(&self, velocities: &mut [Velocity], v: &LaneVelocity) {
-        scatter(velocities, &self.body_a, v.va, v.wa);
-        scatter(velocities, &self.body_b, v.vb, v.wb);
+    pub unsafe fn store_velocity(&self, velocities: &SharedSlice<Velocity>, v: &LaneVelocity) {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            scatter_moving(velocities, &self.body_a, self.inv_mass_a, v.va, v.wa);
+            scatter_moving(velocities, &self.body_b, self.inv_mass_b, v.vb, v.wb);
+        }
     }
 
     /// How far the sides have moved and turned since the step began.
@@ -385,6 +401,8 @@ pub(crate) struct WideJoints<W> {
     ones: Vec<u8>,
     /// The batches.
     pub wide: Vec<W>,
+    /// A claim word per block of the colours, for the team.
+    claims: Claims,
     /// The substep.
     pub h: f32,
 }
@@ -409,6 +427,7 @@ impl<W: WideJoint> WideJoints<W> {
         self.ones.clear();
         self.ones.resize(joints.len(), 1);
         self.batches.build(self.pairs.iter().copied(), &self.movable, &self.ones);
+        self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         self.wide.clear();
         for lanes in &self.batches.lanes {
             let mut w = W::default();
@@ -429,8 +448,20 @@ impl<W: WideJoint> WideJoints<W> {
         self.wide.iter().flat_map(|w| w.lanes().filled().map(|(_, j)| j))
     }
 
-    /// Runs `pass` (warm start, solve with feedback `rigid`, or relax) over every batch; the
-    /// force readout is each type's own.
+    /// The batches as the solve's team shares them.
+    pub fn share(&mut self) -> SharedWideJoints<'_, W> {
+        SharedWideJoints {
+            wide: SharedSlice::new(&mut self.wide),
+            colours: &self.batches.colours,
+            serial: self.batches.serial.clone(),
+            claims: self.claims.words(),
+            h: self.h,
+        }
+    }
+
+    /// Runs `pass` over every batch on the caller's thread alone (tests compare the lanes with
+    /// the scalar rows this way).
+    #[cfg(test)]
     pub fn run(
         &mut self,
         pass: Pass,
@@ -439,17 +470,51 @@ impl<W: WideJoint> WideJoints<W> {
         velocities: &mut [Velocity],
         rigid: Softness,
     ) {
+        // The passes read bodies and motions only; the arrays the team shares are mutable.
+        let (mut bodies, mut motions) = (bodies.to_vec(), motions.to_vec());
+        let mut claims = Claims::default();
+        let arrays = SolveArrays::new(&mut bodies, &mut motions, velocities, &mut claims);
+        self.share().run(&Team::alone(), pass, &arrays, rigid);
+    }
+}
+
+/// The batches of one wide joint type in a solve, shared by the members of its team.
+pub(crate) struct SharedWideJoints<'a, W> {
+    wide: SharedSlice<'a, W>,
+    colours: &'a [Range<usize>],
+    serial: Range<usize>,
+    claims: &'a [AtomicU32],
+    h: f32,
+}
+
+impl<W: WideJoint> SharedWideJoints<'_, W> {
+    /// Runs `pass` (warm start, solve with feedback `rigid`, or relax) over this member's
+    /// share of every batch, colour by colour; the force readout is each type's own.
+    pub fn run(&self, team: &Team, pass: Pass, arrays: &SolveArrays, rigid: Softness) {
+        if pass == Pass::Reaction {
+            return;
+        }
         let rigid = SoftLanes::splat(if pass == Pass::Solve { rigid } else { NO_FEEDBACK });
         let inv_h = f32x4::splat(1.0 / self.h);
-        for w in &mut self.wide {
-            let pose = w.pose(&w.lanes().motion(bodies, motions));
-            let mut v = w.lanes().velocity(velocities);
-            match pass {
-                Pass::WarmStart => w.warm_start(&mut v, &pose),
-                Pass::Solve | Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
-                Pass::Reaction => return,
+        // SAFETY: solver bodies and motions are written only while integrating positions, a
+        // stage of its own.
+        let (bodies, motions) = unsafe { (arrays.bodies.as_slice(), arrays.motions.as_slice()) };
+        team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
+            // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
+            // begins when the one before is done.
+            for w in unsafe { self.wide.slice_mut(range) } {
+                let pose = w.pose(&w.lanes().motion(bodies, motions));
+                // SAFETY: the batches of a colour share no moving body, and the colours are
+                // stages one after another.
+                let mut v = unsafe { w.lanes().velocity(&arrays.velocities) };
+                match pass {
+                    Pass::WarmStart => w.warm_start(&mut v, &pose),
+                    Pass::Solve | Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
+                    Pass::Reaction => {}
+                }
+                // SAFETY: as above.
+                unsafe { w.lanes().store_velocity(&arrays.velocities, &v) };
             }
-            w.lanes().store_velocity(velocities, &v);
-        }
+        });
     }
 }

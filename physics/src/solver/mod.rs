@@ -11,10 +11,12 @@ mod revolute_joint;
 mod simd;
 mod soft;
 mod spherical_joint;
+mod substeps;
 
 pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub(crate) use joint::JointSolver;
 pub use soft::Softness;
+pub(crate) use substeps::{SubstepSettings, TouchingContacts, solve_substeps};
 
 use crate::math::{Mat3, Quat, Vec3};
 
@@ -91,39 +93,5 @@ impl Vec3Pair {
     #[inline]
     pub fn second(&self) -> Vec3 {
         Vec3::new(self.second[0], self.second[1], self.second[2])
-    }
-}
-
-/// Adds gravity, forces and damping for one substep.
-pub(crate) fn integrate_velocities(
-    bodies: &[SolverBody],
-    velocities: &mut [Velocity],
-    max_angular_speed: f32,
-) {
-    for (b, vel) in bodies.iter().zip(velocities.iter_mut()).filter(|(b, _)| b.inv_mass > 0.0) {
-        let v = (vel.first() + b.dv) * b.linear_retention;
-        let mut w = (vel.second() + b.dw) * b.angular_retention;
-        let speed = w.length();
-        if speed > max_angular_speed {
-            w *= max_angular_speed / speed;
-        }
-        *vel = Velocity::new(v, w);
-    }
-}
-
-/// Moves every body by its velocity for one substep.
-pub(crate) fn integrate_positions(
-    bodies: &mut [SolverBody],
-    velocities: &[Velocity],
-    motions: &mut [Motion],
-    h: f32,
-) {
-    for ((b, vel), motion) in bodies.iter_mut().zip(velocities).zip(motions.iter_mut()) {
-        let (v, w) = (vel.first(), vel.second());
-        *motion = Motion::new(motion.first() + v * h, motion.second() + w * h);
-        // First-order quaternion integration, renormalised: accurate for the small angles of
-        // one substep and cheap.
-        let spin = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * b.dq;
-        b.dq = (b.dq + spin * (0.5 * h)).normalize();
     }
 }

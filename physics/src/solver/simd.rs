@@ -5,6 +5,7 @@
 
 use super::{Vec3Pair, Velocity};
 use crate::math::{Mat3, Quat, Vec3};
+use crate::parallel::SharedSlice;
 use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
 pub(crate) use wide::f32x4;
 
@@ -282,14 +283,48 @@ pub(crate) fn gather(pairs: &[Vec3Pair], bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) 
     (Vec3x4 { x: ax, y: ay, z: az }, Vec3x4 { x: bx, y: by, z: bz })
 }
 
-/// Writes four lanes of velocities back to their bodies, in lane order.
+/// Four bodies' pairs as lanes, from an array the team shares ([`gather`] otherwise).
+///
+/// # Safety
+/// No other thread writes these four bodies' pairs until the stage is over.
 #[inline(always)]
-pub(crate) fn scatter(velocities: &mut [Velocity], bodies: &[u32; 4], v: Vec3x4, w: Vec3x4) {
+pub(crate) unsafe fn gather_shared(pairs: &SharedSlice<Vec3Pair>, bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) {
+    // SAFETY: the caller guarantees no concurrent write of these four elements.
+    let body = |k: usize| unsafe { pairs.read(bodies[k] as usize) };
+    let (b0, b1, b2, b3) = (body(0), body(1), body(2), body(3));
+    let [ax, ay, az, _] = f32x4::transpose([b0.first, b1.first, b2.first, b3.first].map(f32x4::new));
+    let [bx, by, bz, _] = f32x4::transpose([b0.second, b1.second, b2.second, b3.second].map(f32x4::new));
+    (Vec3x4 { x: ax, y: ay, z: az }, Vec3x4 { x: bx, y: by, z: bz })
+}
+
+/// Writes back the velocities of the lanes whose body the solver moves (`inv_mass` above
+/// zero), in lane order. An immovable body (the fixed slot, a kinematic body) may sit in many
+/// lanes of a colour and is never written: no impulse changes its velocity, and two threads
+/// must not write one element even with the same value.
+///
+/// # Safety
+/// No other thread reads or writes the moving lanes' velocities until the stage is over.
+#[inline(always)]
+pub(crate) unsafe fn scatter_moving(
+    velocities: &SharedSlice<Velocity>,
+    bodies: &[u32; 4],
+    inv_mass: f32x4,
+    v: Vec3x4,
+    w: Vec3x4,
+) {
     let linear = f32x4::transpose([v.x, v.y, v.z, f32x4::ZERO]);
     let angular = f32x4::transpose([w.x, w.y, w.z, f32x4::ZERO]);
-    for k in 0..4 {
-        velocities[bodies[k] as usize] =
-            Velocity { first: linear[k].to_array(), second: angular[k].to_array() };
+    let moving = inv_mass.simd_gt(f32x4::ZERO).to_bitmask();
+    let write = |k: usize| {
+        let velocity = Velocity { first: linear[k].to_array(), second: angular[k].to_array() };
+        // SAFETY: the caller guarantees this thread alone accesses the moving lanes' bodies.
+        unsafe { velocities.write(bodies[k] as usize, velocity) };
+    };
+    // Most batches move all four lanes' bodies: one branch for them.
+    if moving == 0b1111 {
+        (0..4).for_each(write);
+    } else {
+        (0..4).filter(|k| moving & (1 << k) != 0).for_each(write);
     }
 }
 

@@ -180,8 +180,9 @@ pub struct World {
     step_count: u64,
     time: f64,
     profile: Profile,
-    /// Worker threads for the parallel stages; `None` runs everything on the caller's thread.
-    /// Results are identical either way.
+    /// Helper threads for the parallel stages, one fewer than the world's threads (the
+    /// caller's thread is the other); `None` runs everything on the caller's thread. Results
+    /// are identical either way.
     threads: Option<Arc<rayon::ThreadPool>>,
     /// The voxel terrain (empty unless a scene or the editor sets one); see `world/terrain.rs`.
     terrain: crate::terrain::Terrain,
@@ -209,8 +210,8 @@ impl World {
         Ok(World { settings, ..Default::default() })
     }
 
-    /// Runs the parallel stages on `count` threads (1 = the caller's thread only). The result
-    /// of every step is bit-identical for any count.
+    /// Runs the parallel stages on `count` threads: the caller's and `count - 1` helpers (1 =
+    /// the caller's thread only). The result of every step is bit-identical for any count.
     pub fn set_thread_count(&mut self, count: usize) -> Result<(), AtollError> {
         if count == 0 || count > 256 {
             return Err(AtollError::invalid("thread count", format!("must be 1..=256, got {count}")));
@@ -219,7 +220,8 @@ impl World {
             None
         } else {
             let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(count)
+                .num_threads(count - 1)
+                .thread_name(|i| format!("atoll-helper-{i}"))
                 .build()
                 .map_err(|e| AtollError::invalid("thread count", e.to_string()))?;
             Some(Arc::new(pool))
@@ -255,7 +257,7 @@ impl World {
 
     /// Threads the parallel stages use.
     pub fn thread_count(&self) -> usize {
-        self.threads.as_ref().map_or(1, |p| p.current_num_threads())
+        self.threads.as_ref().map_or(1, |p| p.current_num_threads() + 1)
     }
 
     /// The step settings.

@@ -12,17 +12,22 @@ use crate::math::{Quat, Transform, Vec3};
 use crate::narrowphase::{
     Contact, Manifold, TERRAIN, TerrainLink, carry_manifold, collide, collide_terrain, update_manifold,
 };
+use crate::parallel::{Claims, SharedSlice, run_team};
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::query::Ray;
 use crate::solver::{
-    self, ContactSoftness, ContactSolver, JointSolver, Motion, Softness, SolverBody, Velocity,
+    ContactSoftness, ContactSolver, JointSolver, Motion, Softness, SolverBody, SubstepSettings,
+    TouchingContacts, Velocity, solve_substeps,
 };
 use crate::terrain::{ChunkCoord, Terrain};
-use rayon::prelude::*;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
 /// arrays holds an immovable body at rest.
 const FIXED_SLOT: u32 = 0;
+
+/// Contacts in a block of the narrowphase (whole words of the awake set): a few dozen
+/// microseconds of work in a busy pile.
+const CONTACT_BLOCK: usize = 256;
 
 /// Bits of a contact's status byte after the narrowphase ([`contact_status`]).
 const TOUCHING: u8 = 1;
@@ -57,6 +62,10 @@ pub(crate) struct StepScratch {
     centers: Vec<Vec3>,
     contact_solver: ContactSolver,
     pub(super) joint_solver: JointSolver,
+    /// A claim word per block of solver bodies, for the threads of the solve.
+    body_claims: Claims,
+    /// A claim word per block of contacts, for the threads of the narrowphase.
+    narrowphase_claims: Claims,
     pub(super) candidates: Vec<u32>,
     pub(super) water_block: crate::terrain::WaterBlock,
     /// Some awake body got a water contact since the water last went inert.
@@ -184,7 +193,7 @@ impl World {
         // get a contact.
         let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
         let keep = |a, b| !contacts.contains(a, b) && !joint_blocks_collision(bodies, joints, a, b);
-        self.broadphase.update_pairs_where(&mut self.scratch.pairs, keep);
+        self.broadphase.update_pairs_on(self.threads.as_deref(), &mut self.scratch.pairs, keep);
         let mut created = 0;
         for &(a, b) in &self.scratch.pairs {
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
@@ -206,9 +215,9 @@ impl World {
         created
     }
 
-    /// [`Stage::Narrowphase`]: update the awake contacts' manifolds, in parallel when the world has more than
-    /// one thread: each contact reads the bodies and writes only itself, so the result does not
-    /// depend on scheduling. Then, in contact order, begin and end of touching become bits and
+    /// [`Stage::Narrowphase`]: update the awake contacts' manifolds, in blocks the world's
+    /// threads share: each contact reads the bodies and writes only itself, so the result does
+    /// not depend on scheduling. Then, in contact order, begin and end of touching become bits and
     /// events, and pairs whose fat boxes separated are destroyed.
     fn update_contacts(&mut self) {
         let settings = self.settings;
@@ -246,18 +255,32 @@ impl World {
             update_contact((id, c));
             *status = contact_status(c);
         };
+        let count = self.contacts.contacts.len();
         let status = &mut self.scratch.contact_status;
-        status.resize(self.contacts.contacts.len(), 0);
-        match &self.threads {
-            Some(pool) => pool.install(|| {
-                self.contacts.contacts.par_iter_mut().zip(status.par_iter_mut()).enumerate().for_each(update)
-            }),
-            // One thread: visit the awake contacts only, so a sleeping pile costs nothing here.
-            None => {
-                let contacts = &mut self.contacts.contacts;
-                awake.iter().for_each(|id| update((id, (&mut contacts[id], &mut status[id]))));
-            }
-        }
+        status.resize(count, 0);
+        let claims = &mut self.scratch.narrowphase_claims;
+        claims.reset(count.div_ceil(CONTACT_BLOCK));
+        let claims = claims.words();
+        let (contacts, status) = (SharedSlice::new(&mut self.contacts.contacts), SharedSlice::new(status));
+        // Blocks of whole words of the awake set: a member visits the awake contacts of its
+        // blocks only, so a sleeping pile costs nothing here.
+        run_team(self.threads.as_deref(), |team| {
+            team.for_blocks(count, CONTACT_BLOCK, claims, |block| {
+                // SAFETY: each block of contacts and their status bytes is one member's in this
+                // stage; each update reads the bodies and writes only its own contact.
+                let (block_contacts, block_status) =
+                    unsafe { (contacts.slice_mut(block.clone()), status.slice_mut(block.clone())) };
+                for k in block.start / 64..block.end.div_ceil(64).min(awake.word_count()) {
+                    let mut word = awake.word(k);
+                    while word != 0 {
+                        let id = k * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        let local = id - block.start;
+                        update((id, (&mut block_contacts[local], &mut block_status[local])));
+                    }
+                }
+            });
+        });
         // In contact order, word by word from a copy of each word of the awake set: destroying
         // a contact clears only its own bit, so the copy visits exactly the contacts a fresh
         // search for the next set bit would, for a fraction of the work.
@@ -344,25 +367,31 @@ impl World {
             &scratch.touching,
             &scratch.solver_index,
             &scratch.solver_bodies,
-            &scratch.velocities,
-            &scratch.centers,
             softness,
         );
-        let (bodies, velocities, motions) =
-            (&mut scratch.solver_bodies, &mut scratch.velocities, &mut scratch.motions);
-        // Joints go first in each stage, so the contacts, solved last, have the final word on
-        // penetration.
-        for _ in 0..s.substeps {
-            solver::integrate_velocities(bodies, velocities, s.max_angular_speed);
-            joints.warm_start(bodies, motions, velocities);
-            contacts.warm_start(velocities);
-            joints.solve(bodies, motions, velocities, true);
-            contacts.solve(motions, velocities, 1.0 / h, s.max_push_out_speed, true);
-            solver::integrate_positions(bodies, velocities, motions, h);
-            joints.solve(bodies, motions, velocities, false);
-            contacts.solve(motions, velocities, 1.0 / h, s.max_push_out_speed, false);
-        }
-        contacts.apply_restitution(velocities, s.restitution_threshold);
+        let substeps = SubstepSettings {
+            substeps: s.substeps,
+            h,
+            max_angular_speed: s.max_angular_speed,
+            max_push_out_speed: s.max_push_out_speed,
+            restitution_threshold: s.restitution_threshold,
+        };
+        solve_substeps(
+            self.threads.as_deref(),
+            &substeps,
+            &mut scratch.solver_bodies,
+            &mut scratch.motions,
+            &mut scratch.velocities,
+            &mut scratch.body_claims,
+            joints,
+            contacts,
+            TouchingContacts {
+                contacts: &self.contacts.contacts,
+                ids: &scratch.touching,
+                centers: &scratch.centers,
+            },
+        );
+        let (bodies, motions) = (&scratch.solver_bodies, &scratch.motions);
         contacts.store_impulses(&scratch.touching, &mut self.contacts.contacts);
         joints.store(bodies, motions, &mut self.joints.joints);
     }

@@ -1,8 +1,9 @@
 //! Settings: every `StepSettings` field, edited live. The world validates each change; a
-//! refused value is reported here and the old settings stay in force.
+//! refused value is reported here and the old settings stay in force. Below them, the threads
+//! that step the world and the grab spring, which belong to the editor, not the scene.
 
 use crate::editor::notices::NoticePlace;
-use crate::editor::state::EditorState;
+use crate::editor::state::{EditorState, MAX_THREADS, machine_threads};
 use atoll_physics::StepSettings;
 use egui::{DragValue, Grid, RichText};
 
@@ -166,7 +167,35 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         let _ = state.apply_settings(StepSettings::default());
     }
     ui.separator();
+    threads(ui, state);
+    ui.separator();
     grab_settings(ui, state);
+}
+
+/// How many threads step the world: not part of the scene (the result is the same on any
+/// count), the machine's cores by default.
+fn threads(ui: &mut egui::Ui, state: &mut EditorState) {
+    let cores = machine_threads();
+    let tip = format!(
+        "Threads that step the world, 1 to {MAX_THREADS}; this machine has {cores}. The result is \
+         the same bit for bit on any count; more than the cores only adds waiting."
+    );
+    let mut threads = state.world.thread_count();
+    let changed = ui
+        .horizontal(|ui| {
+            let label = ui.label("threads").on_hover_text(&tip).id;
+            let drag = ui.add(DragValue::new(&mut threads).range(1..=MAX_THREADS).speed(0.05));
+            let changed = drag.labelled_by(label).on_hover_text(&tip).changed();
+            ui.label(format!("(this machine: {cores})"));
+            changed
+        })
+        .inner;
+    if changed
+        && threads != state.world.thread_count()
+        && let Err(e) = state.world.set_thread_count(threads)
+    {
+        state.notices.report(NoticePlace::Settings, e.to_string());
+    }
 }
 
 /// The editor's grab spring (dragging a body while playing): not part of the scene.

@@ -1,0 +1,270 @@
+//! The threads of one solve: each runs the same sequence of stages (integrate, warm start,
+//! solve, relax, ... for every substep) and helps with each stage's work, cut into blocks. A
+//! stage's blocks share no moving body (a colour's batches, or a range of bodies), so whichever
+//! member solves a block, and in whatever order, the numbers are the ones one thread computes:
+//! the result is the same bit for bit on any number of threads.
+//!
+//! A solve has hundreds of stages (colours × passes × substeps), a few microseconds each on a
+//! small colour. Forking and joining a thread pool per stage costs about that much, so the
+//! team is started once per solve. Within it, members claim blocks with one atomic operation
+//! each (each starts at its own part of a stage, so the same member tends to get the same
+//! bodies in every substep, in its cache) and wait for a stage's blocks to be *done*, not for
+//! every member to arrive: a member the system has not scheduled (there are other programs,
+//! and sometimes more threads than cores) holds nobody up, the others do its blocks.
+
+use std::cell::Cell;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+
+/// Batches in a block of a colour: about a few microseconds of work, so the claims and the
+/// cache lines passed between cores cost little beside it.
+pub(crate) const BLOCK_BATCHES: usize = 32;
+
+/// Bodies in a block of a body stage (integrating velocities or positions).
+pub(crate) const BLOCK_BODIES: usize = 512;
+
+/// Spins (checks) while waiting for a stage before a member yields its core, to a member the
+/// system has not scheduled yet when there are more members than cores.
+const SPINS_BEFORE_YIELD: u32 = 64;
+
+/// One claim word per block: the last stage that claimed it. Stages are numbered from 1 in
+/// every solve, in the order every member runs them, so a block is claimed in stage `s` by the
+/// one member whose `fetch_max(s)` saw a smaller number. Cleared before every solve.
+#[derive(Debug, Default)]
+pub(crate) struct Claims(Vec<AtomicU32>);
+
+impl Clone for Claims {
+    /// Claims live within one solve; a copy starts cleared.
+    fn clone(&self) -> Claims {
+        Claims((0..self.0.len()).map(|_| AtomicU32::new(0)).collect())
+    }
+}
+
+impl Claims {
+    /// `count` claim words, all cleared.
+    pub fn reset(&mut self, count: usize) {
+        self.0.resize_with(count, || AtomicU32::new(0));
+        self.0.iter_mut().for_each(|c| *c.get_mut() = 0);
+    }
+
+    /// The claim words, for the team.
+    pub fn words(&self) -> &[AtomicU32] {
+        &self.0
+    }
+}
+
+/// What the members of one team share: the count of blocks done.
+#[derive(Debug, Default)]
+struct TeamState {
+    done: AtomicUsize,
+}
+
+/// One member's view of the team running a solve.
+#[derive(Debug)]
+pub(crate) struct Team<'a> {
+    index: usize,
+    size: usize,
+    state: Option<&'a TeamState>,
+    /// The current stage's number (the same in every member at the same point).
+    stage: Cell<u32>,
+    /// Blocks of every stage so far: the stage is over once this many are done.
+    target: Cell<usize>,
+}
+
+impl<'a> Team<'a> {
+    /// A team of one: the caller's thread does every stage alone.
+    pub fn alone() -> Team<'static> {
+        Team { index: 0, size: 1, state: None, stage: Cell::new(0), target: Cell::new(0) }
+    }
+
+    /// Member `index` of `size` sharing `state`.
+    fn member(index: usize, size: usize, state: &'a TeamState) -> Team<'a> {
+        debug_assert!(index < size);
+        Team { index, size, state: Some(state), stage: Cell::new(0), target: Cell::new(0) }
+    }
+
+    /// This member's index: 0 (the caller's thread) to the team's size less one.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Blocks for a colour of `batches` batches.
+    pub fn blocks_of(batches: usize) -> usize {
+        batches.div_ceil(BLOCK_BATCHES)
+    }
+
+    /// Runs a stage whose blocks are `blocks` (block `j`'s items: its range), with claim words
+    /// `claims` (one per block): this member does the blocks it claims; returns once every
+    /// block of the stage is done. Alone, it runs `whole` at once instead.
+    fn stage(
+        &self,
+        count: usize,
+        block: impl Fn(usize) -> Range<usize>,
+        claims: &[AtomicU32],
+        whole: Range<usize>,
+        work: &mut impl FnMut(Range<usize>),
+    ) {
+        let Some(state) = self.state else {
+            if !whole.is_empty() {
+                work(whole);
+            }
+            return;
+        };
+        if count == 0 {
+            return;
+        }
+        let stage = self.stage.get() + 1;
+        self.stage.set(stage);
+        let start = count * self.index / self.size;
+        let mut done = 0;
+        for j in (start..count).chain(0..start) {
+            if claims[j].fetch_max(stage, Ordering::Relaxed) < stage {
+                work(block(j));
+                done += 1;
+            }
+        }
+        // The release sequence of these additions carries every member's writes to whoever
+        // sees the total.
+        state.done.fetch_add(done, Ordering::AcqRel);
+        let target = self.target.get() + count;
+        self.target.set(target);
+        let mut spins = 0;
+        while state.done.load(Ordering::Acquire) < target {
+            if spins < SPINS_BEFORE_YIELD {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Runs `work` over `count` items in blocks of `block_len`, as one stage; `claims` has a
+    /// word per block.
+    pub fn for_blocks(
+        &self,
+        count: usize,
+        block_len: usize,
+        claims: &[AtomicU32],
+        mut work: impl FnMut(Range<usize>),
+    ) {
+        let blocks = count.div_ceil(block_len);
+        let block = |j: usize| j * block_len..((j + 1) * block_len).min(count);
+        self.stage(blocks, block, claims, 0..count, &mut work);
+    }
+
+    /// Runs `work` on the blocks of each colour of `colours` (batch ranges, in solve order),
+    /// one stage per colour, then on `serial` (batches that may share bodies: one block).
+    /// `claims` has a word per block: [`Team::blocks_of`] each colour's length, then one.
+    pub fn for_each_colour(
+        &self,
+        colours: &[Range<usize>],
+        serial: Range<usize>,
+        claims: &[AtomicU32],
+        mut work: impl FnMut(Range<usize>),
+    ) {
+        let mut first_claim = 0;
+        for colour in colours {
+            let count = Team::blocks_of(colour.len());
+            let block = |j: usize| {
+                colour.start + j * BLOCK_BATCHES..(colour.start + (j + 1) * BLOCK_BATCHES).min(colour.end)
+            };
+            self.stage(count, block, &claims[first_claim..first_claim + count], colour.clone(), &mut work);
+            first_claim += count;
+        }
+        if !serial.is_empty() {
+            let whole = serial.clone();
+            self.stage(1, |_| serial.clone(), &claims[first_claim..first_claim + 1], whole, &mut work);
+        }
+    }
+
+    /// Runs `work` once, by whichever member claims it, as one stage (work that is not split).
+    pub fn once(&self, claim: &AtomicU32, mut work: impl FnMut()) {
+        self.stage(1, |_| 0..1, std::slice::from_ref(claim), 0..1, &mut |_| work());
+    }
+}
+
+/// Runs `work` as a team: the caller's thread is member 0 and starts at once, and every thread
+/// of `helpers` joins as one more member as the system wakes it (one that comes late finds its
+/// blocks done by the others). Alone when there are no helpers.
+///
+/// The caller works rather than waits: had it waited for the pool, every member would wait to
+/// be woken, and the system sometimes put two of them on one core for milliseconds; and an
+/// idle pool thread spinning for work beside the members took their cores' time (a pool of
+/// helpers only, one fewer than the threads, has none).
+pub(crate) fn run_team(helpers: Option<&rayon::ThreadPool>, work: impl Fn(&Team) + Sync) {
+    let Some(pool) = helpers else {
+        work(&Team::alone());
+        return;
+    };
+    let size = pool.current_num_threads() + 1;
+    let state = TeamState::default();
+    let (state, work) = (&state, &work);
+    pool.in_place_scope(|scope| {
+        for index in 1..size {
+            scope.spawn(move |_| work(&Team::member(index, size, state)));
+        }
+        work(&Team::member(0, size, state));
+    });
+}
+
+/// Claim words for colours of these lengths and a serial block, at least one per block of
+/// `batches` (all of them, serial ones too) taken together.
+pub(crate) fn colour_claims(colours: &[Range<usize>], batches: usize) -> usize {
+    let by_colour = colours.iter().map(|c| Team::blocks_of(c.len())).sum::<usize>() + 1;
+    by_colour.max(batches.div_ceil(BLOCK_BATCHES))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_batch_is_worked_once_and_colours_in_order() {
+        // Colours big and small, then serial batches, on teams of 1 to 4 threads: every
+        // batch is visited once, and no batch of a colour is visited before all batches of
+        // the colours before it.
+        let colours = [0..400, 400..403, 403..405, 405..1000, 1000..1001];
+        let mut claims = Claims::default();
+        for size in 1..=4 {
+            claims.reset(colour_claims(&colours, 1010));
+            let state = TeamState::default();
+            let visits: Vec<AtomicUsize> = (0..1010).map(|_| AtomicUsize::new(0)).collect();
+            let done = AtomicUsize::new(0);
+            let colour_of =
+                |batch: usize| colours.iter().position(|c| c.contains(&batch)).unwrap_or(colours.len());
+            std::thread::scope(|scope| {
+                for index in 0..size {
+                    let (state, visits, done, colours, claims) = (&state, &visits, &done, &colours, &claims);
+                    scope.spawn(move || {
+                        let team = Team::member(index, size, state);
+                        team.for_each_colour(colours, 1001..1010, claims.words(), |range| {
+                            for batch in range {
+                                // Every batch of the earlier colours is done already.
+                                let before: usize =
+                                    colours.iter().take(colour_of(batch)).map(|c| c.len()).sum();
+                                assert!(done.load(Ordering::SeqCst) >= before, "batch {batch} too early");
+                                visits[batch].fetch_add(1, Ordering::SeqCst);
+                                done.fetch_add(1, Ordering::SeqCst);
+                            }
+                        });
+                    });
+                }
+            });
+            assert!(visits.iter().all(|v| v.load(Ordering::SeqCst) == 1), "{size} threads");
+        }
+    }
+
+    #[test]
+    fn a_member_that_never_comes_holds_nobody_up() {
+        // Two members, one of which never runs: the other does every block.
+        let colours = [0..100, 100..300];
+        let mut claims = Claims::default();
+        claims.reset(colour_claims(&colours, 1010));
+        let state = TeamState::default();
+        let team = Team::member(0, 2, &state);
+        let mut visited = 0;
+        team.for_each_colour(&colours, 300..300, claims.words(), |range| visited += range.len());
+        assert_eq!(visited, 300);
+    }
+}
