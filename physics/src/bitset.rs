@@ -54,6 +54,24 @@ impl BitSet {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Calls `f` with every set bit in `range`, ascending: a block's share of the set when
+    /// threads split its index range (a word at a time, so ranges of whole words cost nothing
+    /// at their edges).
+    #[inline]
+    pub fn for_each_in(&self, range: std::ops::Range<usize>, mut f: impl FnMut(usize)) {
+        let end_word = range.end.div_ceil(64).min(self.words.len());
+        for k in range.start / 64..end_word {
+            let mut word = self.words[k];
+            while word != 0 {
+                let i = k * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if range.contains(&i) {
+                    f(i);
+                }
+            }
+        }
+    }
+
     /// The set bits in ascending order.
     pub fn iter(&self) -> Ones<'_> {
         Ones { words: &self.words, index: 0, current: self.words.first().copied().unwrap_or(0) }
@@ -125,5 +143,22 @@ mod tests {
         assert_eq!(b.next_from(201), None);
         b.clear_all();
         assert_eq!(b.iter().count(), 0);
+    }
+
+    #[test]
+    fn the_bits_of_a_range_are_those_of_the_whole_set_in_it() {
+        let mut b = BitSet::default();
+        let mut state = 7u32;
+        for _ in 0..300 {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            b.set((state >> 22) as usize);
+        }
+        let all: Vec<usize> = b.iter().collect();
+        for (start, end) in [(0, 1024), (0, 64), (64, 512), (5, 70), (100, 101), (700, 5000), (3, 3)] {
+            let mut got = Vec::new();
+            b.for_each_in(start..end, |i| got.push(i));
+            let expected: Vec<usize> = all.iter().copied().filter(|i| (start..end).contains(i)).collect();
+            assert_eq!(got, expected, "{start}..{end}");
+        }
     }
 }

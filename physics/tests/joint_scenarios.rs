@@ -317,3 +317,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn three_ball_joints_pulling_spheres_across_a_pile_stay_finite() {
+    // A case the island proptest found: spheres joined far from their anchors, then a rope.
+    let (mut world, _) = common::world_with_floor();
+    let bodies: Vec<BodyId> = (0..16)
+        .map(|k| {
+            let p = Vec3::new((k % 4) as f32 * 0.9 - 1.4, 0.5 + (k / 4) as f32 * 0.9, 0.0);
+            world.create_body(&BodyDesc::dynamic(Shape::sphere(0.4).unwrap(), p)).unwrap()
+        })
+        .collect();
+    let join = |world: &mut World, a: usize, b: usize, kind: JointKind| {
+        let mut desc = JointDesc::new(kind, Some(bodies[a]), bodies[b]);
+        desc.frame_b = JointFrame::at(Vec3::new(0.0, 0.5, 0.0));
+        world.create_joint(&desc).unwrap();
+    };
+    join(&mut world, 10, 0, spherical());
+    join(&mut world, 4, 5, spherical());
+    common::run(&mut world, 3);
+    join(&mut world, 10, 3, spherical());
+    common::run(&mut world, 3);
+    join(&mut world, 13, 12, JointKind::Distance(DistanceJoint::rope(2.0)));
+    for step in 0..24 {
+        world.step();
+        for &b in &bodies {
+            let p = world.transform(b).unwrap().position;
+            let v = world.linear_velocity(b).unwrap();
+            assert!(p.is_finite(), "body {b:?} at {p} after step {step}");
+            // Pulled 2.5 m by a rigid joint, a sphere moves fast, but not blown up.
+            assert!(v.length() < 100.0, "body {b:?} at {v} m/s after step {step}");
+        }
+    }
+}

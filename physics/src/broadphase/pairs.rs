@@ -196,6 +196,11 @@ impl Broadphase {
         }
     }
 
+    /// Proxies waiting in the move buffer for the next pair update.
+    pub fn moved_count(&self) -> usize {
+        self.move_buffer.len()
+    }
+
     /// Re-insertions since the last pair update (shown in the editor's broadphase panel).
     pub fn reinsertions_last_step(&self) -> u32 {
         self.last_step_reinsertions

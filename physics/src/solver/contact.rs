@@ -234,10 +234,10 @@ impl ContactSolver {
 
     /// The batches as the solve's team shares them, to be filled from `contacts` (the
     /// touching ones `touching` lists, as given to [`ContactSolver::prepare`]) with the solver
-    /// bodies' centres `centers`.
+    /// bodies' centres `centers`, and to store their impulses back there.
     pub fn share<'a>(
         &'a mut self,
-        contacts: &'a [Contact],
+        contacts: &'a mut [Contact],
         touching: &'a [u32],
         centers: &'a [Vec3],
     ) -> SharedContacts<'a> {
@@ -249,29 +249,11 @@ impl ContactSolver {
             fill: FillInputs {
                 lanes: &self.batches.lanes,
                 pairs: &self.pairs,
-                contacts,
+                contacts: SharedSlice::new(contacts),
                 touching,
                 centers,
                 softness: self.softness,
             },
-        }
-    }
-
-    /// Copies the accumulated impulses back into the contacts for next step's warm start.
-    pub fn store_impulses(&self, touching: &[u32], contacts: &mut [Contact]) {
-        for (lanes, wc) in self.batches.lanes.iter().zip(&self.wide) {
-            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                let c = &mut contacts[touching[lane as usize] as usize];
-                for (i, stored) in c.impulses[..c.manifold.count].iter_mut().enumerate() {
-                    let p = &wc.points[i];
-                    stored.normal = p.impulse.as_array()[k];
-                    stored.max_normal = p.max_impulse.as_array()[k];
-                }
-                let [t1, t2] = &wc.friction_rows;
-                c.friction_impulse = t1.direction.lane(k) * t1.impulse.as_array()[k]
-                    + t2.direction.lane(k) * t2.impulse.as_array()[k];
-                c.twist_impulse = wc.twist_impulse.as_array()[k];
-            }
         }
     }
 }
@@ -292,7 +274,8 @@ struct FillInputs<'a> {
     lanes: &'a [[u32; 4]],
     /// Each touching contact's solver bodies.
     pairs: &'a [(u32, u32)],
-    contacts: &'a [Contact],
+    /// Every contact: read to fill the batches, written by [`SharedContacts::store`].
+    contacts: SharedSlice<'a, Contact>,
     touching: &'a [u32],
     centers: &'a [Vec3],
     softness: ContactSoftness,
@@ -305,8 +288,9 @@ impl SharedContacts<'_> {
         let count = self.wide.len();
         // Any claim words serve: this stage's number is higher than any they hold.
         let claims = &self.claims[..count.div_ceil(BLOCK_BATCHES)];
-        // SAFETY: solver bodies and velocities are only read in this stage.
-        let (bodies, velocities) = unsafe { (bodies.as_slice(), velocities.as_slice()) };
+        // SAFETY: solver bodies, velocities and contacts are only read in this stage.
+        let (bodies, velocities, contacts) =
+            unsafe { (bodies.as_slice(), velocities.as_slice(), self.fill.contacts.as_slice()) };
         let f = &self.fill;
         team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
             // SAFETY: each block of batches is one member's in this stage.
@@ -314,7 +298,7 @@ impl SharedContacts<'_> {
             for (lanes, wc) in f.lanes[block].iter().zip(batches) {
                 wc.clear();
                 for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                    let contact = &f.contacts[f.touching[lane as usize] as usize];
+                    let contact = &contacts[f.touching[lane as usize] as usize];
                     let (a, b) = f.pairs[lane as usize];
                     let state = |i: u32| LaneBody {
                         body: &bodies[i as usize],
@@ -333,6 +317,35 @@ impl SharedContacts<'_> {
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done.
             unsafe { self.wide.slice_mut(range) }.iter_mut().for_each(&mut work);
+        });
+    }
+
+    /// Copies the accumulated impulses back into the contacts for next step's warm start, in
+    /// blocks of batches the team shares (each contact is in one lane of one batch).
+    pub fn store(&self, team: &Team) {
+        let count = self.wide.len();
+        let claims = &self.claims[..count.div_ceil(BLOCK_BATCHES)];
+        let f = &self.fill;
+        team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
+            // SAFETY: each block of batches is one member's in this stage, and so are the
+            // contacts in their lanes (a contact is in one lane of one batch).
+            let batches = unsafe { self.wide.slice_mut(block.clone()) };
+            for (lanes, wc) in f.lanes[block].iter().zip(batches.iter()) {
+                for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+                    let id = f.touching[lane as usize] as usize;
+                    // SAFETY: as above.
+                    let c = unsafe { &mut f.contacts.slice_mut(id..id + 1)[0] };
+                    for (i, stored) in c.impulses[..c.manifold.count].iter_mut().enumerate() {
+                        let p = &wc.points[i];
+                        stored.normal = p.impulse.as_array()[k];
+                        stored.max_normal = p.max_impulse.as_array()[k];
+                    }
+                    let [t1, t2] = &wc.friction_rows;
+                    c.friction_impulse = t1.direction.lane(k) * t1.impulse.as_array()[k]
+                        + t2.direction.lane(k) * t2.impulse.as_array()[k];
+                    c.twist_impulse = wc.twist_impulse.as_array()[k];
+                }
+            }
         });
     }
 

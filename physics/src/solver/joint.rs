@@ -8,7 +8,7 @@
 //! orders follow the joint order alone, so the result is the same on any thread count.
 
 use super::joint_lanes::SharedWideJoints;
-use super::point_joint::{PointJoint, PointJointSolver, WidePointJoint};
+use super::point_joint::{PointJoint, PointJointSolver, WidePointJoint, fill_batch};
 use super::revolute_joint::{PreparedRevolute, RevoluteJointSolver, WideRevolute};
 use super::spherical_joint::{PreparedSpherical, SphericalJointSolver, WideSpherical};
 use super::substeps::SolveArrays;
@@ -17,7 +17,9 @@ use crate::bitset::BitSet;
 use crate::body::{Body, NONE};
 use crate::joint::rows::{Masses, PairVelocity, Pass, Reaction, RowSolver, rotation_mass};
 use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, PoseSide};
+use crate::math::Vec3;
 use crate::parallel::SharedSlice;
+use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team};
 use std::sync::atomic::AtomicU32;
 
@@ -56,6 +58,8 @@ pub(crate) struct JointSolver {
     point_list: Vec<PointJoint>,
     /// The general joints' claim word, for the team (they are one block).
     general_claim: Claims,
+    /// Whether this step reuses last step's impulses.
+    warm_starting: bool,
     rigid: Softness,
     h: f32,
 }
@@ -93,32 +97,17 @@ impl JointSolver {
             if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
                 continue;
             }
-            let side = |body: u32| {
-                if body == NONE {
-                    PoseSide::WORLD
-                } else {
-                    let b = &bodies[body as usize];
-                    PoseSide { transform: b.transform, local_center: b.local_center }
-                }
-            };
-            let pose = JointPose::new(
-                &side(j.body_a),
-                (j.frame_a.anchor, j.frame_a.rotation),
-                &side(j.body_b),
-                (j.frame_b.anchor, j.frame_b.rotation),
-            );
-            let impulses = if warm_starting { j.impulses } else { JointImpulses::default() };
             if is_plain_ball(&j.kind) {
+                // Its pose is computed with the batches, on the solve's team (`SharedJoints::fill`).
                 self.point_list.push(PointJoint {
                     joint: slot as u32,
                     bodies: (body_a, body_b),
-                    arm_a: pose.arm_a,
-                    arm_b: pose.arm_b,
-                    delta_center: pose.delta_center,
-                    impulse: impulses.point,
+                    ..Default::default()
                 });
                 continue;
             }
+            let pose = pose_of(j, bodies);
+            let impulses = if warm_starting { j.impulses } else { JointImpulses::default() };
             if let JointKind::Spherical(ball) = j.kind {
                 self.spherical_list.push(PreparedSpherical {
                     joint: slot as u32,
@@ -157,7 +146,8 @@ impl JointSolver {
         }
         self.revolutes.prepare(&self.revolute_list, solver_bodies, h);
         self.sphericals.prepare(&self.spherical_list, solver_bodies, h);
-        self.points.prepare(&self.point_list, solver_bodies, h);
+        self.points.colour(&self.point_list, solver_bodies, h);
+        self.warm_starting = warm_starting;
     }
 
     /// Work items prepared this step: the general joints and the wide types' batches.
@@ -176,13 +166,17 @@ impl JointSolver {
             + self.points.batches.len()
     }
 
-    /// The joints as the solve's team shares them.
-    pub fn share(&mut self) -> SharedJoints<'_> {
+    /// The joints as the solve's team shares them; the plain ball joints are completed from the
+    /// world's `joints` and `bodies` when the team fills them ([`SharedJoints::fill`]).
+    pub fn share<'a>(&'a mut self, joints: &'a [Joint], bodies: &'a [Body]) -> SharedJoints<'a> {
         SharedJoints {
             general: SharedSlice::new(&mut self.prepared),
             revolutes: self.revolutes.batches.share(),
             sphericals: self.sphericals.batches.share(),
             points: self.points.batches.share(),
+            point_list: SharedSlice::new(&mut self.point_list),
+            world: (joints, bodies),
+            warm_starting: self.warm_starting,
             general_claim: &self.general_claim.words()[0],
             rigid: self.rigid,
             h: self.h,
@@ -240,12 +234,41 @@ pub(crate) struct SharedJoints<'a> {
     revolutes: SharedWideJoints<'a, WideRevolute>,
     sphericals: SharedWideJoints<'a, WideSpherical>,
     points: SharedWideJoints<'a, WidePointJoint>,
+    /// The plain ball joints, their poses computed by the team.
+    point_list: SharedSlice<'a, PointJoint>,
+    /// The world's joints and bodies.
+    world: (&'a [Joint], &'a [Body]),
+    warm_starting: bool,
     general_claim: &'a AtomicU32,
     rigid: Softness,
     h: f32,
 }
 
 impl SharedJoints<'_> {
+    /// Completes the plain ball joints (their pose at the start of the step, last step's
+    /// impulse) and fills their batches, each in blocks the team shares.
+    pub fn fill(&self, team: &Team, arrays: &SolveArrays) {
+        let (joints, bodies) = self.world;
+        let count = self.point_list.len();
+        // The batches' claim words serve (four joints to a batch); each stage's number is
+        // higher than any they hold.
+        let claims = &self.points.claims()[..count.div_ceil(4 * BLOCK_BATCHES)];
+        team.for_blocks(count, 4 * BLOCK_BATCHES, claims, |block| {
+            // SAFETY: each block of the list is one member's in this stage.
+            for p in unsafe { self.point_list.slice_mut(block) } {
+                let j = &joints[p.joint as usize];
+                let pose = pose_of(j, bodies);
+                p.arm_a = pose.arm_a;
+                p.arm_b = pose.arm_b;
+                p.delta_center = pose.delta_center;
+                p.impulse = if self.warm_starting { j.impulses.point } else { Vec3::ZERO };
+            }
+        });
+        // SAFETY: the list and the solver bodies are only read in this stage.
+        let (list, solver_bodies) = unsafe { (self.point_list.as_slice(), arrays.bodies.as_slice()) };
+        self.points.fill(team, |w, lanes| fill_batch(w, lanes, list, solver_bodies));
+    }
+
     /// Applies the accumulated impulses again at the start of a substep.
     pub fn warm_start(&self, team: &Team, arrays: &SolveArrays) {
         self.run(team, Pass::WarmStart, arrays);
@@ -279,6 +302,24 @@ impl SharedJoints<'_> {
         self.sphericals.run(team, pass, arrays, self.rigid);
         self.points.run(team, pass, arrays, self.rigid);
     }
+}
+
+/// Joint `j`'s pose at the start of the step, its sides' bodies in `bodies`.
+fn pose_of(j: &Joint, bodies: &[Body]) -> JointPose {
+    let side = |body: u32| {
+        if body == NONE {
+            PoseSide::WORLD
+        } else {
+            let b = &bodies[body as usize];
+            PoseSide { transform: b.transform, local_center: b.local_center }
+        }
+    };
+    JointPose::new(
+        &side(j.body_a),
+        (j.frame_a.anchor, j.frame_a.rotation),
+        &side(j.body_b),
+        (j.frame_b.anchor, j.frame_b.rotation),
+    )
 }
 
 /// Runs `pass` over the general joints `prepared`, one after another.

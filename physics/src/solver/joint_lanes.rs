@@ -14,6 +14,7 @@ use super::{Motion, Softness, SolverBody, Velocity};
 use crate::joint::Limits;
 use crate::joint::rows::{NO_FEEDBACK, Pass};
 use crate::parallel::SharedSlice;
+use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, colour_claims};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
@@ -386,6 +387,9 @@ pub(crate) trait WideJoint: Default {
     fn pose(&self, motion: &LaneMotion) -> Self::Pose;
     /// Applies the accumulated impulses again.
     fn warm_start(&self, v: &mut LaneVelocity, pose: &Self::Pose);
+    /// Called once a substep, before the pass with position feedback: a type that keeps an
+    /// effective mass through its passes brings it up to the pose (the others keep nothing).
+    fn begin_substep(&mut self, _motion: &LaneMotion, _pose: &Self::Pose) {}
     /// One pass over the rows with feedback `rigid` on the rigid ones (springs keep theirs);
     /// `inv_h` lets a limit not yet reached close its gap in one substep.
     fn solve(&mut self, v: &mut LaneVelocity, pose: &Self::Pose, rigid: &SoftLanes, inv_h: f32x4);
@@ -419,6 +423,23 @@ impl<W: WideJoint> WideJoints<W> {
         h: f32,
         mut fill: impl FnMut(&mut W, usize, &J),
     ) {
+        self.colour(joints, sides, bodies, h);
+        for (lanes, w) in self.batches.lanes.iter().zip(&mut self.wide) {
+            *w = W::default();
+            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+                fill(w, k, &joints[lane as usize]);
+            }
+        }
+    }
+
+    /// Colours `joints` into batches, to be filled later ([`SharedWideJoints::fill`]).
+    pub fn colour<J>(
+        &mut self,
+        joints: &[J],
+        sides: impl Fn(&J) -> (u32, u32),
+        bodies: &[SolverBody],
+        h: f32,
+    ) {
         self.h = h;
         self.movable.clear();
         self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
@@ -428,14 +449,7 @@ impl<W: WideJoint> WideJoints<W> {
         self.ones.resize(joints.len(), 1);
         self.batches.build(self.pairs.iter().copied(), &self.movable, &self.ones);
         self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
-        self.wide.clear();
-        for lanes in &self.batches.lanes {
-            let mut w = W::default();
-            for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                fill(&mut w, k, &joints[lane as usize]);
-            }
-            self.wide.push(w);
-        }
+        self.wide.resize_with(self.batches.lanes.len(), W::default);
     }
 
     /// Joints in the batches.
@@ -454,6 +468,7 @@ impl<W: WideJoint> WideJoints<W> {
             wide: SharedSlice::new(&mut self.wide),
             colours: &self.batches.colours,
             serial: self.batches.serial.clone(),
+            lanes: &self.batches.lanes,
             claims: self.claims.words(),
             h: self.h,
         }
@@ -483,11 +498,34 @@ pub(crate) struct SharedWideJoints<'a, W> {
     wide: SharedSlice<'a, W>,
     colours: &'a [Range<usize>],
     serial: Range<usize>,
+    /// Each batch's lanes: indices into the list the batches were coloured from.
+    lanes: &'a [[u32; 4]],
     claims: &'a [AtomicU32],
     h: f32,
 }
 
 impl<W: WideJoint> SharedWideJoints<'_, W> {
+    /// The claim words of the batches' blocks, for other stages of the same joints.
+    pub fn claims(&self) -> &[AtomicU32] {
+        self.claims
+    }
+
+    /// Fills every batch with `fill(batch, lanes)` (from its default), in blocks of batches
+    /// the team shares (each batch is written by one member).
+    pub fn fill(&self, team: &Team, fill: impl Fn(&mut W, &[u32; 4])) {
+        let count = self.wide.len();
+        // Any claim words serve: this stage's number is higher than any they hold.
+        let claims = &self.claims[..count.div_ceil(BLOCK_BATCHES)];
+        team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
+            // SAFETY: each block of batches is one member's in this stage.
+            let batches = unsafe { self.wide.slice_mut(block.clone()) };
+            for (lanes, w) in self.lanes[block].iter().zip(batches) {
+                *w = W::default();
+                fill(w, lanes);
+            }
+        });
+    }
+
     /// Runs `pass` (warm start, solve with feedback `rigid`, or relax) over this member's
     /// share of every batch, colour by colour; the force readout is each type's own.
     pub fn run(&self, team: &Team, pass: Pass, arrays: &SolveArrays, rigid: Softness) {
@@ -503,13 +541,18 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done.
             for w in unsafe { self.wide.slice_mut(range) } {
-                let pose = w.pose(&w.lanes().motion(bodies, motions));
+                let motion = w.lanes().motion(bodies, motions);
+                let pose = w.pose(&motion);
                 // SAFETY: the batches of a colour share no moving body, and the colours are
                 // stages one after another.
                 let mut v = unsafe { w.lanes().velocity(&arrays.velocities) };
                 match pass {
                     Pass::WarmStart => w.warm_start(&mut v, &pose),
-                    Pass::Solve | Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
+                    Pass::Solve => {
+                        w.begin_substep(&motion, &pose);
+                        w.solve(&mut v, &pose, &rigid, inv_h);
+                    }
+                    Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
                     Pass::Reaction => {}
                 }
                 // SAFETY: as above.

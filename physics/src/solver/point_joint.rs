@@ -8,20 +8,24 @@
 //! linearised rotation vector is not enough here: a joint pulled hard turns its body by tens of
 //! degrees in a substep, and arms turned to first order then disagree with the velocities
 //! enough to feed energy in (a 3 m violation blew up in one step). The point block's mass,
-//! though, is computed once a step from the arms at its start (as Jolt keeps a constraint's
-//! effective mass through its velocity iterations): a mass a little off only changes how fast
-//! the iterations converge, not where to, and inverting it in every pass was a tenth of the
-//! joint grid's instructions. The batches follow the joint order, so the result is the same on
-//! every run and for every thread count.
+//! though, is kept from the step's start until some lane's side has turned more than about
+//! 10° in the step, and then computed again every substep: inverting it in every pass was a
+//! tenth of the joint grid's instructions, whose bodies turn little. Keeping it a whole step
+//! regardless is not enough: a sphere pulled by an anchor off its centre spins tens of degrees
+//! in a step, its mass then overshoots the Jacobian several times over, and the iterations
+//! diverge (a case the island proptest found: 10^6 m/s within six steps).
+//! The batches follow the joint order, so the result is the same on every run and for every
+//! thread count.
 
 use super::SolverBody;
+use super::colouring::EMPTY_LANE;
 use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes, WideJoint, WideJoints};
 use super::simd::{SymMat3x4, Vec3x4, f32x4};
 use crate::joint::Joint;
 use crate::math::Vec3;
 
 /// One plain ball joint as prepared for the step, before it is put in a lane.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PointJoint {
     /// The joint's slot.
     pub joint: u32,
@@ -44,8 +48,9 @@ pub(crate) struct WidePointJoint {
     arm_b: Vec3x4,
     delta_center: Vec3x4,
     impulse: Vec3x4,
-    /// The point block's mass at the step's start (the arms turn little in a step; the
-    /// Jacobian uses the turned arms, so a mass a little off only slows convergence).
+    /// The point block's mass: at the step's start's arms, or, once some lane's side turned
+    /// more than about 10° this step, at the arms of each substep (a mass that little off
+    /// only slows convergence).
     mass: SymMat3x4,
 }
 
@@ -69,9 +74,39 @@ impl WideJoint for WidePointJoint {
     }
 
     #[inline(always)]
+    fn begin_substep(&mut self, motion: &LaneMotion, (arms, _): &Self::Pose) {
+        // Some side turned more than about 10° since the step began (|w| of its rotation below
+        // cos 5°): its mass follows the arms from now on, every substep.
+        let limit = f32x4::splat(0.996);
+        let turned = motion.turn_a.w.abs().simd_lt(limit) | motion.turn_b.w.abs().simd_lt(limit);
+        if turned.any() {
+            self.mass = self.lanes.point_mass(arms.0, arms.1);
+        }
+    }
+
+    #[inline(always)]
     fn solve(&mut self, v: &mut LaneVelocity, (arms, separation): &Self::Pose, rigid: &SoftLanes, _: f32x4) {
         self.lanes.solve_point_with_mass(v, *arms, *separation, &self.mass, rigid, &mut self.impulse);
     }
+}
+
+/// Fills batch `w` with the joints of `lanes` (indices into `joints`) and the masses of
+/// `bodies` (the solver bodies).
+pub(crate) fn fill_batch(
+    w: &mut WidePointJoint,
+    lanes: &[u32; 4],
+    joints: &[PointJoint],
+    bodies: &[SolverBody],
+) {
+    for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+        let j = &joints[lane as usize];
+        w.lanes.set_lane(k, j.joint, j.bodies, bodies);
+        w.arm_a.set_lane(k, j.arm_a);
+        w.arm_b.set_lane(k, j.arm_b);
+        w.delta_center.set_lane(k, j.delta_center);
+        w.impulse.set_lane(k, j.impulse);
+    }
+    w.mass = w.lanes.point_mass(w.arm_a, w.arm_b);
 }
 
 /// The plain ball joints of a step, coloured into batches of four.
@@ -81,25 +116,10 @@ pub(crate) struct PointJointSolver {
 }
 
 impl PointJointSolver {
-    /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
-    /// solver bodies); `h` is the substep.
-    pub fn prepare(&mut self, joints: &[PointJoint], bodies: &[SolverBody], h: f32) {
-        self.batches.prepare(
-            joints,
-            |j| j.bodies,
-            bodies,
-            h,
-            |w, k, j| {
-                w.lanes.set_lane(k, j.joint, j.bodies, bodies);
-                w.arm_a.set_lane(k, j.arm_a);
-                w.arm_b.set_lane(k, j.arm_b);
-                w.delta_center.set_lane(k, j.delta_center);
-                w.impulse.set_lane(k, j.impulse);
-            },
-        );
-        for w in &mut self.batches.wide {
-            w.mass = w.lanes.point_mass(w.arm_a, w.arm_b);
-        }
+    /// Colours `joints` (in joint order; only their sides are read) into batches, filled by the
+    /// solve's team ([`fill_batch`]); `h` is the substep.
+    pub fn colour(&mut self, joints: &[PointJoint], bodies: &[SolverBody], h: f32) {
+        self.batches.colour(joints, |j| j.bodies, bodies, h);
     }
 
     /// Writes each joint's impulse back for the next step, with its force (impulse over the

@@ -1,12 +1,14 @@
 //! The soft step's substeps as one program that every member of a [`Team`] runs: integrate
 //! velocities, warm start, solve with position feedback, integrate positions, relax, for every
-//! substep, then restitution. Each stage is cut into blocks the team shares (bodies in ranges,
+//! substep, then restitution and storing the impulses. Each stage is cut into blocks the team shares (bodies in ranges,
 //! constraints colour by colour) and ends when all its blocks are done, so one thread and many
 //! compute the same numbers in the same order per body, bit for bit.
 
 use super::contact::{ContactSolver, SharedContacts};
 use super::joint::{JointSolver, SharedJoints};
 use super::{Motion, SolverBody, Velocity};
+use crate::body::Body;
+use crate::joint::Joint;
 use crate::math::{Quat, Vec3};
 use crate::narrowphase::Contact;
 use crate::parallel::SharedSlice;
@@ -59,17 +61,21 @@ impl<'a> SolveArrays<'a> {
     }
 }
 
-/// The contacts the contact solver was prepared with, to fill its batches from.
+/// What the contact and joint solvers were prepared from, to fill their batches from.
 pub(crate) struct TouchingContacts<'a> {
-    /// Every contact, by id.
-    pub contacts: &'a [Contact],
+    /// Every contact, by id (the touching ones get their impulses back at the end).
+    pub contacts: &'a mut [Contact],
     /// The touching contacts' ids, as given to [`ContactSolver::prepare`].
     pub ids: &'a [u32],
     /// The solver bodies' centres of mass at the start of the step.
     pub centers: &'a [Vec3],
+    /// Every joint, by slot, for the plain ball joints' poses.
+    pub joints: &'a [Joint],
+    /// Every body, by slot.
+    pub bodies: &'a [Body],
 }
 
-/// Fills the contact batches, then runs the substeps and restitution over `bodies` (with
+/// Fills the joint and contact batches, runs the substeps and restitution over `bodies` (with
 /// their velocities and motions), `joints` and `contacts`, prepared for this step, on the caller's thread with the helper
 /// threads of `pool` when there is enough work for them, else on the caller's thread alone.
 /// The result is the same either way.
@@ -87,7 +93,7 @@ pub(crate) fn solve_substeps(
 ) {
     let work = contacts.batch_count() + joints.batch_count() + bodies.len() / 16;
     let arrays = SolveArrays::new(bodies, motions, velocities, body_claims);
-    let joints = joints.share();
+    let joints = joints.share(touching.joints, touching.bodies);
     let contacts = contacts.share(touching.contacts, touching.ids, touching.centers);
     let helpers = pool.filter(|_| work >= MIN_WORK_FOR_TEAM);
     run_team(helpers, |team| run_substeps(team, settings, &arrays, &joints, &contacts));
@@ -103,6 +109,7 @@ fn run_substeps(
     contacts: &SharedContacts,
 ) {
     let inv_h = 1.0 / s.h;
+    joints.fill(team, arrays);
     contacts.fill(team, &arrays.bodies, &arrays.velocities);
     for _ in 0..s.substeps {
         integrate_velocities(team, arrays, s.max_angular_speed);
@@ -115,6 +122,7 @@ fn run_substeps(
         contacts.solve(team, &arrays.motions, &arrays.velocities, inv_h, s.max_push_out_speed, false);
     }
     contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
+    contacts.store(team);
 }
 
 /// Adds gravity, forces and damping for one substep, to this member's share of the bodies.

@@ -20,6 +20,7 @@ use crate::solver::{
     TouchingContacts, Velocity, solve_substeps,
 };
 use crate::terrain::{ChunkCoord, Terrain};
+use std::sync::Arc;
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
 /// arrays holds an immovable body at rest.
@@ -28,6 +29,29 @@ const FIXED_SLOT: u32 = 0;
 /// Contacts in a block of the narrowphase (whole words of the awake set): a few dozen
 /// microseconds of work in a busy pile.
 const CONTACT_BLOCK: usize = 256;
+
+/// Awake contacts before the narrowphase runs on the world's threads: below this, waking them
+/// costs about what they would save.
+const MIN_CONTACTS_FOR_TEAM: usize = 512;
+
+/// Awake bodies before the proxy update and finalisation run on the world's threads.
+const MIN_BODIES_FOR_TEAM: usize = 2048;
+
+/// Moved proxies before the pair queries run on the world's threads.
+const MIN_MOVED_FOR_TEAM: usize = 128;
+
+/// The world's helper threads `threads`, for a stage of `work` items that needs `min` to be
+/// worth sharing (`None`: the caller's thread alone).
+fn helpers_for(
+    threads: &Option<Arc<rayon::ThreadPool>>,
+    work: usize,
+    min: usize,
+) -> Option<&rayon::ThreadPool> {
+    threads.as_deref().filter(|_| work >= min)
+}
+
+/// Body slots in a block of the proxy update (whole words of the awake set).
+const BODY_BLOCK: usize = 512;
 
 /// Bits of a contact's status byte after the narrowphase ([`contact_status`]).
 const TOUCHING: u8 = 1;
@@ -66,6 +90,10 @@ pub(crate) struct StepScratch {
     body_claims: Claims,
     /// A claim word per block of contacts, for the threads of the narrowphase.
     narrowphase_claims: Claims,
+    /// A claim word per block of body slots, for the threads of the proxy update.
+    body_block_claims: Claims,
+    /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
+    left_fat: Vec<bool>,
     pub(super) candidates: Vec<u32>,
     pub(super) water_block: crate::terrain::WaterBlock,
     /// Some awake body got a water contact since the water last went inert.
@@ -167,19 +195,43 @@ impl World {
     }
 
     /// [`Stage::Broadphase`]: re-insert a proxy only when its body's tight box left the fat one.
+    /// The boxes are computed in blocks of bodies the world's threads share; the proxies move
+    /// afterwards, one after another in body order, since they change the tree.
     fn update_proxies(&mut self) -> u32 {
         let (dt, margin) = (self.settings.dt, self.settings.aabb_margin);
+        let count = self.bodies.bodies.len();
+        let left = &mut self.scratch.left_fat;
+        left.resize(count, false);
+        let claims = &mut self.scratch.body_block_claims;
+        claims.reset(count.div_ceil(BODY_BLOCK));
+        let claims = claims.words();
+        let (bodies, left_shared) = (SharedSlice::new(&mut self.bodies.bodies), SharedSlice::new(left));
+        let awake = &self.awake_bodies;
+        run_team(helpers_for(&self.threads, self.awake_bodies.count(), MIN_BODIES_FOR_TEAM), |team| {
+            team.for_blocks(count, BODY_BLOCK, claims, |block| {
+                // SAFETY: each block of bodies and their flags is one member's in this stage.
+                let (block_bodies, block_left) =
+                    unsafe { (bodies.slice_mut(block.clone()), left_shared.slice_mut(block.clone())) };
+                awake.for_each_in(block.clone(), |i| {
+                    let b = &mut block_bodies[i - block.start];
+                    let tight = tight_aabb(b);
+                    b.tight = tight;
+                    let outside = !b.fat.contains(&tight);
+                    if outside {
+                        b.fat = fat_aabb(&tight, b.linear_velocity * dt, margin);
+                    }
+                    block_left[i - block.start] = outside;
+                });
+            });
+        });
         let mut reinserted = 0;
         for i in self.awake_bodies.iter() {
-            let b = &mut self.bodies.bodies[i];
-            let tight = tight_aabb(b);
-            b.tight = tight;
-            debug_assert_eq!(b.fat, self.broadphase.fat_aabb(b.proxy));
-            if !b.fat.contains(&tight) {
-                b.fat = fat_aabb(&tight, b.linear_velocity * dt, margin);
+            let b = &self.bodies.bodies[i];
+            if self.scratch.left_fat[i] {
                 self.broadphase.move_proxy(b.proxy, b.fat);
                 reinserted += 1;
             }
+            debug_assert_eq!(b.fat, self.broadphase.fat_aabb(b.proxy));
         }
         reinserted
     }
@@ -193,7 +245,8 @@ impl World {
         // get a contact.
         let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
         let keep = |a, b| !contacts.contains(a, b) && !joint_blocks_collision(bodies, joints, a, b);
-        self.broadphase.update_pairs_on(self.threads.as_deref(), &mut self.scratch.pairs, keep);
+        let helpers = helpers_for(&self.threads, self.broadphase.moved_count(), MIN_MOVED_FOR_TEAM);
+        self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, keep);
         let mut created = 0;
         for &(a, b) in &self.scratch.pairs {
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
@@ -256,6 +309,7 @@ impl World {
             *status = contact_status(c);
         };
         let count = self.contacts.contacts.len();
+        let helpers = helpers_for(&self.threads, self.awake_contacts.count(), MIN_CONTACTS_FOR_TEAM);
         let status = &mut self.scratch.contact_status;
         status.resize(count, 0);
         let claims = &mut self.scratch.narrowphase_claims;
@@ -264,21 +318,16 @@ impl World {
         let (contacts, status) = (SharedSlice::new(&mut self.contacts.contacts), SharedSlice::new(status));
         // Blocks of whole words of the awake set: a member visits the awake contacts of its
         // blocks only, so a sleeping pile costs nothing here.
-        run_team(self.threads.as_deref(), |team| {
+        run_team(helpers, |team| {
             team.for_blocks(count, CONTACT_BLOCK, claims, |block| {
                 // SAFETY: each block of contacts and their status bytes is one member's in this
                 // stage; each update reads the bodies and writes only its own contact.
                 let (block_contacts, block_status) =
                     unsafe { (contacts.slice_mut(block.clone()), status.slice_mut(block.clone())) };
-                for k in block.start / 64..block.end.div_ceil(64).min(awake.word_count()) {
-                    let mut word = awake.word(k);
-                    while word != 0 {
-                        let id = k * 64 + word.trailing_zeros() as usize;
-                        word &= word - 1;
-                        let local = id - block.start;
-                        update((id, (&mut block_contacts[local], &mut block_status[local])));
-                    }
-                }
+                awake.for_each_in(block.clone(), |id| {
+                    let local = id - block.start;
+                    update((id, (&mut block_contacts[local], &mut block_status[local])));
+                });
             });
         });
         // In contact order, word by word from a copy of each word of the awake set: destroying
@@ -386,13 +435,14 @@ impl World {
             joints,
             contacts,
             TouchingContacts {
-                contacts: &self.contacts.contacts,
+                contacts: &mut self.contacts.contacts,
                 ids: &scratch.touching,
                 centers: &scratch.centers,
+                joints: &self.joints.joints,
+                bodies: &self.bodies.bodies,
             },
         );
         let (bodies, motions) = (&scratch.solver_bodies, &scratch.motions);
-        contacts.store_impulses(&scratch.touching, &mut self.contacts.contacts);
         joints.store(bodies, motions, &mut self.joints.joints);
     }
 
@@ -400,23 +450,39 @@ impl World {
     /// sleep timers. A moving kinematic body keeps what it touches awake.
     fn finalize_bodies(&mut self) {
         let s = self.settings;
-        for (k, &body) in self.scratch.awake.iter().enumerate() {
-            let sb = &self.scratch.solver_bodies[k + 1];
-            let b = &mut self.bodies.bodies[body as usize];
-            let center = b.center() + self.scratch.motions[k + 1].first();
-            let rotation = (sb.dq * b.transform.rotation).normalize();
-            b.transform = Transform::new(center - rotation * b.local_center, rotation);
-            let velocity = &self.scratch.velocities[k + 1];
-            b.linear_velocity = velocity.first();
-            b.angular_velocity = velocity.second();
-            b.force = Vec3::ZERO;
-            b.torque = Vec3::ZERO;
-            let restless = !b.can_sleep
-                || b.linear_velocity.length_squared() > s.sleep_linear_threshold * s.sleep_linear_threshold
-                || b.angular_velocity.length_squared()
-                    > s.sleep_angular_threshold * s.sleep_angular_threshold;
-            b.sleep_timer = if restless { 0.0 } else { b.sleep_timer + s.dt };
-        }
+        let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_BODIES_FOR_TEAM);
+        let scratch = &mut self.scratch;
+        let count = scratch.awake.len();
+        scratch.body_block_claims.reset(count.div_ceil(BODY_BLOCK));
+        let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
+        let (solver_bodies, motions, velocities) =
+            (&scratch.solver_bodies, &scratch.motions, &scratch.velocities);
+        let bodies = SharedSlice::new(&mut self.bodies.bodies);
+        // In blocks of the awake list the world's threads share: each body is written once.
+        run_team(helpers, |team| {
+            team.for_blocks(count, BODY_BLOCK, claims, |block| {
+                for k in block {
+                    let sb = &solver_bodies[k + 1];
+                    // SAFETY: the awake list holds each body once, and each block of it is one
+                    // member's in this stage.
+                    let b = unsafe { &mut bodies.slice_mut(awake[k] as usize..awake[k] as usize + 1)[0] };
+                    let center = b.center() + motions[k + 1].first();
+                    let rotation = (sb.dq * b.transform.rotation).normalize();
+                    b.transform = Transform::new(center - rotation * b.local_center, rotation);
+                    let velocity = &velocities[k + 1];
+                    b.linear_velocity = velocity.first();
+                    b.angular_velocity = velocity.second();
+                    b.force = Vec3::ZERO;
+                    b.torque = Vec3::ZERO;
+                    let restless = !b.can_sleep
+                        || b.linear_velocity.length_squared()
+                            > s.sleep_linear_threshold * s.sleep_linear_threshold
+                        || b.angular_velocity.length_squared()
+                            > s.sleep_angular_threshold * s.sleep_angular_threshold;
+                    b.sleep_timer = if restless { 0.0 } else { b.sleep_timer + s.dt };
+                }
+            });
+        });
         for k in 0..self.scratch.awake.len() {
             let body = self.scratch.awake[k];
             let b = &self.bodies.bodies[body as usize];
