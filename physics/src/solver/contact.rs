@@ -129,7 +129,8 @@ impl LaneVelocities {
     ///
     /// # Safety
     /// `wc` is a batch of the colour the team works on: no other thread writes its bodies'
-    /// velocities until the stage is over.
+    /// velocities until the stage is over. Its bodies index `velocities` (checked when the
+    /// batches were coloured, [`ContactSolver::prepare`]).
     #[inline(always)]
     unsafe fn load(velocities: &SharedSlice<Velocity>, wc: &WideContact) -> Self {
         // SAFETY: as the caller guarantees.
@@ -210,6 +211,9 @@ impl ContactSolver {
             self.pairs.push((slot(c.body_a), slot(c.body_b)));
             self.point_counts.push(c.manifold.count as u8);
         }
+        // Every lane's bodies index the solver arrays; the solve reads them unchecked.
+        let n = bodies.len() as u32;
+        assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a contact's solver body out of range");
         self.batches.build(self.pairs.iter().copied(), &self.movable, &self.point_counts);
         self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         // Filled in place: the batches of the last step are overwritten, not reallocated.

@@ -232,7 +232,8 @@ impl JointLanes {
     ///
     /// # Safety
     /// No other thread writes the sides' velocities until the stage is over (the batch is one
-    /// of the colour the team works on).
+    /// of the colour the team works on). The sides index `velocities` (checked when the
+    /// batches were coloured, [`WideJoints::colour`]).
     #[inline(always)]
     pub unsafe fn velocity(&self, velocities: &SharedSlice<Velocity>) -> LaneVelocity {
         // SAFETY: as the caller guarantees.
@@ -389,7 +390,8 @@ pub(crate) trait WideJoint: Default {
     fn warm_start(&self, v: &mut LaneVelocity, pose: &Self::Pose);
     /// Called once a substep, before the pass with position feedback: a type that keeps an
     /// effective mass through its passes brings it up to the pose (the others keep nothing).
-    fn begin_substep(&mut self, _motion: &LaneMotion, _pose: &Self::Pose) {}
+    /// `turn_w` is the real part of each side's rotation since the step began, per lane.
+    fn begin_substep(&mut self, _turn_w: [f32x4; 2], _pose: &Self::Pose) {}
     /// One pass over the rows with feedback `rigid` on the rigid ones (springs keep theirs);
     /// `inv_h` lets a limit not yet reached close its gap in one substep.
     fn solve(&mut self, v: &mut LaneVelocity, pose: &Self::Pose, rigid: &SoftLanes, inv_h: f32x4);
@@ -445,6 +447,9 @@ impl<W: WideJoint> WideJoints<W> {
         self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
         self.pairs.clear();
         self.pairs.extend(joints.iter().map(sides));
+        // Every lane's sides index the solver arrays; the solve reads them unchecked.
+        let n = bodies.len() as u32;
+        assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a joint's solver body out of range");
         self.ones.clear();
         self.ones.resize(joints.len(), 1);
         self.batches.build(self.pairs.iter().copied(), &self.movable, &self.ones);
@@ -542,6 +547,7 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
             // begins when the one before is done.
             for w in unsafe { self.wide.slice_mut(range) } {
                 let motion = w.lanes().motion(bodies, motions);
+                let turn_w = [motion.turn_a.w, motion.turn_b.w];
                 let pose = w.pose(&motion);
                 // SAFETY: the batches of a colour share no moving body, and the colours are
                 // stages one after another.
@@ -549,7 +555,7 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
                 match pass {
                     Pass::WarmStart => w.warm_start(&mut v, &pose),
                     Pass::Solve => {
-                        w.begin_substep(&motion, &pose);
+                        w.begin_substep(turn_w, &pose);
                         w.solve(&mut v, &pose, &rigid, inv_h);
                     }
                     Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),

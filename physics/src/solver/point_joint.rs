@@ -74,11 +74,11 @@ impl WideJoint for WidePointJoint {
     }
 
     #[inline(always)]
-    fn begin_substep(&mut self, motion: &LaneMotion, (arms, _): &Self::Pose) {
+    fn begin_substep(&mut self, [turn_a, turn_b]: [f32x4; 2], (arms, _): &Self::Pose) {
         // Some side turned more than about 10° since the step began (|w| of its rotation below
         // cos 5°): its mass follows the arms from now on, every substep.
         let limit = f32x4::splat(0.996);
-        let turned = motion.turn_a.w.abs().simd_lt(limit) | motion.turn_b.w.abs().simd_lt(limit);
+        let turned = turn_a.abs().simd_lt(limit) | turn_b.abs().simd_lt(limit);
         if turned.any() {
             self.mass = self.lanes.point_mass(arms.0, arms.1);
         }

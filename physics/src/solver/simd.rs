@@ -286,10 +286,12 @@ pub(crate) fn gather(pairs: &[Vec3Pair], bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) 
 /// Four bodies' pairs as lanes, from an array the team shares ([`gather`] otherwise).
 ///
 /// # Safety
-/// No other thread writes these four bodies' pairs until the stage is over.
+/// Every index in `bodies` is below `pairs.len()`, and no other thread writes these four
+/// bodies' pairs until the stage is over.
 #[inline(always)]
 pub(crate) unsafe fn gather_shared(pairs: &SharedSlice<Vec3Pair>, bodies: &[u32; 4]) -> (Vec3x4, Vec3x4) {
-    // SAFETY: the caller guarantees no concurrent write of these four elements.
+    // SAFETY: in bounds and no concurrent write of these four elements, as the caller
+    // guarantees.
     let body = |k: usize| unsafe { pairs.read(bodies[k] as usize) };
     let (b0, b1, b2, b3) = (body(0), body(1), body(2), body(3));
     let [ax, ay, az, _] = f32x4::transpose([b0.first, b1.first, b2.first, b3.first].map(f32x4::new));
@@ -303,7 +305,8 @@ pub(crate) unsafe fn gather_shared(pairs: &SharedSlice<Vec3Pair>, bodies: &[u32;
 /// must not write one element even with the same value.
 ///
 /// # Safety
-/// No other thread reads or writes the moving lanes' velocities until the stage is over.
+/// Every index in `bodies` is below `velocities.len()`, and no other thread reads or writes
+/// the moving lanes' velocities until the stage is over.
 #[inline(always)]
 pub(crate) unsafe fn scatter_moving(
     velocities: &SharedSlice<Velocity>,
@@ -317,7 +320,8 @@ pub(crate) unsafe fn scatter_moving(
     let moving = inv_mass.simd_gt(f32x4::ZERO).to_bitmask();
     let write = |k: usize| {
         let velocity = Velocity { first: linear[k].to_array(), second: angular[k].to_array() };
-        // SAFETY: the caller guarantees this thread alone accesses the moving lanes' bodies.
+        // SAFETY: in bounds, and this thread alone accesses the moving lanes' bodies, as the
+        // caller guarantees.
         unsafe { velocities.write(bodies[k] as usize, velocity) };
     };
     // Most batches move all four lanes' bodies: one branch for them.
