@@ -82,8 +82,9 @@ pub struct Broadphase {
     claims: Claims,
 }
 
-/// Moved proxies per block of the pair update: some tens of microseconds of queries.
-const QUERY_BLOCK: usize = 64;
+/// Moved proxies per block of the pair update: some tens of microseconds of queries in a busy
+/// pile (a few hundred proxies move there, so small blocks keep the threads evenly loaded).
+const QUERY_BLOCK: usize = 16;
 
 impl Broadphase {
     /// Adds a proxy for body `body` with fat box `fat`.
