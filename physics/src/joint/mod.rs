@@ -25,7 +25,7 @@ mod wheel;
 pub use desc::{JointDesc, JointFrame, JointKind, JointType, Limits, Motor, Spring};
 pub use distance::DistanceJoint;
 pub use fixed::FixedJoint;
-pub(crate) use pose::{JointPose, PoseSide};
+pub(crate) use pose::JointPose;
 pub use prismatic::PrismaticJoint;
 pub use revolute::RevoluteJoint;
 pub use spherical::SphericalJoint;

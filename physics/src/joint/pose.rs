@@ -3,6 +3,8 @@
 //! start of a step and moves it by each body's motion since, so every substep sees the current
 //! pose without touching the bodies' transforms.
 
+use super::Joint;
+use crate::body::{Body, NONE};
 use crate::math::{Quat, Transform, Vec3};
 
 /// The pose of a joint's frames.
@@ -34,6 +36,24 @@ impl PoseSide {
 }
 
 impl JointPose {
+    /// Joint `j`'s pose with its sides' bodies (by slot in `bodies`) where they are now.
+    pub fn of(j: &Joint, bodies: &[Body]) -> JointPose {
+        let side = |body: u32| {
+            if body == NONE {
+                PoseSide::WORLD
+            } else {
+                let b = &bodies[body as usize];
+                PoseSide { transform: b.transform, local_center: b.local_center }
+            }
+        };
+        JointPose::new(
+            &side(j.body_a),
+            (j.frame_a.anchor, j.frame_a.rotation),
+            &side(j.body_b),
+            (j.frame_b.anchor, j.frame_b.rotation),
+        )
+    }
+
     /// The pose of frames `(anchor, rotation)` on sides `a` and `b`.
     pub fn new(a: &PoseSide, frame_a: (Vec3, Quat), b: &PoseSide, frame_b: (Vec3, Quat)) -> JointPose {
         let (qa, qb) = (a.transform.rotation, b.transform.rotation);

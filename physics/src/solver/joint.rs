@@ -16,7 +16,7 @@ use super::{Motion, Softness, SolverBody, Velocity};
 use crate::bitset::BitSet;
 use crate::body::{Body, NONE};
 use crate::joint::rows::{Masses, PairVelocity, Pass, Reaction, RowSolver, rotation_mass};
-use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, PoseSide};
+use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
@@ -106,7 +106,7 @@ impl JointSolver {
                 });
                 continue;
             }
-            let pose = pose_of(j, bodies);
+            let pose = JointPose::of(j, bodies);
             let impulses = if warm_starting { j.impulses } else { JointImpulses::default() };
             if let JointKind::Spherical(ball) = j.kind {
                 self.spherical_list.push(PreparedSpherical {
@@ -257,7 +257,7 @@ impl SharedJoints<'_> {
             // SAFETY: each block of the list is one member's in this stage.
             for p in unsafe { self.point_list.slice_mut(block) } {
                 let j = &joints[p.joint as usize];
-                let pose = pose_of(j, bodies);
+                let pose = JointPose::of(j, bodies);
                 p.arm_a = pose.arm_a;
                 p.arm_b = pose.arm_b;
                 p.delta_center = pose.delta_center;
@@ -302,24 +302,6 @@ impl SharedJoints<'_> {
         self.sphericals.run(team, pass, arrays, self.rigid);
         self.points.run(team, pass, arrays, self.rigid);
     }
-}
-
-/// Joint `j`'s pose at the start of the step, its sides' bodies in `bodies`.
-fn pose_of(j: &Joint, bodies: &[Body]) -> JointPose {
-    let side = |body: u32| {
-        if body == NONE {
-            PoseSide::WORLD
-        } else {
-            let b = &bodies[body as usize];
-            PoseSide { transform: b.transform, local_center: b.local_center }
-        }
-    };
-    JointPose::new(
-        &side(j.body_a),
-        (j.frame_a.anchor, j.frame_a.rotation),
-        &side(j.body_b),
-        (j.frame_b.anchor, j.frame_b.rotation),
-    )
 }
 
 /// Runs `pass` over the general joints `prepared`, one after another.

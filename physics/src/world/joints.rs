@@ -8,7 +8,6 @@ use crate::error::AtollError;
 
 use crate::joint::{
     Joint, JointDesc, JointEvent, JointEventKind, JointFrame, JointId, JointKind, JointPose, JointView,
-    PoseSide,
 };
 use crate::math::Vec3;
 use crate::recording::Input;
@@ -325,7 +324,7 @@ impl World {
 
     fn joint_view(&self, slot: u32) -> JointView {
         let j = &self.joints.joints[slot as usize];
-        let pose = self.joint_pose(j);
+        let pose = JointPose::of(j, &self.bodies.bodies);
         let (position, swing) = j.kind.coordinates(&pose);
         let center = |body: u32| {
             if body == NONE { Vec3::ZERO } else { self.bodies.bodies[body as usize].center() }
@@ -350,24 +349,6 @@ impl World {
             limit_active: j.limit_active,
             island: (j.island.id != NONE).then(|| self.island_id(j.island.id)),
         }
-    }
-
-    /// The pose of a joint's frames where its bodies are now.
-    fn joint_pose(&self, j: &Joint) -> JointPose {
-        let side = |body: u32| {
-            if body == NONE {
-                PoseSide::WORLD
-            } else {
-                let b = &self.bodies.bodies[body as usize];
-                PoseSide { transform: b.transform, local_center: b.local_center }
-            }
-        };
-        JointPose::new(
-            &side(j.body_a),
-            (j.frame_a.anchor, j.frame_a.rotation),
-            &side(j.body_b),
-            (j.frame_b.anchor, j.frame_b.rotation),
-        )
     }
 
     /// Every live joint, in joint order.
