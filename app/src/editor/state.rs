@@ -125,7 +125,10 @@ pub struct EditorState {
 /// The threads the machine can run at once (its cores, as the system reports them), at most
 /// [`MAX_THREADS`]: the editor's default thread count for stepping.
 pub fn machine_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
+    // Asked once: the system's answer reads the process's CPU quota from files, and the
+    // Settings panel shows it every frame.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS))
 }
 
 /// The most threads the Settings panel offers.
