@@ -156,3 +156,30 @@ fn steps_back_prepared_while_the_world_waits_restore_without_replaying() {
         assert!(!history.record(&world).recorded);
     }
 }
+
+#[test]
+fn the_first_steps_back_from_the_live_end_replay_nothing() {
+    // Keyframes far apart (a budget of a few dozen states) and room for eight states kept for
+    // stepping back: half of them hold the last steps recorded.
+    let (mut probe, _) = common::builtin("pyramid_3d.ron");
+    for _ in 0..120 {
+        probe.step();
+    }
+    let state = probe.capture().bytes();
+    let settings =
+        HistorySettings { window: 10_000, budget_bytes: 40 * state, back_cache_bytes: 8 * state + state / 2 };
+    let (mut world, mut history) = recorded("pyramid_3d.ron", 240, settings);
+    assert!(history.keyframe_interval() > 8, "interval {}", history.keyframe_interval());
+    for target in (237..240).rev() {
+        let report = history.seek(&mut world, target).unwrap();
+        assert_eq!((report.replayed, report.restored), (0, true), "step {target}");
+        assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash);
+    }
+    // Forward to the live end and on: the recorded steps match, then new ones are recorded.
+    for _ in 237..250 {
+        world.step();
+        history.record(&world);
+    }
+    assert_eq!(history.range().unwrap().1, 250);
+    assert_eq!(history.seek(&mut world, 249).unwrap().replayed, 0);
+}

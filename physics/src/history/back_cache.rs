@@ -5,10 +5,15 @@
 //! and checkpoints at 2, 4, 8, ... times the tail's length before it. A step back then restores
 //! a kept state or replays from a checkpoint, and that replay keeps states the same way, so a
 //! walk back through an interval costs a few steps per step back when the budget holds a few
-//! states, and about one when it holds dozens. While recording at the live end, a state is
-//! kept every few steps, so the first step back from the end replays only those few.
+//! states, and about one when it holds dozens. While recording at the live end, the state of
+//! each of the last few steps is kept (the live tail, its oldest written over by the next
+//! capture), so the first steps back from the end restore at once, and a checkpoint every few
+//! steps further back.
 
 use crate::world::{CompactState, World};
+
+/// The most states the live tail keeps (one step back each from the live end).
+const MAX_LIVE_TAIL: u64 = 8;
 
 /// States kept for stepping back, ascending by step, within a byte budget.
 #[derive(Clone, Debug, Default)]
@@ -102,18 +107,38 @@ impl BackCache {
         }
     }
 
-    /// While recording at the live end: keeps the world's state every `stride` steps (so the
-    /// first step back from the end replays fewer than `stride` steps), dropping the oldest.
+    /// While recording at the live end: keeps the state of every one of the last steps (the
+    /// live tail, half the room and at most [`MAX_LIVE_TAIL`] states, so the first steps back
+    /// from the end restore at once) and, further back, a checkpoint every `stride` steps of
+    /// the segment with the rest of the room (so a step back beyond the tail replays fewer than
+    /// `stride` steps). The state that leaves the tail is written over by the next capture
+    /// unless it is a checkpoint: the step pays for a copy, not for allocating megabytes.
     pub fn note_recorded(&mut self, world: &World, segment_start: u64, interval: u64, state_bytes: usize) {
-        let room = self.capacity(state_bytes);
+        // The newest kept state tells the size at the live end better than a keyframe long ago
+        // (a pile's first keyframe, before anything touched, has no contacts).
+        let room =
+            self.capacity(self.states.last().map_or(state_bytes, CompactState::bytes).max(state_bytes));
         if room < 2 || interval <= 1 {
             return;
         }
-        let stride = interval.div_ceil(room / 2).max(1);
+        let tail = (room / 2).min(MAX_LIVE_TAIL);
+        let stride = interval.div_ceil((room - tail).max(1)).max(1);
         let step = world.step_count();
-        if (step - segment_start).is_multiple_of(stride) {
-            self.add(vec![world.capture()], step);
-        }
+        let checkpoint = |s: u64| (s - segment_start).is_multiple_of(stride);
+        let left_tail = step.saturating_sub(tail);
+        let reuse = (step > segment_start + tail)
+            .then(|| self.states.iter().position(|s| s.step_count() == left_tail))
+            .flatten()
+            .filter(|&i| !checkpoint(self.states[i].step_count()));
+        let state = match reuse {
+            Some(i) => {
+                let mut state = self.states.remove(i);
+                world.capture_into(&mut state);
+                state
+            }
+            None => world.capture(),
+        };
+        self.add(vec![state], step);
     }
 
     /// Forgets the states of step `step` and after.

@@ -263,14 +263,18 @@ pub(crate) fn update_manifold(
 /// The contact store as a compact state holds it ([`crate::world::CompactState`]): the slots'
 /// generations and the free list, so contacts made after a restore take the same ids, and each
 /// live contact by slot: apart (most of a pile's pairs: fat boxes overlap, no points) as its few
-/// fields, touching whole. The pair lookups are rebuilt on restore: they are only ever looked up.
+/// fields, touching whole. Both lists are flat arrays ascending by slot, so a capture into a
+/// state kept from before is a copy without an allocation. The pair lookups are rebuilt on
+/// restore: they are only ever looked up.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactsState {
     generations: Vec<u32>,
     free: Vec<u32>,
     links: Vec<(u32, TerrainLink)>,
-    /// Live contacts, ascending by slot.
-    entries: Vec<(u32, ContactEntry)>,
+    /// Live contacts without points, ascending by slot.
+    apart: Vec<(u32, ApartContact)>,
+    /// Live contacts with points, ascending by slot.
+    touching: Vec<(u32, Contact)>,
 }
 
 /// What [`ContactsState::delta_from`] keeps: the whole small parts, and the slots whose entry
@@ -283,7 +287,7 @@ pub(crate) struct ContactsDelta {
     changed: Vec<(u32, Option<ContactEntry>)>,
 }
 
-/// One live contact in a compact state.
+/// One live contact of a compact state, as a change holds it.
 #[derive(Clone, Debug, PartialEq)]
 enum ContactEntry {
     Apart(ApartContact),
@@ -297,6 +301,22 @@ impl ContactEntry {
                 ContactEntry::Apart(_) => 0,
                 ContactEntry::Whole(_) => std::mem::size_of::<Contact>(),
             }
+    }
+}
+
+/// One live contact of a compact state, where it lies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum EntryRef<'a> {
+    Apart(&'a ApartContact),
+    Whole(&'a Contact),
+}
+
+impl EntryRef<'_> {
+    fn to_owned(self) -> ContactEntry {
+        match self {
+            EntryRef::Apart(a) => ContactEntry::Apart(*a),
+            EntryRef::Whole(c) => ContactEntry::Whole(Box::new(c.clone())),
+        }
     }
 }
 
@@ -318,14 +338,19 @@ struct ApartContact {
 
 impl ApartContact {
     /// `c` as an apart contact, when rebuilding it from the result gives `c` back exactly.
+    /// Compared bit for bit (a −0.0 impulse would come back as +0.0), cheapest tests first: a
+    /// capture asks this of every live contact every step at the live end.
     fn of(c: &Contact) -> Option<ApartContact> {
+        let zero = |v: Vec3| v.to_array().iter().all(|x| x.to_bits() == 0);
         let empty = !c.touching
-            && c.manifold == Manifold { normal: c.manifold.normal, ..Manifold::default() }
-            && c.impulses == [PointImpulse::default(); MAX_MANIFOLD_POINTS]
-            && c.friction_impulse == Vec3::ZERO
-            && c.twist_impulse == 0.0
-            && c.anchors == ManifoldAnchors::default()
-            && c.island == IslandLink::NONE;
+            && c.manifold.count == 0
+            && c.island == IslandLink::NONE
+            && c.twist_impulse.to_bits() == 0
+            && zero(c.friction_impulse)
+            && (c.impulses.iter()).all(|i| i.normal.to_bits() == 0 && i.max_normal.to_bits() == 0)
+            && (c.manifold.points.iter())
+                .all(|p| zero(p.position) && p.separation.to_bits() == 0 && p.feature == 0)
+            && c.anchors.is_unset();
         empty.then_some(ApartContact {
             body_a: c.body_a,
             body_b: c.body_b,
@@ -365,34 +390,54 @@ impl ContactsState {
         self.generations.len() * 4
             + self.free.len() * 4
             + self.links.len() * std::mem::size_of::<(u32, TerrainLink)>()
-            + self.entries.iter().map(|(_, e)| e.bytes()).sum::<usize>()
+            + self.apart.len() * std::mem::size_of::<(u32, ApartContact)>()
+            + self.touching.len() * std::mem::size_of::<(u32, Contact)>()
+    }
+
+    /// The live contacts, ascending by slot.
+    fn entries(&self) -> impl Iterator<Item = (u32, EntryRef<'_>)> + '_ {
+        let mut apart = self.apart.iter().map(|(slot, a)| (*slot, EntryRef::Apart(a))).peekable();
+        let mut touching = self.touching.iter().map(|(slot, c)| (*slot, EntryRef::Whole(c))).peekable();
+        std::iter::from_fn(move || match (apart.peek(), touching.peek()) {
+            (Some((a, _)), Some((t, _))) if a < t => apart.next(),
+            (Some(_), Some(_)) | (None, _) => touching.next(),
+            (Some(_), None) => apart.next(),
+        })
+    }
+
+    /// Appends a live contact (slots must come in ascending order within each list).
+    fn push(&mut self, slot: u32, entry: EntryRef<'_>) {
+        match entry {
+            EntryRef::Apart(a) => self.apart.push((slot, *a)),
+            EntryRef::Whole(c) => self.touching.push((slot, c.clone())),
+        }
     }
 
     /// What changed from `anchor` to this state.
     pub fn delta_from(&self, anchor: &ContactsState) -> ContactsDelta {
         let mut changed = Vec::new();
-        let (mut old, mut new) = (anchor.entries.iter().peekable(), self.entries.iter().peekable());
+        let (mut old, mut new) = (anchor.entries().peekable(), self.entries().peekable());
         loop {
-            match (old.peek(), new.peek()) {
+            match (old.peek().copied(), new.peek().copied()) {
                 (None, None) => break,
                 (Some((slot, _)), None) => {
-                    changed.push((*slot, None));
+                    changed.push((slot, None));
                     old.next();
                 }
                 (None, Some((slot, entry))) => {
-                    changed.push((*slot, Some(entry.clone())));
+                    changed.push((slot, Some(entry.to_owned())));
                     new.next();
                 }
                 (Some((a, old_entry)), Some((b, new_entry))) => {
                     if a < b {
-                        changed.push((*a, None));
+                        changed.push((a, None));
                         old.next();
                     } else if b < a {
-                        changed.push((*b, Some(new_entry.clone())));
+                        changed.push((b, Some(new_entry.to_owned())));
                         new.next();
                     } else {
                         if old_entry != new_entry {
-                            changed.push((*b, Some(new_entry.clone())));
+                            changed.push((b, Some(new_entry.to_owned())));
                         }
                         old.next();
                         new.next();
@@ -420,54 +465,63 @@ impl ContactsDelta {
 
     /// The state this delta was taken of, from the state it was taken against.
     pub fn apply(&self, anchor: &ContactsState) -> ContactsState {
-        let mut entries = Vec::with_capacity(anchor.entries.len());
+        let mut state = ContactsState {
+            generations: self.generations.clone(),
+            free: self.free.clone(),
+            links: self.links.clone(),
+            apart: Vec::with_capacity(anchor.apart.len()),
+            touching: Vec::with_capacity(anchor.touching.len()),
+        };
+        let owned = |state: &mut ContactsState, slot: u32, entry: &ContactEntry| match entry {
+            ContactEntry::Apart(a) => state.push(slot, EntryRef::Apart(a)),
+            ContactEntry::Whole(c) => state.push(slot, EntryRef::Whole(c)),
+        };
         let mut changes = self.changed.iter().peekable();
-        for (slot, entry) in &anchor.entries {
-            while let Some((c, change)) = changes.next_if(|(c, _)| c < slot) {
+        for (slot, entry) in anchor.entries() {
+            while let Some((c, change)) = changes.next_if(|(c, _)| *c < slot) {
                 if let Some(e) = change {
-                    entries.push((*c, e.clone()));
+                    owned(&mut state, *c, e);
                 }
             }
-            match changes.next_if(|(c, _)| c == slot) {
-                Some((_, Some(e))) => entries.push((*slot, e.clone())),
+            match changes.next_if(|(c, _)| *c == slot) {
+                Some((_, Some(e))) => owned(&mut state, slot, e),
                 Some((_, None)) => {}
-                None => entries.push((*slot, entry.clone())),
+                None => state.push(slot, entry),
             }
         }
         for (c, change) in changes {
             if let Some(e) = change {
-                entries.push((*c, e.clone()));
+                owned(&mut state, *c, e);
             }
         }
-        ContactsState {
-            generations: self.generations.clone(),
-            free: self.free.clone(),
-            links: self.links.clone(),
-            entries,
-        }
+        state
     }
 }
 
 impl ContactStore {
-    /// The store's state, compactly (see [`ContactsState`]).
-    pub fn capture(&self) -> ContactsState {
-        let mut state = ContactsState {
-            generations: self.generations.clone(),
-            free: self.free.clone(),
-            ..Default::default()
-        };
+    /// The store's state, compactly (see [`ContactsState`]), written over `state` (whose
+    /// arrays are reused: a capture into a state kept from before allocates nothing).
+    pub fn capture_into(&self, state: &mut ContactsState) {
+        state.generations.clone_from(&self.generations);
+        state.free.clone_from(&self.free);
+        state.links.clear();
+        state.apart.clear();
+        state.touching.clear();
+        // Reserved up front: a fresh state would otherwise grow (and copy) its arrays.
+        let touching = self.contacts.iter().filter(|c| c.alive && c.touching).count();
+        let alive = self.contacts.len() - self.free.len();
+        state.touching.reserve(touching);
+        state.apart.reserve(alive.saturating_sub(touching));
         for (id, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.alive) {
             let id = id as u32;
-            let entry = match ApartContact::of(c) {
-                Some(apart) => ContactEntry::Apart(apart),
-                None => ContactEntry::Whole(Box::new(c.clone())),
-            };
-            state.entries.push((id, entry));
+            match ApartContact::of(c) {
+                Some(apart) => state.apart.push((id, apart)),
+                None => state.touching.push((id, c.clone())),
+            }
             if let Some(link) = &self.links[id as usize] {
                 state.links.push((id, link.clone()));
             }
         }
-        state
     }
 
     /// Puts the store back as `state` captured it.
@@ -479,11 +533,11 @@ impl ContactStore {
         self.links.resize(slots, None);
         self.generations.clone_from(&state.generations);
         self.free.clone_from(&state.free);
-        for (id, entry) in &state.entries {
-            self.contacts[*id as usize] = match entry {
-                ContactEntry::Apart(apart) => apart.contact(),
-                ContactEntry::Whole(c) => (**c).clone(),
-            };
+        for (id, apart) in &state.apart {
+            self.contacts[*id as usize] = apart.contact();
+        }
+        for (id, contact) in &state.touching {
+            self.contacts[*id as usize] = contact.clone();
         }
         for (id, link) in &state.links {
             self.links[*id as usize] = Some(link.clone());

@@ -38,6 +38,17 @@ pub(crate) struct ManifoldAnchors {
 }
 
 impl ManifoldAnchors {
+    /// Nothing recorded, bit for bit as [`ManifoldAnchors::default`] is.
+    pub fn is_unset(&self) -> bool {
+        let zero = |v: Vec3| v.to_array().iter().all(|x| x.to_bits() == 0);
+        let identity = Transform::IDENTITY.rotation.to_array().map(f32::to_bits);
+        self.count == 0
+            && zero(self.relative.position)
+            && self.relative.rotation.to_array().map(f32::to_bits) == identity
+            && zero(self.normal)
+            && self.anchors.iter().all(|(a, b)| zero(*a) && zero(*b))
+    }
+
     /// Records `manifold`, computed with A at `xa` and B at `xb`.
     pub fn capture(manifold: &Manifold, xa: &Transform, xb: &Transform) -> ManifoldAnchors {
         let mut anchors = [(Vec3::ZERO, Vec3::ZERO); MAX_MANIFOLD_POINTS];

@@ -194,7 +194,26 @@ impl CompactState {
 impl World {
     /// Captures the compact state (see [`CompactState`]).
     pub fn capture(&self) -> CompactState {
-        let bodies = self.bodies.bodies.iter().map(|b| BodyMotion {
+        let mut state = CompactState {
+            bodies: Vec::new(),
+            contacts: ContactsState::default(),
+            small: self.small_state(),
+        };
+        self.capture_bodies_and_contacts(&mut state);
+        state
+    }
+
+    /// Captures the compact state over `state`, reusing its arrays: a history that keeps the
+    /// last steps' states recycles the oldest, so a capture is a copy without allocating the
+    /// bodies' and contacts' megabytes again.
+    pub fn capture_into(&self, state: &mut CompactState) {
+        state.small = self.small_state();
+        self.capture_bodies_and_contacts(state);
+    }
+
+    fn capture_bodies_and_contacts(&self, state: &mut CompactState) {
+        state.bodies.clear();
+        state.bodies.extend(self.bodies.bodies.iter().map(|b| BodyMotion {
             transform: b.transform,
             linear_velocity: b.linear_velocity,
             angular_velocity: b.angular_velocity,
@@ -207,7 +226,12 @@ impl World {
             awake: b.awake,
             contact_head: b.contact_head,
             joint_head: b.joint_head,
-        });
+        }));
+        self.contacts.capture_into(&mut state.contacts);
+    }
+
+    /// The parts of the compact state other than the bodies and contacts.
+    fn small_state(&self) -> SmallState {
         let joints = self.joints.joints.iter().map(|j| JointMotion {
             enabled: j.enabled,
             edges: j.edges,
@@ -222,7 +246,7 @@ impl World {
         let body_terrain = (self.body_terrain.iter().enumerate())
             .filter(|(_, t)| !t.same_as(&default_terrain))
             .map(|(slot, t)| (slot as u32, *t));
-        let small = SmallState {
+        SmallState {
             structure: self.structure,
             step_count: self.step_count,
             time: self.time,
@@ -244,8 +268,7 @@ impl World {
             contact_status: self.scratch.contact_status.clone(),
             wet: self.scratch.wet,
             tape: self.tape_mark(),
-        };
-        CompactState { bodies: bodies.collect(), contacts: self.contacts.capture(), small }
+        }
     }
 
     /// Puts back a compact state captured from this world (or one of the same structure):
