@@ -6,7 +6,8 @@
 mod common;
 
 use atoll::editor::Editor;
-use atoll::editor::panels::timeline::{BAR_COLOUR, CURSOR_COLOUR};
+use atoll::editor::grab::Grab;
+use atoll::editor::panels::timeline::{BAR_COLOUR, CURSOR_COLOUR, EDIT_COLOUR};
 use atoll_physics::BodyId;
 use common::{harness, pixels_near};
 use egui::accesskit::Role;
@@ -128,6 +129,53 @@ fn an_edit_in_the_past_discards_the_later_steps_and_says_so() {
     harness.key_press_modifiers(Modifiers::SHIFT, Key::Period);
     harness.run_steps(2);
     assert_eq!(harness.state().state.timeline.range(), (0, 30));
+}
+
+#[test]
+fn a_grab_is_replayed_along_the_timeline_and_playing_on_from_it_keeps_the_future() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let state = &mut harness.state_mut().state;
+    let top = state.world.body_ids().last().unwrap();
+    let at = state.world.transform(top).unwrap().position;
+    let eye = at + atoll_physics::Vec3::new(0.0, 0.0, 10.0);
+    let mut grab = Grab::begin(&state.world, top, at, eye).expect("the top box is dynamic");
+    grab.aim(eye, (at + atoll_physics::Vec3::new(2.0, 1.0, 0.0) - eye).normalize());
+    state.grab = Some(grab);
+    let mut heights = vec![at.y];
+    for _ in 0..40 {
+        state.step_once();
+        heights.push(state.world.transform(top).unwrap().position.y);
+    }
+    state.grab = None;
+    for _ in 0..20 {
+        state.step_once();
+        heights.push(state.world.transform(top).unwrap().position.y);
+    }
+    // The grab's pulls are inputs of the steps after them: one segment, marked as edits.
+    let history = &state.timeline.history;
+    assert!(history.steps().all(|r| !r.after_edit || r.step == 0), "no segment per grabbed step");
+    assert_eq!(history.steps().filter(|r| r.inputs > 0).count(), 40);
+    harness.run_steps(2);
+    let bar = harness.get_by_label("timeline").rect();
+    let image = harness.render().unwrap();
+    let grabbed = Pos2::new(bar.left() + bar.width() * 20.0 / 60.0, bar.center().y);
+    assert!(pixels_near(&image, grabbed, 2, rgb(EDIT_COLOUR), 40) > 0, "edit marks where it was grabbed");
+    // Back into the grab, then forward through it: the recorded pulls are made again.
+    for _ in 0..4 {
+        harness.key_press_modifiers(Modifiers::SHIFT, Key::Comma);
+        harness.run_steps(1);
+    }
+    assert_eq!(harness.state().state.world.step_count(), 20);
+    for _ in 0..4 {
+        harness.key_press_modifiers(Modifiers::SHIFT, Key::Period);
+        harness.run_steps(1);
+    }
+    let state = &harness.state().state;
+    assert_eq!(state.world.step_count(), 60);
+    assert_eq!(state.world.transform(top).unwrap().position.y, heights[60]);
+    assert_eq!(state.timeline.range(), (0, 60), "the recorded future is kept");
+    assert!(state.timeline.note.is_none(), "nothing was discarded: {:?}", state.timeline.note);
 }
 
 fn rgb(c: egui::Color32) -> [u8; 3] {

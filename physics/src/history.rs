@@ -3,10 +3,14 @@
 //! step's state hash, and rebuilds step `n` by restoring the keyframe at or before `n` and
 //! stepping on; the stored hashes check every replayed step.
 //!
-//! Edits are the inputs a replay cannot know: a step recorded after an edit starts a new
-//! *segment* with a keyframe of its own, and replays never cross into another segment. An
-//! edit made at a step in the past discards the recorded steps after it, as a new edit discards
-//! redo history. When what the world is made of changed (a body or joint created or destroyed,
+//! Edits are inputs. A recorded world (one that keeps a tape, as the editor's does) says what
+//! they were: the inputs made at a step are kept with the step that follows, and a replay makes
+//! them again before stepping on, so pushing, grabbing or moving bodies while the simulation
+//! runs costs no keyframe. Where the inputs are not known (a world without a tape, a state put
+//! back from elsewhere) or the edit changed what the world is made of, a step recorded after
+//! it starts a new *segment* with a keyframe of its own, and replays never cross into another
+//! segment. An edit made at a step in the past discards the recorded steps after it, as a new
+//! edit discards redo history. When what the world is made of changed (a body or joint created or destroyed,
 //! the terrain painted), the segment also keeps the whole world as it then was (a [`Snapshot`],
 //! shared by the segments of that structure), so going back before the change gives that
 //! world back.
@@ -22,10 +26,12 @@ mod stored;
 pub use back_fill::PrepareReport;
 
 use crate::error::AtollError;
+use crate::recording::Input;
+use crate::recording::tape::{Logged, TapeMark};
 use crate::snapshot::Snapshot;
 use crate::world::{CompactState, World};
 use back_cache::BackCache;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use stored::Stored;
 
@@ -59,6 +65,8 @@ pub struct StepRecord {
     pub segment: u32,
     /// The step was recorded right after an edit (it starts its segment).
     pub after_edit: bool,
+    /// Inputs made just before the step (at the step before it), which a replay makes again.
+    pub inputs: u32,
     /// What happened in it, for marks on a timeline.
     pub events: StepEvents,
 }
@@ -137,6 +145,23 @@ pub struct SeekReport {
     pub rebuilt_structure: bool,
 }
 
+/// Where the world was last recorded or put: at recorded step `step`, with its edit count and
+/// its place on its tape then (the tape tells what was made since).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cursor {
+    step: u64,
+    edits: u64,
+    mark: Option<TapeMark>,
+}
+
+/// What happened to the world since the cursor, as its tape tells it.
+enum SinceCursor {
+    /// Inputs made at the cursor's step, nothing else.
+    Inputs(Vec<Input>),
+    /// Inputs made at the cursor's step, then the step after it.
+    Stepped(Vec<Input>),
+}
+
 /// The recent steps of one world (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct History {
@@ -145,9 +170,11 @@ pub struct History {
     keyframes: VecDeque<Keyframe>,
     /// States kept for stepping back (`history/back_cache.rs`).
     back_cache: BackCache,
-    /// The step the world was last recorded or put at, and its edit count then: while both
-    /// still hold, the world is that step and can step on from it.
-    cursor: Option<(u64, u64)>,
+    /// The step the world was last recorded or put at: while it still holds, the world is that
+    /// step and can step on from it.
+    cursor: Option<Cursor>,
+    /// The inputs made at a step, by step, for the replays from it to the next.
+    inputs: BTreeMap<u64, Arc<[Input]>>,
     next_segment: u32,
     /// Keyframes between two in a segment.
     interval: u64,
@@ -191,7 +218,12 @@ impl History {
 
     /// The step the world was last recorded or put at.
     pub fn cursor(&self) -> Option<u64> {
-        self.cursor.map(|(step, _)| step)
+        self.cursor.map(|c| c.step)
+    }
+
+    /// The inputs made at step `step`, which the step after it followed.
+    pub fn inputs_at(&self, step: u64) -> &[Input] {
+        self.inputs.get(&step).map_or(&[], |inputs| &inputs[..])
     }
 
     /// Steps between keyframes now (it grows with the size of the world's state).
@@ -209,6 +241,7 @@ impl History {
         self.keyframe_bytes()
             + self.bases.iter().map(|b| b.bytes).sum::<usize>()
             + self.steps.len() * std::mem::size_of::<StepRecord>()
+            + self.inputs.values().map(|i| i.len() * std::mem::size_of::<Input>()).sum::<usize>()
             + self.back_cache.bytes()
     }
 
@@ -222,60 +255,134 @@ impl History {
     }
 
     /// Records the world as it is now: call it after every step and after every edit. A step
-    /// that follows the last recorded one with no edit in between is appended (with a keyframe
-    /// every [`History::keyframe_interval`] steps of its segment); a step replayed from the
-    /// past that matches its record moves the cursor on. After an edit, or when the world is
-    /// at a step in the past and differs from its record, the steps after it are discarded
-    /// and a new segment starts there with a keyframe.
+    /// that follows the last recorded one with no edit in between, or with inputs the world's
+    /// tape names, is appended (with a keyframe every [`History::keyframe_interval`] steps of
+    /// its segment); a step replayed from the past that matches its record (and was made with
+    /// the recorded inputs) moves the cursor on. Inputs made at a step in the past that differ
+    /// from the recorded ones discard the steps after it at once. After any other edit, or when
+    /// the world is at a step in the past and differs from its record, the steps after it are
+    /// discarded and a new segment starts there with a keyframe.
     pub fn record(&mut self, world: &World) -> RecordOutcome {
         let step = world.step_count();
         let edits = world.edit_count();
-        let hash = world.current_hash();
-        let after_cursor = self.cursor.filter(|&(c, e)| e == edits && c + 1 == step);
-        if after_cursor.is_some() {
-            match self.record_of(step).copied() {
-                // Replaying the recorded timeline: nothing to add.
-                Some(record) if record.hash == hash => {
-                    self.cursor = Some((step, edits));
-                    return RecordOutcome { discarded: 0, recorded: false };
-                }
-                // The next step of the last segment.
-                None if self.steps.back().is_some_and(|r| r.step + 1 == step) => {
-                    let last = *self.steps.back().expect("checked");
-                    let start = self.segment_start(last.segment);
-                    let events = StepEvents::of(world);
-                    self.steps.push_back(StepRecord {
-                        step,
-                        hash,
-                        segment: last.segment,
-                        after_edit: false,
-                        events,
-                    });
-                    if (step - start).is_multiple_of(self.interval) {
-                        self.add_keyframe(world, last.segment);
-                    } else if let Some(k) = self.keyframes.back() {
-                        let bytes = k.state.full_bytes();
-                        self.back_cache.note_recorded(world, start, self.interval, bytes);
+        if let Some(cursor) = self.cursor
+            && let Some(since) = self.since_cursor(world, cursor)
+        {
+            match since {
+                SinceCursor::Inputs(inputs) => return self.record_inputs(cursor, &inputs),
+                SinceCursor::Stepped(inputs) if step == cursor.step + 1 => {
+                    if let Some(outcome) = self.record_step(world, cursor, inputs) {
+                        return outcome;
                     }
-                    self.cursor = Some((step, edits));
-                    self.evict();
-                    return RecordOutcome { discarded: 0, recorded: true };
                 }
-                _ => {}
+                SinceCursor::Stepped(_) => {}
             }
         }
-        // An edit, a state the records do not lead to, or a world put elsewhere: the records
-        // from this step on go, and a new segment starts here.
-        let cursor_step = self.cursor.map(|(c, _)| c);
+        // An edit the tape does not name, a state the records do not lead to, or a world put
+        // elsewhere: the records from this step on go, and a new segment starts here.
+        let cursor_step = self.cursor.map(|c| c.step);
         let discarded = self.truncate_from(step, cursor_step);
         self.next_segment += 1;
         let segment = self.next_segment;
         let events = StepEvents::of(world);
-        self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, events });
+        let hash = world.current_hash();
+        self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, inputs: 0, events });
         self.add_keyframe(world, segment);
-        self.cursor = Some((step, edits));
+        self.cursor = Some(Cursor { step, edits, mark: world.tape_mark() });
         self.evict();
         RecordOutcome { discarded, recorded: true }
+    }
+
+    /// What the world went through since `cursor`, when that is known: for a world with a tape
+    /// still on the cursor's history, the inputs it names (and the step after them); for one
+    /// without, nothing (no edit since) and perhaps the step after it. `None`: something the
+    /// records cannot follow (an input that changed what the world is made of, a restore).
+    fn since_cursor(&self, world: &World, cursor: Cursor) -> Option<SinceCursor> {
+        let segment = self.record_of(cursor.step)?.segment;
+        let keyframe = self.keyframes.iter().rev().find(|k| k.segment == segment)?;
+        if keyframe.state.structure_stamp() != world.structure_stamp() {
+            return None;
+        }
+        let Some(mark) = cursor.mark else {
+            // No tape: only an unedited world follows on.
+            return (world.edit_count() == cursor.edits).then(|| match world.step_count() {
+                s if s == cursor.step => SinceCursor::Inputs(Vec::new()),
+                _ => SinceCursor::Stepped(Vec::new()),
+            });
+        };
+        let entries = world.tape_since(mark)?;
+        let (last, before) = match entries.split_last() {
+            Some((last, before)) if matches!(last.what, Logged::Step { .. }) => (Some(last), before),
+            _ => (None, entries),
+        };
+        let mut inputs = Vec::with_capacity(before.len());
+        for entry in before {
+            match &entry.what {
+                Logged::Input(input) if entry.step == cursor.step => inputs.push((**input).clone()),
+                _ => return None,
+            }
+        }
+        Some(match last {
+            Some(_) => SinceCursor::Stepped(inputs),
+            None => SinceCursor::Inputs(inputs),
+        })
+    }
+
+    /// Inputs made at the cursor's step, before any step: when they are not the inputs the
+    /// recorded steps after it were made with, those steps go.
+    fn record_inputs(&mut self, cursor: Cursor, inputs: &[Input]) -> RecordOutcome {
+        let later = self.range().is_some_and(|(_, last)| last > cursor.step);
+        if !later || self.inputs_at(cursor.step) == inputs {
+            return RecordOutcome::default();
+        }
+        let discarded = self.truncate_from(cursor.step + 1, Some(cursor.step));
+        RecordOutcome { discarded, recorded: false }
+    }
+
+    /// The step after the cursor, made with `inputs`: `None` when it cannot join the cursor's
+    /// segment (the records end elsewhere).
+    fn record_step(&mut self, world: &World, cursor: Cursor, inputs: Vec<Input>) -> Option<RecordOutcome> {
+        let step = world.step_count();
+        let hash = world.current_hash();
+        let mut discarded = 0;
+        if let Some(record) = self.record_of(step).copied() {
+            if record.hash == hash && self.inputs_at(cursor.step) == &inputs[..] {
+                // Replaying the recorded timeline: nothing to add.
+                self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.tape_mark() });
+                return Some(RecordOutcome::default());
+            }
+            // Another step than the one recorded: the recorded future goes.
+            discarded = self.truncate_from(step, Some(cursor.step));
+        }
+        let last = *self.steps.back()?;
+        if last.step != cursor.step {
+            return None;
+        }
+        let start = self.segment_start(last.segment);
+        let count = inputs.len() as u32;
+        if inputs.is_empty() {
+            self.inputs.remove(&cursor.step);
+        } else {
+            self.inputs.insert(cursor.step, inputs.into());
+        }
+        let events = StepEvents::of(world);
+        self.steps.push_back(StepRecord {
+            step,
+            hash,
+            segment: last.segment,
+            after_edit: false,
+            inputs: count,
+            events,
+        });
+        if (step - start).is_multiple_of(self.interval) {
+            self.add_keyframe(world, last.segment);
+        } else if let Some(k) = self.keyframes.back() {
+            let bytes = k.state.full_bytes();
+            self.back_cache.note_recorded(world, start, self.interval, bytes);
+        }
+        self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.tape_mark() });
+        self.evict();
+        Some(RecordOutcome { discarded, recorded: true })
     }
 
     /// The first step of segment `segment` among the records.
@@ -305,12 +412,15 @@ impl History {
         let discarded = (last + 1).saturating_sub(after.max(first));
         if step <= first {
             self.steps.clear();
+            self.inputs.clear();
             self.keyframes.clear();
             self.back_cache.clear();
             self.bases.clear();
             return discarded;
         }
         self.steps.truncate((step - first) as usize);
+        // The inputs made at the step before: the step they led to is gone.
+        self.inputs.retain(|&at, _| at + 1 < step);
         while self.keyframes.back().is_some_and(|k| k.step() >= step) {
             self.keyframes.pop_back();
         }
@@ -393,6 +503,7 @@ impl History {
         while self.steps.front().is_some_and(|r| r.step < oldest) {
             self.steps.pop_front();
         }
+        self.inputs.retain(|&at, _| at >= oldest);
     }
 
     /// After whole keyframe `anchor` was dropped: the first keyframe stored against it is
@@ -438,11 +549,12 @@ impl History {
             return Err(AtollError::invalid("history step", format!("step {step} is not kept ({range})")));
         };
         let mut report = SeekReport::default();
-        let here = self.cursor.filter(|&(c, e)| {
-            e == world.edit_count()
-                && c == world.step_count()
-                && c <= step
-                && self.record_of(c).is_some_and(|r| r.segment == record.segment)
+        // The world itself, when it is at an earlier recorded step of the segment, edited at
+        // most by the inputs recorded there.
+        let here = self.world_at_cursor(world).filter(|(c, applied)| {
+            c.step <= step
+                && self.record_of(c.step).is_some_and(|r| r.segment == record.segment)
+                && (applied.is_empty() || (c.step < step && self.inputs_at(c.step) == &applied[..]))
         });
         let keyframe = self
             .keyframes
@@ -455,7 +567,9 @@ impl History {
         let full_bytes = keyframe.state.full_bytes();
         let cached = self.back_cache.best(keyframe_step, step, stamp);
         let best_kept = cached.map_or(keyframe_step, |s| s.step_count());
-        let from_world = here.is_some_and(|(c, _)| c >= best_kept);
+        let from_world = here.as_ref().is_some_and(|(c, _)| c.step >= best_kept);
+        // The inputs of the world's step are made already when it stands after them.
+        let mut inputs_made = from_world && here.is_some_and(|(_, applied)| !applied.is_empty());
         if !from_world {
             if world.structure_stamp() != stamp {
                 world.restore(&keyframe.base);
@@ -472,6 +586,10 @@ impl History {
         let plan = self.back_cache.plan(step, full_bytes);
         let mut kept = Vec::new();
         while world.step_count() < step {
+            if !inputs_made {
+                self.make_inputs(world)?;
+            }
+            inputs_made = false;
             world.step();
             report.replayed += 1;
             let now = world.step_count();
@@ -490,7 +608,45 @@ impl History {
         if !kept.is_empty() {
             self.back_cache.add(kept, step);
         }
-        self.cursor = Some((step, world.edit_count()));
+        self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.tape_mark() });
         Ok(report)
+    }
+
+    /// Makes on `world` the inputs recorded at its step, as they were made before the step
+    /// after it. An input the world refuses means the replay has left the recorded history.
+    fn make_inputs(&self, world: &mut World) -> Result<usize, AtollError> {
+        let at = world.step_count();
+        let Some(inputs) = self.inputs.get(&at).cloned() else { return Ok(0) };
+        for input in inputs.iter() {
+            input.apply(world).map_err(|e| {
+                AtollError::invalid(
+                    "history replay",
+                    format!("the input recorded at step {at} was refused: {e}"),
+                )
+            })?;
+        }
+        Ok(inputs.len())
+    }
+
+    /// The cursor, when the world is still at its step, with the inputs made there since.
+    fn world_at_cursor(&self, world: &World) -> Option<(Cursor, Vec<Input>)> {
+        let cursor = self.cursor?;
+        match self.since_cursor(world, cursor)? {
+            SinceCursor::Inputs(applied) if world.step_count() == cursor.step => Some((cursor, applied)),
+            _ => None,
+        }
+    }
+
+    /// Before stepping a world that stands at a recorded step with recorded steps after it:
+    /// makes the inputs recorded there, so the step that follows is the recorded one (playing
+    /// on from a step in the past goes through the pushes, grabs and moves made the first
+    /// time). Returns how many; none when the world is elsewhere or was edited there since.
+    pub fn make_recorded_inputs(&mut self, world: &mut World) -> Result<usize, AtollError> {
+        match self.world_at_cursor(world) {
+            Some((cursor, applied)) if applied.is_empty() && self.record_of(cursor.step + 1).is_some() => {
+                self.make_inputs(world)
+            }
+            _ => Ok(0),
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use atoll_physics::{BodyDesc, History, HistorySettings, Shape, Vec3, World, state_hash};
+use atoll_physics::{BodyDesc, History, HistorySettings, RecordOutcome, Shape, Vec3, World, state_hash};
 use proptest::prelude::*;
 
 /// A history of `steps` steps of `scene`, recorded as the editor records them.
@@ -119,6 +119,17 @@ fn the_window_and_the_budget_bound_what_is_kept() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
+    /// Any sequence of seeks in a window whose steps were made with inputs lands on the
+    /// recorded state.
+    #[test]
+    fn random_seeks_through_recorded_inputs_reproduce_the_hashes(targets in prop::collection::vec(0u64..=120, 1..6)) {
+        let (mut world, mut history) = pushed_rain(120);
+        for target in targets {
+            history.seek(&mut world, target).unwrap();
+            prop_assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash);
+        }
+    }
+
     /// Any sequence of seeks in the window lands on the recorded state.
     #[test]
     fn random_seeks_reproduce_the_recorded_hashes(targets in prop::collection::vec(0u64..=160, 1..8)) {
@@ -182,4 +193,90 @@ fn the_first_steps_back_from_the_live_end_replay_nothing() {
     }
     assert_eq!(history.range().unwrap().1, 250);
     assert_eq!(history.seek(&mut world, 249).unwrap().replayed, 0);
+}
+
+/// A recorded world of the rain, pushed sideways at one body for steps 20..60 (as a grab pulls
+/// a body every step) and struck once at step 70, recorded for `steps` steps.
+fn pushed_rain(steps: u64) -> (World, History) {
+    let (mut world, ids) = common::builtin_recorded("rain.ron");
+    let pushed = ids[5];
+    let mut history = History::new(HistorySettings::default());
+    history.record(&world);
+    for step in 0..steps {
+        if (20..60).contains(&step) {
+            world.apply_force(pushed, Vec3::new(30.0, 0.0, 0.0)).unwrap();
+        }
+        if step == 70 {
+            world.apply_impulse(pushed, Vec3::new(0.0, 20.0, 0.0)).unwrap();
+            // The editor records after an edit made while paused: nothing is discarded.
+            assert_eq!(history.record(&world), RecordOutcome::default());
+        }
+        world.step();
+        history.record(&world);
+    }
+    (world, history)
+}
+
+#[test]
+fn inputs_of_a_recorded_world_are_replayed_instead_of_starting_segments() {
+    let (mut world, mut history) = pushed_rain(120);
+    let end = state_hash(&world);
+    // One segment: the pushes are inputs of the steps after them, not new keyframes.
+    assert!(history.steps().all(|r| r.segment == history.record_of(0).unwrap().segment));
+    assert_eq!(history.steps().filter(|r| r.inputs > 0).count(), 41);
+    assert_eq!(history.record_of(21).unwrap().inputs, 1);
+    assert_eq!(history.inputs_at(70).len(), 1);
+    for target in [45, 10, 71, 70, 59, 120, 21] {
+        history.seek(&mut world, target).unwrap();
+        assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash, "step {target}");
+    }
+    // Steps back prepared while the world waits make the inputs on the copy too.
+    history.seek(&mut world, 55).unwrap();
+    while !history.prepare_back(&world, std::time::Duration::from_millis(2)).unwrap().ready {}
+    for target in (50..55).rev() {
+        assert_eq!(history.seek(&mut world, target).unwrap().replayed, 0);
+        assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash, "step {target}");
+    }
+    // Playing on from a step in the past makes the recorded inputs again: every step matches
+    // its record, and the end is the uninterrupted run's.
+    history.seek(&mut world, 30).unwrap();
+    while world.step_count() < 120 {
+        history.make_recorded_inputs(&mut world).unwrap();
+        world.step();
+        assert_eq!(history.record(&world), RecordOutcome::default(), "step {}", world.step_count());
+    }
+    assert_eq!(state_hash(&world), end);
+    // The recording the world keeps still replays to the same hashes.
+    let recording = world.recording().unwrap();
+    assert_eq!(recording.inputs.len(), 41);
+}
+
+#[test]
+fn another_input_at_a_step_in_the_past_discards_the_steps_after_it_at_once() {
+    let (mut world, mut history) = pushed_rain(120);
+    history.seek(&mut world, 40).unwrap();
+    let id = world.body_ids().nth(9).unwrap();
+    world.apply_impulse(id, Vec3::new(0.0, 40.0, 0.0)).unwrap();
+    let outcome = history.record(&world);
+    assert_eq!(outcome, RecordOutcome { discarded: 80, recorded: false });
+    assert_eq!(history.range(), Some((0, 40)));
+    // The same push as recorded, made again at a step in the past, keeps the future.
+    let (mut again, mut kept) = pushed_rain(120);
+    kept.seek(&mut again, 40).unwrap();
+    let pushed = again.body_ids().nth(5).unwrap();
+    again.apply_force(pushed, Vec3::new(30.0, 0.0, 0.0)).unwrap();
+    assert_eq!(kept.record(&again), RecordOutcome::default());
+    again.step();
+    assert_eq!(kept.record(&again), RecordOutcome::default());
+    assert_eq!(kept.range(), Some((0, 120)));
+    // Stepping on from the edit records a new future in the same segment.
+    for _ in 0..20 {
+        world.step();
+        assert!(history.record(&world).recorded);
+    }
+    let edited = state_hash(&world);
+    history.seek(&mut world, 30).unwrap();
+    assert_eq!(state_hash(&world), history.record_of(30).unwrap().hash);
+    history.seek(&mut world, 60).unwrap();
+    assert_eq!(state_hash(&world), edited);
 }

@@ -426,6 +426,11 @@ impl EditorState {
 
     pub(super) fn step_world(&mut self) {
         self.keep_edited_state();
+        // From a step in the past, the inputs made there the first time come first, so the
+        // step is the recorded one (a grab made now differs, and the records after it go).
+        if let Err(e) = self.timeline.history.make_recorded_inputs(&mut self.world) {
+            self.notices.report(super::notices::NoticePlace::ErrorWindow, e.to_string());
+        }
         if let Some(grab) = self.grab
             && !grab.apply(&mut self.world, &self.grab_settings)
         {

@@ -4,6 +4,11 @@
 //! or stepping from there replays the recorded steps (they match bit for bit), and an edit
 //! there discards the steps after it.
 //!
+//! Pushes, grabs and moves made while the simulation runs are inputs the history keeps with
+//! the step after them and makes again on the way through (`History::make_recorded_inputs`
+//! before each step from the past), so a grab costs no keyframe per step and playing on from
+//! the past goes through the same pushes.
+//!
 //! The timeline spans one make-up of the scene: when bodies or joints are added, removed or
 //! rebuilt (the world's structure stamp changes), it starts again, since the editor's names,
 //! selection and undo steps follow the bodies as they are now.
@@ -57,6 +62,9 @@ impl Timeline {
             self.bodies.record(world, self.history.settings().window);
         }
         if outcome.discarded > 0 {
+            // Inputs made at a step in the past discard the steps after it before any is
+            // recorded: their samples go with them.
+            self.bodies.drop_from(world.step_count() + 1);
             self.note = Some(format!(
                 "the edit at step {} discarded the {} steps after it",
                 world.step_count(),

@@ -39,11 +39,11 @@ impl History {
     pub fn prepare_back(&mut self, world: &World, budget: Duration) -> Result<PrepareReport, AtollError> {
         let start = Instant::now();
         let mut report = PrepareReport::default();
-        let Some((cursor, edits)) = self.cursor else { return Ok(report) };
-        if cursor != world.step_count() || edits != world.edit_count() {
+        let Some((cursor, _)) = self.world_at_cursor(world) else {
             self.back_fill = None;
             return Ok(report);
-        }
+        };
+        let cursor = cursor.step;
         if self.back_fill.as_ref().is_some_and(|f| f.cursor != cursor) {
             self.back_fill = None;
         }
@@ -59,6 +59,7 @@ impl History {
         let mut fill = self.back_fill.take().expect("planned above");
         let last = *fill.wanted.last().expect("a fill wants a step");
         while fill.world.step_count() < last && (report.replayed == 0 || start.elapsed() < budget) {
+            self.make_inputs(&mut fill.world)?;
             fill.world.step();
             report.replayed += 1;
             let now = fill.world.step_count();

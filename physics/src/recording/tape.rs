@@ -99,6 +99,19 @@ impl Tape {
         holds
     }
 
+    /// The entries written since `mark`, when the head is at or after it on the history that
+    /// led there (and the tape is whole).
+    pub(crate) fn since(&self, mark: TapeMark) -> Option<&[Entry]> {
+        if self.broken.is_some() || mark.head > self.head {
+            return None;
+        }
+        let holds = match mark.head.checked_sub(1) {
+            None => true,
+            Some(i) => self.entries[i].id == mark.last,
+        };
+        holds.then(|| &self.entries[mark.head..self.head])
+    }
+
     /// The state hash the tape holds for the world's state: the last step's, when no input
     /// came after it; at the start, the origin's.
     pub(crate) fn hash_at_head(&self) -> Option<u64> {

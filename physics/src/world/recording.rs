@@ -115,6 +115,12 @@ impl World {
         }
     }
 
+    /// The entries written on the tape since `mark`, when the world keeps a whole tape that
+    /// still holds the history through `mark`.
+    pub(crate) fn tape_since(&self, mark: TapeMark) -> Option<&[crate::recording::tape::Entry]> {
+        self.tape.as_ref()?.since(mark)
+    }
+
     /// Where the world's state is on its tape.
     pub(crate) fn tape_mark(&self) -> Option<TapeMark> {
         self.tape.as_ref().map(Tape::mark)

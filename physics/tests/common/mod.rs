@@ -11,6 +11,13 @@ pub fn builtin(file: &str) -> (World, Vec<BodyId>) {
     scene.build_world().unwrap()
 }
 
+/// A built-in scene's world that keeps a recording of its inputs and steps.
+pub fn builtin_recorded(file: &str) -> (World, Vec<BodyId>) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenes").join(file);
+    let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    scene.build_recorded_world().unwrap()
+}
+
 /// A world with default settings and a large static floor whose top is at y = 0.
 pub fn world_with_floor() -> (World, BodyId) {
     let mut world = World::new(StepSettings::default()).unwrap();

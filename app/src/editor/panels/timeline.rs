@@ -32,7 +32,8 @@ pub const BAR_COLOUR: Color32 = Color32::from_rgb(40, 44, 52);
 /// The colour of a step's mark, if it has one (the most telling event wins).
 pub fn mark_colour(record: &StepRecord) -> Option<Color32> {
     let e = record.events;
-    if record.after_edit && record.step != 0 {
+    // An edit either starts a segment or is an input the step was made with (a push, a grab).
+    if (record.after_edit && record.step != 0) || record.inputs > 0 {
         Some(EDIT_COLOUR)
     } else if e.joints_broken > 0 {
         Some(BREAK_COLOUR)
