@@ -4,7 +4,8 @@
 //! editor runs it) and prints the compact state's bytes per body, the history's memory, the
 //! time of one step back (the first, which rebuilds from a keyframe, and the mean of the
 //! following ones) and of a scrub from the last step to the first in 100 moves (a third
-//! argument sets the moves); then, at a step in the middle of the window, 30 steps back with
+//! argument sets the moves), and from the first to the last as the editor's bar scrubs (a
+//! slice of 12 ms a frame: the frames it takes and the slowest frame); then, at a step in the middle of the window, 30 steps back with
 //! the back cache prepared in between, as the editor prepares it while it waits
 //! (`History::prepare_back`): the time of the step back itself and the preparing time it took.
 
@@ -102,6 +103,28 @@ fn main() {
         ms(t),
         ms(t) / (moves + 1) as f64,
         worst
+    );
+    // The same scrub as the editor's bar makes it: a slice of replay per frame (12 ms, at least
+    // a step) towards each move's step, the world showing the recorded steps on the way.
+    let frame_budget = std::time::Duration::from_millis(12);
+    let (mut frames, mut slowest_frame): (u64, f64) = (0, 0.0);
+    let t = Instant::now();
+    for k in 0..=moves {
+        let target = first + (last - first) * k / moves;
+        loop {
+            let frame = Instant::now();
+            let report = history.seek_for(&mut world, target, frame_budget).expect("seek");
+            slowest_frame = slowest_frame.max(ms(frame));
+            frames += 1;
+            if report.arrived {
+                break;
+            }
+        }
+    }
+    println!(
+        "the same scrub a slice a frame: {:.0} ms, {frames} frames, {:.1} ms the slowest frame",
+        ms(t),
+        slowest_frame
     );
     // Steps back from the middle of the window, prepared while the world waits (the editor
     // prepares a few milliseconds a frame while paused).

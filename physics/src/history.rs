@@ -33,6 +33,7 @@ use crate::world::{CompactState, World};
 use back_cache::BackCache;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use stored::Stored;
 
 /// How much a [`History`] keeps.
@@ -143,6 +144,9 @@ pub struct SeekReport {
     pub restored: bool,
     /// The whole world was restored first (the structure differed).
     pub rebuilt_structure: bool,
+    /// The world is at the step sought (a seek with a time budget may stop short of it, at a
+    /// recorded step on the way).
+    pub arrived: bool,
 }
 
 /// Where the world was last recorded or put: at recorded step `step`, with its edit count and
@@ -542,6 +546,28 @@ impl History {
     /// bug, since stepping is deterministic). An unknown step is refused and the world is
     /// unchanged.
     pub fn seek(&mut self, world: &mut World, step: u64) -> Result<SeekReport, AtollError> {
+        self.seek_until(world, step, None)
+    }
+
+    /// [`History::seek`] within about `budget` of time: once it is spent (and at least one
+    /// step was replayed), the world stays at the recorded step it reached on the way, and a
+    /// later call goes on from there ([`SeekReport::arrived`] says whether it got there). A
+    /// scrub across a timeline stays responsive this way, whatever a replay costs.
+    pub fn seek_for(
+        &mut self,
+        world: &mut World,
+        step: u64,
+        budget: Duration,
+    ) -> Result<SeekReport, AtollError> {
+        self.seek_until(world, step, Some(Instant::now() + budget))
+    }
+
+    fn seek_until(
+        &mut self,
+        world: &mut World,
+        step: u64,
+        deadline: Option<Instant>,
+    ) -> Result<SeekReport, AtollError> {
         let Some(record) = self.record_of(step).copied() else {
             let range = self
                 .range()
@@ -586,6 +612,9 @@ impl History {
         let plan = self.back_cache.plan(step, full_bytes);
         let mut kept = Vec::new();
         while world.step_count() < step {
+            if report.replayed > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             if !inputs_made {
                 self.make_inputs(world)?;
             }
@@ -608,7 +637,9 @@ impl History {
         if !kept.is_empty() {
             self.back_cache.add(kept, step);
         }
-        self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.tape_mark() });
+        let now = world.step_count();
+        self.cursor = Some(Cursor { step: now, edits: world.edit_count(), mark: world.tape_mark() });
+        report.arrived = now == step;
         Ok(report)
     }
 

@@ -280,3 +280,29 @@ fn another_input_at_a_step_in_the_past_discards_the_steps_after_it_at_once() {
     history.seek(&mut world, 60).unwrap();
     assert_eq!(state_hash(&world), edited);
 }
+
+#[test]
+fn a_seek_with_a_time_budget_stops_at_recorded_steps_on_the_way_and_goes_on_from_there() {
+    let settings = HistorySettings { window: 10_000, budget_bytes: 8 << 20, back_cache_bytes: 2 << 20 };
+    let (mut world, mut history) = recorded("rain.ron", 200, settings);
+    assert!(history.keyframe_interval() > 4, "interval {}", history.keyframe_interval());
+    let target = 200 - history.keyframe_interval().min(150) / 2;
+    // No time at all: each call replays one step and stops at a recorded step.
+    let mut calls = 0;
+    loop {
+        let report = history.seek_for(&mut world, target, std::time::Duration::ZERO).unwrap();
+        calls += 1;
+        let at = world.step_count();
+        assert!(at <= target);
+        assert_eq!(state_hash(&world), history.record_of(at).unwrap().hash, "step {at}");
+        if report.arrived {
+            break;
+        }
+        assert!(report.replayed <= 1 && calls < 1000);
+    }
+    assert_eq!(world.step_count(), target);
+    assert!(calls > 1, "the replay came in slices");
+    // Time enough: one call gets there, as a plain seek does.
+    assert!(history.seek_for(&mut world, 20, std::time::Duration::from_secs(60)).unwrap().arrived);
+    assert_eq!(state_hash(&world), history.record_of(20).unwrap().hash);
+}

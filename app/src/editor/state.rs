@@ -366,7 +366,11 @@ impl EditorState {
     /// fixed rate (at most [`MAX_STEPS_PER_FRAME`] steps). Returns the steps taken.
     pub fn advance(&mut self, frame_seconds: f64) -> u32 {
         if !self.playing {
-            self.timeline.prepare_back(&self.world);
+            if self.timeline.scrub_target.is_some() {
+                self.continue_scrub();
+            } else {
+                self.timeline.prepare_back(&self.world);
+            }
             return 0;
         }
         if self.replaying() {
@@ -426,6 +430,8 @@ impl EditorState {
 
     pub(super) fn step_world(&mut self) {
         self.keep_edited_state();
+        // Stepping goes on from the step shown: a scrub under way ends there.
+        self.timeline.scrub_target = None;
         // From a step in the past, the inputs made there the first time come first, so the
         // step is the recorded one (a grab made now differs, and the records after it go).
         if let Err(e) = self.timeline.history.make_recorded_inputs(&mut self.world) {

@@ -21,6 +21,11 @@ use std::time::Duration;
 /// The time a paused frame spends preparing steps back: a third of a 60 Hz frame.
 pub const PREPARE_BACK_PER_FRAME: Duration = Duration::from_millis(5);
 
+/// The time a frame spends replaying towards the step a scrub on the bar points at (at least a
+/// step is replayed): in a large world a step far from any kept state takes seconds to
+/// rebuild, and the bar must follow the pointer meanwhile.
+pub const SCRUB_PER_FRAME: Duration = Duration::from_millis(12);
+
 /// The history of the world's steps and what its last recording said.
 pub struct Timeline {
     /// The recorded steps.
@@ -32,6 +37,9 @@ pub struct Timeline {
     /// What the last recording changed that the user should hear of (steps discarded, the
     /// timeline started again), for the status bar.
     pub note: Option<String>,
+    /// The step a scrub is on its way to, a slice of replay per frame
+    /// ([`EditorState::scrub_to`]).
+    pub scrub_target: Option<u64>,
 }
 
 impl Timeline {
@@ -42,7 +50,7 @@ impl Timeline {
         history.record(world);
         let mut bodies = BodyHistory::default();
         bodies.record(world, settings.window);
-        Timeline { history, bodies, structure: world.structure_stamp(), note: None }
+        Timeline { history, bodies, structure: world.structure_stamp(), note: None, scrub_target: None }
     }
 
     /// Records the world after a step or an edit.
@@ -99,6 +107,7 @@ impl EditorState {
     pub fn go_to_step(&mut self, step: u64) -> Result<(), String> {
         self.playing = false;
         self.grab = None;
+        self.timeline.scrub_target = None;
         if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
             return Ok(());
         }
@@ -106,6 +115,37 @@ impl EditorState {
         self.keep_edited_state();
         self.timeline.history.seek(&mut self.world, step).map_err(|e| e.to_string())?;
         Ok(())
+    }
+
+    /// Starts moving the world to recorded step `step` the way a drag on the bar does (pausing
+    /// first): the following frames each replay for [`SCRUB_PER_FRAME`] towards it
+    /// ([`EditorState::continue_scrub`], from [`EditorState::advance`]), the world showing each
+    /// recorded step it passes, so the editor stays responsive however far the step is from a
+    /// kept state.
+    pub fn scrub_to(&mut self, step: u64) {
+        self.playing = false;
+        self.grab = None;
+        if self.timeline.scrub_target.is_none() {
+            if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
+                return;
+            }
+            self.end_replay("moved along the timeline");
+            self.keep_edited_state();
+        }
+        self.timeline.scrub_target = Some(step);
+    }
+
+    /// One frame's slice of the scrub under way, if any.
+    pub fn continue_scrub(&mut self) {
+        let Some(target) = self.timeline.scrub_target else { return };
+        match self.timeline.history.seek_for(&mut self.world, target, SCRUB_PER_FRAME) {
+            Ok(report) if !report.arrived => {}
+            Ok(_) => self.timeline.scrub_target = None,
+            Err(e) => {
+                self.timeline.scrub_target = None;
+                self.notices.report(super::notices::NoticePlace::ErrorWindow, e.to_string());
+            }
+        }
     }
 
     /// Goes `n` steps back along the timeline (as far as the first kept step).

@@ -1,9 +1,9 @@
 //! The timeline bar under the viewport: the kept steps as a bar with the current step, marks
 //! where islands fell asleep or woke, joints broke, many pairs began touching and edits were
 //! made, buttons to step back and forward (Shift: ten), and dragging or clicking on the bar to
-//! go to a step. Going to a step puts the world there, so every panel shows that step.
+//! go to a step (a slice of replay per frame, so a drag stays smooth in a large world). Going
+//! to a step puts the world there, so every panel shows that step.
 
-use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use atoll_physics::StepRecord;
 use egui::{Color32, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
@@ -79,8 +79,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         if button(ui, "+10", "Ten steps forward (Shift+. or Shift+Right)") {
             state.step_many(10);
         }
-        ui.label(format!("step {step}"))
-            .on_hover_text("The step the world is at; every panel shows this step");
+        match state.timeline.scrub_target {
+            Some(target) => ui.label(format!("step {step} → {target}")).on_hover_text(
+                "Replaying towards the step under the pointer, a slice of each frame; every panel shows the step reached",
+            ),
+            None => ui.label(format!("step {step}")).on_hover_text("The step the world is at; every panel shows this step"),
+        };
         let width = (ui.available_width() - 150.0).max(60.0);
         let (rect, response) = ui.allocate_exact_size(vec2(width, BAR_HEIGHT), Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Slider, true, "timeline"));
@@ -89,11 +93,13 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
             && let Some(pointer) = response.interact_pointer_pos()
         {
             let target = step_at(rect, range, pointer.x);
-            if target != state.world.step_count()
-                && let Err(e) = state.go_to_step(target)
-            {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+            if target != state.world.step_count() || state.timeline.scrub_target.is_some() {
+                state.scrub_to(target);
             }
+        }
+        if state.timeline.scrub_target.is_some() {
+            // The next slice of the scrub comes with the next frame.
+            ui.ctx().request_repaint();
         }
         let history = &state.timeline.history;
         ui.label(format!("kept {}..={}", range.0, range.1)).on_hover_text(format!(
