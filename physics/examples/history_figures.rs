@@ -4,7 +4,7 @@
 //! editor runs it) and prints the compact state's bytes per body, the history's memory, the
 //! time of one step back (the first, which rebuilds from a keyframe, and the mean of the
 //! following ones) and of a scrub from the last step to the first in 100 moves (a third
-//! argument sets the moves), and from the first to the last as the editor's bar scrubs (a
+//! argument sets the moves), and the same scrub as the editor's bar makes it (a
 //! slice of 12 ms a frame: the frames it takes and the slowest frame); then, at a step in the middle of the window, 30 steps back with
 //! the back cache prepared in between, as the editor prepares it while it waits
 //! (`History::prepare_back`): the time of the step back itself and the preparing time it took.
@@ -109,7 +109,8 @@ fn main() {
     let frame_budget = std::time::Duration::from_millis(12);
     let (mut frames, mut slowest_frame): (u64, f64) = (0, 0.0);
     let t = Instant::now();
-    for k in 0..=moves {
+    history.seek(&mut world, last).expect("seek");
+    for k in (0..=moves).rev() {
         let target = first + (last - first) * k / moves;
         loop {
             let frame = Instant::now();

@@ -609,7 +609,7 @@ impl History {
             report.restored = true;
         }
         // Keep some of the replayed states for the steps back that usually follow.
-        let plan = self.back_cache.plan(step, full_bytes);
+        let plan = self.back_cache.plan(step, world.step_count(), full_bytes);
         let mut kept = Vec::new();
         while world.step_count() < step {
             if report.replayed > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
@@ -635,7 +635,7 @@ impl History {
             }
         }
         if !kept.is_empty() {
-            self.back_cache.add(kept, step);
+            self.back_cache.add(kept, step, Some(&plan));
         }
         let now = world.step_count();
         self.cursor = Some(Cursor { step: now, edits: world.edit_count(), mark: world.tape_mark() });

@@ -23,13 +23,13 @@ pub(super) struct BackCache {
 }
 
 /// Which steps of a replay from `start` to `target` to keep.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct KeepPlan {
     target: u64,
     /// The dense tail's length.
     dense: u64,
-    /// Checkpoints before the tail.
-    checkpoints: u32,
+    /// The checkpoints before the tail, as steps back from the target, ascending.
+    checkpoints: Vec<u64>,
 }
 
 impl KeepPlan {
@@ -44,13 +44,7 @@ impl KeepPlan {
             return false;
         }
         let back = self.target - step;
-        if back <= self.dense {
-            return true;
-        }
-        // Checkpoints at `dense · 2^k` steps back, k = 1..=checkpoints.
-        back.is_multiple_of(self.dense)
-            && (back / self.dense).is_power_of_two()
-            && (back / self.dense).trailing_zeros() <= self.checkpoints
+        back <= self.dense || self.checkpoints.binary_search(&back).is_ok()
     }
 }
 
@@ -82,28 +76,52 @@ impl BackCache {
             .find(|s| s.step_count() <= step && s.step_count() >= from && s.structure_stamp() == stamp)
     }
 
-    /// What to keep of a replay towards `target`: a quarter of the room (at least two states)
-    /// for checkpoints further back, the rest for the steps just before it. Checkpoints far
-    /// back are the first evicted once a walk back has used the tail, so a long tail replays
-    /// less where the room is large (the tumbler: 50 steps replayed for 30 steps back, against
-    /// 59 with half the room each); where it holds a few states, two checkpoints matter more.
-    pub fn plan(&self, target: u64, state_bytes: usize) -> KeepPlan {
+    /// What to keep of a replay from `start` towards `target`: a quarter of the room (at least
+    /// two states) for checkpoints further back, the rest for the steps just before it.
+    /// Checkpoints far back are the first evicted once a walk back has used the tail, so a
+    /// long tail replays less where the room is large (the tumbler: 50 steps replayed for 30
+    /// steps back, against 59 with half the room each); where it holds a few states, two
+    /// checkpoints matter more. The checkpoints lie at `dense · r^k` steps back, with the ratio
+    /// `r` (at least 2) spreading them over the replay so that each later refill replays about
+    /// `r` times the last: with room for four states of the pyramid field and keyframes 667
+    /// steps apart, checkpoints 4 and 8 steps back left every eighth step back replaying
+    /// hundreds of steps.
+    pub fn plan(&self, target: u64, start: u64, state_bytes: usize) -> KeepPlan {
         let room = self.capacity(state_bytes);
         let dense = room.saturating_sub((room / 4).max(2)).max(1);
-        KeepPlan { target, dense, checkpoints: (room - dense.min(room)) as u32 }
+        let count = room - dense.min(room);
+        let span = target.saturating_sub(start);
+        // Floats only place kept states (never a result of the simulation).
+        let ratio = (span as f64 / dense as f64).powf(1.0 / (count + 1) as f64).max(2.0);
+        let mut checkpoints: Vec<u64> = (1..=count.min(64) as i32)
+            .map(|k| (dense as f64 * ratio.powi(k)).round() as u64)
+            .take_while(|&back| back < span)
+            .collect();
+        checkpoints.dedup();
+        KeepPlan { target, dense, checkpoints }
     }
 
-    /// Adds the states kept from a replay towards `target`, then drops what the budget cannot
-    /// hold: first states after the target (a step back never needs them), then the oldest.
-    pub fn add(&mut self, kept: Vec<CompactState>, target: u64) {
+    /// Adds the states kept from a replay towards `target` (by `plan`, if one was followed),
+    /// then drops what the budget cannot hold: first states after the target (a step back
+    /// never needs them), then states the plan does not keep (those of earlier plans) but the
+    /// oldest, then the oldest. Dropping the oldest first had the checkpoints of the very
+    /// replay that made them dropped again at once when the room holds a few states, and the
+    /// next refill replayed from a keyframe; dropping the earlier plans' states, the oldest
+    /// included, lost the far checkpoint the next refills start from.
+    pub fn add(&mut self, kept: Vec<CompactState>, target: u64, plan: Option<&KeepPlan>) {
         self.states.retain(|s| !kept.iter().any(|k| k.step_count() == s.step_count()));
         self.states.extend(kept);
         self.states.sort_by_key(CompactState::step_count);
         while self.bytes() > self.budget {
-            match self.states.iter().rposition(|s| s.step_count() > target) {
-                Some(after) => self.states.remove(after),
-                None => self.states.remove(0),
+            let after = self.states.iter().rposition(|s| s.step_count() > target);
+            // The oldest state stays while others can go: it is the one refills start from.
+            let unplanned = || {
+                let p = plan?;
+                (self.states.iter().enumerate().skip(1))
+                    .find(|(_, s)| !p.keeps(s.step_count()))
+                    .map(|(i, _)| i)
             };
+            self.states.remove(after.or_else(unplanned).unwrap_or(0));
         }
     }
 
@@ -138,7 +156,7 @@ impl BackCache {
             }
             None => world.capture(),
         };
-        self.add(vec![state], step);
+        self.add(vec![state], step, None);
     }
 
     /// Forgets the states of step `step` and after.

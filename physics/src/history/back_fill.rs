@@ -5,6 +5,7 @@
 //! ahead, in time the user spends looking, it no longer costs the step back itself.
 
 use super::History;
+use super::back_cache::KeepPlan;
 use crate::error::AtollError;
 use crate::world::{CompactState, World};
 use std::time::{Duration, Instant};
@@ -19,6 +20,8 @@ pub(super) struct BackFill {
     /// The steps to keep, ascending; the copy stops after the last.
     wanted: Vec<u64>,
     kept: Vec<CompactState>,
+    /// What the fill keeps, for the cache to keep those first.
+    plan: KeepPlan,
 }
 
 /// What [`History::prepare_back`] did.
@@ -74,7 +77,7 @@ impl History {
             }
         }
         if fill.world.step_count() >= last {
-            self.back_cache.add(fill.kept, cursor);
+            self.back_cache.add(fill.kept, cursor, Some(&fill.plan));
             report.ready = true;
         } else {
             self.back_fill = Some(fill);
@@ -90,14 +93,16 @@ impl History {
         let Some(segment_start) = segment().next().map(|k| k.step()) else { return Ok(None) };
         let latest = segment().next_back().expect("the segment has a keyframe");
         let stamp = latest.state.structure_stamp();
-        let plan = self.back_cache.plan(cursor, latest.state.full_bytes());
+        let bytes = latest.state.full_bytes();
+        let dense = self.back_cache.plan(cursor, cursor, bytes).dense();
         // Keyframes restore at once; every other step just before the cursor is wanted.
         let wanted_step = |s: u64| !self.back_cache.holds(s, stamp) && !segment().any(|k| k.step() == s);
-        let low = cursor.saturating_sub(plan.dense()).max(segment_start + 1);
+        let low = cursor.saturating_sub(dense).max(segment_start + 1);
         let Some(first) = (low..cursor).find(|&s| wanted_step(s)) else { return Ok(None) };
         let keyframe = segment().rfind(|k| k.step() <= first).expect("the segment starts before");
         let start = self.back_cache.best(keyframe.step(), first, stamp);
         let start_step = start.map_or(keyframe.step(), CompactState::step_count);
+        let plan = self.back_cache.plan(cursor, start_step, bytes);
         // On the way there, the checkpoints the plan keeps further back come free.
         let wanted: Vec<u64> =
             (start_step + 1..cursor).filter(|&s| plan.keeps(s) && wanted_step(s)).collect();
@@ -106,6 +111,6 @@ impl History {
             Some(state) => copy.restore_compact(state)?,
             None => copy.restore_compact(&keyframe.state.state())?,
         }
-        Ok(Some(BackFill { world: copy, cursor, wanted, kept: Vec::new() }))
+        Ok(Some(BackFill { world: copy, cursor, wanted, kept: Vec::new(), plan }))
     }
 }
