@@ -2,12 +2,14 @@
 //! `cargo run -p atoll-physics --release --example history_figures -- tumbler 10000`
 //! records that many steps of the scene (dt 1/60, 4 substeps, sleeping on, one thread, as the
 //! editor runs it) and prints the compact state's bytes per body, the history's memory, the
-//! time of one step back (the first, which rebuilds from a keyframe, and the mean of the
-//! following ones) and of a scrub from the last step to the first in 100 moves (a third
-//! argument sets the moves), and the same scrub as the editor's bar makes it (a
-//! slice of 12 ms a frame: the frames it takes and the slowest frame); then, at a step in the middle of the window, 30 steps back with
-//! the back cache prepared in between, as the editor prepares it while it waits
-//! (`History::prepare_back`): the time of the step back itself and the preparing time it took.
+//! time of one step back (the first, from the live end, and the mean of the following 30), of
+//! a scrub from the last step to the first in 100 moves (a third argument sets the moves), and
+//! of the same scrub as the editor's bar makes it (a slice of 12 ms a frame: the frames it
+//! takes and the slowest frame); then, at a step in the middle of the window, 30 steps back
+//! with the back cache prepared in between, as the editor prepares it while it waits
+//! (`History::prepare_back`): the time of the step back itself and the preparing time it took;
+//! last, 30 steps back at a user's pace (five a second, twelve paused frames of preparing
+//! between).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{History, HistorySettings, Scene};
@@ -145,5 +147,23 @@ fn main() {
         "30 steps back from step {middle}, prepared in between: {:.2} ms a step back ({worst_back:.2} ms the slowest), after {:.0} ms of preparing each",
         back / 30.0,
         preparing / 30.0
+    );
+    // Steps back at a user's pace: a key press five times a second at 60 frames a second, so
+    // twelve paused frames, each preparing for 5 ms (at least a step), between two steps back.
+    let from = middle - 200;
+    history.seek(&mut world, from).expect("seek");
+    let (mut back, mut worst_back, mut replayed) = (0.0, 0.0f64, 0);
+    for step in (from - 30..from).rev() {
+        for _ in 0..12 {
+            history.prepare_back(&world, std::time::Duration::from_millis(5)).expect("prepare");
+        }
+        let t = Instant::now();
+        replayed += history.seek(&mut world, step).expect("seek").replayed;
+        back += ms(t);
+        worst_back = worst_back.max(ms(t));
+    }
+    println!(
+        "30 steps back from step {from} at five a second (12 frames of 5 ms preparing between): {:.2} ms a step back, {worst_back:.1} ms the slowest, {replayed} steps replayed in the steps back",
+        back / 30.0
     );
 }

@@ -283,24 +283,34 @@ impl History {
             }
         }
         // An edit the tape does not name, a state the records do not lead to, or a world put
-        // elsewhere: the records from this step on go, and a new segment starts here.
+        // elsewhere: the records from this step on go (from the step after the cursor when the
+        // world went on from it unrecorded), and a new segment starts here. A gap before it
+        // cannot be kept: the records are consecutive steps.
         let cursor_step = self.cursor.map(|c| c.step);
-        let discarded = self.truncate_from(step, cursor_step);
+        let cut = match cursor_step {
+            Some(c) if step > c => c + 1,
+            _ => step,
+        };
+        let mut discarded = self.truncate_from(cut, cursor_step);
+        if self.steps.back().is_some_and(|last| last.step + 1 < step) {
+            discarded += self.truncate_from(0, None);
+        }
         self.next_segment += 1;
         let segment = self.next_segment;
         let events = StepEvents::of(world);
         let hash = world.current_hash();
         self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, inputs: 0, events });
         self.add_keyframe(world, segment);
-        self.cursor = Some(Cursor { step, edits, mark: world.tape_mark() });
+        self.cursor = Some(Cursor { step, edits, mark: world.whole_tape_mark() });
         self.evict();
         RecordOutcome { discarded, recorded: true }
     }
 
     /// What the world went through since `cursor`, when that is known: for a world with a tape
     /// still on the cursor's history, the inputs it names (and the step after them); for one
-    /// without, nothing (no edit since) and perhaps the step after it. `None`: something the
-    /// records cannot follow (an input that changed what the world is made of, a restore).
+    /// without, nothing (no edit since) and perhaps steps (the caller checks how many). `None`:
+    /// something the records cannot follow (an input that changed what the world is made of, a
+    /// restore, more than a step).
     fn since_cursor(&self, world: &World, cursor: Cursor) -> Option<SinceCursor> {
         let segment = self.record_of(cursor.step)?.segment;
         let keyframe = self.keyframes.iter().rev().find(|k| k.segment == segment)?;
@@ -336,7 +346,8 @@ impl History {
     /// recorded steps after it were made with, those steps go.
     fn record_inputs(&mut self, cursor: Cursor, inputs: &[Input]) -> RecordOutcome {
         let later = self.range().is_some_and(|(_, last)| last > cursor.step);
-        if !later || self.inputs_at(cursor.step) == inputs {
+        // No input (the world was put back at the cursor): the recorded ones are still to come.
+        if !later || inputs.is_empty() || self.inputs_at(cursor.step) == inputs {
             return RecordOutcome::default();
         }
         let discarded = self.truncate_from(cursor.step + 1, Some(cursor.step));
@@ -352,7 +363,7 @@ impl History {
         if let Some(record) = self.record_of(step).copied() {
             if record.hash == hash && self.inputs_at(cursor.step) == &inputs[..] {
                 // Replaying the recorded timeline: nothing to add.
-                self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.tape_mark() });
+                self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.whole_tape_mark() });
                 return Some(RecordOutcome::default());
             }
             // Another step than the one recorded: the recorded future goes.
@@ -384,7 +395,7 @@ impl History {
             let bytes = k.state.full_bytes();
             self.back_cache.note_recorded(world, start, self.interval, bytes);
         }
-        self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.tape_mark() });
+        self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.whole_tape_mark() });
         self.evict();
         Some(RecordOutcome { discarded, recorded: true })
     }
@@ -408,7 +419,7 @@ impl History {
         if step > last {
             return 0;
         }
-        // The steps after the world's: after the cursor when this follows it, else from here.
+        // The steps after the world's: after the cursor when this cuts there, else from here.
         let after = match cursor {
             Some(c) if c == step || c + 1 == step => c + 1,
             _ => step,
@@ -540,7 +551,8 @@ impl History {
     }
 
     /// Puts the world at recorded step `step`: from the world itself when it is at an earlier
-    /// step of the same segment and was not edited since, else from the nearest kept state at
+    /// step of the same segment and was not edited since (but by the inputs recorded there),
+    /// else from the nearest kept state at
     /// or before it, then stepping on. Every replayed step's hash is checked against its
     /// record; a mismatch is reported as an error naming the step (the replay diverged: a
     /// bug, since stepping is deterministic). An unknown step is refused and the world is
@@ -615,8 +627,10 @@ impl History {
             if report.replayed > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            if !inputs_made {
-                self.make_inputs(world)?;
+            if !inputs_made && let Err(e) = self.make_inputs(world) {
+                // Some of the inputs may be made: the world is no recorded step.
+                self.cursor = None;
+                return Err(e);
             }
             inputs_made = false;
             world.step();
@@ -638,7 +652,7 @@ impl History {
             self.back_cache.add(kept, step, Some(&plan));
         }
         let now = world.step_count();
-        self.cursor = Some(Cursor { step: now, edits: world.edit_count(), mark: world.tape_mark() });
+        self.cursor = Some(Cursor { step: now, edits: world.edit_count(), mark: world.whole_tape_mark() });
         report.arrived = now == step;
         Ok(report)
     }

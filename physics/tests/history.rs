@@ -306,3 +306,48 @@ fn a_seek_with_a_time_budget_stops_at_recorded_steps_on_the_way_and_goes_on_from
     assert!(history.seek_for(&mut world, 20, std::time::Duration::from_secs(60)).unwrap().arrived);
     assert_eq!(state_hash(&world), history.record_of(20).unwrap().hash);
 }
+
+#[test]
+fn a_world_stepped_twice_without_a_record_leaves_no_stale_record_behind() {
+    for recorded_world in [false, true] {
+        let (mut world, mut history) = if recorded_world {
+            pushed_rain(80)
+        } else {
+            recorded("rain.ron", 80, HistorySettings::default())
+        };
+        history.seek(&mut world, 30).unwrap();
+        world.step();
+        world.step();
+        history.record(&world);
+        // Step 31 was never recorded on this path: nothing before the world's step can stand.
+        assert_eq!(history.range(), Some((32, 32)), "recorded world: {recorded_world}");
+        assert!(history.record_of(31).is_none());
+        for _ in 0..10 {
+            world.step();
+            history.record(&world);
+        }
+        history.seek(&mut world, 35).unwrap();
+        assert_eq!(state_hash(&world), history.record_of(35).unwrap().hash);
+    }
+}
+
+#[test]
+fn a_world_whose_tape_broke_is_still_recorded_step_after_step() {
+    let (mut world, mut history) = pushed_rain(40);
+    // A state of another history (a copy stepped on its own) breaks the world's tape.
+    let mut other = world.clone();
+    other.step();
+    world.restore_compact(&other.capture()).unwrap();
+    assert!(world.recording().is_err(), "the tape no longer leads to the world");
+    history.record(&world);
+    for _ in 0..20 {
+        world.step();
+        assert!(history.record(&world).recorded);
+    }
+    let last = history.range().unwrap().1;
+    let segment = history.record_of(last).unwrap().segment;
+    assert!(((last - 19)..=last).all(|s| history.record_of(s).unwrap().segment == segment));
+    assert!(((last - 19)..=last).all(|s| !history.record_of(s).unwrap().after_edit), "no segment a step");
+    history.seek(&mut world, last - 5).unwrap();
+    assert_eq!(state_hash(&world), history.record_of(last - 5).unwrap().hash);
+}

@@ -345,6 +345,8 @@ impl EditorState {
     /// Notes that the world was just edited: it is now the edited state, and unsaved.
     pub fn mark_edited(&mut self) {
         self.end_replay("the world was edited");
+        // The edit is at the step shown: a scrub under way ends there.
+        self.timeline.scrub_target = None;
         self.edited_stale = true;
         self.dirty = true;
         self.edit_count += 1;

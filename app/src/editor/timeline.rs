@@ -73,9 +73,15 @@ impl Timeline {
             // Inputs made at a step in the past discard the steps after it before any is
             // recorded: their samples go with them.
             self.bodies.drop_from(world.step_count() + 1);
+            // A step recorded after inputs made at the step before it (as a grab's) follows
+            // the edit; a segment's first step is the edit's own.
+            let step = world.step_count();
+            let edit_at = match self.history.record_of(step) {
+                Some(r) if outcome.recorded && !r.after_edit => step - 1,
+                _ => step,
+            };
             self.note = Some(format!(
-                "the edit at step {} discarded the {} steps after it",
-                world.step_count(),
+                "the edit at step {edit_at} discarded the {} steps after it",
                 outcome.discarded
             ));
         }
@@ -138,6 +144,8 @@ impl EditorState {
     /// One frame's slice of the scrub under way, if any.
     pub fn continue_scrub(&mut self) {
         let Some(target) = self.timeline.scrub_target else { return };
+        // Nothing edited may be lost to the move (an edit also ends the scrub).
+        self.keep_edited_state();
         match self.timeline.history.seek_for(&mut self.world, target, SCRUB_PER_FRAME) {
             Ok(report) if !report.arrived => {}
             Ok(_) => self.timeline.scrub_target = None,

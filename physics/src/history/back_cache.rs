@@ -2,7 +2,8 @@
 //! (the budget allows a few dozen for a large pile), so going back one step from step `n`
 //! would replay most of an interval every time. Instead, whenever steps are replayed, some of
 //! their states are kept here: every one of the last steps before the target (the dense tail)
-//! and checkpoints at 2, 4, 8, ... times the tail's length before it. A step back then restores
+//! and checkpoints before it at distances growing by a ratio of at least 2 (2, 4, 8, ... times
+//! the tail's length where the replay is short). A step back then restores
 //! a kept state or replays from a checkpoint, and that replay keeps states the same way, so a
 //! walk back through an interval costs a few steps per step back when the budget holds a few
 //! states, and about one when it holds dozens. While recording at the live end, the state of
@@ -25,6 +26,8 @@ pub(super) struct BackCache {
 /// Which steps of a replay from `start` to `target` to keep.
 #[derive(Clone, Debug)]
 pub(super) struct KeepPlan {
+    /// Where the replay starts: a kept state it came from stays kept.
+    start: u64,
     target: u64,
     /// The dense tail's length.
     dense: u64,
@@ -44,7 +47,7 @@ impl KeepPlan {
             return false;
         }
         let back = self.target - step;
-        back <= self.dense || self.checkpoints.binary_search(&back).is_ok()
+        step == self.start || back <= self.dense || self.checkpoints.binary_search(&back).is_ok()
     }
 }
 
@@ -98,7 +101,7 @@ impl BackCache {
             .take_while(|&back| back < span)
             .collect();
         checkpoints.dedup();
-        KeepPlan { target, dense, checkpoints }
+        KeepPlan { start, target, dense, checkpoints }
     }
 
     /// Adds the states kept from a replay towards `target` (by `plan`, if one was followed),

@@ -273,7 +273,8 @@ pub(crate) struct ContactsState {
     links: Vec<(u32, TerrainLink)>,
     /// Live contacts without points, ascending by slot.
     apart: Vec<(u32, ApartContact)>,
-    /// Live contacts with points, ascending by slot.
+    /// Live contacts kept whole (those with points, and the few without that still carry
+    /// impulses, anchors or an island), ascending by slot.
     touching: Vec<(u32, Contact)>,
 }
 

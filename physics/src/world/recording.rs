@@ -125,4 +125,10 @@ impl World {
     pub(crate) fn tape_mark(&self) -> Option<TapeMark> {
         self.tape.as_ref().map(Tape::mark)
     }
+
+    /// Where the world's state is on its tape, when the tape still leads there (not after a
+    /// state from another history was restored).
+    pub(crate) fn whole_tape_mark(&self) -> Option<TapeMark> {
+        self.tape.as_ref().filter(|t| t.broken.is_none()).map(Tape::mark)
+    }
 }
