@@ -142,3 +142,19 @@ fn a_compact_state_is_a_small_fraction_of_a_snapshot() {
     assert_eq!(state.step_count(), 120);
     assert_eq!(state.structure_stamp(), world.structure_stamp());
 }
+
+#[test]
+fn a_change_from_plus_zero_to_minus_zero_survives_a_delta() {
+    let (mut world, floor) = common::world_with_floor();
+    let body =
+        world.create_body(&BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), Vec3::new(0.0, 3.0, 0.0))).unwrap();
+    let anchor = world.capture();
+    // Equal under `==`, not bit for bit: the delta must still carry it.
+    world.set_linear_velocity(body, Vec3::new(-0.0, 0.0, 0.0)).unwrap();
+    let state = world.capture();
+    let rebuilt = state.delta_from(&anchor).expect("same structure").apply(&anchor);
+    world.restore_compact(&anchor).unwrap();
+    world.restore_compact(&rebuilt).unwrap();
+    assert!(world.body(body).unwrap().linear_velocity.x.is_sign_negative());
+    assert!(world.body(floor).is_ok());
+}

@@ -38,6 +38,13 @@ pub(crate) struct ManifoldAnchors {
 }
 
 impl ManifoldAnchors {
+    /// Every float it holds, for comparisons bit for bit.
+    pub fn floats(&self) -> impl Iterator<Item = f32> + '_ {
+        let relative = self.relative.position.to_array().into_iter().chain(self.relative.rotation.to_array());
+        let anchors = self.anchors.iter().flat_map(|(a, b)| a.to_array().into_iter().chain(b.to_array()));
+        relative.chain(self.normal.to_array()).chain(anchors)
+    }
+
     /// Nothing recorded, bit for bit as [`ManifoldAnchors::default`] is.
     pub fn is_unset(&self) -> bool {
         let zero = |v: Vec3| v.to_array().iter().all(|x| x.to_bits() == 0);

@@ -92,6 +92,23 @@ struct JointMotion {
     limit_active: bool,
 }
 
+impl BodyMotion {
+    /// The same motion bit for bit (`==` takes −0.0 for +0.0, which a change must not).
+    fn same_bits(&self, other: &BodyMotion) -> bool {
+        fn floats(m: &BodyMotion) -> impl Iterator<Item = u32> + '_ {
+            let t = &m.transform;
+            let vectors = [t.position, m.linear_velocity, m.angular_velocity, m.force, m.torque];
+            let boxes = [m.tight.min, m.tight.max, m.fat.min, m.fat.max];
+            (vectors.into_iter().chain(boxes))
+                .flat_map(|v| v.to_array())
+                .chain(t.rotation.to_array())
+                .chain([m.sleep_timer])
+                .map(f32::to_bits)
+        }
+        self == other && floats(self).eq(floats(other))
+    }
+}
+
 impl CompactState {
     /// The step count it was captured at.
     pub fn step_count(&self) -> u64 {
@@ -180,7 +197,7 @@ impl CompactState {
             return None;
         }
         let bodies = (self.bodies.iter().zip(&anchor.bodies).enumerate())
-            .filter(|(_, (new, old))| new != old)
+            .filter(|(_, (new, old))| !new.same_bits(old))
             .map(|(slot, (new, _))| (slot as u32, *new))
             .collect();
         Some(StateDelta {
