@@ -425,6 +425,8 @@ impl History {
             _ => step,
         };
         let discarded = (last + 1).saturating_sub(after.max(first));
+        // A fill under way rebuilds steps of the records that go.
+        self.back_fill = None;
         if step <= first {
             self.steps.clear();
             self.inputs.clear();
@@ -586,6 +588,8 @@ impl History {
                 .map_or("no steps are kept".to_string(), |(a, b)| format!("steps {a}..={b} are kept"));
             return Err(AtollError::invalid("history step", format!("step {step} is not kept ({range})")));
         };
+        // A fill under way has rebuilt states the seek may start from.
+        self.absorb_back_fill();
         let mut report = SeekReport::default();
         // The world itself, when it is at an earlier recorded step of the segment, edited at
         // most by the inputs recorded there.

@@ -351,3 +351,23 @@ fn a_world_whose_tape_broke_is_still_recorded_step_after_step() {
     history.seek(&mut world, last - 5).unwrap();
     assert_eq!(state_hash(&world), history.record_of(last - 5).unwrap().hash);
 }
+
+#[test]
+fn steps_back_taken_while_a_fill_is_under_way_keep_what_it_rebuilt() {
+    let settings = HistorySettings { window: 10_000, budget_bytes: 8 << 20, back_cache_bytes: 2 << 20 };
+    let (mut world, mut history) = recorded("rain.ron", 200, settings);
+    history.seek(&mut world, 150).unwrap();
+    for target in (120..150).rev() {
+        // A frame or two of preparing (a step each), then the next step back, fill or not.
+        for _ in 0..2 {
+            history.prepare_back(&world, std::time::Duration::ZERO).unwrap();
+        }
+        history.seek(&mut world, target).unwrap();
+        assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash, "step {target}");
+    }
+    // Forward again: the records stand.
+    for _ in 120..200 {
+        world.step();
+        assert!(!history.record(&world).recorded);
+    }
+}

@@ -2,7 +2,8 @@
 //! editor paused there), the states of the steps just before it are rebuilt ahead of time, a
 //! slice of time per call, on a copy of the world, so that the steps back a user then takes
 //! restore a kept state instead of replaying. A rebuild costs the same steps either way; done
-//! ahead, in time the user spends looking, it no longer costs the step back itself.
+//! ahead, in time the user spends looking, it no longer costs the step back itself. A fill
+//! cut short by a step back leaves what it rebuilt in the cache.
 
 use super::History;
 use super::back_cache::KeepPlan;
@@ -22,6 +23,8 @@ pub(super) struct BackFill {
     kept: Vec<CompactState>,
     /// What the fill keeps, for the cache to keep those first.
     plan: KeepPlan,
+    /// The step the copy started from (a kept state).
+    started: u64,
 }
 
 /// What [`History::prepare_back`] did.
@@ -43,12 +46,12 @@ impl History {
         let start = Instant::now();
         let mut report = PrepareReport::default();
         let Some((cursor, _)) = self.world_at_cursor(world) else {
-            self.back_fill = None;
+            self.absorb_back_fill();
             return Ok(report);
         };
         let cursor = cursor.step;
         if self.back_fill.as_ref().is_some_and(|f| f.cursor != cursor) {
-            self.back_fill = None;
+            self.absorb_back_fill();
         }
         if self.back_fill.is_none() {
             match self.plan_back_fill(world, cursor)? {
@@ -111,6 +114,25 @@ impl History {
             Some(state) => copy.restore_compact(state)?,
             None => copy.restore_compact(&keyframe.state.state())?,
         }
-        Ok(Some(BackFill { world: copy, cursor, wanted, kept: Vec::new(), plan }))
+        Ok(Some(BackFill { world: copy, cursor, wanted, kept: Vec::new(), plan, started: start_step }))
+    }
+
+    /// Ends the fill under way, keeping what it rebuilt: its kept states and the state its copy
+    /// reached. They are recorded steps still (each was checked against its record), so when
+    /// the world moves on before the fill is done (a step back taken while it runs), the seek
+    /// and the next fill start from the furthest of them instead of replaying it all again.
+    pub(super) fn absorb_back_fill(&mut self) {
+        let Some(mut fill) = self.back_fill.take() else { return };
+        let reached = fill.world.step_count();
+        let still_recorded = self.record_of(reached).is_some_and(|r| r.hash == fill.world.current_hash());
+        if reached > fill.started && still_recorded && !fill.kept.iter().any(|k| k.step_count() == reached) {
+            fill.kept.push(fill.world.capture());
+        }
+        // Only states whose records still stand (an edit may have cut them off since).
+        let stamp = fill.world.structure_stamp();
+        fill.kept.retain(|k| self.record_of(k.step_count()).is_some() && k.structure_stamp() == stamp);
+        if !fill.kept.is_empty() {
+            self.back_cache.add(fill.kept, fill.cursor, Some(&fill.plan));
+        }
     }
 }
