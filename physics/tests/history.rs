@@ -67,17 +67,22 @@ fn an_edit_in_the_past_discards_the_steps_after_it() {
     assert_eq!(history.range(), Some((0, 80)));
     assert!(history.record_of(80).unwrap().after_edit);
     // Playing on from the edit records a new future.
+    both_sides_of_an_edit(&mut world, &mut history, 40);
+    assert_eq!(history.range(), Some((0, 100)));
+}
+
+/// Steps 20 times on from an edit, each step recorded as a new one, then goes back to step
+/// `before` (before the edit) and forward to the last step: both are the recorded states.
+fn both_sides_of_an_edit(world: &mut World, history: &mut History, before: u64) {
     for _ in 0..20 {
         world.step();
-        assert!(history.record(&world).recorded);
+        assert!(history.record(world).recorded);
     }
-    assert_eq!(history.range(), Some((0, 100)));
-    // Both sides of the edit can be gone back to.
-    let edited_100 = state_hash(&world);
-    history.seek(&mut world, 40).unwrap();
-    assert_eq!(state_hash(&world), history.record_of(40).unwrap().hash);
-    history.seek(&mut world, 100).unwrap();
-    assert_eq!(state_hash(&world), edited_100);
+    let (edited, last) = (state_hash(world), world.step_count());
+    history.seek(world, before).unwrap();
+    assert_eq!(state_hash(world), history.record_of(before).unwrap().hash);
+    history.seek(world, last).unwrap();
+    assert_eq!(state_hash(world), edited);
 }
 
 #[test]
@@ -270,15 +275,7 @@ fn another_input_at_a_step_in_the_past_discards_the_steps_after_it_at_once() {
     assert_eq!(kept.record(&again), RecordOutcome::default());
     assert_eq!(kept.range(), Some((0, 120)));
     // Stepping on from the edit records a new future in the same segment.
-    for _ in 0..20 {
-        world.step();
-        assert!(history.record(&world).recorded);
-    }
-    let edited = state_hash(&world);
-    history.seek(&mut world, 30).unwrap();
-    assert_eq!(state_hash(&world), history.record_of(30).unwrap().hash);
-    history.seek(&mut world, 60).unwrap();
-    assert_eq!(state_hash(&world), edited);
+    both_sides_of_an_edit(&mut world, &mut history, 30);
 }
 
 #[test]
