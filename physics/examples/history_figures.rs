@@ -8,8 +8,10 @@
 //! takes and the slowest frame); then, at a step in the middle of the window, 30 steps back
 //! with the back cache prepared in between, as the editor prepares it while it waits
 //! (`History::prepare_back`): the time of the step back itself and the preparing time it took;
-//! last, 30 steps back at a user's pace (five a second, twelve paused frames of preparing
-//! between).
+//! then 30 steps back at a user's pace (five a second, twelve paused frames of preparing
+//! between); last, 120 steps back at that pace with the preparing on a thread of its own, as
+//! the editor runs it on a machine of several cores (`History::prepare_back_aside`), with the
+//! world on one thread and on every core.
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{History, HistorySettings, Scene};
@@ -165,5 +167,43 @@ fn main() {
     println!(
         "30 steps back from step {from} at five a second (12 frames of 5 ms preparing between): {:.2} ms a step back, {worst_back:.1} ms the slowest, {replayed} steps replayed in the steps back",
         back / 30.0
+    );
+    // The same pace with the fill on a thread of its own, as the editor runs it on a machine of
+    // several cores, the world on one thread and on every core.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let from = from.saturating_sub(150).max(first + 251);
+    for (walk, threads) in [1, cores].into_iter().enumerate() {
+        world.set_thread_count(threads).expect("a thread count");
+        steps_back_aside(&mut history, &mut world, from - walk as u64 * 130, 120);
+    }
+}
+
+/// `presses` steps back from step `from` at five a second with the back cache prepared on a
+/// thread of its own in between: twelve frames of 1/60 s between two presses, each taking what
+/// the thread kept (`History::prepare_back_aside`).
+fn steps_back_aside(history: &mut History, world: &mut atoll_physics::World, from: u64, presses: u64) {
+    history.seek(world, from).expect("seek");
+    let frame = std::time::Duration::from_secs_f64(1.0 / 60.0);
+    let (mut times, mut replayed, mut prepared) = (Vec::new(), 0, 0);
+    for step in (from - presses..from).rev() {
+        for _ in 0..12 {
+            let t = Instant::now();
+            history.prepare_back_aside(world).expect("prepare");
+            std::thread::sleep(frame.saturating_sub(t.elapsed()));
+        }
+        let t = Instant::now();
+        let report = history.seek(world, step).expect("seek");
+        times.push(ms(t));
+        replayed += report.replayed;
+        prepared += u32::from(report.replayed == 0);
+    }
+    let slowest_press = (0..times.len()).max_by(|&a, &b| times[a].total_cmp(&times[b])).unwrap_or(0) + 1;
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{presses} steps back from step {from} at five a second, preparing on a thread of its own, {} threads a step: {:.2} ms the median step back, {:.2} ms the mean, {:.1} ms the slowest (press {slowest_press}), {prepared} of {presses} prepared, {replayed} steps replayed in the steps back",
+        world.thread_count(),
+        times[times.len() / 2],
+        times.iter().sum::<f64>() / times.len() as f64,
+        times[times.len() - 1]
     );
 }

@@ -185,7 +185,7 @@ pub struct History {
     /// The whole world per structure stamp, shared by keyframes.
     bases: Vec<Base>,
     /// The back cache's rebuild under way while the world waits (`history/back_fill.rs`).
-    back_fill: Option<back_fill::BackFill>,
+    back_fill: back_fill::FillSlot,
 }
 
 impl History {
@@ -267,6 +267,9 @@ impl History {
     /// the world is at a step in the past and differs from its record, the steps after it are
     /// discarded and a new segment starts there with a keyframe.
     pub fn record(&mut self, world: &World) -> RecordOutcome {
+        // A fill under way serves a step the world has left (and one on its own thread would
+        // take a core from the world's steps).
+        self.absorb_back_fill();
         let step = world.step_count();
         let edits = world.edit_count();
         if let Some(cursor) = self.cursor
@@ -426,7 +429,7 @@ impl History {
         };
         let discarded = (last + 1).saturating_sub(after.max(first));
         // A fill under way rebuilds steps of the records that go.
-        self.back_fill = None;
+        self.back_fill.forget();
         if step <= first {
             self.steps.clear();
             self.inputs.clear();
@@ -625,7 +628,10 @@ impl History {
             report.restored = true;
         }
         // Keep some of the replayed states for the steps back that usually follow.
-        let plan = self.back_cache.plan(step, world.step_count(), full_bytes);
+        let plan = self
+            .keep_plan(step, stamp, full_bytes)
+            .expect("the step is recorded")
+            .starting_at(world.step_count());
         let mut kept = Vec::new();
         while world.step_count() < step {
             if report.replayed > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
@@ -661,20 +667,22 @@ impl History {
         Ok(report)
     }
 
+    /// What the back cache keeps for stepping back from recorded step `target` (of structure
+    /// `stamp`, states about `state_bytes` each): its plan in the keyframe interval around it.
+    fn keep_plan(&self, target: u64, stamp: u64, state_bytes: usize) -> Option<back_cache::KeepPlan> {
+        let segment = self.record_of(target)?.segment;
+        let keyframes: Vec<u64> =
+            self.keyframes.iter().filter(|k| k.segment == segment).map(Keyframe::step).collect();
+        let last = *keyframes.last()?;
+        let span = self.interval.max(target.saturating_sub(last));
+        let bytes = state_bytes.max(self.back_cache.largest(stamp));
+        Some(self.back_cache.plan(target, &keyframes, span, bytes))
+    }
+
     /// Makes on `world` the inputs recorded at its step, as they were made before the step
-    /// after it. An input the world refuses means the replay has left the recorded history.
+    /// after it.
     fn make_inputs(&self, world: &mut World) -> Result<usize, AtollError> {
-        let at = world.step_count();
-        let Some(inputs) = self.inputs.get(&at).cloned() else { return Ok(0) };
-        for input in inputs.iter() {
-            input.apply(world).map_err(|e| {
-                AtollError::invalid(
-                    "history replay",
-                    format!("the input recorded at step {at} was refused: {e}"),
-                )
-            })?;
-        }
-        Ok(inputs.len())
+        back_fill::make_inputs(&self.inputs, world)
     }
 
     /// The cursor, when the world is still at its step, with the inputs made there since.

@@ -223,6 +223,46 @@ fn pushed_rain(steps: u64) -> (World, History) {
 }
 
 #[test]
+fn steps_back_prepared_on_a_thread_of_its_own_restore_without_replaying() {
+    // A back cache with room for five of the pile's states: a tail of one and two levels of
+    // checkpoints. Each step back finds its state kept by the fill that ran on its own thread
+    // while the world waited, all the way back across a keyframe.
+    let state_bytes = recorded("rain.ron", 240, HistorySettings::default()).0.capture().bytes();
+    let back_cache_bytes = 5 * state_bytes + state_bytes / 2;
+    let settings = HistorySettings {
+        window: 10_000,
+        budget_bytes: back_cache_bytes + 40 * state_bytes,
+        back_cache_bytes,
+    };
+    let (mut world, mut history) = recorded("rain.ron", 240, settings);
+    history.seek(&mut world, 230).unwrap();
+    for target in (150..230).rev() {
+        let before = state_hash(&world);
+        let started = std::time::Instant::now();
+        while !history.prepare_back_aside(&world).unwrap().ready {
+            assert!(started.elapsed().as_secs() < 60, "the fill never finishes");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(state_hash(&world), before, "the world itself is left as it is");
+        let report = history.seek(&mut world, target).unwrap();
+        assert_eq!(report.replayed, 0, "step {target} was kept ahead");
+        assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash);
+    }
+    // Steps back taken while a fill runs: what the stopped threads reached is taken up, and
+    // every step is still the recorded one.
+    for target in (100..150).rev() {
+        history.prepare_back_aside(&world).unwrap();
+        history.seek(&mut world, target).unwrap();
+        assert_eq!(state_hash(&world), history.record_of(target).unwrap().hash, "step {target}");
+    }
+    // Forward again from there: the records match and stay.
+    for _ in 100..240 {
+        world.step();
+        assert!(!history.record(&world).recorded);
+    }
+}
+
+#[test]
 fn inputs_of_a_recorded_world_are_replayed_instead_of_starting_segments() {
     let (mut world, mut history) = pushed_rain(120);
     let end = state_hash(&world);

@@ -87,12 +87,23 @@ impl Timeline {
         }
     }
 
-    /// While the simulation is paused: prepares the steps back from the world's step in a
-    /// slice of the frame ([`PREPARE_BACK_PER_FRAME`]), so that the steps back the user takes
-    /// next restore a kept state instead of replaying.
-    pub fn prepare_back(&mut self, world: &World) {
-        if let Err(e) = self.history.prepare_back(world, PREPARE_BACK_PER_FRAME) {
-            self.note = Some(format!("preparing the steps back failed: {e}"));
+    /// While the simulation is paused: prepares the steps back from the world's step, so that
+    /// the steps back the user takes next restore a kept state instead of replaying. On a
+    /// machine of several cores it runs on a thread of its own (the world does not step while
+    /// paused, so a core is idle); on one core, in a slice of each frame
+    /// ([`PREPARE_BACK_PER_FRAME`]). Returns whether the states are all kept.
+    pub fn prepare_back(&mut self, world: &World) -> bool {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let report = match cores {
+            1 => self.history.prepare_back(world, PREPARE_BACK_PER_FRAME),
+            _ => self.history.prepare_back_aside(world),
+        };
+        match report {
+            Ok(report) => report.ready,
+            Err(e) => {
+                self.note = Some(format!("preparing the steps back failed: {e}"));
+                false
+            }
         }
     }
 

@@ -1,15 +1,16 @@
 //! The states a history keeps for stepping back, beside its keyframes. Keyframes are far apart
 //! (the budget allows a few dozen for a large pile), so going back one step from step `n`
-//! would replay most of an interval every time. Instead, whenever steps are replayed, some of
-//! their states are kept here: every one of the last steps before the target (the dense tail)
-//! and checkpoints before it at distances growing by a ratio of at least 2 (2, 4, 8, ... times
-//! the tail's length where the replay is short). A step back then restores
-//! a kept state or replays from a checkpoint, and that replay keeps states the same way, so a
-//! walk back through an interval costs a few steps per step back when the budget holds a few
-//! states, and about one when it holds dozens. While recording at the live end, the state of
-//! each of the last few steps is kept (the live tail, its oldest written over by the next
-//! capture), so the first steps back from the end restore at once, and a checkpoint every few
-//! steps further back.
+//! would replay most of an interval every time. Instead, the cache keeps what a walk back from
+//! the current step needs next ([`KeepPlan`]): the last steps before it (the tail) and
+//! checkpoints below the tail on two levels of growing spacing, aligned to the keyframes, from
+//! which the tail and the level below are rebuilt as the walk goes on. Seeks keep the plan's
+//! states they replay through; fills (`history/back_fill.rs`) rebuild the rest while the
+//! world waits, the states nearest the current step first. A walk back through a keyframe
+//! interval then costs about a dozen steps replayed per step back when the budget holds five
+//! states, and a few when it holds sixteen. While recording at the live end, the state of each
+//! of the last few steps is kept (the live tail, its oldest written over by the next capture),
+//! so the first steps back from the end restore at once, and a checkpoint every few steps
+//! further back.
 
 use crate::world::{CompactState, World};
 
@@ -23,33 +24,53 @@ pub(super) struct BackCache {
     budget: usize,
 }
 
-/// Which steps of a replay from `start` to `target` to keep.
+/// Which states to keep for stepping back from `target`: the tail (the last steps before it)
+/// and, below the tail, checkpoints on levels of growing spacing, two a level (where the level
+/// below is rebuilt from now, and the next one down, prepared ahead).
 #[derive(Clone, Debug)]
 pub(super) struct KeepPlan {
     /// Where the replay starts: a kept state it came from stays kept.
     start: u64,
     target: u64,
-    /// The dense tail's length.
-    dense: u64,
-    /// The checkpoints before the tail, as steps back from the target, ascending.
+    /// The tail's first step: every step from it to the target's is kept.
+    tail_from: u64,
+    /// The checkpoints below the tail, descending (keyframes left out: they restore anyway).
     checkpoints: Vec<u64>,
 }
 
 impl KeepPlan {
-    /// The dense tail's length: the steps just before the target that are kept.
-    pub fn dense(&self) -> u64 {
-        self.dense
-    }
-
     /// Keep step `step` (reached while replaying)?
     pub fn keeps(&self, step: u64) -> bool {
-        if step >= self.target {
-            return false;
-        }
-        let back = self.target - step;
-        step == self.start || back <= self.dense || self.checkpoints.binary_search(&back).is_ok()
+        step == self.start || self.wants(step)
+    }
+
+    /// Is step `step` one of the plan's tail or checkpoints?
+    pub fn wants(&self, step: u64) -> bool {
+        (self.tail_from..self.target).contains(&step) || self.checkpoints.contains(&step)
+    }
+
+    /// The steps the plan wants, nearest the target first: the order a walk back needs them.
+    pub fn wanted(&self) -> impl Iterator<Item = u64> + '_ {
+        let checkpoints = self.checkpoints.iter().copied().filter(|&c| c < self.tail_from);
+        (self.tail_from..self.target).rev().chain(checkpoints)
+    }
+
+    /// The same plan for a replay from `start`.
+    pub fn starting_at(mut self, start: u64) -> KeepPlan {
+        self.start = start;
+        self
     }
 }
+
+/// The last step before `step` that lies a multiple of `spacing` after the keyframe before it
+/// (the keyframe itself, possibly), among `keyframes` (ascending).
+fn aligned_below(keyframes: &[u64], step: u64, spacing: u64) -> Option<u64> {
+    let base = *keyframes.iter().rev().find(|&&k| k < step)?;
+    Some(base + (step - 1 - base) / spacing * spacing)
+}
+
+/// The most checkpoint levels a plan has.
+const LEVELS: u64 = 2;
 
 impl BackCache {
     pub fn new(budget: usize) -> BackCache {
@@ -59,6 +80,15 @@ impl BackCache {
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         self.states.iter().map(CompactState::bytes).sum()
+    }
+
+    /// The largest state of structure `stamp` kept (0 when none is).
+    pub fn largest(&self, stamp: u64) -> usize {
+        (self.states.iter())
+            .filter(|s| s.structure_stamp() == stamp)
+            .map(CompactState::bytes)
+            .max()
+            .unwrap_or(0)
     }
 
     /// States the budget holds at `state_bytes` each.
@@ -79,29 +109,64 @@ impl BackCache {
             .find(|s| s.step_count() <= step && s.step_count() >= from && s.structure_stamp() == stamp)
     }
 
-    /// What to keep of a replay from `start` towards `target`: a quarter of the room (at least
-    /// two states) for checkpoints further back, the rest for the steps just before it.
-    /// Checkpoints far back are the first evicted once a walk back has used the tail, so a
-    /// long tail replays less where the room is large (the tumbler: 50 steps replayed for 30
-    /// steps back, against 59 with half the room each); where it holds a few states, two
-    /// checkpoints matter more. The checkpoints lie at `dense · r^k` steps back, with the ratio
-    /// `r` (at least 2) spreading them over the replay so that each later refill replays about
-    /// `r` times the last: with room for four states of the pyramid field and keyframes 667
-    /// steps apart, checkpoints 4 and 8 steps back left every eighth step back replaying
-    /// hundreds of steps.
-    pub fn plan(&self, target: u64, start: u64, state_bytes: usize) -> KeepPlan {
+    /// What to keep for stepping back from `target`, between the segment's `keyframes`
+    /// (ascending; `span` is the interval after the last), with room for `s` states: a tail and
+    /// two levels of two checkpoints, aligned to multiples of their spacing from the keyframe
+    /// before them. A level's next checkpoint is rebuilt from the level above while a walk back
+    /// goes through the current one's stretch, and the spacings grow by one ratio, which evens
+    /// out what each level costs per step back.
+    ///
+    /// Where the tail is short (`s - 4` below 3 states), it is the last steps, each step back
+    /// refilling one from the first level's checkpoint: the pyramid field's room for five
+    /// states and keyframes 667 steps apart give a tail of one and spacings 9 and 81, about 13
+    /// steps replayed per step back, in pieces a fill on its own thread finishes between two
+    /// key presses. A longer tail is the stretch from the first level's checkpoint (its spacing
+    /// the tail's length plus one) to the target, refilled whole when the walk passes the
+    /// checkpoint: a step replayed per step back, where refilling its bottom step at every step
+    /// back replayed a dozen. Geometric checkpoints from the target (a dense tail, then 2, 4,
+    /// 8... times its length) left every few steps back replaying hundreds of steps in a
+    /// room of five.
+    pub fn plan(&self, target: u64, keyframes: &[u64], span: u64, state_bytes: usize) -> KeepPlan {
         let room = self.capacity(state_bytes);
-        let dense = room.saturating_sub((room / 4).max(2)).max(1);
-        let count = room - dense.min(room);
-        let span = target.saturating_sub(start);
-        // Floats only place kept states (never a result of the simulation).
-        let ratio = (span as f64 / dense as f64).powf(1.0 / (count + 1) as f64).max(2.0);
-        let mut checkpoints: Vec<u64> = (1..=count.min(64) as i32)
-            .map(|k| (dense as f64 * ratio.powi(k)).round() as u64)
-            .take_while(|&back| back < span)
-            .collect();
-        checkpoints.dedup();
-        KeepPlan { start, target, dense, checkpoints }
+        let levels = (room.saturating_sub(1) / 2).min(LEVELS);
+        let tail = room.saturating_sub(2 * levels).max(1);
+        let whole_stretch = tail >= 3 && levels > 0;
+        let mut checkpoints = Vec::new();
+        let mut tail_from = target.saturating_sub(tail);
+        let mut below = if whole_stretch { target } else { tail_from };
+        // The spacings come from the keyframe interval the tail ends in.
+        if let Some(k) = keyframes.iter().rposition(|&k| k < below) {
+            let interval = keyframes.get(k + 1).map_or(span, |next| next - keyframes[k]) as f64;
+            // Floats only place kept states (never a result of the simulation). Each level's
+            // spacing is a multiple of the one below, so the levels share steps.
+            let (first, factor) = if whole_stretch {
+                (tail + 1, (interval / (tail + 1) as f64).powf(1.0 / levels as f64))
+            } else {
+                let factor = (interval / tail as f64).powf(1.0 / (levels + 1) as f64);
+                (tail * (factor.round() as u64).max(2), factor)
+            };
+            let factor = (factor.round() as u64).max(2);
+            let mut spacing = first;
+            for level in 0..levels {
+                if level > 0 {
+                    spacing *= factor;
+                }
+                // The level's current checkpoint and the next one down, past a keyframe into
+                // the interval before it when the current one is the keyframe.
+                let Some(current) = aligned_below(keyframes, below, spacing) else { break };
+                if whole_stretch && level == 0 {
+                    tail_from = current + 1;
+                }
+                let next = aligned_below(keyframes, current, spacing);
+                for step in [Some(current), next].into_iter().flatten() {
+                    if keyframes.binary_search(&step).is_err() && !checkpoints.contains(&step) {
+                        checkpoints.push(step);
+                    }
+                }
+                below = next.unwrap_or(current);
+            }
+        }
+        KeepPlan { start: target, target, tail_from, checkpoints }
     }
 
     /// Adds the states kept from a replay towards `target` (by `plan`, if one was followed),
@@ -121,11 +186,19 @@ impl BackCache {
             let unplanned = || {
                 let p = plan?;
                 (self.states.iter().enumerate().skip(1))
-                    .find(|(_, s)| !p.keeps(s.step_count()))
+                    .find(|(i, s)| !p.keeps(s.step_count()) && !self.leads_to_wanted(*i, p))
                     .map(|(i, _)| i)
             };
             self.states.remove(after.or_else(unplanned).unwrap_or(0));
         }
+    }
+
+    /// Whether state `index` is the nearest below a step `plan` wants and the cache lacks: a
+    /// fill stopped on its way there left it, and the next fill goes on from it.
+    fn leads_to_wanted(&self, index: usize, plan: &KeepPlan) -> bool {
+        let step = self.states[index].step_count();
+        let next = self.states.get(index + 1).map_or(u64::MAX, CompactState::step_count);
+        plan.wanted().any(|w| w > step && w < next)
     }
 
     /// While recording at the live end: keeps the state of every one of the last steps (the
@@ -174,5 +247,77 @@ impl BackCache {
 
     pub fn clear(&mut self) {
         self.states.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn a_plan_in_a_small_room_keeps_a_tail_and_two_levels_of_checkpoints() {
+        // Room for five states, keyframes 667 steps apart: a tail of one, spacings 9 and 81.
+        let cache = BackCache::new(5);
+        let plan = cache.plan(550, &[0, 667], 667, 1);
+        assert_eq!(plan.checkpoints, vec![540, 531, 486, 405]);
+        assert_eq!(plan.wanted().collect::<Vec<_>>(), vec![549, 540, 531, 486, 405]);
+        // The next checkpoint of a level lies past a keyframe, in the interval before it.
+        let plan = cache.plan(672, &[0, 667, 1334], 667, 1);
+        assert_eq!(plan.checkpoints, vec![666, 648, 567]);
+        // Room for sixteen, keyframes 100 apart: the tail is the stretch from a checkpoint of
+        // the first level (13 apart) to the target; the second level (39 apart) has the
+        // keyframe as its current checkpoint and the next one in the interval before it.
+        let cache = BackCache::new(16);
+        let plan = cache.plan(150, &[0, 100, 200], 100, 1);
+        let tail: Vec<u64> = (140..150).rev().collect();
+        assert_eq!(plan.wanted().collect::<Vec<_>>(), [&tail[..], &[139, 126, 78]].concat());
+    }
+
+    /// Walks back from `from` to the first keyframe one step at a time, rebuilding before each
+    /// step back what the plan wants (each missing step from the latest kept step before it,
+    /// or a keyframe), and returns the steps replayed for each step back, in the cost model of
+    /// the back fill: (the most, the mean).
+    fn walk_back(room: usize, keyframes: &[u64], from: u64) -> (u64, f64) {
+        let cache = BackCache::new(room);
+        let mut kept: BTreeSet<u64> = BTreeSet::new();
+        let (mut most, mut total) = (0, 0);
+        for cursor in (keyframes[0] + 2..=from).rev() {
+            let plan = cache.plan(cursor, keyframes, 667, 1);
+            let mut replayed = 0;
+            while let Some(target) =
+                plan.wanted().find(|s| !kept.contains(s) && keyframes.binary_search(s).is_err())
+            {
+                let start = kept
+                    .range(..target)
+                    .next_back()
+                    .copied()
+                    .into_iter()
+                    .chain(keyframes.iter().copied().filter(|&k| k < target))
+                    .max()
+                    .expect("a keyframe before");
+                replayed += target - start;
+                kept.extend((start + 1..=target).filter(|&s| plan.wants(s)));
+                kept.retain(|&s| plan.wants(s));
+                assert!(kept.len() <= room, "the plan at {cursor} wants more than the room");
+            }
+            most = most.max(replayed);
+            total += replayed;
+        }
+        (most, total as f64 / (from - keyframes[0] - 1) as f64)
+    }
+
+    #[test]
+    fn a_walk_back_through_a_long_interval_replays_a_few_steps_per_step_back() {
+        // The pyramid field's case: five states, keyframes 667 steps apart. About a dozen steps
+        // per step back on average (a state kept for each did it once), the most in one step
+        // back a second level's rebuild, which a fill on its own thread spreads over the
+        // steps back before it is needed.
+        let (most, mean) = walk_back(5, &[0, 667, 1334], 1300);
+        assert!(mean < 15.0, "{mean} steps replayed per step back");
+        assert!(most <= 667, "{most}");
+        // A roomy cache (the tumbler's sixteen states) replays a few steps per step back.
+        let (_, mean) = walk_back(16, &[0, 100, 200, 300], 290);
+        assert!(mean < 3.5, "{mean} steps replayed per step back");
     }
 }
