@@ -152,7 +152,7 @@ fn main() {
     );
     // Steps back at a user's pace: a key press five times a second at 60 frames a second, so
     // twelve paused frames, each preparing for 5 ms (at least a step), between two steps back.
-    let from = middle - 200;
+    let from = middle.saturating_sub(200).max(first + 31);
     history.seek(&mut world, from).expect("seek");
     let (mut back, mut worst_back, mut replayed) = (0.0, 0.0f64, 0);
     for step in (from - 30..from).rev() {
@@ -171,8 +171,14 @@ fn main() {
     // The same pace with the fill on a thread of its own, as the editor runs it on a machine of
     // several cores, the world on one thread and on every core.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let from = from.saturating_sub(150).max(first + 251);
-    for (walk, threads) in [1, cores].into_iter().enumerate() {
+    // Two walks of 120 steps back, apart, in the window.
+    let from = from.saturating_sub(150);
+    if from < first + 251 {
+        println!("(the window is too short for the walks with the fill on a thread of its own)");
+        return;
+    }
+    let thread_counts = if cores > 1 { vec![1, cores] } else { vec![1] };
+    for (walk, threads) in thread_counts.into_iter().enumerate() {
         world.set_thread_count(threads).expect("a thread count");
         steps_back_aside(&mut history, &mut world, from - walk as u64 * 130, 120);
     }
@@ -200,7 +206,7 @@ fn steps_back_aside(history: &mut History, world: &mut atoll_physics::World, fro
     let slowest_press = (0..times.len()).max_by(|&a, &b| times[a].total_cmp(&times[b])).unwrap_or(0) + 1;
     times.sort_by(f64::total_cmp);
     println!(
-        "{presses} steps back from step {from} at five a second, preparing on a thread of its own, {} threads a step: {:.2} ms the median step back, {:.2} ms the mean, {:.1} ms the slowest (press {slowest_press}), {prepared} of {presses} prepared, {replayed} steps replayed in the steps back",
+        "{presses} steps back from step {from} at five a second, preparing on a thread of its own, the world and its copy on {} threads: {:.2} ms the median step back, {:.2} ms the mean, {:.1} ms the slowest (press {slowest_press}), {prepared} of {presses} prepared, {replayed} steps replayed in the steps back",
         world.thread_count(),
         times[times.len() / 2],
         times.iter().sum::<f64>() / times.len() as f64,

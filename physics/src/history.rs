@@ -16,8 +16,10 @@
 //! world back.
 //!
 //! Going back one step at a time is the common move (step through how a box popped out of a
-//! pile), so a rebuild also keeps the states just before its target, as many as the cache
-//! allows: the next steps back restore one of those instead of replaying.
+//! pile), so the history keeps, beside its keyframes, the states a walk back from the current
+//! step needs next (`history/back_cache.rs`): seeks keep those they replay through, and while
+//! the world waits the rest are rebuilt ahead (`history/back_fill.rs`), so the next steps back
+//! restore one of those instead of replaying.
 
 mod back_cache;
 mod back_fill;

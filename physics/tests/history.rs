@@ -4,7 +4,9 @@
 
 mod common;
 
-use atoll_physics::{BodyDesc, History, HistorySettings, RecordOutcome, Shape, Vec3, World, state_hash};
+use atoll_physics::{
+    BodyDesc, History, HistorySettings, PrepareReport, RecordOutcome, Shape, Vec3, World, state_hash,
+};
 use proptest::prelude::*;
 
 /// A history of `steps` steps of `scene`, recorded as the editor records them.
@@ -260,6 +262,28 @@ fn steps_back_prepared_on_a_thread_of_its_own_restore_without_replaying() {
         world.step();
         assert!(!history.record(&world).recorded);
     }
+}
+
+#[test]
+fn a_back_cache_too_small_for_a_state_gives_up_instead_of_rebuilding_forever() {
+    // Room for half a state: the fill rebuilds the step before the cursor once, the cache
+    // cannot hold it, and the paused frames after that replay nothing.
+    let state_bytes = recorded("rain.ron", 60, HistorySettings::default()).0.capture().bytes();
+    let settings = HistorySettings { back_cache_bytes: state_bytes / 2, ..Default::default() };
+    let (mut world, mut history) = recorded("rain.ron", 60, settings);
+    history.seek(&mut world, 40).unwrap();
+    let mut calls = 0;
+    while !history.prepare_back(&world, std::time::Duration::from_millis(2)).unwrap().ready {
+        calls += 1;
+        assert!(calls < 1000, "the fill never finishes");
+    }
+    for _ in 0..3 {
+        let report = history.prepare_back(&world, std::time::Duration::from_millis(2)).unwrap();
+        assert_eq!(report, PrepareReport { replayed: 0, ready: true });
+    }
+    // Still a recorded step: one step back replays from the keyframe and matches.
+    history.seek(&mut world, 39).unwrap();
+    assert_eq!(state_hash(&world), history.record_of(39).unwrap().hash);
 }
 
 #[test]

@@ -91,7 +91,8 @@ impl Timeline {
     /// the steps back the user takes next restore a kept state instead of replaying. On a
     /// machine of several cores it runs on a thread of its own (the world does not step while
     /// paused, so a core is idle); on one core, in a slice of each frame
-    /// ([`PREPARE_BACK_PER_FRAME`]). Returns whether the states are all kept.
+    /// ([`PREPARE_BACK_PER_FRAME`]). Returns whether the states the history plans to keep there
+    /// are all kept (or as many as its room holds).
     pub fn prepare_back(&mut self, world: &World) -> bool {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let report = match cores {

@@ -36,6 +36,8 @@ pub(super) struct KeepPlan {
     tail_from: u64,
     /// The checkpoints below the tail, descending (keyframes left out: they restore anyway).
     checkpoints: Vec<u64>,
+    /// The keyframes among the tail's steps (left out too).
+    tail_keyframes: Vec<u64>,
 }
 
 impl KeepPlan {
@@ -46,13 +48,14 @@ impl KeepPlan {
 
     /// Is step `step` one of the plan's tail or checkpoints?
     pub fn wants(&self, step: u64) -> bool {
-        (self.tail_from..self.target).contains(&step) || self.checkpoints.contains(&step)
+        ((self.tail_from..self.target).contains(&step) && !self.tail_keyframes.contains(&step))
+            || self.checkpoints.contains(&step)
     }
 
     /// The steps the plan wants, nearest the target first: the order a walk back needs them.
     pub fn wanted(&self) -> impl Iterator<Item = u64> + '_ {
-        let checkpoints = self.checkpoints.iter().copied().filter(|&c| c < self.tail_from);
-        (self.tail_from..self.target).rev().chain(checkpoints)
+        let tail = (self.tail_from..self.target).rev().filter(|s| !self.tail_keyframes.contains(s));
+        tail.chain(self.checkpoints.iter().copied().filter(|&c| c < self.tail_from))
     }
 
     /// The same plan for a replay from `start`.
@@ -110,13 +113,13 @@ impl BackCache {
     }
 
     /// What to keep for stepping back from `target`, between the segment's `keyframes`
-    /// (ascending; `span` is the interval after the last), with room for `s` states: a tail and
-    /// two levels of two checkpoints, aligned to multiples of their spacing from the keyframe
+    /// (ascending; `span` is the interval after the last), with room for the states of
+    /// `state_bytes` the budget holds: a tail and two levels of two checkpoints, aligned to multiples of their spacing from the keyframe
     /// before them. A level's next checkpoint is rebuilt from the level above while a walk back
     /// goes through the current one's stretch, and the spacings grow by one ratio, which evens
     /// out what each level costs per step back.
     ///
-    /// Where the tail is short (`s - 4` below 3 states), it is the last steps, each step back
+    /// Where the tail is short (the room less four, under three states), it is the last steps, each step back
     /// refilling one from the first level's checkpoint: the pyramid field's room for five
     /// states and keyframes 667 steps apart give a tail of one and spacings 9 and 81, about 13
     /// steps replayed per step back, in pieces a fill on its own thread finishes between two
@@ -166,13 +169,17 @@ impl BackCache {
                 below = next.unwrap_or(current);
             }
         }
-        KeepPlan { start: target, target, tail_from, checkpoints }
+        // Nothing before the segment's first keyframe belongs to it.
+        tail_from = tail_from.max(keyframes.first().map_or(0, |&k| k + 1)).min(target);
+        let tail_keyframes = keyframes.iter().copied().filter(|k| (tail_from..target).contains(k)).collect();
+        KeepPlan { start: target, target, tail_from, checkpoints, tail_keyframes }
     }
 
     /// Adds the states kept from a replay towards `target` (by `plan`, if one was followed),
     /// then drops what the budget cannot hold: first states after the target (a step back
     /// never needs them), then states the plan does not keep (those of earlier plans) but the
-    /// oldest, then the oldest. Dropping the oldest first had the checkpoints of the very
+    /// oldest and those a fill goes on from (the nearest below a wanted step not kept), then
+    /// the oldest. Dropping the oldest first had the checkpoints of the very
     /// replay that made them dropped again at once when the room holds a few states, and the
     /// next refill replayed from a keyframe; dropping the earlier plans' states, the oldest
     /// included, lost the far checkpoint the next refills start from.

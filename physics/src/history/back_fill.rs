@@ -203,27 +203,57 @@ pub(super) struct BackFill {
     stamp: u64,
     /// The step the fill is for: the last it rebuilds.
     target: u64,
+    /// The world's edit count when the copy was made (for reusing the copy).
+    world_edits: u64,
 }
 
-/// The fill under way, if any, and the states fills on their own threads left when stopped.
-/// A copy of a history starts without either: they belong to the history that started them.
+/// The fill under way, if any, with what fills leave behind. A copy of a history starts
+/// without any of it: it belongs to the history that started the fills.
 #[derive(Debug, Default)]
 pub(super) struct FillSlot {
     fill: Option<BackFill>,
+    /// Fills on their own threads that were stopped and have not ended yet (each ends after
+    /// its current step, leaving its states in `late`).
+    stopping: Vec<Aside>,
     /// States stopped fills reached, recorded steps all (each was checked), taken by the next
     /// call. Replaced, not emptied, when records go: a thread still running then writes into
     /// the old one.
     late: Arc<Mutex<Vec<CompactState>>>,
+    /// The copy of the last fill done, for the next piece at the same step (copying a large
+    /// world costs milliseconds of the caller's frame), with the world's edit count when it
+    /// was copied: a copy serves while the world is not edited (a seek counts).
+    spare: Option<(Box<World>, u64)>,
+    /// The step whose plan the cache cannot hold (its states are larger than planned): no
+    /// more fills there.
+    given_up: Option<u64>,
 }
 
 impl FillSlot {
-    /// Forgets the fill and what stopped fills leave (the records they rebuild are gone).
+    /// Forgets the fill and what fills leave (the records they rebuild are gone).
     pub fn forget(&mut self) {
         *self = FillSlot::default();
     }
 
     fn take_late(&self) -> Vec<CompactState> {
         std::mem::take(&mut *self.late.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Whether a stopped fill is still running: its state is about to arrive in `late`.
+    fn still_stopping(&mut self) -> bool {
+        self.stopping.retain(|aside| aside.handle.as_ref().is_some_and(|h| !h.is_finished()));
+        !self.stopping.is_empty()
+    }
+
+    /// A copy of `world` for a fill: the spare when it still serves, else a new one.
+    fn copy_of(&mut self, world: &World) -> Box<World> {
+        match self.spare.take() {
+            Some((copy, edits))
+                if edits == world.edit_count() && copy.structure_stamp() == world.structure_stamp() =>
+            {
+                copy
+            }
+            _ => Box::new(world.clone()),
+        }
     }
 }
 
@@ -238,7 +268,8 @@ impl Clone for FillSlot {
 pub struct PrepareReport {
     /// Steps replayed on the copy since the last call.
     pub replayed: u64,
-    /// The states the back cache can hold before the world's step are all kept now.
+    /// The states the back cache's plan wants before the world's step are all kept now (or
+    /// as many as it can hold: states larger than planned leave it short).
     pub ready: bool,
 }
 
@@ -253,18 +284,21 @@ enum Pace {
 
 impl History {
     /// Prepares stepping back from the step `world` is at: rebuilds, on a copy of the world,
-    /// the states of as many steps just before it as the back cache holds (within its segment),
-    /// for at most `budget` of time per call; a later call goes on where this one stopped.
-    /// Returns whether they are ready. Does nothing (and says not ready) while the world is not
-    /// at the step last recorded or sought, since it then is no recorded step.
+    /// the states the back cache's plan wants there (the tail just before it and the
+    /// checkpoints below, within its segment), a piece at a time (from a kept state to the
+    /// wanted step nearest the world's, keeping the wanted ones on the way), for at most
+    /// `budget` of time per call; a later call goes on where this one stopped, or with the
+    /// next piece. Returns whether they are all kept. Does nothing (and says not ready) while
+    /// the world is not at the step last recorded or sought, since it then is no recorded
+    /// step.
     pub fn prepare_back(&mut self, world: &World, budget: Duration) -> Result<PrepareReport, AtollError> {
         self.prepare(world, Pace::Slice(budget))
     }
 
-    /// [`History::prepare_back`] on a thread of its own: the first call starts the rebuild, and
-    /// each later call (once a frame, say) takes what it has kept so far and says whether it is
-    /// done. The caller's thread only copies the world to start it. The thread ends when the
-    /// states are ready, and after its current step when the world moves on (a seek, a record)
+    /// [`History::prepare_back`] on a thread of its own: a call starts a piece on a thread,
+    /// and later calls (once a frame, say) take what it has kept so far and, once it is done,
+    /// start the next. The caller's thread only copies the world (once a step). A thread ends
+    /// with its piece, and after its current step when the world moves on (a seek, a record)
     /// or the history is dropped. Use it where a core is idle while the world waits.
     pub fn prepare_back_aside(&mut self, world: &World) -> Result<PrepareReport, AtollError> {
         self.prepare(world, Pace::Aside)
@@ -279,16 +313,18 @@ impl History {
         };
         let cursor = cursor.step;
         if self.back_fill.fill.as_ref().is_some_and(|f| f.cursor != cursor) {
-            // A fill stopped on its own thread leaves its state a moment later: the next call
-            // starts from it rather than from further back.
-            let running_aside =
-                self.back_fill.fill.as_ref().is_some_and(|f| matches!(f.runner, Runner::Aside(_)));
             self.absorb_back_fill();
-            if running_aside {
-                return Ok(report);
-            }
+        }
+        // A fill stopped on its own thread leaves its state a moment later: the next fill
+        // starts from it rather than from further back.
+        if self.back_fill.still_stopping() {
+            return Ok(report);
         }
         self.take_late_states(cursor);
+        if self.back_fill.given_up == Some(cursor) {
+            report.ready = true;
+            return Ok(report);
+        }
         if self.back_fill.fill.is_none() {
             match self.plan_back_fill(world, cursor, pace)? {
                 Some(fill) => self.back_fill.fill = Some(fill),
@@ -330,9 +366,15 @@ impl History {
         if done {
             // One piece of the plan is done; the next call plans the next, if any. Should the
             // cache not hold what the piece was for (states larger than planned), the plan is
-            // as done as it gets.
+            // as done as it gets: no more fills at this step.
             self.back_cache.add(fill.kept, cursor, Some(&fill.plan));
-            report.ready = !self.back_cache.holds(fill.target, fill.stamp);
+            if !self.back_cache.holds(fill.target, fill.stamp) {
+                self.back_fill.given_up = Some(cursor);
+                report.ready = true;
+            }
+            if let Runner::Here(job) = fill.runner {
+                self.back_fill.spare = Some((job.world, fill.world_edits));
+            }
         } else {
             self.back_fill.fill = Some(fill);
         }
@@ -342,22 +384,35 @@ impl History {
     /// Adds to the back cache the states stopped fills left, those whose records still stand.
     fn take_late_states(&mut self, cursor: u64) {
         let mut late = self.back_fill.take_late();
-        late.retain(|k| self.record_of(k.step_count()).is_some());
-        let Some(first) = late.first() else { return };
-        let Some(plan) = self.keep_plan(cursor, first.structure_stamp(), first.bytes()) else { return };
-        self.back_cache.add(late, cursor, Some(&plan));
+        let Some((plan, stamp)) = self.back_plan(cursor) else { return };
+        late.retain(|k| self.record_of(k.step_count()).is_some() && k.structure_stamp() == stamp);
+        if !late.is_empty() {
+            self.back_cache.add(late, cursor, Some(&plan));
+        }
+    }
+
+    /// The back cache's plan for stepping back from recorded step `cursor`, with the structure
+    /// stamp of its segment's states.
+    fn back_plan(&self, cursor: u64) -> Option<(KeepPlan, u64)> {
+        let segment = self.record_of(cursor)?.segment;
+        let latest = self.keyframes.iter().rfind(|k| k.segment == segment)?;
+        let stamp = latest.state.structure_stamp();
+        Some((self.keep_plan(cursor, stamp, latest.state.full_bytes())?, stamp))
     }
 
     /// The fill of the next piece of the plan for stepping back from `cursor` (the wanted step
     /// nearest the cursor that is not kept, and those on the way to it), or `None` when every
     /// state the plan wants is kept.
-    fn plan_back_fill(&self, world: &World, cursor: u64, pace: Pace) -> Result<Option<BackFill>, AtollError> {
+    fn plan_back_fill(
+        &mut self,
+        world: &World,
+        cursor: u64,
+        pace: Pace,
+    ) -> Result<Option<BackFill>, AtollError> {
         let Some(record) = self.record_of(cursor).copied() else { return Ok(None) };
+        let Some((plan, stamp)) = self.back_plan(cursor) else { return Ok(None) };
         let segment = || self.keyframes.iter().filter(move |k| k.segment == record.segment);
         let Some(segment_start) = segment().next().map(|k| k.step()) else { return Ok(None) };
-        let latest = segment().next_back().expect("the segment has a keyframe");
-        let stamp = latest.state.structure_stamp();
-        let Some(plan) = self.keep_plan(cursor, stamp, latest.state.full_bytes()) else { return Ok(None) };
         // Keyframes restore at once; every other step the plan wants is rebuilt.
         let missing = |s: u64| {
             s > segment_start && !self.back_cache.holds(s, stamp) && !segment().any(|k| k.step() == s)
@@ -368,21 +423,32 @@ impl History {
         let start_step = start.map_or(keyframe.step(), CompactState::step_count);
         let plan = plan.starting_at(start_step);
         let wanted: Vec<u64> = (start_step + 1..=target).filter(|&s| plan.wants(s) && missing(s)).collect();
-        let mut copy = Box::new(world.clone());
-        match start {
-            Some(state) => copy.restore_compact(state)?,
-            None => copy.restore_compact(&keyframe.state.state())?,
-        }
-        let hashes = (start_step + 1..=target)
+        let start_state = match start {
+            Some(state) => std::borrow::Cow::Borrowed(state),
+            None => std::borrow::Cow::Owned(keyframe.state.state()),
+        };
+        let hashes: Vec<u64> = (start_step + 1..=target)
             .map(|s| self.record_of(s).map(|r| r.hash).expect("the cursor's segment is recorded up to it"))
             .collect();
         let inputs = self.inputs.range(start_step..target).map(|(&at, i)| (at, i.clone())).collect();
+        let world_edits = world.edit_count();
+        let mut copy = self.back_fill.copy_of(world);
+        copy.restore_compact(&start_state)?;
         let job = FillJob { world: copy, wanted, hashes, first_hashed: start_step + 1, inputs };
         let runner = match pace {
             Pace::Slice(_) => Runner::Here(job),
             Pace::Aside => Runner::Aside(Aside::start(job, self.back_fill.late.clone())?),
         };
-        Ok(Some(BackFill { runner, cursor, kept: Vec::new(), plan, started: start_step, stamp, target }))
+        Ok(Some(BackFill {
+            runner,
+            cursor,
+            kept: Vec::new(),
+            plan,
+            started: start_step,
+            stamp,
+            target,
+            world_edits,
+        }))
     }
 
     /// Ends the fill under way, keeping what it rebuilt: its kept states and the state its copy
@@ -398,6 +464,10 @@ impl History {
                 aside.shared.stop.store(true, Ordering::Relaxed);
                 let ended = aside.join_if_ended();
                 fill.kept.extend(aside.take().0);
+                if ended.is_none() {
+                    // It leaves the rest in the inbox when it ends: the next fill waits for it.
+                    self.back_fill.stopping.push(aside);
+                }
                 ended.and_then(|(job, result)| result.is_ok().then_some(job))
             }
         };
