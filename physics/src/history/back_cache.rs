@@ -154,19 +154,26 @@ impl BackCache {
                 if level > 0 {
                     spacing *= factor;
                 }
-                // The level's current checkpoint and the next one down, past a keyframe into
-                // the interval before it when the current one is the keyframe.
-                let Some(current) = aligned_below(keyframes, below, spacing) else { break };
-                if whole_stretch && level == 0 {
-                    tail_from = current + 1;
-                }
-                let next = aligned_below(keyframes, current, spacing);
-                for step in [Some(current), next].into_iter().flatten() {
-                    if keyframes.binary_search(&step).is_err() && !checkpoints.contains(&step) {
-                        checkpoints.push(step);
+                // The level's current checkpoint and the next one down, keyframes passed over
+                // (they restore anyway): where the walk nears a keyframe, the next ones lie in
+                // the interval before it and are prepared while the walk is still above it.
+                let mut found = 0;
+                let mut at = below;
+                while found < 2
+                    && let Some(step) = aligned_below(keyframes, at, spacing)
+                {
+                    if whole_stretch && level == 0 && at == below {
+                        tail_from = step + 1;
                     }
+                    if keyframes.binary_search(&step).is_err() {
+                        if !checkpoints.contains(&step) {
+                            checkpoints.push(step);
+                        }
+                        found += 1;
+                    }
+                    at = step;
                 }
-                below = next.unwrap_or(current);
+                below = at;
             }
         }
         // Nothing before the segment's first keyframe belongs to it.
@@ -269,16 +276,16 @@ mod tests {
         let plan = cache.plan(550, &[0, 667], 667, 1);
         assert_eq!(plan.checkpoints, vec![540, 531, 486, 405]);
         assert_eq!(plan.wanted().collect::<Vec<_>>(), vec![549, 540, 531, 486, 405]);
-        // The next checkpoint of a level lies past a keyframe, in the interval before it.
+        // Near a keyframe, a level's checkpoints lie past it, in the interval before it.
         let plan = cache.plan(672, &[0, 667, 1334], 667, 1);
-        assert_eq!(plan.checkpoints, vec![666, 648, 567]);
+        assert_eq!(plan.checkpoints, vec![666, 657, 648, 567]);
         // Room for sixteen, keyframes 100 apart: the tail is the stretch from a checkpoint of
-        // the first level (13 apart) to the target; the second level (39 apart) has the
-        // keyframe as its current checkpoint and the next one in the interval before it.
+        // the first level (13 apart) to the target; the second level (39 apart) passes over
+        // the keyframe to two checkpoints in the interval before it.
         let cache = BackCache::new(16);
         let plan = cache.plan(150, &[0, 100, 200], 100, 1);
         let tail: Vec<u64> = (140..150).rev().collect();
-        assert_eq!(plan.wanted().collect::<Vec<_>>(), [&tail[..], &[139, 126, 78]].concat());
+        assert_eq!(plan.wanted().collect::<Vec<_>>(), [&tail[..], &[139, 126, 78, 39]].concat());
     }
 
     /// Walks back from `from` to the first keyframe one step at a time, rebuilding before each
