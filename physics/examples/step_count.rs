@@ -4,7 +4,7 @@
 //! warms up 120 steps, then steps 60 inside `measured_steps` (so
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
 //! those) and prints the state hash at the end. `--trace` after the counts prints the profile
-//! of every 20th warm-up step; `--threads N` steps on N threads (the hash is the same).
+//! of every 20th warm-up step (`--every N`: every Nth); `--threads N` steps on N threads (the hash is the same).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{Scene, World};
@@ -61,9 +61,13 @@ fn main() {
         .map_or(1, |i| args.get(i + 1).and_then(|n| n.parse().ok()).expect("--threads N"));
     world.set_thread_count(threads).expect("thread count");
     let trace = args.iter().any(|a| a == "--trace");
+    let every: u32 = args
+        .iter()
+        .position(|a| a == "--every")
+        .map_or(20, |i| args.get(i + 1).and_then(|n| n.parse().ok()).expect("--every N"));
     for i in 0..warm {
         world.step();
-        if trace && i % 20 == 0 {
+        if trace && i % every == 0 {
             let p = world.profile();
             let stages: Vec<String> = atoll_physics::Stage::ALL
                 .iter()

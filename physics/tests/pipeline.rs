@@ -53,7 +53,8 @@ fn moving_bodies_are_reinserted_and_counted() {
         total += world.broadphase_stats().reinsertions_last_step;
     }
     assert!(total > 0, "a falling body leaves its fat box");
-    assert!(total < 60, "the fat box's predicted displacement spares most steps, got {total}");
+    // The fat box holds a body touching nothing for the next several steps of its fall.
+    assert!(total <= 10, "the fat box's predicted path spares most steps, got {total}");
     let fat = world.fat_aabb(ball).unwrap();
     assert!(fat.contains(&world.aabb(ball).unwrap()));
 }

@@ -12,6 +12,8 @@ enum Op {
     Insert(Aabb),
     Move(Index, Aabb),
     Remove(Index),
+    /// Boxes set in place for many proxies at once, then the tree built anew.
+    MoveManyAndRebuild(Vec<(Index, Aabb)>),
 }
 
 /// Boxes of mixed scale: tiny and ordinary ones, some clustered near the origin and some spread
@@ -37,6 +39,7 @@ fn op_strategy() -> impl Strategy<Value = Op> {
         8 => aabb_strategy().prop_map(Op::Insert),
         7 => (any::<Index>(), aabb_strategy()).prop_map(|(i, a)| Op::Move(i, a)),
         5 => any::<Index>().prop_map(Op::Remove),
+        1 => prop::collection::vec((any::<Index>(), aabb_strategy()), 0..40).prop_map(Op::MoveManyAndRebuild),
     ]
 }
 
@@ -74,6 +77,17 @@ impl Model {
                     self.tree.destroy_proxy(proxy);
                     self.live.remove(&proxy);
                 }
+            }
+            Op::MoveManyAndRebuild(moves) => {
+                for (index, aabb) in moves {
+                    if let Some(proxy) = self.pick(index) {
+                        self.tree.set_fat_aabb_before_rebuild(proxy, *aabb);
+                        self.live.get_mut(&proxy).unwrap().0 = *aabb;
+                    }
+                }
+                self.tree.rebuild();
+                // The tree is whole again: later one-at-a-time changes build on it.
+                self.tree.validate().unwrap();
             }
         }
     }
@@ -227,4 +241,50 @@ proptest! {
         };
         prop_assert_eq!(build(), build());
     }
+}
+
+/// Moving many proxies at once (a rebuild of the movable tree) and moving them one at a time
+/// find the same pairs, and leave a valid tree.
+#[test]
+fn moving_many_proxies_at_once_finds_what_moving_them_one_by_one_does() {
+    use atoll_physics::broadphase::{Broadphase, ProxyType};
+    let mut state = 17u32;
+    let mut next = move |scale: f32| {
+        state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (state >> 8) as f32 / (1u32 << 24) as f32 * scale
+    };
+    let mut cube = |scale: f32| {
+        Aabb::from_center_half_extents(
+            Vec3::new(next(scale), next(scale), next(scale)),
+            Vec3::splat(0.5 + next(1.0)),
+        )
+    };
+    let (mut at_once, mut one_by_one) = (Broadphase::default(), Broadphase::default());
+    let ground = Aabb::new(Vec3::new(-50.0, -1.0, -50.0), Vec3::new(50.0, 0.0, 50.0));
+    for broadphase in [&mut at_once, &mut one_by_one] {
+        broadphase.create_proxy(ground, ProxyType::Static, 0);
+    }
+    let mut keys = Vec::new();
+    for body in 1..=400 {
+        let fat = cube(40.0);
+        keys.push(at_once.create_proxy(fat, ProxyType::Movable, body));
+        one_by_one.create_proxy(fat, ProxyType::Movable, body);
+    }
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    at_once.update_pairs(&mut first);
+    one_by_one.update_pairs(&mut second);
+    assert_eq!(first, second);
+    let moves: Vec<_> = keys.iter().step_by(2).map(|&key| (key, cube(40.0))).collect();
+    at_once.move_proxies(moves.iter().copied(), moves.len());
+    for &(key, fat) in &moves {
+        one_by_one.move_proxy(key, fat);
+    }
+    at_once.update_pairs(&mut first);
+    one_by_one.update_pairs(&mut second);
+    assert!(!first.is_empty());
+    assert_eq!(first, second);
+    at_once.tree(ProxyType::Movable).validate().unwrap();
+    assert_eq!(at_once.reinsertions_last_step(), 200);
+    // Built by halving: the least height 400 leaves can have.
+    assert_eq!(at_once.tree(ProxyType::Movable).height(), 9);
 }

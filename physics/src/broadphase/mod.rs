@@ -3,5 +3,5 @@
 mod pairs;
 mod tree;
 
-pub use pairs::{Broadphase, BroadphasePending, ProxyKey, ProxyType, fat_aabb};
+pub use pairs::{Broadphase, BroadphasePending, Path, ProxyKey, ProxyType, fat_aabb};
 pub use tree::{DynamicTree, NULL_NODE, TreeStats};

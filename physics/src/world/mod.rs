@@ -26,7 +26,7 @@ use crate::bitset::BitSet;
 use crate::body::{
     Body, BodyDesc, BodyId, BodyStore, BodyType, KinematicMotion, Material, validate_rotation,
 };
-use crate::broadphase::{Broadphase, ProxyType, TreeStats, fat_aabb};
+use crate::broadphase::{Broadphase, Path, ProxyType, TreeStats, fat_aabb};
 use crate::error::{AtollError, check_vec3};
 use crate::island::IslandStore;
 use crate::joint::{JointEvent, JointId, JointStore};
@@ -360,8 +360,7 @@ impl World {
         self.body_terrain[slot] = Default::default();
         let body = &self.bodies.bodies[slot];
         let kind = if body.body_type == BodyType::Static { ProxyType::Static } else { ProxyType::Movable };
-        let fat =
-            fat_aabb(&tight_aabb(body), body.linear_velocity * self.settings.dt, self.settings.aabb_margin);
+        let fat = body_fat_aabb(body, &tight_aabb(body), &self.settings);
         let body_type = body.body_type;
         let key = self.broadphase.create_proxy(fat, kind, id.index());
         self.bodies.bodies[slot].proxy = key;
@@ -468,12 +467,11 @@ impl World {
     pub fn set_transform(&mut self, id: BodyId, transform: Transform) -> Result<(), AtollError> {
         check_vec3("position", transform.position)?;
         validate_rotation(transform.rotation)?;
-        let margin = self.settings.aabb_margin;
-        let dt = self.settings.dt;
+        let settings = self.settings;
         let b = self.edit_body(id, false)?;
         b.transform = Transform::new(transform.position, transform.rotation.normalize());
         b.tight = tight_aabb(b);
-        let fat = fat_aabb(&b.tight, b.linear_velocity * dt, margin);
+        let fat = body_fat_aabb(b, &b.tight, &settings);
         b.fat = fat;
         let key = b.proxy;
         self.broadphase.move_proxy(key, fat);
@@ -722,4 +720,14 @@ impl World {
 /// The body's tight world AABB.
 pub(crate) fn tight_aabb(b: &Body) -> Aabb {
     b.shape.world_aabb(&b.transform)
+}
+
+/// The fat box for body `b` with tight box `tight`: swept over the path gravity and its
+/// velocity take it on in the next few steps (kinematic and static bodies keep their velocity).
+pub(crate) fn body_fat_aabb(b: &Body, tight: &Aabb, settings: &StepSettings) -> Aabb {
+    let acceleration =
+        if b.body_type == BodyType::Dynamic { settings.gravity * b.gravity_scale } else { Vec3::ZERO };
+    // No contact (not even a fat-box overlap) and no joint: nothing pushes it off its path.
+    let free = b.contact_head == crate::body::NONE && b.joint_head == crate::body::NONE;
+    fat_aabb(tight, Path::ahead(b.linear_velocity, acceleration, settings.dt, free), settings.aabb_margin)
 }

@@ -5,10 +5,10 @@
 use super::continuous::time_of_impact;
 use super::joints::joint_blocks_collision;
 use super::wake::WakeCause;
-use super::{StepSettings, TouchEvent, WaterContact, World, graph, tight_aabb};
+use super::{StepSettings, TouchEvent, WaterContact, World, body_fat_aabb, graph, tight_aabb};
 use crate::body::{Body, BodyId, BodyStore, BodyType};
-use crate::broadphase::{ProxyType, fat_aabb};
-use crate::math::{Quat, Transform, Vec3};
+use crate::broadphase::ProxyType;
+use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{
     Contact, Manifold, TERRAIN, TerrainLink, carry_manifold, collide, collide_terrain, update_manifold,
 };
@@ -95,6 +95,8 @@ pub(crate) struct StepScratch {
     /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
     left_fat: Vec<bool>,
     pub(super) candidates: Vec<u32>,
+    /// Per awake body, the fraction of its move at which it first touched something static.
+    impacts: Vec<f32>,
     pub(super) water_block: crate::terrain::WaterBlock,
     /// Some awake body got a water contact since the water last went inert.
     pub(super) wet: bool,
@@ -198,7 +200,7 @@ impl World {
     /// The boxes are computed in blocks of bodies the world's threads share; the proxies move
     /// afterwards, one after another in body order, since they change the tree.
     fn update_proxies(&mut self) -> u32 {
-        let (dt, margin) = (self.settings.dt, self.settings.aabb_margin);
+        let settings = self.settings;
         let count = self.bodies.bodies.len();
         let left = &mut self.scratch.left_fat;
         left.resize(count, false);
@@ -218,22 +220,22 @@ impl World {
                     b.tight = tight;
                     let outside = !b.fat.contains(&tight);
                     if outside {
-                        b.fat = fat_aabb(&tight, b.linear_velocity * dt, margin);
+                        b.fat = body_fat_aabb(b, &tight, &settings);
                     }
                     block_left[i - block.start] = outside;
                 });
             });
         });
-        let mut reinserted = 0;
+        let (left, bodies) = (&self.scratch.left_fat, &self.bodies.bodies);
+        let moved = || self.awake_bodies.iter().filter(|&i| left[i]);
+        let reinserted = moved().count();
+        self.broadphase.move_proxies(moved().map(|i| (bodies[i].proxy, bodies[i].fat)), reinserted);
+        #[cfg(debug_assertions)]
         for i in self.awake_bodies.iter() {
             let b = &self.bodies.bodies[i];
-            if self.scratch.left_fat[i] {
-                self.broadphase.move_proxy(b.proxy, b.fat);
-                reinserted += 1;
-            }
             debug_assert_eq!(b.fat, self.broadphase.fat_aabb(b.proxy));
         }
-        reinserted
+        reinserted as u32
     }
 
     /// [`Stage::Pairs`]: contact pairs for new overlaps of moved proxies, in sorted pair order.
@@ -516,47 +518,118 @@ impl World {
 
     /// Time of impact for dynamic bodies that moved farther than half their thickness this step,
     /// against static bodies: such a body is put back where it first touches. Its velocity is
-    /// kept; next step's speculative contact stops it.
+    /// kept; next step's speculative contact stops it. The times are found in blocks of the
+    /// awake list the world's threads share (each reads the world and writes only its own
+    /// entry); the bodies move afterwards, in order.
     fn clip_fast_bodies(&mut self) -> u32 {
-        let mut hits = 0;
-        for k in 0..self.scratch.awake.len() {
-            let i = self.scratch.awake[k] as usize;
-            let b = &self.bodies.bodies[i];
-            let sb = &self.scratch.solver_bodies[k + 1];
-            if b.body_type != BodyType::Dynamic {
-                continue;
-            }
-            let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
-            let motion = self.scratch.motions[k + 1].first().length() + angle * b.bounding_radius;
-            if motion < 0.5 * b.shape.min_half_extent() {
-                continue;
-            }
-            let end = b.transform;
-            let start_rotation = (sb.dq.inverse() * end.rotation).normalize();
-            let start =
-                Transform::new(self.scratch.centers[k + 1] - start_rotation * b.local_center, start_rotation);
-            let swept = b.shape.world_aabb(&start).union(&tight_aabb(b));
-            self.scratch.candidates.clear();
-            let candidates = &mut self.scratch.candidates;
-            self.broadphase.tree(ProxyType::Static).query(&swept, |_, body| {
-                candidates.push(body);
-                true
-            });
-            let mut first = 1.0f32;
-            for &other in self.scratch.candidates.iter() {
-                let o = &self.bodies.bodies[other as usize];
-                if let Some(t) = time_of_impact(b, &start, &end, o, self.settings.continuous_gap) {
-                    first = first.min(t);
+        // What static there is: the static bodies' bounds, or everywhere when there is terrain.
+        let static_bounds = if self.terrain.chunk_count() > 0 {
+            Some(Aabb::new(Vec3::splat(f32::MIN), Vec3::splat(f32::MAX)))
+        } else {
+            self.broadphase.tree(ProxyType::Static).root_aabb()
+        };
+        let Some(static_bounds) = static_bounds else { return 0 };
+        let count = self.scratch.awake.len();
+        let helpers = helpers_for(&self.threads, count, MIN_BODIES_FOR_TEAM);
+        let scratch = &mut self.scratch;
+        scratch.impacts.clear();
+        scratch.impacts.resize(count, 1.0);
+        scratch.body_block_claims.reset(count.div_ceil(BODY_BLOCK));
+        let claims = scratch.body_block_claims.words();
+        let impacts = SharedSlice::new(&mut scratch.impacts);
+        let sweeps = FastSweeps {
+            awake: &scratch.awake,
+            solver_bodies: &scratch.solver_bodies,
+            motions: &scratch.motions,
+            centers: &scratch.centers,
+            bodies: &self.bodies.bodies,
+            static_tree: self.broadphase.tree(ProxyType::Static),
+            terrain: &self.terrain,
+            static_bounds,
+            gap: self.settings.continuous_gap,
+        };
+        run_team(helpers, |team| {
+            team.for_blocks(count, BODY_BLOCK, claims, |block| {
+                // SAFETY: each block of the impacts is one member's in this stage.
+                let out = unsafe { impacts.slice_mut(block.clone()) };
+                for k in block.clone() {
+                    out[k - block.start] = sweeps.first_impact(k);
                 }
-            }
-            first = first.min(terrain_time_of_impact(&self.terrain, b, self.scratch.centers[k + 1]));
+            });
+        });
+        let mut hits = 0;
+        for k in 0..count {
+            let first = self.scratch.impacts[k];
             if first < 1.0 {
-                let b = &mut self.bodies.bodies[i];
+                let (start, end) = self.scratch_sweep(k);
+                let b = &mut self.bodies.bodies[self.scratch.awake[k] as usize];
                 b.transform = super::continuous::interpolate(&start, &end, b.local_center, first);
                 hits += 1;
             }
         }
         hits
+    }
+
+    /// Awake body `k`'s pose at the start and at the end of this step's move.
+    fn scratch_sweep(&self, k: usize) -> (Transform, Transform) {
+        let b = &self.bodies.bodies[self.scratch.awake[k] as usize];
+        sweep_ends(b, &self.scratch.solver_bodies[k + 1], self.scratch.centers[k + 1])
+    }
+}
+
+/// The body's pose where this step's move began (its centre was `start_center`, its turn `sb.dq`)
+/// and where it ended (now).
+fn sweep_ends(b: &Body, sb: &SolverBody, start_center: Vec3) -> (Transform, Transform) {
+    let end = b.transform;
+    let start_rotation = (sb.dq.inverse() * end.rotation).normalize();
+    (Transform::new(start_center - start_rotation * b.local_center, start_rotation), end)
+}
+
+/// What the continuous stage reads to find when the awake bodies first touched something static.
+struct FastSweeps<'a> {
+    awake: &'a [u32],
+    solver_bodies: &'a [SolverBody],
+    motions: &'a [Motion],
+    centers: &'a [Vec3],
+    bodies: &'a [Body],
+    static_tree: &'a crate::broadphase::DynamicTree,
+    terrain: &'a Terrain,
+    /// Holds every static body and the terrain.
+    static_bounds: Aabb,
+    gap: f32,
+}
+
+impl FastSweeps<'_> {
+    /// The fraction of its move at which awake body `k` first touches something static: 1 when
+    /// it never does, or when it is not dynamic or moved less than half its thickness.
+    fn first_impact(&self, k: usize) -> f32 {
+        let b = &self.bodies[self.awake[k] as usize];
+        let (sb, motion) = (&self.solver_bodies[k + 1], self.motions[k + 1].first());
+        if b.body_type != BodyType::Dynamic {
+            return 1.0;
+        }
+        // Most fast bodies fly far from anything static: a box around the step's motion (the
+        // start box moved, grown by the most a turn can move a point: the angle is at most
+        // π |dq.xyz|) rules them out before the exact sweep is worked out.
+        let turn_reach =
+            std::f32::consts::PI * sb.dq.xyz().length() * (b.bounding_radius + b.local_center.length());
+        if !self.static_bounds.overlaps(&b.tight.swept(motion).grown(turn_reach)) {
+            return 1.0;
+        }
+        let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
+        if motion.length() + angle * b.bounding_radius < 0.5 * b.shape.min_half_extent() {
+            return 1.0;
+        }
+        let (start, end) = sweep_ends(b, sb, self.centers[k + 1]);
+        let swept = b.shape.world_aabb(&start).union(&tight_aabb(b));
+        let mut first = 1.0f32;
+        self.static_tree.query(&swept, |_, other| {
+            if let Some(t) = time_of_impact(b, &start, &end, &self.bodies[other as usize], self.gap) {
+                first = first.min(t);
+            }
+            true
+        });
+        first.min(terrain_time_of_impact(self.terrain, b, self.centers[k + 1]))
     }
 }
 

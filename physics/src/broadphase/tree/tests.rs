@@ -220,3 +220,78 @@ fn nested_boxes_prefer_low_cost_sibling() {
     let near = |x: &Aabb| x.max.x < 10.0 || x.min.x > 900.0;
     assert!(near(&a) && near(&b), "root children straddle clusters: {a:?} {b:?}");
 }
+
+/// Boxes scattered through a tall column, like bodies raining from a height (a fixed LCG).
+fn scattered(n: u32) -> (DynamicTree, Vec<u32>) {
+    let mut state = 0x2545_f491u32;
+    let mut next = move |scale: f32| {
+        state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (state >> 8) as f32 / (1u32 << 24) as f32 * scale
+    };
+    let mut tree = DynamicTree::new();
+    let proxies = (0..n)
+        .map(|i| tree.create_proxy(cube(next(100.0), next(300.0), next(100.0), 0.3 + next(0.5)), i))
+        .collect();
+    (tree, proxies)
+}
+
+#[test]
+fn rebuild_keeps_every_proxy_and_balances_the_tree() {
+    let (mut tree, proxies) = scattered(1000);
+    let boxes: Vec<Aabb> = proxies.iter().map(|&p| tree.fat_aabb(p)).collect();
+    let before: Vec<Vec<u32>> = boxes.iter().map(|b| query_all(&tree, b)).collect();
+    let incremental = tree.stats();
+    tree.rebuild();
+    tree.validate().unwrap();
+    let built = tree.stats();
+    assert_eq!((built.proxy_count, built.node_count), (1000, 1999));
+    // Halving at every node: the least height 1000 leaves can have.
+    assert_eq!(built.height, 10);
+    assert!(
+        built.total_surface_area < 0.8 * incremental.total_surface_area,
+        "built {} against one at a time {}",
+        built.total_surface_area,
+        incremental.total_surface_area
+    );
+    for (i, &p) in proxies.iter().enumerate() {
+        assert_eq!((tree.fat_aabb(p), tree.user_data(p)), (boxes[i], i as u32));
+        assert_eq!(query_all(&tree, &boxes[i]), before[i]);
+    }
+    // One-at-a-time changes carry on from the built tree.
+    for (i, &p) in proxies.iter().enumerate().step_by(3) {
+        tree.move_proxy(p, cube(i as f32, 0.0, 0.0, 0.4));
+    }
+    for &p in proxies.iter().skip(1).step_by(7) {
+        tree.destroy_proxy(p);
+    }
+    tree.create_proxy(cube(0.0, 0.0, 0.0, 1.0), 5000);
+    tree.validate().unwrap();
+}
+
+#[test]
+fn boxes_set_in_place_are_found_after_the_rebuild() {
+    let (mut tree, proxies) = scattered(300);
+    for (i, &p) in proxies.iter().enumerate() {
+        tree.set_fat_aabb_before_rebuild(p, cube(i as f32 * 3.0, 0.0, 0.0, 1.0));
+    }
+    tree.rebuild();
+    tree.validate().unwrap();
+    assert_eq!(query_all(&tree, &cube(30.0, 0.0, 0.0, 0.5)), vec![proxies[10]]);
+    assert_eq!(query_all(&tree, &cube(31.5, 0.0, 0.0, 1.0)), vec![proxies[10], proxies[11]]);
+}
+
+#[test]
+fn rebuilding_small_trees() {
+    let mut tree = DynamicTree::new();
+    tree.rebuild();
+    assert!(tree.is_empty());
+    let p = tree.create_proxy(cube(0.0, 0.0, 0.0, 1.0), 7);
+    tree.rebuild();
+    tree.validate().unwrap();
+    assert_eq!(query_all(&tree, &cube(0.5, 0.0, 0.0, 0.1)), vec![p]);
+    let q = tree.create_proxy(cube(5.0, 0.0, 0.0, 1.0), 8);
+    tree.rebuild();
+    tree.validate().unwrap();
+    assert_eq!(tree.height(), 1);
+    assert_eq!(query_all(&tree, &cube(5.0, 0.0, 0.0, 0.1)), vec![q]);
+}
