@@ -4,7 +4,7 @@
 //! warms up 120 steps, then steps 60 inside `measured_steps` (so
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
 //! those) and prints the state hash at the end. `--trace` after the counts prints the profile
-//! of every 20th warm-up step (`--every N`: every Nth); `--threads N` steps on N threads (the hash is the same).
+//! of every 20th warm-up step (`--every N`: every Nth), `--stages` each stage's median; `--threads N` steps on N threads (the hash is the same).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{Scene, World};
@@ -32,15 +32,23 @@ fn scene(name: &str) -> Scene {
 }
 
 /// The measured steps, a function of their own so callgrind can collect inside it only.
-/// Returns each step's time and its solve stage's, in milliseconds.
+/// Returns each step's time and its stages' (in [`atoll_physics::Stage::ALL`] order), in
+/// milliseconds.
 #[inline(never)]
-fn measured_steps(world: &mut World, steps: u32) -> Vec<(f64, f64)> {
+fn measured_steps(world: &mut World, steps: u32) -> Vec<(f64, Vec<f64>)> {
     (0..steps)
         .map(|_| {
             world.step();
-            (world.profile().total_ms, world.profile().stage(atoll_physics::Stage::Solve))
+            let p = world.profile();
+            (p.total_ms, atoll_physics::Stage::ALL.iter().map(|s| p.stage(*s)).collect())
         })
         .collect()
+}
+
+/// Stage `stage`'s time in a measured step.
+fn stage_of(step: &(f64, Vec<f64>), stage: atoll_physics::Stage) -> f64 {
+    let index = atoll_physics::Stage::ALL.iter().position(|&s| s == stage).expect("a stage");
+    step.1[index]
 }
 
 /// The median of `values`.
@@ -89,11 +97,21 @@ fn main() {
     println!(
         "{name}: {warm} + {steps} steps on {threads} thread(s), {ms:.3} ms a step (median {:.3}, solve median {:.3}), state hash {:016x}",
         median(times.iter().map(|t| t.0).collect()),
-        median(times.iter().map(|t| t.1).collect()),
+        median(times.iter().map(|t| stage_of(t, atoll_physics::Stage::Solve)).collect()),
         atoll_physics::snapshot::state_hash(&world)
     );
     if args.iter().any(|a| a == "--times") {
-        let line: Vec<String> = times.iter().map(|t| format!("{:.1}/{:.1}", t.0, t.1)).collect();
+        let line: Vec<String> = times
+            .iter()
+            .map(|t| format!("{:.1}/{:.1}", t.0, stage_of(t, atoll_physics::Stage::Solve)))
+            .collect();
         println!("step/solve ms: {}", line.join(" "));
+    }
+    if args.iter().any(|a| a == "--stages") {
+        let line: Vec<String> = atoll_physics::Stage::ALL
+            .iter()
+            .map(|&s| format!("{} {:.3}", s.name(), median(times.iter().map(|t| stage_of(t, s)).collect())))
+            .collect();
+        println!("stage medians ms: {}", line.join(", "));
     }
 }

@@ -362,29 +362,8 @@ impl World {
     fn solve(&mut self) {
         let s = self.settings;
         let h = s.dt / s.substeps as f32;
+        self.gather_solver_bodies(h);
         let scratch = &mut self.scratch;
-        scratch.awake.clear();
-        scratch.awake.extend(self.awake_bodies.iter().map(|i| i as u32));
-        if scratch.solver_index.len() < self.bodies.bodies.len() {
-            scratch.solver_index.resize(self.bodies.bodies.len(), FIXED_SLOT);
-        }
-        scratch.solver_bodies.clear();
-        scratch.velocities.clear();
-        scratch.motions.clear();
-        scratch.centers.clear();
-        scratch.solver_bodies.push(SolverBody::FIXED);
-        scratch.velocities.push(Velocity::ZERO);
-        scratch.motions.push(Motion::ZERO);
-        scratch.centers.push(Vec3::ZERO);
-        for (k, &body) in scratch.awake.iter().enumerate() {
-            let b = &self.bodies.bodies[body as usize];
-            scratch.solver_index[body as usize] = k as u32 + 1;
-            let water = self.body_terrain[body as usize].water.as_ref();
-            scratch.solver_bodies.push(solver_body(b, water, s.gravity, h));
-            scratch.velocities.push(Velocity::new(b.linear_velocity, b.angular_velocity));
-            scratch.motions.push(Motion::ZERO);
-            scratch.centers.push(b.center());
-        }
         // Touching contacts with at least one simulated body, in contact order.
         scratch.touching.clear();
         for id in self.awake_contacts.iter().filter(|&id| scratch.contact_status[id] & TOUCHING != 0) {
@@ -446,6 +425,65 @@ impl World {
         );
         let (bodies, motions) = (&scratch.solver_bodies, &scratch.motions);
         joints.store(bodies, motions, &mut self.joints.joints);
+    }
+
+    /// The solver's arrays for this step's awake bodies: solver index `k + 1` is awake body
+    /// `k` (slot 0 the fixed body), with its mass, forces and velocities. Filled in blocks of
+    /// the awake list the world's threads share: each entry is one body's alone.
+    fn gather_solver_bodies(&mut self, h: f32) {
+        let gravity = self.settings.gravity;
+        let helpers = helpers_for(&self.threads, self.awake_bodies.count(), MIN_BODIES_FOR_TEAM);
+        let scratch = &mut self.scratch;
+        scratch.awake.clear();
+        scratch.awake.extend(self.awake_bodies.iter().map(|i| i as u32));
+        if scratch.solver_index.len() < self.bodies.bodies.len() {
+            scratch.solver_index.resize(self.bodies.bodies.len(), FIXED_SLOT);
+        }
+        // Every entry past the fixed slot is written below; only the lengths need setting.
+        let count = scratch.awake.len() + 1;
+        scratch.solver_bodies.resize(count, SolverBody::FIXED);
+        scratch.velocities.resize(count, Velocity::ZERO);
+        scratch.motions.resize(count, Motion::ZERO);
+        scratch.centers.resize(count, Vec3::ZERO);
+        scratch.solver_bodies[0] = SolverBody::FIXED;
+        scratch.velocities[0] = Velocity::ZERO;
+        scratch.motions[0] = Motion::ZERO;
+        scratch.centers[0] = Vec3::ZERO;
+        let awake_count = scratch.awake.len();
+        scratch.body_block_claims.reset(awake_count.div_ceil(BODY_BLOCK));
+        let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
+        let (bodies, body_terrain) = (&self.bodies.bodies, &self.body_terrain);
+        let solver_index = SharedSlice::new(&mut scratch.solver_index);
+        let solver_bodies = SharedSlice::new(&mut scratch.solver_bodies[1..]);
+        let velocities = SharedSlice::new(&mut scratch.velocities[1..]);
+        let motions = SharedSlice::new(&mut scratch.motions[1..]);
+        let centers = SharedSlice::new(&mut scratch.centers[1..]);
+        run_team(helpers, |team| {
+            team.for_blocks(awake_count, BODY_BLOCK, claims, |block| {
+                // SAFETY: each block of the awake list (and of the solver arrays, one entry
+                // per awake body) is one member's in this stage; the awake list holds each
+                // body once, so its solver index is written by this block alone.
+                let (solver_bodies, velocities, motions, centers) = unsafe {
+                    (
+                        solver_bodies.slice_mut(block.clone()),
+                        velocities.slice_mut(block.clone()),
+                        motions.slice_mut(block.clone()),
+                        centers.slice_mut(block.clone()),
+                    )
+                };
+                for k in block.clone() {
+                    let (body, local) = (awake[k] as usize, k - block.start);
+                    // SAFETY: as above, body `awake[k]` is this block's alone.
+                    unsafe { solver_index.slice_mut(body..body + 1)[0] = k as u32 + 1 };
+                    let b = &bodies[body];
+                    let water = body_terrain[body].water.as_ref();
+                    solver_bodies[local] = solver_body(b, water, gravity, h);
+                    velocities[local] = Velocity::new(b.linear_velocity, b.angular_velocity);
+                    motions[local] = Motion::ZERO;
+                    centers[local] = b.center();
+                }
+            });
+        });
     }
 
     /// Writes the solved motion back into the awake bodies, clears applied forces and advances
