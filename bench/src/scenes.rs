@@ -121,7 +121,7 @@ pub fn all() -> Vec<BenchScene> {
             description: "5000 boxes and balls thrown far apart from 10–300 m up: finding pairs dominates",
             generate: || builtin::free_fall(5000),
             substeps: SUBSTEPS,
-            check: Check::FreeFall { floor: -1.0, half_width: 60.0 },
+            check: Check::FreeFall { floor: -1.0, half_width: 60.0, edge: 2.0 },
         },
         BenchScene {
             name: "tumbler",
