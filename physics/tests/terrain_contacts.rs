@@ -469,3 +469,33 @@ fn same_voxels(a: &Terrain, b: &Terrain) -> bool {
     a.chunk_count() == b.chunk_count()
         && a.chunks().all(|(c, chunk)| b.chunk(c).is_some_and(|other| other.voxels() == chunk.voxels()))
 }
+
+#[test]
+fn an_edit_names_the_lowest_body_slot_it_woke_in_an_island() {
+    // A stack of two boxes on a static pedestal above the ground, the upper one made first
+    // (the lower slot) and dropped on the other, so its proxy was moved last. Voxels added
+    // under the pedestal reach both boxes' fat boxes: the island's cause names the lower slot,
+    // whatever the shape of the tree the edit's region was looked up in.
+    let mut world = world_on(flat_terrain(0.3));
+    let ground = surface(&world, 2.0, 2.0);
+    let pedestal =
+        BodyDesc::fixed(Shape::cuboid(Vec3::new(1.0, 0.5, 1.0)).unwrap(), Vec3::new(2.0, ground + 2.5, 2.0));
+    world.create_body(&pedestal).unwrap();
+    let cube = || Shape::cuboid(Vec3::splat(0.3)).unwrap();
+    let top = world.create_body(&BodyDesc::dynamic(cube(), Vec3::new(2.0, ground + 4.5, 2.0))).unwrap();
+    let bottom = world.create_body(&BodyDesc::dynamic(cube(), Vec3::new(2.0, ground + 3.3, 2.0))).unwrap();
+    run(&mut world, 400);
+    assert!(!world.is_awake(top).unwrap() && !world.is_awake(bottom).unwrap(), "the stack sleeps");
+    assert_eq!(world.body_island(top).unwrap(), world.body_island(bottom).unwrap());
+    let brush = SphereBrush {
+        center: Vec3::new(2.0, ground + 1.5, 2.0),
+        radius: 1.3,
+        strength: 1.0,
+        mode: BrushMode::Add,
+        material: VoxelMaterial::Rock,
+    };
+    assert!(world.edit_terrain(&Edit::Sphere(brush)).unwrap().changed_voxels > 0);
+    let island = world.body_island(bottom).unwrap().unwrap();
+    let (cause, _) = world.wake_cause(island).unwrap().expect("the edit woke it");
+    assert_eq!(cause, atoll_physics::WakeCause::Terrain { body: top });
+}

@@ -53,10 +53,12 @@ pub const LOOKAHEAD_STEPS: f32 = 2.0;
 /// Where a body's centre may go in the next few steps, as the smallest and largest
 /// displacement along each axis: the ballistic path from its velocity and acceleration.
 ///
-/// A body falling freely follows this path exactly, so its fat box (the tight box swept over
-/// the path) holds it for the whole lookahead however fast it falls; a box swept only by the
-/// velocity was left every third step by a falling body, and a rain of bodies spawned together
-/// reinserted most of its proxies in one step out of three.
+/// A body falling freely follows this path but for the solver's substeps (which fall a
+/// millimetre further over six steps, well inside the margin), so its fat box (the tight box
+/// swept over the path and grown by the margin) holds it for the whole lookahead however fast
+/// it falls; a box swept only by the velocity was left every third step by a falling body,
+/// and a rain of bodies spawned together reinserted most of its proxies in one step out of
+/// three.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Path {
     /// The smallest displacement along each axis (at most zero).

@@ -1,9 +1,10 @@
 //! The dynamic AABB tree: a bounding-volume hierarchy over fat proxy AABBs, updated one proxy at
-//! a time.
+//! a time, or built anew over all its leaves when many moved at once ([`DynamicTree::rebuild`]).
 //!
 //! Nodes live in one pool indexed by `u32`, so proxy ids are stable and the tree clones cheaply.
-//! Leaves are placed by a surface-area heuristic and the tree is kept AVL-balanced, which bounds
-//! the height and lets every traversal use a small fixed stack instead of the heap.
+//! Leaves are placed by a surface-area heuristic and the tree is kept AVL-balanced (a rebuild's
+//! median splits are too), which bounds the height and lets every traversal use a small fixed
+//! stack instead of the heap.
 
 mod query;
 mod stats;

@@ -29,8 +29,11 @@ pub(crate) fn time_of_impact(
 ) -> Option<f32> {
     let translation = end.transform_point(body.local_center) - start.transform_point(body.local_center);
     let angle = start.rotation.angle_between(end.rotation);
-    // No point of the body moves faster than this, per unit of t.
-    let speed_bound = translation.length() + angle * body.shape.bounding_radius();
+    // No point of the body moves faster than this, per unit of t: it turns about its centre of
+    // mass, and no point is farther from that than the shape's bound about the body origin
+    // plus the centre's offset.
+    let speed_bound =
+        translation.length() + angle * (body.shape.bounding_radius() + body.local_center.length());
     if speed_bound <= 0.0 {
         return None;
     }

@@ -37,7 +37,8 @@ pub struct StepSettings {
     /// its contact a step early instead of passing through).
     pub speculative_distance: f32,
     /// Fat AABB margin (m) around each body's tight box in the broadphase; the fat box is also
-    /// stretched by twice the body's predicted displacement over one step.
+    /// stretched over the path its velocity and gravity take it on in the next steps (six for
+    /// a body touching nothing, two otherwise).
     pub aabb_margin: f32,
     /// Run time-of-impact checks for fast bodies (those that moved more than half their
     /// thinnest extent in a step) against static bodies and the terrain.

@@ -198,7 +198,9 @@ impl World {
 
     /// [`Stage::Broadphase`]: re-insert a proxy only when its body's tight box left the fat one.
     /// The boxes are computed in blocks of bodies the world's threads share; the proxies move
-    /// afterwards, one after another in body order, since they change the tree.
+    /// afterwards on the caller's thread, since they change the tree: one after another in body
+    /// order, or, when a quarter of the movable tree moved, by rebuilding it
+    /// ([`crate::broadphase::Broadphase::move_proxies`]).
     fn update_proxies(&mut self) -> u32 {
         let settings = self.settings;
         let count = self.bodies.bodies.len();
@@ -649,9 +651,11 @@ impl FastSweeps<'_> {
         // Most fast bodies fly far from anything static: a box around the step's motion (the
         // start box moved, grown by the most a turn can move a point: the angle is at most
         // π |dq.xyz|) rules them out before the exact sweep is worked out.
+        // The impact counts within the gap, so the box is grown by it too (the static bodies'
+        // fat boxes need not cover it: the margin may be zero).
         let turn_reach =
             std::f32::consts::PI * sb.dq.xyz().length() * (b.bounding_radius + b.local_center.length());
-        if !self.static_bounds.overlaps(&b.tight.swept(motion).grown(turn_reach)) {
+        if !self.static_bounds.overlaps(&b.tight.swept(motion).grown(turn_reach + self.gap)) {
             return 1.0;
         }
         let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();

@@ -222,6 +222,9 @@ impl World {
                 near.push(body);
                 true
             });
+            // In body order: the tree's shape (which depends on the world's history and on
+            // rebuilds) must not decide which body an island records as having woken it.
+            near.sort_unstable();
             for body in near {
                 self.wake(body, WakeCause::Terrain { body: self.cause_body(body) });
                 // The masks changed: the chunks its box reaches may have too.

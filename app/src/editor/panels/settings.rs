@@ -59,8 +59,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         float(
             ui,
             "AABB margin",
-            "Fat AABB margin (m) around each body's tight box; the fat box also stretches by twice \
-             the body's predicted displacement in a step.",
+            "Fat AABB margin (m) around each body's tight box; the fat box also stretches over the \
+             path the body's velocity and gravity take it on in the next steps.",
             &mut s.aabb_margin,
             0.005,
         );
