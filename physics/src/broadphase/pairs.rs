@@ -68,9 +68,6 @@ pub struct Path {
 }
 
 impl Path {
-    /// A body at rest.
-    pub const STILL: Path = Path { low: Vec3::ZERO, high: Vec3::ZERO };
-
     /// The reach of `x(t) = velocity t + acceleration t² / 2` for `t` in `[0, time]`, axis by
     /// axis: its ends and, where the velocity turns within the time, its turning point.
     pub fn ballistic(velocity: Vec3, acceleration: Vec3, time: f32) -> Path {
@@ -402,7 +399,7 @@ mod tests {
         // Thrown up at 0.2 m/s, it turns after 20 ms: the top of the path is that turning point.
         let up = Path::ballistic(Vec3::Y * 0.2, g, 0.1);
         assert!((up.high.y - 0.2 * 0.2 / (2.0 * 9.81)).abs() < 1e-6);
-        assert_eq!(Path::ballistic(Vec3::ZERO, Vec3::ZERO, 1.0), Path::STILL);
+        assert_eq!(Path::ballistic(Vec3::ZERO, Vec3::ZERO, 1.0), Path { low: Vec3::ZERO, high: Vec3::ZERO });
     }
 
     #[test]

@@ -601,7 +601,7 @@ impl World {
         for k in 0..count {
             let first = self.scratch.impacts[k];
             if first < 1.0 {
-                let (start, end) = self.scratch_sweep(k);
+                let (start, end) = self.awake_sweep(k);
                 let b = &mut self.bodies.bodies[self.scratch.awake[k] as usize];
                 b.transform = super::continuous::interpolate(&start, &end, b.local_center, first);
                 hits += 1;
@@ -611,7 +611,7 @@ impl World {
     }
 
     /// Awake body `k`'s pose at the start and at the end of this step's move.
-    fn scratch_sweep(&self, k: usize) -> (Transform, Transform) {
+    fn awake_sweep(&self, k: usize) -> (Transform, Transform) {
         let b = &self.bodies.bodies[self.scratch.awake[k] as usize];
         sweep_ends(b, &self.scratch.solver_bodies[k + 1], self.scratch.centers[k + 1])
     }
