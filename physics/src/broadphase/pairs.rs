@@ -133,8 +133,10 @@ pub struct Broadphase {
 }
 
 /// The movable tree is rebuilt when at least this share (one in so many) of its proxies move
-/// in one step: a rebuild costs about what a third of the leaves' reinsertions do.
-const REBUILD_SHARE: usize = 4;
+/// in one step: a rebuild costs about what a twelfth of the leaves' reinsertions do (the joint
+/// grid's 10 000 leaves: 0.33 ms against 0.4 µs a reinsertion), and leaves a better tree for
+/// the queries.
+const REBUILD_SHARE: usize = 12;
 
 /// Moves in one step below which the tree is never rebuilt.
 const MIN_PROXIES_FOR_REBUILD: usize = 64;

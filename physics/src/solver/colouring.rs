@@ -9,6 +9,13 @@
 //!
 //! Everything here follows the contact order, so the batches (and with them the solve order) are
 //! the same on every run and for every thread count.
+//!
+//! The batches are a function of the pairs, the movable flags and the point counts alone, so a
+//! step given the same three as the step before keeps the batches it has. A joint grid's joints
+//! stay the same from step to step, and colouring its 19 800 joints again was 0.15 ms a step,
+//! on one thread whatever the thread count; comparing the inputs is a scan of a few hundred
+//! kilobytes. (A resting pile's touching contacts do not stay the same: a few hundred of the
+//! 3D pyramid's 15 500 begin or end touching every step.)
 
 use std::ops::Range;
 
@@ -38,6 +45,8 @@ pub(crate) struct Batches {
     overflow: Vec<u32>,
     /// Scratch for [`order_by_point_count`].
     sorted: Vec<u32>,
+    /// What the batches were last built from: pairs, movable flags and point counts.
+    built_from: (Vec<(u32, u32)>, Vec<bool>, Vec<u8>),
 }
 
 /// Orders one colour's contacts (ascending contact order) by point count, then contact order:
@@ -68,14 +77,32 @@ impl Batches {
     /// batched in order of it (then of contact), so a ball's single point does not share a
     /// batch with a box's four and leave three point slots of its lane idle. Contacts of one
     /// colour share no moving body, so their order within the colour does not change the
-    /// result, only the work.
-    pub fn build(&mut self, pairs: impl Iterator<Item = (u32, u32)>, movable: &[bool], points: &[u8]) {
+    /// result, only the work. Given the same three as the last call, the batches are kept.
+    pub fn build(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
+        let (last_pairs, last_movable, last_points) = &mut self.built_from;
+        if last_pairs.as_slice() == pairs
+            && last_movable.as_slice() == movable
+            && last_points.as_slice() == points
+        {
+            return;
+        }
+        last_pairs.clear();
+        last_pairs.extend_from_slice(pairs);
+        last_movable.clear();
+        last_movable.extend_from_slice(movable);
+        last_points.clear();
+        last_points.extend_from_slice(points);
+        self.colour(pairs, movable, points);
+    }
+
+    /// Colours and batches `pairs`: [`Batches::build`] without the memory of the last call.
+    fn colour(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         self.body_colours.clear();
         self.body_colours.resize(movable.len(), 0);
         self.by_colour.resize_with(COLOURS, Vec::new);
         self.by_colour.iter_mut().for_each(Vec::clear);
         self.overflow.clear();
-        for (index, (a, b)) in pairs.enumerate() {
+        for (index, &(a, b)) in pairs.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             let used_a = if movable[a] { self.body_colours[a] } else { 0 };
             let used_b = if movable[b] { self.body_colours[b] } else { 0 };
@@ -128,8 +155,40 @@ mod tests {
         let pairs: Vec<(u32, u32)> = (0..8).map(|i| (2 * i + 1, 2 * i + 2)).collect();
         let points: Vec<u8> = (0..8).map(|i| if i % 2 == 0 { 1 } else { 4 }).collect();
         let mut batches = Batches::default();
-        batches.build(pairs.iter().copied(), &[true; 17], &points);
+        batches.build(&pairs, &[true; 17], &points);
         assert_eq!(batches.lanes, vec![[0, 2, 4, 6], [1, 3, 5, 7]]);
+    }
+
+    #[test]
+    fn batches_kept_from_the_last_build_are_the_ones_a_new_build_makes() {
+        // A chain over bodies 1..=12 on fixed body 0: built again from the same input, from a
+        // changed pair, a changed point count and a changed movable flag, in turn, each
+        // result must be what a fresh colouring of that input gives.
+        let mut pairs: Vec<(u32, u32)> = (1..12).map(|i| (i, i + 1)).collect();
+        pairs.extend((1..13).map(|i| (0, i)));
+        let mut movable = vec![true; 13];
+        movable[0] = false;
+        let mut points = vec![4u8; pairs.len()];
+        let mut kept = Batches::default();
+        let mut check = |pairs: &[(u32, u32)], movable: &[bool], points: &[u8]| {
+            kept.build(pairs, movable, points);
+            let mut fresh = Batches::default();
+            fresh.build(pairs, movable, points);
+            assert_eq!(
+                (&kept.lanes, &kept.colours, &kept.serial),
+                (&fresh.lanes, &fresh.colours, &fresh.serial)
+            );
+        };
+        check(&pairs, &movable, &points);
+        check(&pairs, &movable, &points);
+        pairs[3] = (4, 9);
+        check(&pairs, &movable, &points);
+        points[5] = 1;
+        check(&pairs, &movable, &points);
+        movable[7] = false;
+        check(&pairs, &movable, &points);
+        pairs.pop();
+        check(&pairs, &movable, &points);
     }
 
     #[test]
@@ -161,7 +220,7 @@ mod tests {
         let mut movable = vec![true; 81];
         movable[0] = false;
         let mut batches = Batches::default();
-        batches.build(pairs.iter().copied(), &movable, &vec![4; pairs.len()]);
+        batches.build(&pairs, &movable, &vec![4; pairs.len()]);
         let mut seen = vec![0; pairs.len()];
         for lanes in &batches.lanes {
             let mut bodies = Vec::new();

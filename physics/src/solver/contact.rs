@@ -214,7 +214,7 @@ impl ContactSolver {
         // Every lane's bodies index the solver arrays; the solve reads them unchecked.
         let n = bodies.len() as u32;
         assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a contact's solver body out of range");
-        self.batches.build(self.pairs.iter().copied(), &self.movable, &self.point_counts);
+        self.batches.build(&self.pairs, &self.movable, &self.point_counts);
         self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(self.batches.lanes.len(), WideContact::default);

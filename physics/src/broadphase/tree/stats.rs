@@ -40,7 +40,9 @@ impl DynamicTree {
     }
 
     /// Checks every invariant: parent links, parents' AABBs containing their children, heights,
-    /// AVL balance within ±1, the proxy count, and that live plus free nodes fill the pool.
+    /// the proxy count, and that live plus free nodes fill the pool. (Balance is not one: a
+    /// rebuild splits space, not counts; tests of one-at-a-time changes read
+    /// [`TreeStats::max_balance`].)
     /// Meant for tests; it allocates and walks the whole tree.
     pub fn validate(&self) -> Result<(), String> {
         let mut seen = vec![false; self.nodes.len()];
@@ -105,9 +107,6 @@ impl DynamicTree {
                 "node {index} has height {} over children {} and {}",
                 node.height, c1.height, c2.height
             ));
-        }
-        if c1.height.abs_diff(c2.height) > 1 {
-            return Err(format!("node {index} is unbalanced: {} vs {}", c1.height, c2.height));
         }
         Ok(())
     }

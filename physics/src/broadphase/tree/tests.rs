@@ -236,7 +236,7 @@ fn scattered(n: u32) -> (DynamicTree, Vec<u32>) {
 }
 
 #[test]
-fn rebuild_keeps_every_proxy_and_balances_the_tree() {
+fn rebuild_keeps_every_proxy_and_halves_the_surface_area() {
     let (mut tree, proxies) = scattered(1000);
     let boxes: Vec<Aabb> = proxies.iter().map(|&p| tree.fat_aabb(p)).collect();
     let before: Vec<Vec<u32>> = boxes.iter().map(|b| query_all(&tree, b)).collect();
@@ -245,10 +245,11 @@ fn rebuild_keeps_every_proxy_and_balances_the_tree() {
     tree.validate().unwrap();
     let built = tree.stats();
     assert_eq!((built.proxy_count, built.node_count), (1000, 1999));
-    // Halving at every node: the least height 1000 leaves can have.
-    assert_eq!(built.height, 10);
+    // Spatial splits over 1000 boxes scattered in a 100 × 300 × 100 m block: a few levels
+    // over the least height 1000 leaves can have (10).
+    assert!(built.height <= 16, "height {}", built.height);
     assert!(
-        built.total_surface_area < 0.8 * incremental.total_surface_area,
+        built.total_surface_area < 0.6 * incremental.total_surface_area,
         "built {} against one at a time {}",
         built.total_surface_area,
         incremental.total_surface_area
@@ -278,6 +279,52 @@ fn boxes_set_in_place_are_found_after_the_rebuild() {
     tree.validate().unwrap();
     assert_eq!(query_all(&tree, &cube(30.0, 0.0, 0.0, 0.5)), vec![proxies[10]]);
     assert_eq!(query_all(&tree, &cube(31.5, 0.0, 0.0, 1.0)), vec![proxies[10], proxies[11]]);
+}
+
+#[test]
+fn leaves_in_one_cell_are_halved() {
+    // 100 leaves with the same centre: every code is the same, so the build halves the runs
+    // and the tree has the least height 100 leaves can have.
+    let mut tree = DynamicTree::new();
+    let proxies: Vec<u32> = (0..100).map(|i| tree.create_proxy(cube(1.0, 2.0, 3.0, 0.5), i)).collect();
+    tree.rebuild();
+    tree.validate().unwrap();
+    assert_eq!(tree.height(), 7);
+    assert_eq!(query_all(&tree, &cube(1.0, 2.0, 3.0, 0.1)), proxies);
+}
+
+#[test]
+fn the_radix_sort_is_a_stable_sort_by_code() {
+    let mut state = 7u64;
+    let mut next = || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state
+    };
+    for len in [0, 1, 2, 5, 100, 3000] {
+        // Codes from a few values (many ties) and from the whole range.
+        for spread in [3, 1 << (3 * MORTON_BITS)] {
+            let mut items: Vec<BuildItem> =
+                (0..len).map(|leaf| BuildItem { code: next() % spread.max(1), leaf }).collect();
+            let mut expected = items.clone();
+            expected.sort_by_key(|item| item.code);
+            radix_sort_by_code(&mut items, &mut Vec::new());
+            let pairs = |v: &[BuildItem]| v.iter().map(|i| (i.code, i.leaf)).collect::<Vec<_>>();
+            assert_eq!(pairs(&items), pairs(&expected), "{len} items, spread {spread}");
+        }
+    }
+}
+
+#[test]
+fn morton_codes_interleave_the_axes() {
+    assert_eq!(morton_code(Vec3::ZERO), 0);
+    assert_eq!(morton_code(Vec3::new(1.0, 0.0, 0.0)), 0b001);
+    assert_eq!(morton_code(Vec3::new(0.0, 1.0, 0.0)), 0b010);
+    assert_eq!(morton_code(Vec3::new(0.0, 0.0, 1.0)), 0b100);
+    // x = 0b11, z = 0b10: x's bits at 0 and 3, z's high bit at 5.
+    assert_eq!(morton_code(Vec3::new(3.0, 0.0, 2.0)), 0b101_001);
+    // The top cell on every axis sets all 42 bits; out-of-range coordinates are clamped.
+    assert_eq!(morton_code(Vec3::splat(MORTON_CELLS)), (1 << (3 * MORTON_BITS)) - 1);
+    assert_eq!(morton_code(Vec3::new(-5.0, 1e30, f32::NAN)), morton_code(Vec3::new(0.0, MORTON_CELLS, 0.0)));
 }
 
 #[test]
