@@ -421,3 +421,26 @@ fn the_contacts_overlay_draws_terrain_contacts_where_they_are() {
         "{near_a_point} of {changed} changed pixels near a contact point"
     );
 }
+
+#[test]
+fn the_tree_overlay_draws_the_top_boxes_in_warm_colours() {
+    // A rain spawned together: its movable tree is rebuilt, and the overlay's top four levels
+    // (root red, its descendants towards yellow) go over the pile and nowhere near the sky.
+    let gpu = gpu();
+    let (mut world, _) = atoll_physics::scene::builtin::rain_boxes_balls(500).build_world().unwrap();
+    for _ in 0..5 {
+        world.step();
+    }
+    let (plain, _) = render_with(&gpu, &world, &ViewOptions::default());
+    let overlays = Overlays { tree: true, tree_depth: 3, ..Default::default() };
+    let (tree, _) = render_with(&gpu, &world, &ViewOptions { overlays, ..Default::default() });
+    let changed: Vec<Rgba<u8>> = plain
+        .enumerate_pixels()
+        .filter(|(x, y, p)| difference(**p, *tree.get_pixel(*x, *y)) > 30)
+        .map(|(x, y, _)| *tree.get_pixel(x, y))
+        .collect();
+    assert!(changed.len() > 300, "the tree overlay changed only {} pixels", changed.len());
+    assert_eq!(plain.get_pixel(2, 2), tree.get_pixel(2, 2));
+    let warm = changed.iter().filter(|p| i32::from(p[0]) > i32::from(p[2]) + 40).count();
+    assert!(warm * 10 >= changed.len() * 8, "{warm} of {} changed pixels warm", changed.len());
+}

@@ -245,7 +245,7 @@ proptest! {
             let mut model = Model::new();
             ops.iter().for_each(|op| model.apply(op));
             let mut nodes = Vec::new();
-            model.tree.for_each_node(|a, h, leaf| nodes.push((*a, h, leaf)));
+            model.tree.for_each_node(|a, h, _, leaf| nodes.push((*a, h, leaf)));
             (model.live.keys().copied().collect::<Vec<_>>(), nodes)
         };
         prop_assert_eq!(build(), build());

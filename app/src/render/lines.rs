@@ -135,11 +135,10 @@ pub fn build_into(
         let by_depth: Vec<[u8; 4]> = (0..=root_height)
             .map(|depth| rgba(palette::heat(1.0 - depth as f32 / root_height.max(1) as f32), 0.7))
             .collect();
-        tree.for_each_node(|aabb, height, is_leaf| {
-            // Depth from the root, as the height difference (the tree is balanced).
-            let depth = root_height.saturating_sub(height);
+        tree.for_each_node(|aabb, _, depth, is_leaf| {
             if !is_leaf && depth <= overlays.tree_depth {
-                push_box(out, aabb, by_depth[depth as usize]);
+                // The deepest node is at the root's height.
+                push_box(out, aabb, by_depth[depth.min(root_height) as usize]);
             }
         });
     }
@@ -207,5 +206,35 @@ mod tests {
         assert_eq!(shallow, 24, "depth 0 is the root alone");
         assert!(only(Overlays { tree: true, tree_depth: 10, ..Default::default() }) > shallow);
         assert_eq!(build(&world, &Overlays::default(), Some((Vec3::ZERO, Vec3::Y))).len(), 8);
+    }
+
+    #[test]
+    fn the_tree_overlay_colours_each_box_by_its_depth() {
+        // A rain spawned together rebuilds its movable tree, whose spatial splits leave
+        // siblings of different heights: each box still takes its own depth's colour.
+        let (mut world, _) = atoll_physics::scene::builtin::rain_boxes_balls(500).build_world().unwrap();
+        for _ in 0..5 {
+            world.step();
+        }
+        let tree = world.broadphase().tree(ProxyType::Movable);
+        let stats = tree.stats();
+        let colour = |depth: u32| rgba(palette::heat(1.0 - depth as f32 / stats.height as f32), 0.7);
+        let mut expected = Vec::new();
+        tree.for_each_node(|_, _, depth, is_leaf| {
+            if !is_leaf && depth <= 3 {
+                expected.extend([colour(depth); 24]);
+            }
+        });
+        let drawn: Vec<[u8; 4]> =
+            build(&world, &Overlays { tree: true, tree_depth: 3, ..Default::default() }, None)
+                .iter()
+                .map(|v| v.colour)
+                .collect();
+        assert_eq!(drawn.len(), 24 * 15, "the root and 14 boxes under it down to depth 3");
+        assert_eq!(drawn, expected);
+        assert_eq!(drawn[0], colour(0));
+        // Every internal node shows at the deepest setting.
+        let all = build(&world, &Overlays { tree: true, tree_depth: 32, ..Default::default() }, None).len();
+        assert_eq!(all, 24 * (stats.node_count - stats.proxy_count) as usize);
     }
 }

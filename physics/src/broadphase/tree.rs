@@ -238,7 +238,8 @@ impl DynamicTree {
     /// the axis of widest spread took 0.95 ms. On 1000 scattered boxes the spatial splits'
     /// total surface area is half the one-at-a-time tree's; halving the curve instead (a
     /// balanced tree) kept nine tenths of it. Ties in the curve keep slot order, so the result
-    /// depends only on the leaves and their slots and is the same on every run.
+    /// depends only on the leaves and their slots and is the same on every run. Leaves that
+    /// share a cell are split at their median ([`Self::split_at_median`]).
     pub fn rebuild(&mut self) {
         let mut items = std::mem::take(&mut self.build_items);
         let mut sorted = std::mem::take(&mut self.build_sorted);
@@ -267,7 +268,7 @@ impl DynamicTree {
             item.code = morton_code(cell);
         }
         radix_sort_by_code(&mut items, &mut sorted);
-        self.root = if items.is_empty() { NULL_NODE } else { self.build(&items, &mut slots) };
+        self.root = if items.is_empty() { NULL_NODE } else { self.build(&mut items, &mut slots) };
         if self.root != NULL_NODE {
             self.node_mut(self.root).parent = NULL_NODE;
         }
@@ -282,18 +283,18 @@ impl DynamicTree {
     /// The subtree over `items` (in curve order), its internal nodes taken from `slots`;
     /// returns its root. Each level of the recursion clears at least one bit of the codes or
     /// halves a run of equal codes, so it is under 42 + 32 deep.
-    fn build(&mut self, items: &[BuildItem], slots: &mut Vec<u32>) -> u32 {
+    fn build(&mut self, items: &mut [BuildItem], slots: &mut Vec<u32>) -> u32 {
         if let [only] = items {
             return only.leaf;
         }
         let (first, last) = (items[0].code, items[items.len() - 1].code);
         let split = if first == last {
-            items.len() / 2
+            self.split_at_median(items)
         } else {
             let bit = 63 - (first ^ last).leading_zeros();
             items.partition_point(|item| item.code & (1 << bit) == 0)
         };
-        let (lower, upper) = items.split_at(split);
+        let (lower, upper) = items.split_at_mut(split);
         let child1 = self.build(lower, slots);
         let child2 = self.build(upper, slots);
         let parent = slots.pop().expect("a tree of n leaves has n - 1 internal nodes");
@@ -310,6 +311,32 @@ impl DynamicTree {
         self.node_mut(child1).parent = parent;
         self.node_mut(child2).parent = parent;
         parent
+    }
+
+    /// Splits a run of leaves that share one cell of the curve at the median of their centres
+    /// along the axis where they spread most (ties by slot), and returns the split. Cells are
+    /// small, but one body far away (fallen for minutes) makes every cell large, and the rest
+    /// of the scene then shares a few: the median keeps the tree spatial inside them.
+    fn split_at_median(&self, items: &mut [BuildItem]) -> usize {
+        let center = |item: &BuildItem| self.node(item.leaf).aabb.center();
+        let (mut low, mut high) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+        for item in items.iter() {
+            low = low.min(center(item));
+            high = high.max(center(item));
+        }
+        let spread = high - low;
+        let axis = if spread.x >= spread.y && spread.x >= spread.z {
+            0
+        } else if spread.y >= spread.z {
+            1
+        } else {
+            2
+        };
+        let middle = items.len() / 2;
+        items.select_nth_unstable_by(middle, |a, b| {
+            center(a)[axis].total_cmp(&center(b)[axis]).then(a.leaf.cmp(&b.leaf))
+        });
+        middle
     }
 
     /// Bytes of the node pool.

@@ -10,12 +10,14 @@
 //! Everything here follows the contact order, so the batches (and with them the solve order) are
 //! the same on every run and for every thread count.
 //!
-//! The batches are a function of the pairs, the movable flags and the point counts alone, so a
-//! step given the same three as the step before keeps the batches it has. A joint grid's joints
-//! stay the same from step to step, and colouring its 19 800 joints again was 0.15 ms a step,
-//! on one thread whatever the thread count; comparing the inputs is a scan of a few hundred
-//! kilobytes. (A resting pile's touching contacts do not stay the same: a few hundred of the
-//! 3D pyramid's 15 500 begin or end touching every step.)
+//! The batches are a function of the pairs, the movable flags and the point counts alone, so
+//! the joints' colouring, given the same three as the step before, keeps the batches it has
+//! ([`Batches::build_or_keep`]). A joint grid's joints stay the same from step to step, and
+//! colouring its 19 800 joints again was 0.15 ms a step, on one thread whatever the thread
+//! count; comparing the inputs is a scan of a few hundred kilobytes. The contacts do not keep
+//! theirs: a resting pile's touching contacts do not stay the same (a few hundred of the 3D
+//! pyramid's 15 500 begin or end touching every step), and copying the input for a comparison
+//! that fails would be all cost.
 
 use std::ops::Range;
 
@@ -45,7 +47,8 @@ pub(crate) struct Batches {
     overflow: Vec<u32>,
     /// Scratch for [`order_by_point_count`].
     sorted: Vec<u32>,
-    /// What the batches were last built from: pairs, movable flags and point counts.
+    /// What [`Batches::build_or_keep`] last built the batches from: pairs, movable flags and
+    /// point counts (no pairs after a [`Batches::build`]).
     built_from: (Vec<(u32, u32)>, Vec<bool>, Vec<u8>),
 }
 
@@ -77,13 +80,21 @@ impl Batches {
     /// batched in order of it (then of contact), so a ball's single point does not share a
     /// batch with a box's four and leave three point slots of its lane idle. Contacts of one
     /// colour share no moving body, so their order within the colour does not change the
-    /// result, only the work. Given the same three as the last call, the batches are kept.
+    /// result, only the work.
     pub fn build(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
+        self.built_from.0.clear();
+        self.build_batches(pairs, movable, points);
+    }
+
+    /// [`Batches::build`], or nothing when the three are the ones this was last called with:
+    /// the batches are theirs already.
+    pub fn build_or_keep(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         let (last_pairs, last_movable, last_points) = &mut self.built_from;
-        if last_pairs.as_slice() == pairs
-            && last_movable.as_slice() == movable
+        let same = !pairs.is_empty()
             && last_points.as_slice() == points
-        {
+            && last_movable.as_slice() == movable
+            && last_pairs.as_slice() == pairs;
+        if same {
             return;
         }
         last_pairs.clear();
@@ -92,11 +103,11 @@ impl Batches {
         last_movable.extend_from_slice(movable);
         last_points.clear();
         last_points.extend_from_slice(points);
-        self.colour(pairs, movable, points);
+        self.build_batches(pairs, movable, points);
     }
 
-    /// Colours and batches `pairs`: [`Batches::build`] without the memory of the last call.
-    fn colour(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
+    /// Colours and batches `pairs`.
+    fn build_batches(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         self.body_colours.clear();
         self.body_colours.resize(movable.len(), 0);
         self.by_colour.resize_with(COLOURS, Vec::new);
@@ -170,8 +181,8 @@ mod tests {
         movable[0] = false;
         let mut points = vec![4u8; pairs.len()];
         let mut kept = Batches::default();
-        let mut check = |pairs: &[(u32, u32)], movable: &[bool], points: &[u8]| {
-            kept.build(pairs, movable, points);
+        let check = |kept: &mut Batches, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]| {
+            kept.build_or_keep(pairs, movable, points);
             let mut fresh = Batches::default();
             fresh.build(pairs, movable, points);
             assert_eq!(
@@ -179,16 +190,19 @@ mod tests {
                 (&fresh.lanes, &fresh.colours, &fresh.serial)
             );
         };
-        check(&pairs, &movable, &points);
-        check(&pairs, &movable, &points);
+        check(&mut kept, &pairs, &movable, &points);
+        check(&mut kept, &pairs, &movable, &points);
         pairs[3] = (4, 9);
-        check(&pairs, &movable, &points);
+        check(&mut kept, &pairs, &movable, &points);
         points[5] = 1;
-        check(&pairs, &movable, &points);
+        check(&mut kept, &pairs, &movable, &points);
         movable[7] = false;
-        check(&pairs, &movable, &points);
+        check(&mut kept, &pairs, &movable, &points);
         pairs.pop();
-        check(&pairs, &movable, &points);
+        check(&mut kept, &pairs, &movable, &points);
+        // A plain build in between leaves nothing to keep.
+        kept.build(&pairs[..3], &movable, &points[..3]);
+        check(&mut kept, &pairs, &movable, &points);
     }
 
     #[test]

@@ -452,7 +452,7 @@ impl<W: WideJoint> WideJoints<W> {
         assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a joint's solver body out of range");
         self.ones.clear();
         self.ones.resize(joints.len(), 1);
-        self.batches.build(&self.pairs, &self.movable, &self.ones);
+        self.batches.build_or_keep(&self.pairs, &self.movable, &self.ones);
         self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         self.wide.resize_with(self.batches.lanes.len(), W::default);
     }

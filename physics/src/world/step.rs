@@ -34,8 +34,13 @@ const CONTACT_BLOCK: usize = 256;
 /// costs about what they would save.
 const MIN_CONTACTS_FOR_TEAM: usize = 512;
 
-/// Awake bodies before the proxy update and finalisation run on the world's threads.
+/// Awake bodies before the proxy update and the continuous stage run on the world's threads.
 const MIN_BODIES_FOR_TEAM: usize = 2048;
+
+/// Awake bodies before gathering the solver's arrays and finalising run on the world's
+/// threads: they do more per body than the proxy update (the rain's 2005 bodies on two threads:
+/// finalising 0.028 → 0.018 ms, where the proxy update was 0.015 ms slower shared).
+const MIN_SOLVER_BODIES_FOR_TEAM: usize = 1024;
 
 /// Moved proxies before the pair queries run on the world's threads.
 const MIN_MOVED_FOR_TEAM: usize = 128;
@@ -434,7 +439,7 @@ impl World {
     /// the awake list the world's threads share: each entry is one body's alone.
     fn gather_solver_bodies(&mut self, h: f32) {
         let gravity = self.settings.gravity;
-        let helpers = helpers_for(&self.threads, self.awake_bodies.count(), MIN_BODIES_FOR_TEAM);
+        let helpers = helpers_for(&self.threads, self.awake_bodies.count(), MIN_SOLVER_BODIES_FOR_TEAM);
         let scratch = &mut self.scratch;
         scratch.awake.clear();
         scratch.awake.extend(self.awake_bodies.iter().map(|i| i as u32));
@@ -492,7 +497,7 @@ impl World {
     /// sleep timers. A moving kinematic body keeps what it touches awake.
     fn finalize_bodies(&mut self) {
         let s = self.settings;
-        let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_BODIES_FOR_TEAM);
+        let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
         let scratch = &mut self.scratch;
         let count = scratch.awake.len();
         scratch.body_block_claims.reset(count.div_ceil(BODY_BLOCK));

@@ -1,6 +1,6 @@
 //! Read-only traversals: box queries, ray casts and node enumeration, all on fixed stacks.
 
-use super::DynamicTree;
+use super::{DynamicTree, FixedStack, NULL_NODE};
 use crate::math::{Aabb, Vec3};
 
 impl DynamicTree {
@@ -63,16 +63,20 @@ impl DynamicTree {
         }
     }
 
-    /// Calls `f(aabb, height, is_leaf)` for every live node, parents before children, child1
-    /// before child2. Meant for debug drawing.
-    pub fn for_each_node(&self, mut f: impl FnMut(&Aabb, u32, bool)) {
-        let mut stack = self.root_stack();
-        while let Some(index) = stack.pop() {
+    /// Calls `f(aabb, height, depth, is_leaf)` for every live node, parents before children,
+    /// child1 before child2; the root's depth is 0. A rebuilt tree is not balanced, so depth is
+    /// not the root's height less the node's. Meant for debug drawing.
+    pub fn for_each_node(&self, mut f: impl FnMut(&Aabb, u32, u32, bool)) {
+        let mut stack = FixedStack::new((NULL_NODE, 0));
+        if self.root != NULL_NODE {
+            stack.push((self.root, 0));
+        }
+        while let Some((index, depth)) = stack.pop() {
             let node = self.node(index);
-            f(&node.aabb, node.height as u32, node.is_leaf());
+            f(&node.aabb, node.height as u32, depth, node.is_leaf());
             if !node.is_leaf() {
-                stack.push(node.child2);
-                stack.push(node.child1);
+                stack.push((node.child2, depth + 1));
+                stack.push((node.child1, depth + 1));
             }
         }
     }

@@ -11,7 +11,8 @@ pub struct TreeStats {
     pub node_count: u32,
     /// Live proxies (leaves).
     pub proxy_count: u32,
-    /// Largest `|height(child1) - height(child2)|` over internal nodes; at most 1.
+    /// Largest `|height(child1) - height(child2)|` over internal nodes: at most 1 while only
+    /// one-at-a-time changes shaped the tree, more after a rebuild's spatial splits.
     pub max_balance: u32,
     /// Sum of the surface areas of the internal nodes' AABBs (leaves excluded): the cost the
     /// insertion heuristic keeps low.

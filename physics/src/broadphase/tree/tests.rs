@@ -178,8 +178,9 @@ fn ray_cast_stops_on_negative() {
 #[test]
 fn for_each_node_visits_every_live_node() {
     let (tree, _) = row(33);
-    let (mut leaves, mut internal, mut max_height) = (0, 0, 0);
-    tree.for_each_node(|_, height, is_leaf| {
+    let (mut leaves, mut internal, mut max_height, mut max_depth) = (0, 0, 0, 0);
+    tree.for_each_node(|_, height, depth, is_leaf| {
+        max_depth = max_depth.max(depth);
         if is_leaf {
             assert_eq!(height, 0);
             leaves += 1;
@@ -190,6 +191,7 @@ fn for_each_node_visits_every_live_node() {
     });
     assert_eq!((leaves, internal), (33, 32));
     assert_eq!(max_height, tree.height());
+    assert_eq!(max_depth, tree.height());
 }
 
 #[test]
@@ -279,6 +281,32 @@ fn boxes_set_in_place_are_found_after_the_rebuild() {
     tree.validate().unwrap();
     assert_eq!(query_all(&tree, &cube(30.0, 0.0, 0.0, 0.5)), vec![proxies[10]]);
     assert_eq!(query_all(&tree, &cube(31.5, 0.0, 0.0, 1.0)), vec![proxies[10], proxies[11]]);
+}
+
+#[test]
+fn one_far_body_leaves_the_rest_of_the_tree_spatial() {
+    // The same 1000 boxes, rebuilt alone and beside one box a million metres away (a body
+    // fallen for minutes): the far box makes the curve's cells 60 m wide, so the 1000 share
+    // a few cells, and the median splits inside them keep the nodes around them about as
+    // small as without it.
+    let area_near = |far: bool| {
+        let (mut tree, _) = scattered(1000);
+        let far_box = cube(0.0, -1e6, 0.0, 0.5);
+        if far {
+            tree.create_proxy(far_box, 1000);
+        }
+        tree.rebuild();
+        tree.validate().unwrap();
+        let mut area = 0.0;
+        tree.for_each_node(|aabb, _, _, is_leaf| {
+            if !is_leaf && !aabb.overlaps(&far_box) {
+                area += aabb.surface_area();
+            }
+        });
+        area
+    };
+    let (alone, beside) = (area_near(false), area_near(true));
+    assert!(beside < 1.2 * alone, "{beside} beside the far box against {alone} alone");
 }
 
 #[test]
