@@ -19,6 +19,7 @@
 //! pyramid's 15 500 begin or end touching every step), and copying the input for a comparison
 //! that fails would be all cost.
 
+use crate::narrowphase::MAX_MANIFOLD_POINTS;
 use std::ops::Range;
 
 /// Colours tried before a contact goes to the overflow, one bit each in a body's mask.
@@ -41,36 +42,30 @@ pub(crate) struct Batches {
     pub serial: Range<usize>,
     /// Colours in use, one bit each, per solver body.
     body_colours: Vec<u64>,
-    /// Contacts of each colour, in contact order.
-    by_colour: Vec<Vec<u32>>,
+    /// Per contact, its colour and point count as one sort key ([`sort_key`]), or `NO_KEY`
+    /// in the overflow.
+    keys: Vec<u16>,
+    /// The coloured contacts sorted by key, stably: colour by colour, by point count within.
+    order: Vec<u32>,
     /// Contacts that found no free colour (a body with more than `COLOURS` contacts).
     overflow: Vec<u32>,
-    /// Scratch for [`order_by_point_count`].
-    sorted: Vec<u32>,
     /// What [`Batches::build_or_keep`] last built the batches from: pairs, movable flags and
     /// point counts (no pairs after a [`Batches::build`]).
     built_from: (Vec<(u32, u32)>, Vec<bool>, Vec<u8>),
 }
 
-/// Orders one colour's contacts (ascending contact order) by point count, then contact order:
-/// what a stable sort by point count gives, in one pass per count present. Counts are at most
-/// a handful of values, and the stable sort this replaces was 3 % of a settled rain's step.
-fn order_by_point_count(colour: &mut [u32], points: &[u8], sorted: &mut Vec<u32>) {
-    let count = |k: u32| points[k as usize];
-    let Some(&first) = colour.first() else { return };
-    let (mut low, mut high) = (count(first), count(first));
-    for &k in colour.iter() {
-        low = low.min(count(k));
-        high = high.max(count(k));
-    }
-    if low == high {
-        return;
-    }
-    sorted.clear();
-    for n in low..=high {
-        sorted.extend(colour.iter().copied().filter(|&k| count(k) == n));
-    }
-    colour.copy_from_slice(sorted);
+/// Point counts told apart within a colour: a manifold holds at most four points (a joint
+/// counts one), so 0 to 4.
+const POINT_COUNTS: usize = MAX_MANIFOLD_POINTS + 1;
+
+/// The key of an overflowing contact.
+const NO_KEY: u16 = u16::MAX;
+
+/// The sort key of a contact of colour `colour` with `points` manifold points: colours in
+/// order, and point counts in order within each.
+fn sort_key(colour: usize, points: u8) -> u16 {
+    debug_assert!(usize::from(points) < POINT_COUNTS, "{points} manifold points");
+    (colour * POINT_COUNTS + usize::from(points).min(POINT_COUNTS - 1)) as u16
 }
 
 impl Batches {
@@ -106,13 +101,16 @@ impl Batches {
         self.build_batches(pairs, movable, points);
     }
 
-    /// Colours and batches `pairs`.
+    /// Colours and batches `pairs`: greedy colours in contact order, then one counting sort
+    /// by (colour, point count), stable in contact order, cut into batches. (Pushing each
+    /// contact onto its colour's list and ordering each list by point count afterwards took
+    /// twice as long.)
     fn build_batches(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         self.body_colours.clear();
         self.body_colours.resize(movable.len(), 0);
-        self.by_colour.resize_with(COLOURS, Vec::new);
-        self.by_colour.iter_mut().for_each(Vec::clear);
+        self.keys.clear();
         self.overflow.clear();
+        let mut starts = [0u32; COLOURS * POINT_COUNTS];
         for (index, &(a, b)) in pairs.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             let used_a = if movable[a] { self.body_colours[a] } else { 0 };
@@ -120,6 +118,7 @@ impl Batches {
             let free = !(used_a | used_b);
             if free == 0 {
                 self.overflow.push(index as u32);
+                self.keys.push(NO_KEY);
                 continue;
             }
             let colour = free.trailing_zeros() as usize;
@@ -130,19 +129,41 @@ impl Batches {
             if movable[b] {
                 self.body_colours[b] |= bit;
             }
-            self.by_colour[colour].push(index as u32);
+            let key = sort_key(colour, points[index]);
+            starts[usize::from(key)] += 1;
+            self.keys.push(key);
         }
+        // Counts to first positions, then each contact to its place, in contact order.
+        let mut total = 0;
+        for start in &mut starts {
+            let count = *start;
+            *start = total;
+            total += count;
+        }
+        self.order.clear();
+        self.order.resize(total as usize, 0);
+        for (index, &key) in self.keys.iter().enumerate().filter(|(_, k)| **k != NO_KEY) {
+            let place = &mut starts[usize::from(key)];
+            self.order[*place as usize] = index as u32;
+            *place += 1;
+        }
+        // Each key's slot now holds where its run ends: a colour's contacts run from the end
+        // of the colour before to the end of its own last point count.
         self.lanes.clear();
         self.colours.clear();
-        for colour in self.by_colour.iter_mut().filter(|c| !c.is_empty()) {
-            order_by_point_count(colour, points, &mut self.sorted);
-            let start = self.lanes.len();
-            for chunk in colour.chunks(4) {
-                let mut lanes = [EMPTY_LANE; 4];
-                lanes[..chunk.len()].copy_from_slice(chunk);
-                self.lanes.push(lanes);
+        let mut begin = 0;
+        for colour in 0..COLOURS {
+            let end = starts[colour * POINT_COUNTS + POINT_COUNTS - 1] as usize;
+            if end > begin {
+                let start = self.lanes.len();
+                for chunk in self.order[begin..end].chunks(4) {
+                    let mut lanes = [EMPTY_LANE; 4];
+                    lanes[..chunk.len()].copy_from_slice(chunk);
+                    self.lanes.push(lanes);
+                }
+                self.colours.push(start..self.lanes.len());
             }
-            self.colours.push(start..self.lanes.len());
+            begin = end;
         }
         // Overflow contacts may share bodies with each other: one lane each.
         let start = self.lanes.len();
@@ -205,22 +226,60 @@ mod tests {
         check(&mut kept, &pairs, &movable, &points);
     }
 
+    /// The batches as the plain algorithm makes them: greedy first-fit colours in contact
+    /// order, each colour's contacts stably sorted by point count and cut into fours, then the
+    /// overflow one to a batch.
+    fn reference_batches(pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) -> Vec<[u32; 4]> {
+        let mut used = vec![0u64; movable.len()];
+        let mut by_colour = vec![Vec::new(); COLOURS];
+        let mut overflow = Vec::new();
+        for (k, &(a, b)) in pairs.iter().enumerate() {
+            let mask = |body: u32| if movable[body as usize] { used[body as usize] } else { 0 };
+            let free = !(mask(a) | mask(b));
+            if free == 0 {
+                overflow.push(k as u32);
+                continue;
+            }
+            let colour = free.trailing_zeros() as usize;
+            for body in [a, b].into_iter().filter(|&x| movable[x as usize]) {
+                used[body as usize] |= 1 << colour;
+            }
+            by_colour[colour].push(k as u32);
+        }
+        let mut lanes = Vec::new();
+        for mut colour in by_colour {
+            colour.sort_by_key(|&k| points[k as usize]);
+            for chunk in colour.chunks(4) {
+                let mut lane = [EMPTY_LANE; 4];
+                lane[..chunk.len()].copy_from_slice(chunk);
+                lanes.push(lane);
+            }
+        }
+        lanes.extend(overflow.iter().map(|&k| [k, EMPTY_LANE, EMPTY_LANE, EMPTY_LANE]));
+        lanes
+    }
+
     #[test]
-    fn ordering_by_point_count_is_the_stable_sort() {
+    fn the_counting_sort_makes_the_plain_algorithms_batches() {
+        // Random pairs over few bodies (many colours, some overflow) and over many, with point
+        // counts 1 to 4 and some bodies fixed.
         let mut state = 11u32;
-        let mut sorted = Vec::new();
-        for len in 0..60 {
-            let points: Vec<u8> = (0..len)
+        let mut next = |n: u32| {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) % n
+        };
+        for (bodies, len) in [(3, 0), (3, 10), (12, 300), (40, 2000), (2000, 3000)] {
+            let pairs: Vec<(u32, u32)> = (0..len)
                 .map(|_| {
-                    state = state.wrapping_mul(1664525).wrapping_add(1013904223);
-                    1 + (state >> 29) as u8 % 4
+                    let a = next(bodies);
+                    (a, (a + 1 + next(bodies - 1)) % bodies)
                 })
                 .collect();
-            let mut colour: Vec<u32> = (0..len as u32).filter(|k| k % 3 != 1).collect();
-            let mut expected = colour.clone();
-            expected.sort_by_key(|&k| (points[k as usize], k));
-            order_by_point_count(&mut colour, &points, &mut sorted);
-            assert_eq!(colour, expected, "length {len}");
+            let points: Vec<u8> = (0..len).map(|_| 1 + next(4) as u8).collect();
+            let movable: Vec<bool> = (0..bodies).map(|i| i % 7 != 0).collect();
+            let mut batches = Batches::default();
+            batches.build(&pairs, &movable, &points);
+            assert_eq!(batches.lanes, reference_batches(&pairs, &movable, &points), "{len} pairs");
         }
     }
 
