@@ -103,8 +103,8 @@ impl Batches {
 
     /// Colours and batches `pairs`: greedy colours in contact order, then one counting sort
     /// by (colour, point count), stable in contact order, cut into batches. (Pushing each
-    /// contact onto its colour's list and ordering each list by point count afterwards took
-    /// twice as long.)
+    /// contact onto its colour's list and ordering each list by point count afterwards took a
+    /// third more instructions: 3D pyramid, 15 500 contacts.)
     fn build_batches(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         self.body_colours.clear();
         self.body_colours.resize(movable.len(), 0);
@@ -226,10 +226,14 @@ mod tests {
         check(&mut kept, &pairs, &movable, &points);
     }
 
-    /// The batches as the plain algorithm makes them: greedy first-fit colours in contact
-    /// order, each colour's contacts stably sorted by point count and cut into fours, then the
-    /// overflow one to a batch.
-    fn reference_batches(pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) -> Vec<[u32; 4]> {
+    /// The batches, the colours' ranges and the overflow's as the plain algorithm makes them:
+    /// greedy first-fit colours in contact order, each colour's contacts stably sorted by
+    /// point count and cut into fours, then the overflow one to a batch.
+    fn reference_batches(
+        pairs: &[(u32, u32)],
+        movable: &[bool],
+        points: &[u8],
+    ) -> (Vec<[u32; 4]>, Vec<Range<usize>>, Range<usize>) {
         let mut used = vec![0u64; movable.len()];
         let mut by_colour = vec![Vec::new(); COLOURS];
         let mut overflow = Vec::new();
@@ -246,17 +250,21 @@ mod tests {
             }
             by_colour[colour].push(k as u32);
         }
-        let mut lanes = Vec::new();
-        for mut colour in by_colour {
+        let (mut lanes, mut colours) = (Vec::new(), Vec::new());
+        for mut colour in by_colour.into_iter().filter(|c| !c.is_empty()) {
             colour.sort_by_key(|&k| points[k as usize]);
+            let start = lanes.len();
             for chunk in colour.chunks(4) {
                 let mut lane = [EMPTY_LANE; 4];
                 lane[..chunk.len()].copy_from_slice(chunk);
                 lanes.push(lane);
             }
+            colours.push(start..lanes.len());
         }
+        let start = lanes.len();
         lanes.extend(overflow.iter().map(|&k| [k, EMPTY_LANE, EMPTY_LANE, EMPTY_LANE]));
-        lanes
+        let serial = start..lanes.len();
+        (lanes, colours, serial)
     }
 
     #[test]
@@ -279,7 +287,8 @@ mod tests {
             let movable: Vec<bool> = (0..bodies).map(|i| i % 7 != 0).collect();
             let mut batches = Batches::default();
             batches.build(&pairs, &movable, &points);
-            assert_eq!(batches.lanes, reference_batches(&pairs, &movable, &points), "{len} pairs");
+            let built = (batches.lanes.clone(), batches.colours.clone(), batches.serial.clone());
+            assert_eq!(built, reference_batches(&pairs, &movable, &points), "{len} pairs");
         }
     }
 

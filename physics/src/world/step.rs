@@ -204,7 +204,7 @@ impl World {
     /// [`Stage::Broadphase`]: re-insert a proxy only when its body's tight box left the fat one.
     /// The boxes are computed in blocks of bodies the world's threads share; the proxies move
     /// afterwards on the caller's thread, since they change the tree: one after another in body
-    /// order, or, when a quarter of the movable tree moved, by rebuilding it
+    /// order, or, when a twelfth of the movable tree moved, by rebuilding it
     /// ([`crate::broadphase::Broadphase::move_proxies`]).
     fn update_proxies(&mut self) -> u32 {
         let settings = self.settings;
