@@ -41,15 +41,14 @@ pub struct PointImpulse {
 
 /// A contact pair between two bodies whose fat AABBs overlap, or between a body and a terrain
 /// chunk whose solid mask its fat AABB touches.
+///
+/// `repr(C)` with the fields the contact solver reads and writes first, in one run of bytes
+/// ([`Contact::SOLVER_BYTES`]), and aligned to cache lines: the solver visits the contacts out
+/// of order and asks the cache for each one's run ahead of time, three whole cache lines
+/// instead of a whole contact (six).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[repr(C, align(64))]
 pub(crate) struct Contact {
-    pub alive: bool,
-    /// Body slot indices, `body_a < body_b`, or `body_b` = [`TERRAIN`]. The manifold normal
-    /// points from A to B.
-    pub body_a: u32,
-    pub body_b: u32,
-    pub friction: f32,
-    pub restitution: f32,
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
     /// Friction impulse of the whole manifold, applied at its centre, as a world vector, N·s.
@@ -58,9 +57,21 @@ pub(crate) struct Contact {
     pub friction_impulse: Vec3,
     /// Friction impulse about the normal (twist), N·m·s.
     pub twist_impulse: f32,
+    pub friction: f32,
+    pub restitution: f32,
+    /// Body slot indices, `body_a < body_b`, or `body_b` = [`TERRAIN`]. The manifold normal
+    /// points from A to B.
+    pub body_a: u32,
+    pub body_b: u32,
     pub cache: CollideCache,
     /// The manifold's points fixed to the bodies, to carry it along while the pair barely moves.
     pub anchors: ManifoldAnchors,
+    /// Links in each body's contact list: `edges[0]` for body A, `edges[1]` for body B.
+    pub edges: [EdgeLink; 2],
+    /// The island this contact is an edge of and its place in the island's contact list
+    /// (touching contacts between dynamic bodies only; [`IslandLink::NONE`] otherwise).
+    pub island: IslandLink,
+    pub alive: bool,
     /// True while the manifold has points.
     pub touching: bool,
     /// Began touching during the last step.
@@ -69,11 +80,21 @@ pub(crate) struct Contact {
     pub ended: bool,
     /// The fat AABBs no longer overlap: destroy the pair once the parallel update is done.
     pub separated: bool,
-    /// Links in each body's contact list: `edges[0]` for body A, `edges[1]` for body B.
-    pub edges: [EdgeLink; 2],
-    /// The island this contact is an edge of and its place in the island's contact list
-    /// (touching contacts between dynamic bodies only; [`IslandLink::NONE`] otherwise).
-    pub island: IslandLink,
+}
+
+// The solver prefetches three cache lines per contact: its fields must start a line and fit
+// in three.
+const _: () = assert!(
+    std::mem::align_of::<Contact>() == 64
+        && Contact::SOLVER_BYTES.start == 0
+        && Contact::SOLVER_BYTES.end <= 3 * 64
+);
+
+impl Contact {
+    /// The bytes of the fields the contact solver reads to fill its batches and writes to
+    /// store the impulses: from the manifold to the bodies.
+    pub const SOLVER_BYTES: std::ops::Range<usize> =
+        std::mem::offset_of!(Contact, manifold)..std::mem::offset_of!(Contact, body_b) + 4;
 }
 
 fn pair_key(a: u32, b: u32) -> u64 {

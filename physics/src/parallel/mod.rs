@@ -4,8 +4,10 @@
 //! write their blocks of one array at once. Every block is computed the same way whoever
 //! claims it, so the result does not depend on the number of threads.
 
+pub(crate) mod prefetch;
 pub(crate) mod shared_slice;
 pub(crate) mod team;
 
+pub(crate) use prefetch::prefetch_at;
 pub(crate) use shared_slice::SharedSlice;
 pub(crate) use team::{Claims, Team, colour_claims, run_team};

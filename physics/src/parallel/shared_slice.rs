@@ -37,6 +37,13 @@ impl<'a, T> SharedSlice<'a, T> {
         self.len
     }
 
+    /// The address of element `i`, to prefetch (nothing is read or written through it).
+    #[inline(always)]
+    pub fn address(&self, i: usize) -> usize {
+        assert!(i < self.len, "element {i} of {}", self.len);
+        self.ptr.wrapping_add(i) as usize
+    }
+
     /// The whole slice, to read.
     ///
     /// # Safety

@@ -14,7 +14,7 @@ use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
-use crate::parallel::{Claims, Team, colour_claims};
+use crate::parallel::{Claims, Team, colour_claims, prefetch_at};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 
@@ -253,6 +253,7 @@ impl ContactSolver {
             fill: FillInputs {
                 lanes: &self.batches.lanes,
                 pairs: &self.pairs,
+                point_counts: &self.point_counts,
                 contacts: SharedSlice::new(contacts),
                 touching,
                 centers,
@@ -278,11 +279,33 @@ struct FillInputs<'a> {
     lanes: &'a [[u32; 4]],
     /// Each touching contact's solver bodies.
     pairs: &'a [(u32, u32)],
+    /// Each touching contact's manifold points.
+    point_counts: &'a [u8],
     /// Every contact: read to fill the batches, written by [`SharedContacts::store`].
     contacts: SharedSlice<'a, Contact>,
     touching: &'a [u32],
     centers: &'a [Vec3],
     softness: ContactSoftness,
+}
+
+/// How many batches ahead the fill asks for its contacts' memory: a batch's fill takes about as
+/// long as a cache miss (1, 2 and 4 measured the same on the 3D pyramid).
+const FILL_PREFETCH_AHEAD: usize = 2;
+
+/// How many batches ahead the store asks for its contacts' memory: storing a batch is quick.
+const STORE_PREFETCH_AHEAD: usize = 8;
+
+impl FillInputs<'_> {
+    /// Starts loading the parts of batch `batch`'s contacts that the fill reads and the store
+    /// writes (nothing past the last batch).
+    #[inline(always)]
+    fn prefetch_contacts(&self, batch: usize) {
+        let Some(lanes) = self.lanes.get(batch) else { return };
+        for &lane in lanes.iter().filter(|&&l| l != EMPTY_LANE) {
+            let address = self.contacts.address(self.touching[lane as usize] as usize);
+            prefetch_at(address, Contact::SOLVER_BYTES);
+        }
+    }
 }
 
 impl SharedContacts<'_> {
@@ -299,7 +322,8 @@ impl SharedContacts<'_> {
         team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
             // SAFETY: each block of batches is one member's in this stage.
             let batches = unsafe { self.wide.slice_mut(block.clone()) };
-            for (lanes, wc) in f.lanes[block].iter().zip(batches) {
+            for (j, (lanes, wc)) in f.lanes[block.clone()].iter().zip(batches).enumerate() {
+                f.prefetch_contacts(block.start + j + FILL_PREFETCH_AHEAD);
                 wc.clear();
                 for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
                     let contact = &contacts[f.touching[lane as usize] as usize];
@@ -334,12 +358,16 @@ impl SharedContacts<'_> {
             // SAFETY: each block of batches is one member's in this stage, and so are the
             // contacts in their lanes (a contact is in one lane of one batch).
             let batches = unsafe { self.wide.slice_mut(block.clone()) };
-            for (lanes, wc) in f.lanes[block].iter().zip(batches.iter()) {
+            for (j, (lanes, wc)) in f.lanes[block.clone()].iter().zip(batches.iter()).enumerate() {
+                f.prefetch_contacts(block.start + j + STORE_PREFETCH_AHEAD);
                 for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
                     let id = f.touching[lane as usize] as usize;
                     // SAFETY: as above.
                     let c = unsafe { &mut f.contacts.slice_mut(id..id + 1)[0] };
-                    for (i, stored) in c.impulses[..c.manifold.count].iter_mut().enumerate() {
+                    // The point count from the solver's own array: the writes below then wait
+                    // on no read of the contact.
+                    let count = f.point_counts[lane as usize] as usize;
+                    for (i, stored) in c.impulses[..count].iter_mut().enumerate() {
                         let p = &wc.points[i];
                         stored.normal = p.impulse.as_array()[k];
                         stored.max_normal = p.max_impulse.as_array()[k];
