@@ -7,14 +7,17 @@
 //! is the scalar algorithm run on four contacts at once. Each point keeps its Jacobian's angular
 //! parts and their images under the inverse inertia, computed once per step.
 
+mod fill;
+
 use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Vec3x4, f32x4, gather, gather_shared, scatter_moving, select};
 use super::{Motion, Softness, SolverBody, Velocity};
-use crate::math::{Vec3, orthonormal_basis};
+use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, colour_claims, prefetch_at};
+use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 
@@ -76,35 +79,6 @@ pub(crate) struct WideContact {
     twist_spin_b: Vec3x4,
     twist_mass: f32x4,
     twist_impulse: f32x4,
-}
-
-impl WideContact {
-    /// Empties every lane before the batch is filled: the fixed body, no points, and zero
-    /// mass, impulse and friction everywhere, which is all that makes a lane or point slot
-    /// inert (anything times zero mass or impulse is zero). The other fields keep last step's
-    /// values, all finite, or are overwritten by the lanes in use: clearing the whole 2 KB
-    /// batch cost a memset of megabytes a step on big piles.
-    fn clear(&mut self) {
-        self.body_a = [0; 4];
-        self.body_b = [0; 4];
-        self.inv_mass_a = f32x4::ZERO;
-        self.inv_mass_b = f32x4::ZERO;
-        self.friction = f32x4::ZERO;
-        self.twist_friction = f32x4::ZERO;
-        self.restitution = f32x4::ZERO;
-        self.point_count = 0;
-        for p in &mut self.points {
-            p.mass = f32x4::ZERO;
-            p.impulse = f32x4::ZERO;
-            p.max_impulse = f32x4::ZERO;
-        }
-        for row in &mut self.friction_rows {
-            row.mass = f32x4::ZERO;
-            row.impulse = f32x4::ZERO;
-        }
-        self.twist_mass = f32x4::ZERO;
-        self.twist_impulse = f32x4::ZERO;
-    }
 }
 
 /// How contacts are prepared this step: softness between two movable bodies and (stiffer)
@@ -319,22 +293,30 @@ impl SharedContacts<'_> {
         let (bodies, velocities, contacts) =
             unsafe { (bodies.as_slice(), velocities.as_slice(), self.fill.contacts.as_slice()) };
         let f = &self.fill;
+        let empty = empty_contact();
         team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
             // SAFETY: each block of batches is one member's in this stage.
             let batches = unsafe { self.wide.slice_mut(block.clone()) };
             for (j, (lanes, wc)) in f.lanes[block.clone()].iter().zip(batches).enumerate() {
                 f.prefetch_contacts(block.start + j + FILL_PREFETCH_AHEAD);
-                wc.clear();
-                for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                    let contact = &contacts[f.touching[lane as usize] as usize];
+                let side = |slot: u32| LaneBody {
+                    slot,
+                    body: &bodies[slot as usize],
+                    velocity: velocities[slot as usize],
+                    center: f.centers[slot as usize],
+                };
+                let input = |&lane: &u32| {
+                    if lane == EMPTY_LANE {
+                        return empty_lane(&empty);
+                    }
                     let (a, b) = f.pairs[lane as usize];
-                    let state = |i: u32| LaneBody {
-                        body: &bodies[i as usize],
-                        velocity: velocities[i as usize],
-                        center: f.centers[i as usize],
-                    };
-                    prepare_lane(wc, k, contact, (a, b), (state(a), state(b)), f.softness);
-                }
+                    LaneInput {
+                        contact: &contacts[f.touching[lane as usize] as usize],
+                        a: side(a),
+                        b: side(b),
+                    }
+                };
+                fill_batch(wc, lanes.each_ref().map(input), f.softness);
             }
         });
     }
@@ -567,93 +549,4 @@ fn solve_friction(vel: &mut LaneVelocities, wc: &mut WideContact, total_normal: 
     wc.twist_impulse = new;
     vel.wa -= wc.twist_spin_a * (new - old);
     vel.wb += wc.twist_spin_b * (new - old);
-}
-
-/// What a lane needs of one of its bodies.
-struct LaneBody<'a> {
-    body: &'a SolverBody,
-    velocity: Velocity,
-    center: Vec3,
-}
-
-/// Fills lane `k` of `wc` with contact `c` between solver bodies `a` and `b`.
-fn prepare_lane(
-    wc: &mut WideContact,
-    k: usize,
-    c: &Contact,
-    (a, b): (u32, u32),
-    (la, lb): (LaneBody, LaneBody),
-    softness: ContactSoftness,
-) {
-    fn set(x: &mut f32x4, k: usize, value: f32) {
-        x.as_mut_array()[k] = value;
-    }
-    let (ba, bb) = (la.body, lb.body);
-    let (ca, cb) = (la.center, lb.center);
-    let n = c.manifold.normal;
-    let (va, wa) = (la.velocity.first(), la.velocity.second());
-    let (vb, wb) = (lb.velocity.first(), lb.velocity.second());
-    let velocity = |r_a: Vec3, r_b: Vec3| vb + wb.cross(r_b) - va - wa.cross(r_a);
-    // The spins a unit impulse along a direction gives each body, and the effective mass.
-    let terms = |arm_a: Vec3, arm_b: Vec3| {
-        let (spin_a, spin_b) = (ba.inv_inertia * arm_a, bb.inv_inertia * arm_b);
-        let k = ba.inv_mass + bb.inv_mass + arm_a.dot(spin_a) + arm_b.dot(spin_b);
-        (spin_a, spin_b, if k > 0.0 { 1.0 / k } else { 0.0 })
-    };
-    wc.body_a[k] = a;
-    wc.body_b[k] = b;
-    wc.normal.set_lane(k, n);
-    set(&mut wc.inv_mass_a, k, ba.inv_mass);
-    set(&mut wc.inv_mass_b, k, bb.inv_mass);
-    set(&mut wc.friction, k, c.friction);
-    set(&mut wc.restitution, k, c.restitution);
-    let soft = if ba.inv_mass == 0.0 || bb.inv_mass == 0.0 { softness.fixed } else { softness.movable };
-    set(&mut wc.bias_rate, k, soft.bias_rate);
-    set(&mut wc.mass_scale, k, soft.mass_scale);
-    set(&mut wc.impulse_scale, k, soft.impulse_scale);
-
-    let points = c.manifold.points();
-    wc.point_count = wc.point_count.max(points.len());
-    let centre = points.iter().map(|p| p.position).sum::<Vec3>() / points.len() as f32;
-    let mut twist_radius = 0.0;
-    for (i, mp) in points.iter().enumerate() {
-        let (r_a, r_b) = (mp.position - ca, mp.position - cb);
-        let (arm_a, arm_b) = (r_a.cross(n), r_b.cross(n));
-        let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
-        let p = &mut wc.points[i];
-        set(&mut p.separation, k, mp.separation);
-        p.arm_a.set_lane(k, arm_a);
-        p.arm_b.set_lane(k, arm_b);
-        p.spin_a.set_lane(k, spin_a);
-        p.spin_b.set_lane(k, spin_b);
-        set(&mut p.mass, k, mass);
-        let stored = c.impulses[i].normal;
-        set(&mut p.impulse, k, if softness.warm_starting { stored } else { 0.0 });
-        set(&mut p.max_impulse, k, 0.0);
-        set(&mut p.relative_velocity, k, velocity(r_a, r_b).dot(n));
-        let offset = mp.position - centre;
-        twist_radius += (offset - n * offset.dot(n)).length();
-    }
-    set(&mut wc.twist_friction, k, c.friction * twist_radius / points.len() as f32);
-
-    let (r_a, r_b) = (centre - ca, centre - cb);
-    let (t1, t2) = orthonormal_basis(n);
-    for (row, t) in wc.friction_rows.iter_mut().zip([t1, t2]) {
-        let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
-        let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
-        row.direction.set_lane(k, t);
-        row.arm_a.set_lane(k, arm_a);
-        row.arm_b.set_lane(k, arm_b);
-        row.spin_a.set_lane(k, spin_a);
-        row.spin_b.set_lane(k, spin_b);
-        set(&mut row.mass, k, mass);
-        let stored = if softness.warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
-        set(&mut row.impulse, k, stored);
-    }
-    let (spin_a, spin_b) = (ba.inv_inertia * n, bb.inv_inertia * n);
-    wc.twist_spin_a.set_lane(k, spin_a);
-    wc.twist_spin_b.set_lane(k, spin_b);
-    let k_twist = n.dot(spin_a) + n.dot(spin_b);
-    set(&mut wc.twist_mass, k, if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 });
-    set(&mut wc.twist_impulse, k, if softness.warm_starting { c.twist_impulse } else { 0.0 });
 }

@@ -52,7 +52,7 @@ impl Vec3x4 {
     }
 
     /// The four vectors `v[0..4]` as lanes.
-    #[cfg(test)]
+    #[inline(always)]
     pub fn from_lanes(v: [Vec3; 4]) -> Vec3x4 {
         Vec3x4 {
             x: f32x4::new([v[0].x, v[1].x, v[2].x, v[3].x]),
@@ -61,11 +61,60 @@ impl Vec3x4 {
         }
     }
 
+    /// Lane-wise length.
+    #[inline(always)]
+    pub fn length(self) -> f32x4 {
+        self.dot(self).sqrt()
+    }
+
+    /// Each lane's vector where `mask` is set, zero elsewhere.
+    #[inline(always)]
+    pub fn masked(self, mask: f32x4) -> Vec3x4 {
+        Vec3x4 {
+            x: select(mask, self.x, f32x4::ZERO),
+            y: select(mask, self.y, f32x4::ZERO),
+            z: select(mask, self.z, f32x4::ZERO),
+        }
+    }
+
+    /// Lane-wise division by `s`.
+    #[inline(always)]
+    pub fn div(self, s: f32x4) -> Vec3x4 {
+        Vec3x4 { x: self.x / s, y: self.y / s, z: self.z / s }
+    }
+
     /// The lanes as four vectors.
     #[cfg(test)]
     pub fn to_lanes(self) -> [Vec3; 4] {
         let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
         std::array::from_fn(|k| Vec3::new(x[k], y[k], z[k]))
+    }
+}
+
+/// Four general 3 × 3 matrices, one per lane, by columns: products with them compute exactly
+/// what `Mat3 * Vec3` computes per lane (the same sums in the same order).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Mat3x4 {
+    pub x_axis: Vec3x4,
+    pub y_axis: Vec3x4,
+    pub z_axis: Vec3x4,
+}
+
+impl Mat3x4 {
+    /// The matrices `m[0..4]` as lanes.
+    #[inline(always)]
+    pub fn from_lanes(m: [&Mat3; 4]) -> Mat3x4 {
+        Mat3x4 {
+            x_axis: Vec3x4::from_lanes(m.map(|m| m.x_axis)),
+            y_axis: Vec3x4::from_lanes(m.map(|m| m.y_axis)),
+            z_axis: Vec3x4::from_lanes(m.map(|m| m.z_axis)),
+        }
+    }
+
+    /// Lane-wise matrix times vector.
+    #[inline(always)]
+    pub fn mul_vec(&self, v: Vec3x4) -> Vec3x4 {
+        self.x_axis * v.x + self.y_axis * v.y + self.z_axis * v.z
     }
 }
 
@@ -424,6 +473,25 @@ mod tests {
             assert!((undone - v).length() < 1e-5, "{undone} vs {v}");
         }
         assert_eq!(SymMat3x4::default().inverse_or_zero(), SymMat3x4::default());
+    }
+
+    #[test]
+    fn general_lanes_match_the_scalar_product_bit_for_bit() {
+        let m = [
+            Mat3::from_cols(Vec3::new(2.0, 0.3, -0.2), Vec3::new(0.31, 1.5, 0.1), Vec3::new(-0.2, 0.11, 3.0)),
+            Mat3::from_quat(Quat::from_rotation_y(0.7)),
+            Mat3::ZERO,
+            Mat3::from_diagonal(Vec3::new(0.1, 7.0, 1e-3)),
+        ];
+        let v =
+            [Vec3::new(0.3, -1.7, 2.2), Vec3::new(1e-3, 5.0, -0.25), Vec3::ONE, Vec3::new(9.0, 0.5, -3.0)];
+        let got = Mat3x4::from_lanes([&m[0], &m[1], &m[2], &m[3]]).mul_vec(Vec3x4::from_lanes(v));
+        for k in 0..4 {
+            assert_eq!(got.lane(k), m[k] * v[k]);
+        }
+        let masked = Vec3x4::from_lanes(v).masked(f32x4::new([1.0, 0.0, 1.0, 0.0]).simd_gt(f32x4::ZERO));
+        assert_eq!(masked.to_lanes(), [v[0], Vec3::ZERO, v[2], Vec3::ZERO]);
+        assert_eq!(Vec3x4::from_lanes(v).length().to_array()[1], v[1].length());
     }
 
     #[test]

@@ -1,0 +1,312 @@
+//! The batch fill against the scalar preparation of one lane at a time (what the solver ran
+//! before the fill was four-wide), bit for bit, on random contacts, bodies and empty lanes.
+
+use super::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
+use crate::math::{Mat3, Quat, Vec3, orthonormal_basis};
+use crate::narrowphase::{Contact, ManifoldPoint, PointImpulse};
+use crate::solver::contact::{ContactSoftness, WideContact};
+use crate::solver::simd::f32x4;
+use crate::solver::{Softness, SolverBody, Velocity};
+
+/// Empties every lane as the scalar fill did before filling them.
+fn clear(wc: &mut WideContact) {
+    wc.body_a = [0; 4];
+    wc.body_b = [0; 4];
+    wc.inv_mass_a = f32x4::ZERO;
+    wc.inv_mass_b = f32x4::ZERO;
+    wc.friction = f32x4::ZERO;
+    wc.twist_friction = f32x4::ZERO;
+    wc.restitution = f32x4::ZERO;
+    wc.point_count = 0;
+    for p in &mut wc.points {
+        p.mass = f32x4::ZERO;
+        p.impulse = f32x4::ZERO;
+        p.max_impulse = f32x4::ZERO;
+    }
+    for row in &mut wc.friction_rows {
+        row.mass = f32x4::ZERO;
+        row.impulse = f32x4::ZERO;
+    }
+    wc.twist_mass = f32x4::ZERO;
+    wc.twist_impulse = f32x4::ZERO;
+}
+
+/// Fills lane `k` of `wc` with one contact, one scalar lane at a time.
+fn prepare_lane(wc: &mut WideContact, k: usize, lane: &LaneInput, softness: ContactSoftness) {
+    fn set(x: &mut f32x4, k: usize, value: f32) {
+        x.as_mut_array()[k] = value;
+    }
+    let c = lane.contact;
+    let (ba, bb) = (lane.a.body, lane.b.body);
+    let (ca, cb) = (lane.a.center, lane.b.center);
+    let n = c.manifold.normal;
+    let (va, wa) = (lane.a.velocity.first(), lane.a.velocity.second());
+    let (vb, wb) = (lane.b.velocity.first(), lane.b.velocity.second());
+    let velocity = |r_a: Vec3, r_b: Vec3| vb + wb.cross(r_b) - va - wa.cross(r_a);
+    let terms = |arm_a: Vec3, arm_b: Vec3| {
+        let (spin_a, spin_b) = (ba.inv_inertia * arm_a, bb.inv_inertia * arm_b);
+        let k = ba.inv_mass + bb.inv_mass + arm_a.dot(spin_a) + arm_b.dot(spin_b);
+        (spin_a, spin_b, if k > 0.0 { 1.0 / k } else { 0.0 })
+    };
+    wc.body_a[k] = lane.a.slot;
+    wc.body_b[k] = lane.b.slot;
+    wc.normal.set_lane(k, n);
+    set(&mut wc.inv_mass_a, k, ba.inv_mass);
+    set(&mut wc.inv_mass_b, k, bb.inv_mass);
+    set(&mut wc.friction, k, c.friction);
+    set(&mut wc.restitution, k, c.restitution);
+    let soft = if ba.inv_mass == 0.0 || bb.inv_mass == 0.0 { softness.fixed } else { softness.movable };
+    set(&mut wc.bias_rate, k, soft.bias_rate);
+    set(&mut wc.mass_scale, k, soft.mass_scale);
+    set(&mut wc.impulse_scale, k, soft.impulse_scale);
+
+    let points = c.manifold.points();
+    wc.point_count = wc.point_count.max(points.len());
+    let centre = points.iter().map(|p| p.position).sum::<Vec3>() / points.len() as f32;
+    let mut twist_radius = 0.0;
+    for (i, mp) in points.iter().enumerate() {
+        let (r_a, r_b) = (mp.position - ca, mp.position - cb);
+        let (arm_a, arm_b) = (r_a.cross(n), r_b.cross(n));
+        let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
+        let p = &mut wc.points[i];
+        set(&mut p.separation, k, mp.separation);
+        p.arm_a.set_lane(k, arm_a);
+        p.arm_b.set_lane(k, arm_b);
+        p.spin_a.set_lane(k, spin_a);
+        p.spin_b.set_lane(k, spin_b);
+        set(&mut p.mass, k, mass);
+        let stored = c.impulses[i].normal;
+        set(&mut p.impulse, k, if softness.warm_starting { stored } else { 0.0 });
+        set(&mut p.max_impulse, k, 0.0);
+        set(&mut p.relative_velocity, k, velocity(r_a, r_b).dot(n));
+        let offset = mp.position - centre;
+        twist_radius += (offset - n * offset.dot(n)).length();
+    }
+    set(&mut wc.twist_friction, k, c.friction * twist_radius / points.len() as f32);
+
+    let (r_a, r_b) = (centre - ca, centre - cb);
+    let (t1, t2) = orthonormal_basis(n);
+    for (row, t) in wc.friction_rows.iter_mut().zip([t1, t2]) {
+        let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
+        let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
+        row.direction.set_lane(k, t);
+        row.arm_a.set_lane(k, arm_a);
+        row.arm_b.set_lane(k, arm_b);
+        row.spin_a.set_lane(k, spin_a);
+        row.spin_b.set_lane(k, spin_b);
+        set(&mut row.mass, k, mass);
+        let stored = if softness.warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
+        set(&mut row.impulse, k, stored);
+    }
+    let (spin_a, spin_b) = (ba.inv_inertia * n, bb.inv_inertia * n);
+    wc.twist_spin_a.set_lane(k, spin_a);
+    wc.twist_spin_b.set_lane(k, spin_b);
+    let k_twist = n.dot(spin_a) + n.dot(spin_b);
+    set(&mut wc.twist_mass, k, if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 });
+    set(&mut wc.twist_impulse, k, if softness.warm_starting { c.twist_impulse } else { 0.0 });
+}
+
+/// A small deterministic generator of test values.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Uniform in `lo..hi`.
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    fn vec(&mut self, scale: f32) -> Vec3 {
+        Vec3::new(self.range(-scale, scale), self.range(-scale, scale), self.range(-scale, scale))
+    }
+
+    fn chance(&mut self, p: f32) -> bool {
+        self.range(0.0, 1.0) < p
+    }
+}
+
+/// A body as the solver sees it: fixed, or movable with a rotated diagonal inverse inertia,
+/// or (to hold the fill to general matrices) a full one.
+fn random_body(rng: &mut Rng) -> SolverBody {
+    if rng.chance(0.2) {
+        return SolverBody::FIXED;
+    }
+    let rotation = Mat3::from_quat(Quat::from_scaled_axis(rng.vec(3.0)));
+    let diagonal =
+        Mat3::from_diagonal(Vec3::new(rng.range(0.1, 5.0), rng.range(0.1, 5.0), rng.range(0.1, 5.0)));
+    let inv_inertia = if rng.chance(0.3) {
+        Mat3::from_cols(rng.vec(2.0), rng.vec(2.0), rng.vec(2.0))
+    } else {
+        rotation * diagonal * rotation.transpose()
+    };
+    SolverBody { inv_mass: rng.range(0.05, 3.0), inv_inertia, ..SolverBody::FIXED }
+}
+
+fn random_contact(rng: &mut Rng) -> Contact {
+    let mut c = Contact::default();
+    c.manifold.normal = rng.vec(1.0).try_normalize().unwrap_or(Vec3::Y);
+    if rng.chance(0.1) {
+        // The basis's two branches: a normal along -Z and one along +Z.
+        c.manifold.normal = if rng.chance(0.5) { Vec3::NEG_Z } else { Vec3::Z };
+    }
+    c.manifold.count = 1 + (rng.next() % 4) as usize;
+    for i in 0..4 {
+        // Slots past the count hold leftovers, as a manifold that lost points does.
+        c.manifold.points[i] =
+            ManifoldPoint { position: rng.vec(3.0), separation: rng.range(-0.05, 0.05), feature: i as u32 };
+        c.impulses[i] = PointImpulse { normal: rng.range(0.0, 2.0), max_normal: rng.range(0.0, 2.0) };
+    }
+    c.friction = rng.range(0.0, 1.0);
+    c.restitution = if rng.chance(0.5) { 0.0 } else { rng.range(0.0, 1.0) };
+    c.friction_impulse = rng.vec(0.5);
+    c.twist_impulse = rng.range(-0.1, 0.1);
+    c
+}
+
+fn bits(v: f32x4, k: usize) -> u32 {
+    v.as_array()[k].to_bits()
+}
+
+fn vec_bits(v: &crate::solver::simd::Vec3x4, k: usize) -> [u32; 3] {
+    v.lane(k).to_array().map(f32::to_bits)
+}
+
+#[test]
+fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let softness = |warm_starting| ContactSoftness {
+        movable: Softness { bias_rate: 30.0, mass_scale: 0.8, impulse_scale: 0.2 },
+        fixed: Softness { bias_rate: 60.0, mass_scale: 0.9, impulse_scale: 0.1 },
+        warm_starting,
+    };
+    for round in 0..500 {
+        let bodies: Vec<(SolverBody, Velocity, Vec3)> = (0..8)
+            .map(|_| (random_body(&mut rng), Velocity::new(rng.vec(4.0), rng.vec(4.0)), rng.vec(3.0)))
+            .collect();
+        let contacts: Vec<Contact> = (0..4).map(|_| random_contact(&mut rng)).collect();
+        let side = |slot: usize| LaneBody {
+            slot: slot as u32,
+            body: &bodies[slot].0,
+            velocity: bodies[slot].1,
+            center: bodies[slot].2,
+        };
+        let empty: [bool; 4] = std::array::from_fn(|_| rng.chance(0.2));
+        let empty_contact = empty_contact();
+        let lanes: [LaneInput; 4] = std::array::from_fn(|k| match empty[k] {
+            true => empty_lane(&empty_contact),
+            false => LaneInput { contact: &contacts[k], a: side(2 * k), b: side(2 * k + 1) },
+        });
+        let soft = softness(round % 3 != 0);
+
+        let mut reference = WideContact::default();
+        clear(&mut reference);
+        for (k, lane) in lanes.iter().enumerate().filter(|(k, _)| !empty[*k]) {
+            prepare_lane(&mut reference, k, lane, soft);
+        }
+        // The batch starts from last step's leftovers, as in the solver.
+        let mut wide = reference.clone();
+        wide.points.iter_mut().for_each(|p| p.mass = f32x4::splat(7.0));
+        fill_batch(&mut wide, lanes, soft);
+
+        assert_eq!(wide.point_count, reference.point_count, "round {round}");
+        for k in 0..4 {
+            let at = format!("round {round}, lane {k}");
+            if empty[k] {
+                assert_eq!((wide.body_a[k], wide.body_b[k]), (0, 0), "{at}");
+                for v in
+                    [wide.inv_mass_a, wide.inv_mass_b, wide.friction, wide.twist_mass, wide.twist_impulse]
+                {
+                    assert_eq!(v.as_array()[k], 0.0, "{at}");
+                }
+                for p in &wide.points[..wide.point_count] {
+                    assert_eq!((bits(p.mass, k), bits(p.impulse, k)), (0, 0), "{at}");
+                }
+                for row in &wide.friction_rows {
+                    assert_eq!((bits(row.mass, k), bits(row.impulse, k)), (0, 0), "{at}");
+                }
+                continue;
+            }
+            assert_eq!((wide.body_a[k], wide.body_b[k]), (reference.body_a[k], reference.body_b[k]), "{at}");
+            assert_eq!(vec_bits(&wide.normal, k), vec_bits(&reference.normal, k), "{at}");
+            for (got, want) in [
+                (wide.inv_mass_a, reference.inv_mass_a),
+                (wide.inv_mass_b, reference.inv_mass_b),
+                (wide.friction, reference.friction),
+                (wide.twist_friction, reference.twist_friction),
+                (wide.restitution, reference.restitution),
+                (wide.bias_rate, reference.bias_rate),
+                (wide.mass_scale, reference.mass_scale),
+                (wide.impulse_scale, reference.impulse_scale),
+                (wide.twist_mass, reference.twist_mass),
+                (wide.twist_impulse, reference.twist_impulse),
+            ] {
+                assert_eq!(bits(got, k), bits(want, k), "{at}");
+            }
+            for (got, want) in
+                [(&wide.twist_spin_a, &reference.twist_spin_a), (&wide.twist_spin_b, &reference.twist_spin_b)]
+            {
+                assert_eq!(vec_bits(got, k), vec_bits(want, k), "{at}");
+            }
+            let count = contacts[k].manifold.count;
+            for (i, (got, want)) in
+                wide.points.iter().zip(&reference.points).enumerate().take(wide.point_count)
+            {
+                if i >= count {
+                    // A missing point of this lane pushes nothing.
+                    assert_eq!(
+                        (bits(got.mass, k), bits(got.impulse, k), bits(got.max_impulse, k)),
+                        (0, 0, 0)
+                    );
+                    continue;
+                }
+                for (g, w) in [
+                    (got.separation, want.separation),
+                    (got.mass, want.mass),
+                    (got.impulse, want.impulse),
+                    (got.max_impulse, want.max_impulse),
+                    (got.relative_velocity, want.relative_velocity),
+                ] {
+                    assert_eq!(bits(g, k), bits(w, k), "{at}, point {i}");
+                }
+                for (g, w) in [
+                    (&got.arm_a, &want.arm_a),
+                    (&got.arm_b, &want.arm_b),
+                    (&got.spin_a, &want.spin_a),
+                    (&got.spin_b, &want.spin_b),
+                ] {
+                    assert_eq!(vec_bits(g, k), vec_bits(w, k), "{at}, point {i}");
+                }
+            }
+            for (got, want) in wide.friction_rows.iter().zip(&reference.friction_rows) {
+                assert_eq!(
+                    (bits(got.mass, k), bits(got.impulse, k)),
+                    (bits(want.mass, k), bits(want.impulse, k))
+                );
+                for (g, w) in [
+                    (&got.direction, &want.direction),
+                    (&got.arm_a, &want.arm_a),
+                    (&got.arm_b, &want.arm_b),
+                    (&got.spin_a, &want.spin_a),
+                    (&got.spin_b, &want.spin_b),
+                ] {
+                    assert_eq!(vec_bits(g, k), vec_bits(w, k), "{at}");
+                }
+            }
+        }
+        // Whatever an inert slot holds is finite: it is multiplied by zero, never added as NaN.
+        for p in &wide.points[..wide.point_count] {
+            for v in [p.separation, p.mass, p.impulse, p.relative_velocity] {
+                assert!(v.as_array().iter().all(|x| x.is_finite()), "round {round}");
+            }
+            for v in [p.arm_a, p.arm_b, p.spin_a, p.spin_b] {
+                assert!(v.to_lanes().iter().all(|x| x.is_finite()), "round {round}");
+            }
+        }
+    }
+}
