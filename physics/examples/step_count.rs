@@ -82,10 +82,11 @@ fn main() {
                 .map(|s| format!("{} {:.2}", s.name(), p.stage(*s)))
                 .collect();
             println!(
-                "step {i}: {:.2} ms, {} pairs, {} touching, {} reinserted; {}",
+                "step {i}: {:.2} ms, {} pairs, {} touching in {} colours, {} reinserted; {}",
                 p.total_ms,
                 p.counters.contact_pairs,
                 p.counters.touching_contacts,
+                p.counters.colours,
                 p.counters.reinsertions,
                 stages.join(", ")
             );

@@ -20,6 +20,20 @@ use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 /// cache lines passed between cores cost little beside it.
 pub(crate) const BLOCK_BATCHES: usize = 32;
 
+/// Blocks a colour is cut into when its batches allow: enough for each of a few members to
+/// take several, so one that finishes early finds more (a colour in one or two blocks is done
+/// by one or two members while the rest wait).
+const BLOCKS_PER_COLOUR: usize = 8;
+
+/// Fewest batches in a block of a colour: below this a block's claim costs about its work.
+const MIN_COLOUR_BLOCK_BATCHES: usize = 4;
+
+/// Batches in each block of a colour of `batches` batches: [`BLOCK_BATCHES`] for a big colour,
+/// less for a small one, so it still makes [`BLOCKS_PER_COLOUR`] blocks.
+fn colour_block_len(batches: usize) -> usize {
+    batches.div_ceil(BLOCKS_PER_COLOUR).clamp(MIN_COLOUR_BLOCK_BATCHES, BLOCK_BATCHES)
+}
+
 /// Bodies in a block of a body stage (integrating velocities or positions).
 pub(crate) const BLOCK_BODIES: usize = 512;
 
@@ -90,7 +104,7 @@ impl<'a> Team<'a> {
 
     /// Blocks for a colour of `batches` batches.
     pub fn blocks_of(batches: usize) -> usize {
-        batches.div_ceil(BLOCK_BATCHES)
+        batches.div_ceil(colour_block_len(batches))
     }
 
     /// Runs a stage whose blocks are `blocks` (block `j`'s items: its range), with claim words
@@ -166,9 +180,8 @@ impl<'a> Team<'a> {
         let mut first_claim = 0;
         for colour in colours {
             let count = Team::blocks_of(colour.len());
-            let block = |j: usize| {
-                colour.start + j * BLOCK_BATCHES..(colour.start + (j + 1) * BLOCK_BATCHES).min(colour.end)
-            };
+            let len = colour_block_len(colour.len());
+            let block = |j: usize| colour.start + j * len..(colour.start + (j + 1) * len).min(colour.end);
             self.stage(count, block, &claims[first_claim..first_claim + count], colour.clone(), &mut work);
             first_claim += count;
         }
@@ -253,6 +266,16 @@ mod tests {
             });
             assert!(visits.iter().all(|v| v.load(Ordering::SeqCst) == 1), "{size} threads");
         }
+    }
+
+    #[test]
+    fn a_small_colour_is_cut_into_smaller_blocks() {
+        // A big colour in blocks of the full size; a middling one still in eight blocks; a
+        // tiny one in blocks of the least size.
+        assert_eq!((colour_block_len(10_000), Team::blocks_of(10_000)), (BLOCK_BATCHES, 313));
+        assert_eq!((colour_block_len(113), Team::blocks_of(113)), (15, 8));
+        assert_eq!((colour_block_len(10), Team::blocks_of(10)), (MIN_COLOUR_BLOCK_BATCHES, 3));
+        assert_eq!(Team::blocks_of(0), 0);
     }
 
     #[test]
