@@ -83,16 +83,18 @@ pub(crate) struct Contact {
 }
 
 // The solver prefetches three cache lines per contact: its fields must start a line and fit
-// in three.
+// in three. And the contact is six lines, as the docs count it.
 const _: () = assert!(
     std::mem::align_of::<Contact>() == 64
+        && std::mem::size_of::<Contact>() == 384
         && Contact::SOLVER_BYTES.start == 0
         && Contact::SOLVER_BYTES.end <= 3 * 64
 );
 
 impl Contact {
     /// The bytes of the fields the contact solver reads to fill its batches and writes to
-    /// store the impulses: from the manifold to the bodies.
+    /// store the impulses: from the manifold to the bodies (the fill takes the bodies from
+    /// its own list; they fit in the same lines).
     pub const SOLVER_BYTES: std::ops::Range<usize> =
         std::mem::offset_of!(Contact, manifold)..std::mem::offset_of!(Contact, body_b) + 4;
 }
@@ -295,8 +297,11 @@ pub(crate) struct ContactsState {
     /// Live contacts without points, ascending by slot.
     apart: Vec<(u32, ApartContact)>,
     /// Live contacts kept whole (those with points, and the few without that still carry
-    /// impulses, anchors or an island), ascending by slot.
-    touching: Vec<(u32, Contact)>,
+    /// impulses, anchors or an island), ascending by slot: their slots and, apart from them,
+    /// the contacts (a `(u32, Contact)` pair would pad each to 448 bytes, the contact being
+    /// aligned to cache lines).
+    touching_slots: Vec<u32>,
+    touching: Vec<Contact>,
 }
 
 /// What [`ContactsState::delta_from`] keeps: the whole small parts, and the slots whose entry
@@ -447,13 +452,19 @@ impl ContactsState {
             + self.free.len() * 4
             + self.links.len() * std::mem::size_of::<(u32, TerrainLink)>()
             + self.apart.len() * std::mem::size_of::<(u32, ApartContact)>()
-            + self.touching.len() * std::mem::size_of::<(u32, Contact)>()
+            + self.touching_slots.len() * 4
+            + self.touching.len() * std::mem::size_of::<Contact>()
     }
 
     /// The live contacts, ascending by slot.
     fn entries(&self) -> impl Iterator<Item = (u32, EntryRef<'_>)> + '_ {
         let mut apart = self.apart.iter().map(|(slot, a)| (*slot, EntryRef::Apart(a))).peekable();
-        let mut touching = self.touching.iter().map(|(slot, c)| (*slot, EntryRef::Whole(c))).peekable();
+        let mut touching = self
+            .touching_slots
+            .iter()
+            .zip(&self.touching)
+            .map(|(slot, c)| (*slot, EntryRef::Whole(c)))
+            .peekable();
         std::iter::from_fn(move || match (apart.peek(), touching.peek()) {
             (Some((a, _)), Some((t, _))) if a < t => apart.next(),
             (Some(_), Some(_)) | (None, _) => touching.next(),
@@ -465,7 +476,10 @@ impl ContactsState {
     fn push(&mut self, slot: u32, entry: EntryRef<'_>) {
         match entry {
             EntryRef::Apart(a) => self.apart.push((slot, *a)),
-            EntryRef::Whole(c) => self.touching.push((slot, c.clone())),
+            EntryRef::Whole(c) => {
+                self.touching_slots.push(slot);
+                self.touching.push(c.clone());
+            }
         }
     }
 
@@ -526,6 +540,7 @@ impl ContactsDelta {
             free: self.free.clone(),
             links: self.links.clone(),
             apart: Vec::with_capacity(anchor.apart.len()),
+            touching_slots: Vec::with_capacity(anchor.touching.len()),
             touching: Vec::with_capacity(anchor.touching.len()),
         };
         let owned = |state: &mut ContactsState, slot: u32, entry: &ContactEntry| match entry {
@@ -562,17 +577,22 @@ impl ContactStore {
         state.free.clone_from(&self.free);
         state.links.clear();
         state.apart.clear();
+        state.touching_slots.clear();
         state.touching.clear();
         // Reserved up front: a fresh state would otherwise grow (and copy) its arrays.
         let touching = self.contacts.iter().filter(|c| c.alive && c.touching).count();
         let alive = self.contacts.len() - self.free.len();
+        state.touching_slots.reserve(touching);
         state.touching.reserve(touching);
         state.apart.reserve(alive.saturating_sub(touching));
         for (id, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.alive) {
             let id = id as u32;
             match ApartContact::of(c) {
                 Some(apart) => state.apart.push((id, apart)),
-                None => state.touching.push((id, c.clone())),
+                None => {
+                    state.touching_slots.push(id);
+                    state.touching.push(c.clone());
+                }
             }
             if let Some(link) = &self.links[id as usize] {
                 state.links.push((id, link.clone()));
@@ -592,7 +612,7 @@ impl ContactStore {
         for (id, apart) in &state.apart {
             self.contacts[*id as usize] = apart.contact();
         }
-        for (id, contact) in &state.touching {
+        for (id, contact) in state.touching_slots.iter().zip(&state.touching) {
             self.contacts[*id as usize] = contact.clone();
         }
         for (id, link) in &state.links {

@@ -16,8 +16,9 @@ use std::cell::Cell;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
-/// Batches in a block of a colour: about a few microseconds of work, so the claims and the
-/// cache lines passed between cores cost little beside it.
+/// Batches in a block of the contact fill and store, and the most in a block of a colour
+/// ([`colour_block_len`]): about a few microseconds of work, so the claims and the cache lines
+/// passed between cores cost little beside it.
 pub(crate) const BLOCK_BATCHES: usize = 32;
 
 /// Blocks a colour is cut into when its batches allow: enough for each of a few members to
@@ -29,9 +30,10 @@ const BLOCKS_PER_COLOUR: usize = 8;
 const MIN_COLOUR_BLOCK_BATCHES: usize = 4;
 
 /// Batches in each block of a colour of `batches` batches: [`BLOCK_BATCHES`] for a big colour,
-/// less for a small one, so it still makes [`BLOCKS_PER_COLOUR`] blocks.
+/// less for a smaller one, so that from 32 batches on it makes at least [`BLOCKS_PER_COLOUR`]
+/// blocks (a colour under 32 batches makes fewer, of [`MIN_COLOUR_BLOCK_BATCHES`]).
 fn colour_block_len(batches: usize) -> usize {
-    batches.div_ceil(BLOCKS_PER_COLOUR).clamp(MIN_COLOUR_BLOCK_BATCHES, BLOCK_BATCHES)
+    (batches / BLOCKS_PER_COLOUR).clamp(MIN_COLOUR_BLOCK_BATCHES, BLOCK_BATCHES)
 }
 
 /// Bodies in a block of a body stage (integrating velocities or positions).
@@ -237,12 +239,12 @@ mod tests {
         // Colours big and small, then serial batches, on teams of 1 to 4 threads: every
         // batch is visited once, and no batch of a colour is visited before all batches of
         // the colours before it.
-        let colours = [0..400, 400..403, 403..405, 405..1000, 1000..1001];
+        let colours = [0..400, 400..403, 403..405, 405..1000, 1000..1001, 1001..1114, 1114..1147];
         let mut claims = Claims::default();
         for size in 1..=4 {
-            claims.reset(colour_claims(&colours, 1010));
+            claims.reset(colour_claims(&colours, 1156));
             let state = TeamState::default();
-            let visits: Vec<AtomicUsize> = (0..1010).map(|_| AtomicUsize::new(0)).collect();
+            let visits: Vec<AtomicUsize> = (0..1156).map(|_| AtomicUsize::new(0)).collect();
             let done = AtomicUsize::new(0);
             let colour_of =
                 |batch: usize| colours.iter().position(|c| c.contains(&batch)).unwrap_or(colours.len());
@@ -251,7 +253,7 @@ mod tests {
                     let (state, visits, done, colours, claims) = (&state, &visits, &done, &colours, &claims);
                     scope.spawn(move || {
                         let team = Team::member(index, size, state);
-                        team.for_each_colour(colours, 1001..1010, claims.words(), |range| {
+                        team.for_each_colour(colours, 1147..1156, claims.words(), |range| {
                             for batch in range {
                                 // Every batch of the earlier colours is done already.
                                 let before: usize =
@@ -270,12 +272,15 @@ mod tests {
 
     #[test]
     fn a_small_colour_is_cut_into_smaller_blocks() {
-        // A big colour in blocks of the full size; a middling one still in eight blocks; a
+        // A big colour in blocks of the full size; a middling one in at least eight blocks; a
         // tiny one in blocks of the least size.
         assert_eq!((colour_block_len(10_000), Team::blocks_of(10_000)), (BLOCK_BATCHES, 313));
-        assert_eq!((colour_block_len(113), Team::blocks_of(113)), (15, 8));
+        assert_eq!((colour_block_len(113), Team::blocks_of(113)), (14, 9));
         assert_eq!((colour_block_len(10), Team::blocks_of(10)), (MIN_COLOUR_BLOCK_BATCHES, 3));
         assert_eq!(Team::blocks_of(0), 0);
+        for batches in 32..2000 {
+            assert!(Team::blocks_of(batches) >= BLOCKS_PER_COLOUR, "{batches} batches");
+        }
     }
 
     #[test]

@@ -95,8 +95,11 @@ impl Vec3x4 {
 /// what `Mat3 * Vec3` computes per lane (the same sums in the same order).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Mat3x4 {
+    /// First column.
     pub x_axis: Vec3x4,
+    /// Second column.
     pub y_axis: Vec3x4,
+    /// Third column.
     pub z_axis: Vec3x4,
 }
 

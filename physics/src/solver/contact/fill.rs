@@ -17,7 +17,9 @@ use crate::solver::{SolverBody, Velocity};
 pub(super) struct LaneBody<'a> {
     /// Index in the solver's arrays.
     pub slot: u32,
+    /// Its mass and inertia as the solver sees them.
     pub body: &'a SolverBody,
+    /// Its velocities at the start of the step.
     pub velocity: Velocity,
     /// Centre of mass at the start of the step.
     pub center: Vec3,
@@ -26,8 +28,11 @@ pub(super) struct LaneBody<'a> {
 /// One lane's contact and its two bodies.
 #[derive(Clone, Copy)]
 pub(super) struct LaneInput<'a> {
+    /// The touching contact.
     pub contact: &'a Contact,
+    /// Its body A (the manifold's normal points from A to B).
     pub a: LaneBody<'a>,
+    /// Its body B.
     pub b: LaneBody<'a>,
 }
 
@@ -66,7 +71,8 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
     let count = f32x4::new(counts.map(|n| n as f32));
     // Empty lanes divide by one: their sums are zero anyway.
     let divisor = count.fast_max(f32x4::ONE);
-    let warm = if softness.warm_starting { f32x4::ONE } else { f32x4::ZERO }.simd_gt(f32x4::ZERO);
+    // All ones in every lane when warm starting, else all zeros: a mask for `select`.
+    let warm = f32x4::splat(if softness.warm_starting { 1.0 } else { 0.0 }).simd_gt(f32x4::ZERO);
 
     wc.body_a = sides_a.map(|b| b.slot);
     wc.body_b = sides_b.map(|b| b.slot);
@@ -112,7 +118,9 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
         let (arm_a, arm_b) = (r_a.cross(n), r_b.cross(n));
         let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
         let p = &mut wc.points[i];
-        p.separation = separation;
+        // A missing point's separation is a leftover of an older manifold: zero it, so every
+        // value filled is a function of the lanes' valid points only.
+        p.separation = select(valid, separation, f32x4::ZERO);
         p.arm_a = arm_a;
         p.arm_b = arm_b;
         p.spin_a = spin_a;
