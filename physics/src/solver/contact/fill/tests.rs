@@ -213,6 +213,16 @@ fn vec_bits(v: &crate::solver::simd::Vec3x4, k: usize) -> [u32; 3] {
     v.lane(k).to_array().map(f32::to_bits)
 }
 
+/// Lane `k` of `got` and `want` hold the same bits.
+fn same_lane(got: f32x4, want: f32x4, k: usize, at: &str) {
+    assert_eq!(bits(got, k), bits(want, k), "{at}");
+}
+
+/// Lane `k` of `got` and `want` hold the same vector, bit for bit.
+fn same_lane3(got: &crate::solver::simd::Vec3x4, want: &crate::solver::simd::Vec3x4, k: usize, at: &str) {
+    assert_eq!(vec_bits(got, k), vec_bits(want, k), "{at}");
+}
+
 #[test]
 fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -288,12 +298,12 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                 (wide.twist_mass, reference.twist_mass),
                 (wide.twist_impulse, reference.twist_impulse),
             ] {
-                assert_eq!(bits(got, k), bits(want, k), "{at}");
+                same_lane(got, want, k, &at);
             }
             for (got, want) in
                 [(&wide.twist_spin_a, &reference.twist_spin_a), (&wide.twist_spin_b, &reference.twist_spin_b)]
             {
-                assert_eq!(vec_bits(got, k), vec_bits(want, k), "{at}");
+                same_lane3(got, want, k, &at);
             }
             let count = contacts[k].manifold.count;
             for (i, (got, want)) in
@@ -312,7 +322,7 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     (got.max_impulse, want.max_impulse),
                     (got.relative_velocity, want.relative_velocity),
                 ] {
-                    assert_eq!(bits(g, k), bits(w, k), "{at}, point {i}");
+                    same_lane(g, w, k, &format!("{at}, point {i}"));
                 }
                 for (g, w) in [
                     (&got.arm_a, &want.arm_a),
@@ -320,13 +330,12 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     (&got.spin_a, &want.spin_a),
                     (&got.spin_b, &want.spin_b),
                 ] {
-                    assert_eq!(vec_bits(g, k), vec_bits(w, k), "{at}, point {i}");
+                    same_lane3(g, w, k, &format!("{at}, point {i}"));
                 }
             }
             for (got, want) in wide.friction_rows.iter().zip(&reference.friction_rows) {
-                let (got_bits, want_bits) =
-                    ((bits(got.mass, k), bits(got.impulse, k)), (bits(want.mass, k), bits(want.impulse, k)));
-                assert_eq!(got_bits, want_bits, "{at}");
+                same_lane(got.mass, want.mass, k, &at);
+                same_lane(got.impulse, want.impulse, k, &at);
                 for (g, w) in [
                     (&got.direction, &want.direction),
                     (&got.arm_a, &want.arm_a),
@@ -334,7 +343,7 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     (&got.spin_a, &want.spin_a),
                     (&got.spin_b, &want.spin_b),
                 ] {
-                    assert_eq!(vec_bits(g, k), vec_bits(w, k), "{at}");
+                    same_lane3(g, w, k, &at);
                 }
             }
         }
