@@ -11,8 +11,8 @@ use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, gather_shared, scatter_moving, select};
 use super::substeps::SolveArrays;
 use super::{Motion, Softness, SolverBody, Velocity};
-use crate::joint::Limits;
 use crate::joint::rows::{NO_FEEDBACK, Pass};
+use crate::joint::{Joint, Limits};
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, colour_claims};
@@ -395,6 +395,11 @@ pub(crate) trait WideJoint: Default {
     /// One pass over the rows with feedback `rigid` on the rigid ones (springs keep theirs);
     /// `inv_h` lets a limit not yet reached close its gap in one substep.
     fn solve(&mut self, v: &mut LaneVelocity, pose: &Self::Pose, rigid: &SoftLanes, inv_h: f32x4);
+    /// Writes each lane's impulses back into its joint (`joints[k]`, `None` for an empty lane)
+    /// for the next step, with the readouts of the step (force, torque, motor load, limit
+    /// state) at the bodies' final `motions`; over the substep `h` a substep's impulse is a
+    /// force.
+    fn store(&self, bodies: &[SolverBody], motions: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]);
 }
 
 /// The joints of one wide type in a step, coloured (in joint order, with the contacts'
@@ -496,6 +501,17 @@ impl<W: WideJoint> WideJoints<W> {
         let arrays = SolveArrays::new(&mut bodies, &mut motions, velocities, &mut claims);
         self.share().run(&Team::alone(), pass, &arrays, rigid);
     }
+
+    /// Writes every batch's impulses and readouts into `joints` on the caller's thread alone
+    /// (tests compare them with the scalar rows' this way).
+    #[cfg(test)]
+    pub fn store(&mut self, bodies: &[SolverBody], motions: &[Motion], joints: &mut [Joint]) {
+        let (mut bodies, mut motions, mut velocities) =
+            (bodies.to_vec(), motions.to_vec(), vec![Velocity::ZERO; bodies.len()]);
+        let mut claims = Claims::default();
+        let arrays = SolveArrays::new(&mut bodies, &mut motions, &mut velocities, &mut claims);
+        self.share().store(&Team::alone(), &arrays, &SharedSlice::new(joints));
+    }
 }
 
 /// The batches of one wide joint type in a solve, shared by the members of its team.
@@ -527,6 +543,29 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
             for (lanes, w) in self.lanes[block].iter().zip(batches) {
                 *w = W::default();
                 fill(w, lanes);
+            }
+        });
+    }
+
+    /// Writes each batch's impulses and readouts into its joints ([`WideJoint::store`]), in
+    /// blocks of batches the team shares, after the substeps.
+    pub fn store(&self, team: &Team, arrays: &SolveArrays, joints: &SharedSlice<Joint>) {
+        let count = self.wide.len();
+        // Any claim words serve: this stage's number is higher than any they hold.
+        let claims = &self.claims[..count.div_ceil(BLOCK_BATCHES)];
+        // SAFETY: the batches, solver bodies and motions are only read in this stage.
+        let (wide, bodies, motions) =
+            unsafe { (self.wide.as_slice(), arrays.bodies.as_slice(), arrays.motions.as_slice()) };
+        team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
+            for w in &wide[block] {
+                let lanes = w.lanes().joints.map(|joint| {
+                    let joint = joint as usize;
+                    // SAFETY: a joint is in one lane of one batch, and each block of batches
+                    // is one member's in this stage: no one else touches this joint.
+                    (joint != EMPTY_LANE as usize)
+                        .then(|| unsafe { &mut joints.slice_mut(joint..joint + 1)[0] })
+                });
+                w.store(bodies, motions, self.h, lanes);
             }
         });
     }

@@ -17,10 +17,10 @@
 //! The batches follow the joint order, so the result is the same on every run and for every
 //! thread count.
 
-use super::SolverBody;
 use super::colouring::EMPTY_LANE;
 use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes, WideJoint, WideJoints};
 use super::simd::{SymMat3x4, Vec3x4, f32x4};
+use super::{Motion, SolverBody};
 use crate::joint::Joint;
 use crate::math::Vec3;
 
@@ -88,6 +88,19 @@ impl WideJoint for WidePointJoint {
     fn solve(&mut self, v: &mut LaneVelocity, (arms, separation): &Self::Pose, rigid: &SoftLanes, _: f32x4) {
         self.lanes.solve_point_with_mass(v, *arms, *separation, &self.mass, rigid, &mut self.impulse);
     }
+
+    /// The impulse and the force (impulse over the substep); a plain ball joint carries no
+    /// torque, motor or limit.
+    fn store(&self, _: &[SolverBody], _: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]) {
+        for (k, j) in joints.into_iter().enumerate() {
+            let Some(j) = j else { continue };
+            j.impulses.point = self.impulse.lane(k);
+            j.force = j.impulses.point / h;
+            j.torque = Vec3::ZERO;
+            j.motor_load = 0.0;
+            j.limit_active = false;
+        }
+    }
 }
 
 /// Fills batch `w` with the joints of `lanes` (indices into `joints`) and the masses of
@@ -120,21 +133,5 @@ impl PointJointSolver {
     /// solve's team ([`fill_batch`]); `h` is the substep.
     pub fn colour(&mut self, joints: &[PointJoint], bodies: &[SolverBody], h: f32) {
         self.batches.colour(joints, |j| j.bodies, bodies, h);
-    }
-
-    /// Writes each joint's impulse back for the next step, with its force (impulse over the
-    /// substep `h`); a plain ball joint carries no torque, motor or limit.
-    pub fn store(&self, joints: &mut [Joint]) {
-        let h = self.batches.h;
-        for w in &self.batches.wide {
-            for (k, joint) in w.lanes.filled() {
-                let j = &mut joints[joint as usize];
-                j.impulses.point = w.impulse.lane(k);
-                j.force = j.impulses.point / h;
-                j.torque = Vec3::ZERO;
-                j.motor_load = 0.0;
-                j.limit_active = false;
-            }
-        }
     }
 }

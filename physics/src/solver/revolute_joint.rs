@@ -118,6 +118,30 @@ impl WideJoint for WideRevolute {
         lanes.angular_row(b.cross(normal)).equality(v, b.dot(normal), rigid, &mut self.tilt[0]);
         lanes.angular_row(b.cross(binormal)).equality(v, b.dot(binormal), rigid, &mut self.tilt[1]);
     }
+
+    /// The impulses, and the force, torque, motor load and limit state at the end of the step.
+    fn store(&self, bodies: &[SolverBody], motions: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]) {
+        let inv_h = 1.0 / h;
+        let torque = self.torque(&self.pose(&self.lanes.motion(bodies, motions)));
+        for (k, j) in joints.into_iter().enumerate() {
+            let Some(j) = j else { continue };
+            let lane = |x: f32x4| x.as_array()[k];
+            let i = JointImpulses {
+                point: self.point.lane(k),
+                tilt: [lane(self.tilt[0]), lane(self.tilt[1])],
+                spring: lane(self.spring_impulse),
+                motor: lane(self.motor_impulse),
+                lower: lane(self.limits.lower_impulse),
+                upper: lane(self.limits.upper_impulse),
+                ..Default::default()
+            };
+            j.force = i.point * inv_h;
+            j.torque = torque.lane(k) * inv_h;
+            j.motor_load = i.motor * inv_h;
+            j.limit_active = i.lower > 0.0 || i.upper > 0.0;
+            j.impulses = i;
+        }
+    }
 }
 
 impl WideRevolute {
@@ -176,32 +200,5 @@ impl RevoluteJointSolver {
                 }
             },
         );
-    }
-
-    /// Writes the impulses back for the next step, with the force, torque, motor load and limit
-    /// state each joint had at the end of the step.
-    pub fn store(&self, bodies: &[SolverBody], motions: &[Motion], joints: &mut [Joint]) {
-        let inv_h = 1.0 / self.batches.h;
-        for w in &self.batches.wide {
-            let torque = w.torque(&w.pose(&w.lanes.motion(bodies, motions)));
-            for (k, joint) in w.lanes.filled() {
-                let lane = |x: f32x4| x.as_array()[k];
-                let i = JointImpulses {
-                    point: w.point.lane(k),
-                    tilt: [lane(w.tilt[0]), lane(w.tilt[1])],
-                    spring: lane(w.spring_impulse),
-                    motor: lane(w.motor_impulse),
-                    lower: lane(w.limits.lower_impulse),
-                    upper: lane(w.limits.upper_impulse),
-                    ..Default::default()
-                };
-                let j = &mut joints[joint as usize];
-                j.force = i.point * inv_h;
-                j.torque = torque.lane(k) * inv_h;
-                j.motor_load = i.motor * inv_h;
-                j.limit_active = i.lower > 0.0 || i.upper > 0.0;
-                j.impulses = i;
-            }
-        }
     }
 }

@@ -149,6 +149,30 @@ impl WideJoint for WideSpherical {
         }
         lanes.solve_point(v, pose.arms, pose.separation, rigid, &mut self.point);
     }
+
+    /// The impulses, and the force, torque, motor load and limit state at the end of the step.
+    fn store(&self, bodies: &[SolverBody], motions: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]) {
+        let inv_h = 1.0 / h;
+        let torque = self.torque(&self.pose(&self.lanes.motion(bodies, motions)));
+        for (k, j) in joints.into_iter().enumerate() {
+            let Some(j) = j else { continue };
+            let lane = |x: f32x4| x.as_array()[k];
+            let i = JointImpulses {
+                point: self.point.lane(k),
+                friction: self.friction.lane(k),
+                rotation: self.rotation.lane(k),
+                swing: lane(self.swing_impulse),
+                lower: lane(self.twist.lower_impulse),
+                upper: lane(self.twist.upper_impulse),
+                ..Default::default()
+            };
+            j.force = i.point * inv_h;
+            j.torque = torque.lane(k) * inv_h;
+            j.motor_load = 0.0;
+            j.limit_active = i.lower > 0.0 || i.upper > 0.0 || i.swing > 0.0;
+            j.impulses = i;
+        }
+    }
 }
 
 impl WideSpherical {
@@ -224,32 +248,5 @@ impl SphericalJointSolver {
                 }
             },
         );
-    }
-
-    /// Writes the impulses back for the next step, with the force, torque and limit state
-    /// each joint had at the end of the step.
-    pub fn store(&self, bodies: &[SolverBody], motions: &[Motion], joints: &mut [Joint]) {
-        let inv_h = 1.0 / self.batches.h;
-        for w in &self.batches.wide {
-            let torque = w.torque(&w.pose(&w.lanes.motion(bodies, motions)));
-            for (k, joint) in w.lanes.filled() {
-                let lane = |x: f32x4| x.as_array()[k];
-                let i = JointImpulses {
-                    point: w.point.lane(k),
-                    friction: w.friction.lane(k),
-                    rotation: w.rotation.lane(k),
-                    swing: lane(w.swing_impulse),
-                    lower: lane(w.twist.lower_impulse),
-                    upper: lane(w.twist.upper_impulse),
-                    ..Default::default()
-                };
-                let j = &mut joints[joint as usize];
-                j.force = i.point * inv_h;
-                j.torque = torque.lane(k) * inv_h;
-                j.motor_load = 0.0;
-                j.limit_active = i.lower > 0.0 || i.upper > 0.0 || i.swing > 0.0;
-                j.impulses = i;
-            }
-        }
     }
 }

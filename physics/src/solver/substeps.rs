@@ -69,8 +69,9 @@ pub(crate) struct TouchingContacts<'a> {
     pub ids: &'a [u32],
     /// The solver bodies' centres of mass at the start of the step.
     pub centers: &'a [Vec3],
-    /// Every joint, by slot, for the plain ball joints' poses.
-    pub joints: &'a [Joint],
+    /// Every joint, by slot: the plain ball joints' poses are read from it, and the batched
+    /// joints' impulses stored back into it.
+    pub joints: &'a mut [Joint],
     /// Every body, by slot.
     pub bodies: &'a [Body],
 }
@@ -123,6 +124,7 @@ fn run_substeps(
     }
     contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
     contacts.store(team);
+    joints.store(team, arrays);
 }
 
 /// Adds gravity, forces and damping for one substep, to this member's share of the bodies.

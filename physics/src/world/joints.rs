@@ -238,6 +238,9 @@ impl World {
     /// After the solve: joints whose force or torque passed their threshold are reported and
     /// disabled, in joint order.
     pub(super) fn break_joints(&mut self) {
+        if !self.scratch.joint_solver.breakable() {
+            return;
+        }
         let mut broken = std::mem::take(&mut self.scratch.candidates);
         broken.clear();
         broken.extend(self.scratch.joint_solver.joints().filter(|&slot| {

@@ -102,6 +102,9 @@ pub(crate) struct StepScratch {
     pub(super) candidates: Vec<u32>,
     /// Per awake body, the fraction of its move at which it first touched something static.
     impacts: Vec<f32>,
+    /// Per awake body, whether it is a kinematic body that moved this step (set while
+    /// finalising, so the pass that keeps what such bodies touch awake reads a byte a body).
+    moving_kinematic: Vec<bool>,
     pub(super) water_block: crate::terrain::WaterBlock,
     /// Some awake body got a water contact since the water last went inert.
     pub(super) wet: bool,
@@ -114,6 +117,7 @@ impl StepScratch {
         self.pairs.len() * 8
             + (self.touching.len() + self.awake.len() + self.solver_index.len() + self.candidates.len()) * 4
             + self.contact_status.len()
+            + self.moving_kinematic.len()
             + self.solver_bodies.len() * size_of::<SolverBody>()
             + (self.velocities.len() + self.motions.len()) * size_of::<Velocity>()
             + self.centers.len() * size_of::<Vec3>()
@@ -389,6 +393,7 @@ impl World {
         let joint_softness = Softness::new(s.joint_hertz.min(0.25 / h), s.joint_damping_ratio, h);
         let joints = &mut scratch.joint_solver;
         joints.prepare(
+            self.threads.as_deref(),
             &self.joints.joints,
             &self.awake_joints,
             &self.bodies.bodies,
@@ -426,12 +431,12 @@ impl World {
                 contacts: &mut self.contacts.contacts,
                 ids: &scratch.touching,
                 centers: &scratch.centers,
-                joints: &self.joints.joints,
+                joints: &mut self.joints.joints,
                 bodies: &self.bodies.bodies,
             },
         );
         let (bodies, motions) = (&scratch.solver_bodies, &scratch.motions);
-        joints.store(bodies, motions, &mut self.joints.joints);
+        joints.store_general(bodies, motions, &mut self.joints.joints);
     }
 
     /// The solver's arrays for this step's awake bodies: solver index `k + 1` is awake body
@@ -501,14 +506,18 @@ impl World {
         let scratch = &mut self.scratch;
         let count = scratch.awake.len();
         scratch.body_block_claims.reset(count.div_ceil(BODY_BLOCK));
+        scratch.moving_kinematic.resize(count, false);
         let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
         let (solver_bodies, motions, velocities) =
             (&scratch.solver_bodies, &scratch.motions, &scratch.velocities);
         let bodies = SharedSlice::new(&mut self.bodies.bodies);
+        let moving_kinematic = SharedSlice::new(&mut scratch.moving_kinematic);
         // In blocks of the awake list the world's threads share: each body is written once.
         run_team(helpers, |team| {
             team.for_blocks(count, BODY_BLOCK, claims, |block| {
-                for k in block {
+                // SAFETY: each block of the awake list is one member's in this stage.
+                let moving_kinematic = unsafe { moving_kinematic.slice_mut(block.clone()) };
+                for k in block.clone() {
                     let sb = &solver_bodies[k + 1];
                     // SAFETY: the awake list holds each body once, and each block of it is one
                     // member's in this stage.
@@ -527,13 +536,13 @@ impl World {
                         || b.angular_velocity.length_squared()
                             > s.sleep_angular_threshold * s.sleep_angular_threshold;
                     b.sleep_timer = if restless { 0.0 } else { b.sleep_timer + s.dt };
+                    moving_kinematic[k - block.start] = b.body_type == BodyType::Kinematic && restless;
                 }
             });
         });
         for k in 0..self.scratch.awake.len() {
-            let body = self.scratch.awake[k];
-            let b = &self.bodies.bodies[body as usize];
-            if b.body_type == BodyType::Kinematic && b.sleep_timer == 0.0 {
+            if self.scratch.moving_kinematic[k] {
+                let body = self.scratch.awake[k];
                 self.keep_touching_awake(body);
                 self.keep_jointed_awake(body);
             }
