@@ -14,7 +14,9 @@
 
 use std::cell::Cell;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// Batches in a block of the contact fill and store, and the most in a block of a colour
 /// ([`colour_block_len`]): about a few microseconds of work, so the claims and the cache lines
@@ -42,6 +44,16 @@ pub(crate) const BLOCK_BODIES: usize = 512;
 /// Spins (checks) while waiting for a stage before a member yields its core, to a member the
 /// system has not scheduled yet when there are more members than cores.
 const SPINS_BEFORE_YIELD: u32 = 64;
+
+/// How long a helper keeps its core after a team's work, for the next team of the step. A
+/// helper that went to sleep took about 25 µs to join the next team (woken by the system, on
+/// the 2-core machine), so each of a step's seven or so teams began on the caller's thread
+/// alone, and a short one (gathering the solver's arrays, 40 µs) ended before the helper came.
+/// The serial work between two teams of a step is mostly shorter than this.
+const LINGER: Duration = Duration::from_micros(200);
+
+/// Teams started in this process: a lingering helper stops waiting once this changes.
+static TEAMS_STARTED: AtomicU64 = AtomicU64::new(0);
 
 /// One claim word per block: the last stage that claimed it. Stages are numbered from 1 in
 /// every solve, in the order every member runs them, so a block is claimed in stage `s` by the
@@ -215,12 +227,38 @@ pub(crate) fn run_team(helpers: Option<&rayon::ThreadPool>, work: impl Fn(&Team)
     let size = pool.current_num_threads() + 1;
     let state = TeamState::default();
     let (state, work) = (&state, &work);
+    TEAMS_STARTED.fetch_add(1, Ordering::Relaxed);
     pool.in_place_scope(|scope| {
         for index in 1..size {
             scope.spawn(move |_| work(&Team::member(index, size, state)));
         }
         work(&Team::member(0, size, state));
     });
+    linger(pool);
+}
+
+/// Keeps each helper of `pool` busy waiting for up to [`LINGER`], until the next team starts
+/// (its jobs queue behind these, so a helper that stops waiting takes one at once). Only
+/// when every thread has a core of its own: with more threads than cores, a waiting helper
+/// would take the core of the thread doing the step's serial work.
+fn linger(pool: &rayon::ThreadPool) {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let helpers = pool.current_num_threads();
+    if helpers + 1 > cores {
+        return;
+    }
+    let started = TEAMS_STARTED.load(Ordering::Relaxed);
+    for _ in 0..helpers {
+        pool.spawn(move || {
+            let since = Instant::now();
+            while TEAMS_STARTED.load(Ordering::Relaxed) == started && since.elapsed() < LINGER {
+                for _ in 0..SPINS_BEFORE_YIELD {
+                    std::hint::spin_loop();
+                }
+            }
+        });
+    }
 }
 
 /// Claim words for colours of these lengths and a serial block, at least one per block of
