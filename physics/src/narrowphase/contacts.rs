@@ -116,6 +116,10 @@ pub(crate) struct ContactStore {
     /// Per slot, bumped each time the slot is reused (kept beside the contacts, which the
     /// narrowphase streams through, rather than inside them).
     generations: Vec<u32>,
+    /// Per slot, the contact's two bodies as in [`Contact::body_a`] and [`Contact::body_b`]
+    /// (a slot's last contact's when it is free): the narrowphase's quick checks read these,
+    /// eight bytes a contact, instead of a cache line of each 384-byte contact.
+    pub bodies: Vec<(u32, u32)>,
 }
 
 impl ContactStore {
@@ -159,16 +163,19 @@ impl ContactStore {
 
     fn insert(&mut self, contact: Contact) -> u32 {
         let contact = Contact { alive: true, island: IslandLink::NONE, ..contact };
+        let bodies = (contact.body_a, contact.body_b);
         match self.free.pop() {
             Some(id) => {
                 self.contacts[id as usize] = contact;
                 self.generations[id as usize] = self.generations[id as usize].wrapping_add(1);
+                self.bodies[id as usize] = bodies;
                 id
             }
             None => {
                 self.contacts.push(contact);
                 self.links.push(None);
                 self.generations.push(0);
+                self.bodies.push(bodies);
                 self.contacts.len() as u32 - 1
             }
         }
@@ -618,6 +625,8 @@ impl ContactStore {
         for (id, link) in &state.links {
             self.links[*id as usize] = Some(link.clone());
         }
+        self.bodies.clear();
+        self.bodies.extend(self.contacts.iter().map(|c| (c.body_a, c.body_b)));
         self.lookup.clear();
         self.terrain_lookup.clear();
         for (id, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.alive) {
