@@ -161,12 +161,14 @@ pub(crate) struct ContactSolver {
 }
 
 impl ContactSolver {
-    /// Colours the touching contacts listed in `touching` (contact ids, ascending) into
-    /// batches, to be filled by the solve's team ([`SharedContacts::fill`]).
+    /// Colours the touching contacts listed in `touching` (contact ids, ascending), whose
+    /// bodies `contact_bodies` gives by id and manifold points `point_count`, into batches,
+    /// to be filled by the solve's team ([`SharedContacts::fill`]).
     pub fn prepare(
         &mut self,
-        contacts: &[Contact],
         touching: &[u32],
+        contact_bodies: &[(u32, u32)],
+        point_count: impl Fn(usize) -> u8,
         solver_index: &[u32],
         bodies: &[SolverBody],
         softness: ContactSoftness,
@@ -174,16 +176,16 @@ impl ContactSolver {
         self.softness = softness;
         self.movable.clear();
         self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
-        // Each contact's solver bodies, read once in contact order (the contacts are large, and
-        // the batches visit them out of order).
+        // Each contact's solver bodies and point count, from dense arrays in contact order (the
+        // contacts are large, and only the fill reads them, batch by batch).
         self.pairs.clear();
         self.point_counts.clear();
         for &id in touching {
-            let c = &contacts[id as usize];
+            let (a, b) = contact_bodies[id as usize];
             // The terrain side of a terrain contact is no slot: it is the fixed body.
             let slot = |body: u32| solver_index.get(body as usize).copied().unwrap_or(0);
-            self.pairs.push((slot(c.body_a), slot(c.body_b)));
-            self.point_counts.push(c.manifold.count as u8);
+            self.pairs.push((slot(a), slot(b)));
+            self.point_counts.push(point_count(id as usize));
         }
         // Every lane's bodies index the solver arrays; the solve reads them unchecked.
         let n = bodies.len() as u32;

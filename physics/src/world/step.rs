@@ -69,14 +69,18 @@ const SEPARATED: u8 = 8;
 /// such a pair that is still apart changes nothing in the contact, and is done from the bodies
 /// alone ([`World::update_contacts`]).
 const QUIET: u8 = 16;
+/// The manifold's point count (0 to 4) sits in the status byte's top bits, so the solver's
+/// preparation reads no contact.
+const POINTS_SHIFT: u8 = 5;
 
-/// The contact's flags after its update, as bits.
+/// The contact's flags after its update, as bits, and its manifold's point count.
 fn contact_status(c: &Contact) -> u8 {
-    let status = (c.touching as u8 * TOUCHING)
+    let flags = (c.touching as u8 * TOUCHING)
         | (c.began as u8 * BEGAN)
         | (c.ended as u8 * ENDED)
         | (c.separated as u8 * SEPARATED);
-    if status == 0 { QUIET } else { status }
+    let flags = if flags == 0 { QUIET } else { flags };
+    flags | (c.manifold.count as u8) << POINTS_SHIFT
 }
 
 /// Buffers reused by every step so the steady state allocates nothing.
@@ -393,12 +397,13 @@ impl World {
         let h = s.dt / s.substeps as f32;
         self.gather_solver_bodies(h);
         let scratch = &mut self.scratch;
-        // Touching contacts with at least one simulated body, in contact order.
+        // Touching contacts with at least one simulated body, in contact order (their bodies
+        // from the store's dense array: the contacts themselves are read later, by the fill).
         scratch.touching.clear();
         for id in self.awake_contacts.iter().filter(|&id| scratch.contact_status[id] & TOUCHING != 0) {
-            let c = &self.contacts.contacts[id];
-            let simulated = scratch.solver_index[c.body_a as usize] != FIXED_SLOT
-                || (c.body_b != TERRAIN && scratch.solver_index[c.body_b as usize] != FIXED_SLOT);
+            let (a, b) = self.contacts.bodies[id];
+            let simulated = scratch.solver_index[a as usize] != FIXED_SLOT
+                || (b != TERRAIN && scratch.solver_index[b as usize] != FIXED_SLOT);
             if simulated {
                 scratch.touching.push(id as u32);
             }
@@ -422,9 +427,11 @@ impl World {
             s.warm_starting,
         );
         let contacts = &mut scratch.contact_solver;
+        let status = &scratch.contact_status;
         contacts.prepare(
-            &self.contacts.contacts,
             &scratch.touching,
+            &self.contacts.bodies,
+            |id| status[id] >> POINTS_SHIFT,
             &scratch.solver_index,
             &scratch.solver_bodies,
             softness,
