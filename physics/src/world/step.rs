@@ -34,8 +34,10 @@ const CONTACT_BLOCK: usize = 256;
 /// costs about what they would save.
 const MIN_CONTACTS_FOR_TEAM: usize = 512;
 
-/// Awake bodies before the proxy update and the continuous stage run on the world's threads.
-const MIN_BODIES_FOR_TEAM: usize = 2048;
+/// Awake bodies before the proxy update and the continuous stage run on the world's threads
+/// (with the helpers lingering between teams, sharing them also keeps a helper awake for the
+/// narrowphase after them).
+const MIN_BODIES_FOR_TEAM: usize = 1024;
 
 /// Awake bodies before gathering the solver's arrays and finalising run on the world's
 /// threads: they do more per body than the proxy update (the rain's 2005 bodies on two threads:
