@@ -12,7 +12,8 @@ use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, gather_shared, scatt
 use super::substeps::SolveArrays;
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::joint::rows::{NO_FEEDBACK, Pass};
-use crate::joint::{Joint, Limits};
+use crate::joint::{Joint, JointImpulses, Limits};
+use crate::math::Vec3;
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, colour_claims};
@@ -400,6 +401,28 @@ pub(crate) trait WideJoint: Default {
     /// state) at the bodies' final `motions`; over the substep `h` a substep's impulse is a
     /// force.
     fn store(&self, bodies: &[SolverBody], motions: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]);
+}
+
+/// Writes each filled lane's impulses into its joint (`joints[k]`, `None` for an empty lane),
+/// with the readouts they give over the substep `h`: the force from the point impulse, the
+/// torque from `torque(k)` (the lane's angular impulse, world axes), the motor load, and the
+/// limit state from the impulses. What the revolute and spherical batches store.
+pub(crate) fn store_impulses(
+    joints: [Option<&mut Joint>; 4],
+    h: f32,
+    impulses: impl Fn(usize) -> JointImpulses,
+    torque: impl Fn(usize) -> Vec3,
+) {
+    let inv_h = 1.0 / h;
+    for (k, j) in joints.into_iter().enumerate() {
+        let Some(j) = j else { continue };
+        let i = impulses(k);
+        j.force = i.point * inv_h;
+        j.torque = torque(k) * inv_h;
+        j.motor_load = i.motor * inv_h;
+        j.limit_active = i.lower > 0.0 || i.upper > 0.0 || i.swing > 0.0;
+        j.impulses = i;
+    }
 }
 
 /// The joints of one wide type in a step, coloured (in joint order, with the contacts'

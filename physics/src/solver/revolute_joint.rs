@@ -9,7 +9,7 @@
 //! every run and for every thread count.
 
 use super::joint_lanes::{
-    JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints,
+    JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints, store_impulses,
 };
 use super::simd::{Quatx4, Vec3x4, f32x4, wrap_angle};
 use super::{Motion, Softness, SolverBody};
@@ -121,12 +121,10 @@ impl WideJoint for WideRevolute {
 
     /// The impulses, and the force, torque, motor load and limit state at the end of the step.
     fn store(&self, bodies: &[SolverBody], motions: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]) {
-        let inv_h = 1.0 / h;
         let torque = self.torque(&self.pose(&self.lanes.motion(bodies, motions)));
-        for (k, j) in joints.into_iter().enumerate() {
-            let Some(j) = j else { continue };
+        let impulses = |k: usize| {
             let lane = |x: f32x4| x.as_array()[k];
-            let i = JointImpulses {
+            JointImpulses {
                 point: self.point.lane(k),
                 tilt: [lane(self.tilt[0]), lane(self.tilt[1])],
                 spring: lane(self.spring_impulse),
@@ -134,13 +132,9 @@ impl WideJoint for WideRevolute {
                 lower: lane(self.limits.lower_impulse),
                 upper: lane(self.limits.upper_impulse),
                 ..Default::default()
-            };
-            j.force = i.point * inv_h;
-            j.torque = torque.lane(k) * inv_h;
-            j.motor_load = i.motor * inv_h;
-            j.limit_active = i.lower > 0.0 || i.upper > 0.0;
-            j.impulses = i;
-        }
+            }
+        };
+        store_impulses(joints, h, impulses, |k| torque.lane(k));
     }
 }
 

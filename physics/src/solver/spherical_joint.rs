@@ -9,7 +9,7 @@
 
 use super::joint::masses_of;
 use super::joint_lanes::{
-    JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints,
+    JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints, store_impulses,
 };
 use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, select};
 use super::{Motion, Softness, SolverBody};
@@ -152,12 +152,10 @@ impl WideJoint for WideSpherical {
 
     /// The impulses, and the force, torque, motor load and limit state at the end of the step.
     fn store(&self, bodies: &[SolverBody], motions: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]) {
-        let inv_h = 1.0 / h;
         let torque = self.torque(&self.pose(&self.lanes.motion(bodies, motions)));
-        for (k, j) in joints.into_iter().enumerate() {
-            let Some(j) = j else { continue };
+        let impulses = |k: usize| {
             let lane = |x: f32x4| x.as_array()[k];
-            let i = JointImpulses {
+            JointImpulses {
                 point: self.point.lane(k),
                 friction: self.friction.lane(k),
                 rotation: self.rotation.lane(k),
@@ -165,13 +163,9 @@ impl WideJoint for WideSpherical {
                 lower: lane(self.twist.lower_impulse),
                 upper: lane(self.twist.upper_impulse),
                 ..Default::default()
-            };
-            j.force = i.point * inv_h;
-            j.torque = torque.lane(k) * inv_h;
-            j.motor_load = 0.0;
-            j.limit_active = i.lower > 0.0 || i.upper > 0.0 || i.swing > 0.0;
-            j.impulses = i;
-        }
+            }
+        };
+        store_impulses(joints, h, impulses, |k| torque.lane(k));
     }
 }
 
