@@ -7,10 +7,11 @@
 use super::clip::{self, ClipPolygon, ClipVertex};
 use super::closest::{closest_on_polyhedron, closest_segments};
 use super::feature;
-use super::polytope::{Polyhedron, Posed};
+use super::polytope::{BoxPoly, Polyhedron, Posed};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::{HullEdge, MAX_HULL_VERTICES};
+use std::sync::OnceLock;
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
 /// (two resting boxes) must not flip the reference from step to step.
@@ -90,13 +91,18 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
             let cut = speculative.min(edge_wins) - EDGE_BOUND_MARGIN * (1.0 + relative.position.length());
             let r = rotation.as_ref().expect("boxes have a rotation");
             let keep = box_edge_separations(ha, hb, r, relative.position).map(|row| row.map(|s| s >= cut));
-            if keep.iter().flatten().any(|&k| k) {
-                edge_query(&pa, &pb, |ea, eb| keep[box_edge_axis(ea)][box_edge_axis(eb)])
+            // Per direction of B's edges, the set of A's edges to try with it: the four along
+            // each direction of A's kept with it.
+            let along = box_edges_along();
+            let tried: [u16; 3] =
+                std::array::from_fn(|j| (0..3).filter(|&i| keep[i][j]).fold(0, |set, i| set | along[i]));
+            if tried.iter().any(|&set| set != 0) {
+                edge_query(&pa, &pb, |eb| EdgeSet(tried[box_edge_axis(eb)]))
             } else {
                 None
             }
         }
-        None => edge_query(&pa, &pb, |_, _| true),
+        None => edge_query(&pa, &pb, |_| 0..a.edges().len()),
     };
     if let Some(e) = edge
         && e.separation > speculative
@@ -215,6 +221,34 @@ fn box_edge_axis(edge: &HullEdge) -> usize {
     (edge.vertices[0] ^ edge.vertices[1]).trailing_zeros() as usize
 }
 
+/// Per axis, the set of a box's edges (bit `k` for edge `k` of [`super::polytope::BoxPoly`])
+/// that run along it.
+fn box_edges_along() -> [u16; 3] {
+    static ALONG: OnceLock<[u16; 3]> = OnceLock::new();
+    *ALONG.get_or_init(|| {
+        let mut along = [0u16; 3];
+        for (k, edge) in BoxPoly::new(Vec3::ONE).edges().iter().enumerate() {
+            along[box_edge_axis(edge)] |= 1 << k;
+        }
+        along
+    })
+}
+
+/// A set of at most 16 edge indices, visited in ascending order.
+struct EdgeSet(u16);
+
+impl Iterator for EdgeSet {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let k = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            k
+        })
+    }
+}
+
 /// Maps a manifold computed in A's local frame to world space.
 fn to_world(mut m: Manifold, xa: &Transform) -> Manifold {
     m.normal = xa.transform_vector(m.normal);
@@ -292,23 +326,26 @@ fn arcs_cross(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> bool {
 ///
 /// A is posed at the identity (the common frame is A's), so its normals and vertices are read
 /// straight from the polyhedron: the same values without a matrix product in the inner loop.
-/// Only the edge pairs `wanted` accepts are tried.
-fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
+/// Each edge of B is tried against the edges of A that `tried` lists for it, which must be in
+/// ascending order (ties go to the first pair found, as over all pairs).
+fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized, I: Iterator<Item = usize>>(
     pa: &Posed<A>,
     pb: &Posed<B>,
-    wanted: impl Fn(&HullEdge, &HullEdge) -> bool,
+    tried: impl Fn(&HullEdge) -> I,
 ) -> Option<EdgeQuery> {
     let a = pa.poly;
     let mut best: Option<EdgeQuery> = None;
     for (ib, eb) in pb.poly.edges().iter().enumerate() {
+        let mut edges_a = tried(eb).peekable();
+        if edges_a.peek().is_none() {
+            continue;
+        }
         let b0 = pb.vertex(eb.vertices[0] as usize);
         let db = pb.vertex(eb.vertices[1] as usize) - b0;
         // The Minkowski difference uses B's normals negated.
         let (nb0, nb1) = (-pb.normal(eb.faces[0] as usize), -pb.normal(eb.faces[1] as usize));
-        for (ia, ea) in a.edges().iter().enumerate() {
-            if !wanted(ea, eb) {
-                continue;
-            }
+        for ia in edges_a {
+            let ea = &a.edges()[ia];
             let (na0, na1) = (a.face_plane(ea.faces[0] as usize).0, a.face_plane(ea.faces[1] as usize).0);
             if !arcs_cross(na0, na1, nb0, nb1) {
                 continue;
@@ -631,7 +668,7 @@ mod tests {
             state = state.wrapping_mul(1664525).wrapping_add(1013904223);
             (state >> 8) as f32 / (1u32 << 24) as f32
         };
-        let mut checked = 0;
+        let (mut checked, mut sets_compared) = (0, 0);
         for case in 0..4000 {
             let ha = Vec3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
             let hb = Vec3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
@@ -662,11 +699,26 @@ mod tests {
                     );
                 }
             }
-            // Every edge pair's separation is within its directions' bound.
+            // Trying each edge of B against A's edges along the kept directions only finds the
+            // very edge pair the search over all pairs, skipping the others, found: the same
+            // order, so the same pair on ties.
             let bounds = box_edge_separations(ha, hb, &r, relative.position);
-            for ea in a.edges() {
+            let keep = bounds.map(|row| row.map(|s| s >= next() - 0.5));
+            let along = box_edges_along();
+            let tried: [u16; 3] =
+                std::array::from_fn(|j| (0..3).filter(|&i| keep[i][j]).fold(0, |set, i| set | along[i]));
+            let by_sets = edge_query(&pa, &pb, |eb| EdgeSet(tried[box_edge_axis(eb)]));
+            let filtered = edge_query(&pa, &pb, |eb| {
+                let j = box_edge_axis(eb);
+                (0..a.edges().len()).filter(move |&ia| keep[box_edge_axis(&a.edges()[ia])][j])
+            });
+            let key = |e: Option<EdgeQuery>| e.map(|e| (e.edge_a, e.edge_b, e.separation.to_bits()));
+            assert_eq!(key(by_sets), key(filtered), "case {case}");
+            sets_compared += usize::from(by_sets.is_some());
+            // Every edge pair's separation is within its directions' bound.
+            for (ia, ea) in a.edges().iter().enumerate() {
                 for eb in b.edges() {
-                    let only = |x: &HullEdge, y: &HullEdge| std::ptr::eq(x, ea) && std::ptr::eq(y, eb);
+                    let only = |y: &HullEdge| std::ptr::eq(y, eb).then_some(ia).into_iter();
                     if let Some(e) = edge_query(&pa, &pb, only) {
                         let bound = bounds[box_edge_axis(ea)][box_edge_axis(eb)];
                         let margin = EDGE_BOUND_MARGIN * (1.0 + position.length()) * 0.2;
@@ -681,6 +733,7 @@ mod tests {
             }
         }
         assert!(checked > 10_000);
+        assert!(sets_compared > 1_000, "{sets_compared}");
     }
 
     #[test]
