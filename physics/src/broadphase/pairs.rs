@@ -128,6 +128,8 @@ pub struct Broadphase {
     last_step_reinsertions: u32,
     /// The pairs each thread found in the last pair update (kept for their room).
     member_pairs: Vec<Vec<(u32, u32)>>,
+    /// Each thread's neighbours of the proxy it is querying for (kept for their room).
+    member_near: Vec<Vec<u32>>,
     /// A claim word per block of moved proxies, for the threads of the pair update.
     claims: Claims,
 }
@@ -140,6 +142,10 @@ const REBUILD_SHARE: usize = 12;
 
 /// Moves in one step below which the tree is never rebuilt.
 const MIN_PROXIES_FOR_REBUILD: usize = 64;
+
+/// Neighbours of a moved proxy whose pairs are warmed together before they are tested: enough
+/// to overlap their cache misses, few enough that the first are still cached when tested.
+const WARM_RUN: usize = 16;
 
 /// Moved proxies per block of the pair update: some tens of microseconds of queries in a busy
 /// pile (a few hundred proxies move there, so small blocks keep the threads evenly loaded).
@@ -304,42 +310,49 @@ impl Broadphase {
         pairs: &mut Vec<(u32, u32)>,
         keep: impl Fn(u32, u32) -> bool + Sync,
     ) {
-        self.update_pairs_on(None, pairs, keep);
+        self.update_pairs_on(None, pairs, |_, _| {}, keep);
     }
 
     /// [`Self::update_pairs_where`] on the caller's thread and the `helpers`: the moved proxies'
     /// queries in blocks the threads share, each thread's pairs in a list of its own. The lists
     /// are joined, sorted and deduplicated, which gives the same pairs in the same order
-    /// however the blocks fell.
+    /// however the blocks fell. A moved proxy's neighbours are listed first, and `warm` is
+    /// called on a few of their pairs at a time before `keep` tests them: the step asks the
+    /// cache there for what `keep` will read, so those reads overlap instead of each waiting
+    /// for the one before.
     pub(crate) fn update_pairs_on(
         &mut self,
         helpers: Option<&rayon::ThreadPool>,
         pairs: &mut Vec<(u32, u32)>,
+        warm: impl Fn(u32, u32) + Sync,
         keep: impl Fn(u32, u32) -> bool + Sync,
     ) {
         pairs.clear();
         let members = helpers.map_or(1, |pool| pool.current_num_threads() + 1);
         self.member_pairs.resize_with(members, Vec::new);
         self.member_pairs.iter_mut().for_each(Vec::clear);
+        self.member_near.resize_with(members, Vec::new);
         self.claims.reset(self.move_buffer.len().div_ceil(QUERY_BLOCK));
         let (member_pairs, claims) = (SharedSlice::new(&mut self.member_pairs), self.claims.words());
+        let member_near = SharedSlice::new(&mut self.member_near);
         let (moves, moved) = (&self.move_buffer, &self.moved);
         let (movable_tree, static_tree) = (&self.movable_tree, &self.static_tree);
         run_team(helpers, |team| {
-            // SAFETY: each member pushes to its own list only.
-            let found = unsafe { &mut member_pairs.slice_mut(team.index()..team.index() + 1)[0] };
+            // SAFETY: each member pushes to its own lists only.
+            let (found, near) = unsafe {
+                let me = team.index()..team.index() + 1;
+                (&mut member_pairs.slice_mut(me.clone())[0], &mut member_near.slice_mut(me)[0])
+            };
             team.for_blocks(moves.len(), QUERY_BLOCK, claims, |block| {
                 for &key in &moves[block] {
                     let tree = |kind| if kind == ProxyType::Static { static_tree } else { movable_tree };
                     let body = tree(key.kind()).user_data(key.node());
                     let fat = tree(key.kind()).fat_aabb(key.node());
+                    near.clear();
                     let mut visit = |other: u32| {
                         // When both moved, only the lower body records the pair.
                         if other != body && (!moved[other as usize] || body < other) {
-                            let pair = (body.min(other), body.max(other));
-                            if keep(pair.0, pair.1) {
-                                found.push(pair);
-                            }
+                            near.push(other);
                         }
                     };
                     movable_tree.query(&fat, |_, other| {
@@ -351,6 +364,19 @@ impl Broadphase {
                             visit(other);
                             true
                         });
+                    }
+                    let pair = |other: u32| (body.min(other), body.max(other));
+                    for run in near.chunks(WARM_RUN) {
+                        run.iter().for_each(|&other| {
+                            let (a, b) = pair(other);
+                            warm(a, b);
+                        });
+                        for &other in run {
+                            let (a, b) = pair(other);
+                            if keep(a, b) {
+                                found.push((a, b));
+                            }
+                        }
                     }
                 }
             });

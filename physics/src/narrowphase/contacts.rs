@@ -2,6 +2,7 @@
 //! starting, and begin/end touching flags. Contacts live in one dense array named by index,
 //! walked in index order; a hash map is used only to look up a pair, never iterated.
 
+use super::pair_map::PairMap;
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldAnchors};
 use crate::hash::FastMap;
 use crate::island::IslandLink;
@@ -99,16 +100,12 @@ impl Contact {
         std::mem::offset_of!(Contact, manifold)..std::mem::offset_of!(Contact, body_b) + 4;
 }
 
-fn pair_key(a: u32, b: u32) -> u64 {
-    ((a as u64) << 32) | b as u64
-}
-
 /// The contact array, its free list and the pair lookups (body pairs; body–chunk pairs).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactStore {
     pub contacts: Vec<Contact>,
     free: Vec<u32>,
-    lookup: FastMap<u64, u32>,
+    lookup: PairMap,
     terrain_lookup: FastMap<(u32, ChunkCoord), u32>,
     /// Per contact id, the chunk of a terrain contact. Kept beside the contacts rather than in
     /// them: the body pairs' hot loops then read contacts no larger than before terrain came.
@@ -125,12 +122,18 @@ pub(crate) struct ContactStore {
 impl ContactStore {
     /// Is there a contact between these body indices (`a < b`)?
     pub fn contains(&self, a: u32, b: u32) -> bool {
-        self.lookup.contains_key(&pair_key(a, b))
+        self.lookup.get(a, b).is_some()
+    }
+
+    /// Asks the cache for what [`ContactStore::contains`] of `(a, b)` reads first.
+    #[inline]
+    pub fn prefetch_pair(&self, a: u32, b: u32) {
+        self.lookup.prefetch(a, b);
     }
 
     /// The contact between body indices `a` and `b` (either order), if there is one.
     pub fn find(&self, a: u32, b: u32) -> Option<u32> {
-        self.lookup.get(&pair_key(a.min(b), a.max(b))).copied()
+        self.lookup.get(a.min(b), a.max(b))
     }
 
     /// Is there a contact between body index `body` and terrain chunk `chunk`?
@@ -142,7 +145,7 @@ impl ContactStore {
     pub fn create(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
         debug_assert!(a < b && b != TERRAIN);
         let id = self.insert(Contact { body_a: a, body_b: b, friction, restitution, ..Default::default() });
-        self.lookup.insert(pair_key(a, b), id);
+        self.lookup.insert(a, b, id);
         id
     }
 
@@ -191,7 +194,7 @@ impl ContactStore {
                 self.terrain_lookup.remove(&(c.body_a, link.chunk));
             }
         } else {
-            self.lookup.remove(&pair_key(c.body_a, c.body_b));
+            self.lookup.remove(c.body_a, c.body_b);
         }
         self.free.push(id);
     }
@@ -635,7 +638,7 @@ impl ContactStore {
                     self.terrain_lookup.insert((c.body_a, link.chunk), id as u32);
                 }
                 _ => {
-                    self.lookup.insert(pair_key(c.body_a, c.body_b), id as u32);
+                    self.lookup.insert(c.body_a, c.body_b, id as u32);
                 }
             }
         }

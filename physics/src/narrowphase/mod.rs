@@ -11,6 +11,7 @@ mod closest;
 mod contacts;
 mod dispatch;
 mod feature;
+mod pair_map;
 mod polyhedron;
 mod polytope;
 mod reuse;

@@ -278,7 +278,8 @@ impl World {
         let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
         let keep = |a, b| !contacts.contains(a, b) && !joint_blocks_collision(bodies, joints, a, b);
         let helpers = helpers_for(&self.threads, self.broadphase.moved_count(), MIN_MOVED_FOR_TEAM);
-        self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, keep);
+        let warm = |a, b| contacts.prefetch_pair(a, b);
+        self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, warm, keep);
         let mut created = 0;
         for &(a, b) in &self.scratch.pairs {
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
