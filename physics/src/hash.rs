@@ -1,5 +1,6 @@
-//! The engine's one fixed hasher, for the lookup maps on hot paths (contact pairs by body slots,
-//! terrain contacts by body and chunk, chunks by coordinate).
+//! The engine's one fixed hasher, for the lookup maps on hot paths (terrain contacts by body
+//! and chunk, chunks by coordinate; the contact pairs have a table of their own,
+//! `narrowphase/pair_map.rs`).
 //!
 //! std's default SipHash with a random seed costs several times more per lookup, and its seed
 //! would make a map's behaviour differ between runs. This hasher has no seed; no result of the
