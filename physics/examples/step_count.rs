@@ -3,7 +3,7 @@
 //! `cargo run -p atoll-physics --release --example step_count -- rain 120 60`
 //! warms up 120 steps, then steps 60 inside `measured_steps` (so
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
-//! those) and prints the state hash at the end. `--trace` after the counts prints the profile
+//! those) and prints the state hash and the live and touching contacts at the end. `--trace` after the counts prints the profile
 //! of every 20th warm-up step (`--every N`: every Nth), `--stages` each stage's median; `--threads N` steps on N threads (the hash is the same).
 
 use atoll_physics::scene::builtin;
@@ -109,6 +109,11 @@ fn main() {
         median(times.iter().map(|t| t.0).collect()),
         median(times.iter().map(|t| stage_of(t, atoll_physics::Stage::Solve)).collect()),
         atoll_physics::snapshot::state_hash(&world)
+    );
+    println!(
+        "contacts at the end: {} live, {} touching",
+        world.contact_count(),
+        world.touching_contacts().count()
     );
     if args.iter().any(|a| a == "--times") {
         let line: Vec<String> = times
