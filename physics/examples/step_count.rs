@@ -15,6 +15,7 @@ fn scene(name: &str) -> Scene {
         "tumbler" => builtin::tumbler(2000),
         "pyramid3d" => builtin::pyramid_3d(20),
         "pyramid" => builtin::plane_pyramid(40),
+        "pyramids" => builtin::pyramid_field(14, 14, 10),
         "joint-grid" => builtin::joint_grid(100),
         "chain-bridge" => builtin::chain_bridge(400),
         "ragdoll-rain" => builtin::ragdoll_rain(100),
@@ -28,7 +29,7 @@ fn scene(name: &str) -> Scene {
             scene
         }
         other => panic!(
-            "unknown scene {other}: rain, tumbler, pyramid3d, pyramid, joint-grid, chain-bridge, ragdoll-rain, \
+            "unknown scene {other}: rain, tumbler, pyramid3d, pyramid, pyramids, joint-grid, chain-bridge, ragdoll-rain, \
              free-fall or terrain-rain"
         ),
     };
