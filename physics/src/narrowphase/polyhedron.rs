@@ -126,7 +126,7 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     let local = match edge {
         Some(e) if e.separation > edge_wins => {
             cache.axis = CACHE_EDGES << 30 | (e.edge_b as u32 & 0x7fff) << 15 | (e.edge_a as u32 & 0x7fff);
-            edge_contact(&pa, &pb, &e)
+            edge_contact(&pa, &pb, &e, speculative)
         }
         _ if ref_is_b => {
             cache.axis = CACHE_FACE_B << 30 | fb.face as u32;
@@ -397,6 +397,7 @@ fn edge_contact<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     pa: &Posed<A>,
     pb: &Posed<B>,
     e: &EdgeQuery,
+    speculative: f32,
 ) -> Manifold {
     let ea = &pa.poly.edges()[e.edge_a];
     let eb = &pb.poly.edges()[e.edge_b];
@@ -406,15 +407,42 @@ fn edge_contact<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
         pb.vertex(eb.vertices[0] as usize),
         pb.vertex(eb.vertices[1] as usize),
     );
+    let feature = feature::edges(
+        feature::vertex_pair(ea.vertices[0], ea.vertices[1]),
+        feature::vertex_pair(eb.vertices[0], eb.vertices[1]),
+    );
+    // Apart, the separation along the axis is only a lower bound on the edges' distance: two
+    // edges whose lines pass close may end far from each other (a corner beside a corner), and
+    // a point at the axis separation would be a speculative contact that is not there, which
+    // carrying then keeps. When the edges themselves lie beyond reach, the exact closest
+    // points decide.
+    if e.separation > 0.0 && (cb - ca).length_squared() > speculative * speculative {
+        return closest_contact(pa, pb, feature, speculative);
+    }
     let mut m = Manifold { normal: e.axis, ..Manifold::default() };
-    m.push(ManifoldPoint {
-        position: (ca + cb) * 0.5,
-        separation: e.separation,
-        feature: feature::edges(
-            feature::vertex_pair(ea.vertices[0], ea.vertices[1]),
-            feature::vertex_pair(eb.vertices[0], eb.vertices[1]),
-        ),
-    });
+    m.push(ManifoldPoint { position: (ca + cb) * 0.5, separation: e.separation, feature });
+    m
+}
+
+/// Two separated polyhedra: one point (id `feature`) midway between their exact closest
+/// points, normal from `p` to `q`, or none when they are farther apart than `speculative`.
+/// The gap between the boxes around them bounds their distance from below and usually rules
+/// the pair out without the exhaustive closest-pair search.
+fn closest_contact<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
+    p: &Posed<P>,
+    q: &Posed<Q>,
+    feature: u32,
+    speculative: f32,
+) -> Manifold {
+    let mut m = Manifold::default();
+    if common_frame_bounds(p).distance(&common_frame_bounds(q)) > speculative {
+        return m;
+    }
+    let (on_p, on_q, dist) = closest_pair(p, q);
+    if dist <= speculative && dist > 1e-7 {
+        m.normal = (on_q - on_p) / dist;
+        m.push(ManifoldPoint { position: (on_p + on_q) * 0.5, separation: dist, feature });
+    }
     m
 }
 
@@ -582,23 +610,15 @@ fn face_fallback<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     let (vi, p) = inc.support(-n);
     let s = n.dot(p) - d;
     let id = feature::vertex(!ref_is_b, vi as u16);
-    let mut m = Manifold::default();
     if s > 0.0 {
-        // Near but not facing (say, diagonal neighbours): the gap between the two boxes around
-        // the shapes bounds their distance from below and usually rules the pair out without
-        // the exhaustive closest-pair search.
-        if common_frame_bounds(r).distance(&common_frame_bounds(inc)) > speculative {
-            return m;
-        }
-        let (on_r, on_i, dist) = closest_pair(r, inc);
-        if dist <= speculative && dist > 1e-7 {
-            let normal = (on_i - on_r) / dist;
-            m.normal = if ref_is_b { -normal } else { normal };
-            m.push(ManifoldPoint { position: (on_r + on_i) * 0.5, separation: dist, feature: id });
+        // Near but not facing (say, diagonal neighbours).
+        let mut m = closest_contact(r, inc, id, speculative);
+        if ref_is_b && m.count > 0 {
+            m.normal = -m.normal;
         }
         return m;
     }
-    m.normal = if ref_is_b { -n } else { n };
+    let mut m = Manifold { normal: if ref_is_b { -n } else { n }, ..Manifold::default() };
     m.push(ManifoldPoint { position: p - n * (0.5 * s), separation: s, feature: id });
     m
 }
@@ -738,6 +758,61 @@ mod tests {
             assert!(bound <= exact + 1e-4, "case {case}: bound {bound} over the distance {exact}");
         }
         assert!(separated > 500, "only {separated} separated poses");
+    }
+
+    /// Cubes as hulls (no box shortcut) corner to corner and edge to edge, slightly turned,
+    /// a few centimetres apart: a pair farther apart than the speculative distance, by its
+    /// exact closest points, gets no manifold. An edge pair whose lines pass within reach while
+    /// the edges end farther apart once gave such pairs a point at the separation along its
+    /// axis.
+    #[test]
+    fn hulls_beyond_reach_have_no_manifold() {
+        use crate::math::Quat;
+        use crate::shape::ConvexHull;
+        let cube = ConvexHull::cuboid(Vec3::splat(0.5));
+        assert!(cube.box_half_extents().is_none(), "a hull takes the general path");
+        let speculative = 0.02;
+        let mut state = 5u32;
+        let mut next = || {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let (mut beyond, mut near) = (0, 0);
+        for case in 0..20000 {
+            // Gaps up to 2 cm along each axis, one axis overlapping in half the cases.
+            let gaps = Vec3::new(next(), next(), next()) * 0.02;
+            let mut offset = Vec3::ONE + gaps;
+            let axis = (next() * 3.0) as usize % 3;
+            if next() < 0.5 {
+                offset[axis] = next();
+            }
+            let signs = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).signum();
+            let turn_axis = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::Y);
+            let xb = Transform::new(offset * signs, Quat::from_axis_angle(turn_axis, (next() - 0.5) * 0.01));
+            let m = collide_polyhedra(
+                &cube,
+                &Transform::IDENTITY,
+                &cube,
+                &xb,
+                speculative,
+                &mut CollideCache::default(),
+            );
+            let (pa, pb) = (Posed::new(&cube, Transform::IDENTITY), Posed::new(&cube, xb));
+            let separated = face_query(&pa, &pb).separation > 0.0
+                || face_query(&pb, &pa).separation > 0.0
+                || edge_query(&pa, &pb, |_| 0..cube.edges().len()).is_some_and(|e| e.separation > 0.0);
+            if !separated {
+                continue;
+            }
+            let (.., distance) = closest_pair(&pa, &pb);
+            if distance > speculative + 1e-4 {
+                beyond += 1;
+                assert_eq!(m.count, 0, "case {case}: {distance} apart, {m:?}");
+            } else if m.count > 0 {
+                near += 1;
+            }
+        }
+        assert!(beyond > 1000 && near > 1000, "{beyond} beyond reach, {near} near with points");
     }
 
     #[test]
