@@ -6,7 +6,7 @@
 
 use super::closest::{closest_on_segment, closest_segment_poly, closest_segments};
 use super::feature;
-use super::polytope::Polyhedron;
+use super::polytope::{Polyhedron, loop_next};
 use super::sphere::round_point;
 use super::{Manifold, ManifoldPoint};
 use crate::math::{Transform, Vec3};
@@ -264,7 +264,7 @@ fn clip_to_face<P: Polyhedron + ?Sized>(
     let (mut lo, mut hi) = (0.0f32, 1.0f32);
     for k in 0..lp.len() {
         let v0 = poly.vertex(lp[k] as usize);
-        let v1 = poly.vertex(lp[(k + 1) % lp.len()] as usize);
+        let v1 = poly.vertex(lp[loop_next(k, lp.len())] as usize);
         let side = (v1 - v0).cross(n);
         let (d0, d1) = (side.dot(s0 - v0), side.dot(s1 - v0));
         if d0 > 0.0 && d1 > 0.0 {

@@ -2,7 +2,7 @@
 //! point–polyhedron and segment–polyhedron. All of them are exact (no iteration), so results do
 //! not depend on iteration counts or tolerances of a GJK loop.
 
-use super::polytope::Polyhedron;
+use super::polytope::{Polyhedron, loop_next};
 use crate::math::Vec3;
 
 /// Squared lengths below this are treated as zero (a degenerate segment or parallel pair).
@@ -155,7 +155,7 @@ fn inside_face<P: Polyhedron + ?Sized>(poly: &P, f: usize, n: Vec3, q: Vec3) -> 
     let lp = poly.face_loop(f);
     (0..lp.len()).all(|k| {
         let a = poly.vertex(lp[k] as usize);
-        let b = poly.vertex(lp[(k + 1) % lp.len()] as usize);
+        let b = poly.vertex(lp[loop_next(k, lp.len())] as usize);
         // (b - a) x n points out of a counter-clockwise loop.
         (b - a).cross(n).dot(q - a) <= 0.0
     })

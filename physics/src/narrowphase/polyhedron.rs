@@ -7,7 +7,7 @@
 use super::clip::{self, ClipPolygon, ClipVertex};
 use super::closest::{closest_on_polyhedron, closest_segments};
 use super::feature;
-use super::polytope::{BoxPoly, Polyhedron, Posed};
+use super::polytope::{BoxPoly, Polyhedron, Posed, loop_next, loop_prev};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::{HullEdge, MAX_HULL_VERTICES};
@@ -518,7 +518,7 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     // Clip back and forth between the two buffers.
     let (mut poly, mut next) = (first, second);
     for k in 0..ref_loop.len() {
-        let k1 = (k + 1) % ref_loop.len();
+        let k1 = loop_next(k, ref_loop.len());
         let (i0, i1) = (ref_loop[k], ref_loop[k1]);
         let (v0, v1) = (ref_points[k], ref_points[k1]);
         // Outward side normal of a counter-clockwise loop.
@@ -686,8 +686,7 @@ fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
 fn fill_incident_polygon(lp: &[u16], points: &[Vec3], poly: &mut ClipPolygon) {
     poly.len = 0;
     for k in 0..lp.len() {
-        let prev = lp[(k + lp.len() - 1) % lp.len()];
-        let (cur, next) = (lp[k], lp[(k + 1) % lp.len()]);
+        let (prev, cur, next) = (lp[loop_prev(k, lp.len())], lp[k], lp[loop_next(k, lp.len())]);
         poly.push(ClipVertex {
             p: points[k],
             in_code: clip::incident_edge_code(prev, cur),

@@ -36,7 +36,7 @@
 use super::clip::{self, ClipPolygon, ClipVertex};
 use super::closest::closest_segments;
 use super::feature;
-use super::polytope::{BoxPoly, Polyhedron};
+use super::polytope::{BoxPoly, Polyhedron, loop_next, loop_prev};
 use super::{Manifold, ManifoldPoint};
 use crate::math::{Aabb, Transform, Vec3};
 use crate::shape::{ConvexHull, Shape};
@@ -476,7 +476,7 @@ fn poly_triangle<P: Polyhedron + ?Sized>(
     let lp = poly.face_loop(face);
     first.len = 0;
     for k in 0..lp.len() {
-        let (prev, cur, next) = (lp[(k + lp.len() - 1) % lp.len()], lp[k], lp[(k + 1) % lp.len()]);
+        let (prev, cur, next) = (lp[loop_prev(k, lp.len())], lp[k], lp[loop_next(k, lp.len())]);
         first.push(ClipVertex {
             p: posed.vertices[cur as usize],
             in_code: clip::incident_edge_code(prev, cur),
