@@ -3,8 +3,9 @@
 //! `cargo run -p atoll-physics --release --example step_count -- rain 120 60`
 //! warms up 120 steps, then steps 60 inside `measured_steps` (so
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
-//! those) and prints the state hash and the live and touching contacts at the end. `--trace` after the counts prints the profile
-//! of every 20th warm-up step (`--every N`: every Nth), `--stages` each stage's median; `--threads N` steps on N threads (the hash is the same).
+//! those) and prints the state hash and the live and touching contacts at the end. `--trace`
+//! after the counts prints the profile of every 20th warm-up step (`--every N`: every Nth),
+//! `--stages` each stage's median; `--threads N` steps on N threads (the hash is the same).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{Scene, World};

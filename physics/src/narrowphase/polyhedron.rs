@@ -1,5 +1,6 @@
 //! Box and hull pairs: separating-axis test over face normals and edge–edge axes, then either a
-//! clipped face contact or a single edge–edge point.
+//! clipped face contact or a single edge–edge point; a separated pair gets points only within
+//! the speculative distance of its exact closest points.
 //!
 //! The work happens in A's local frame (B mapped in by `xa⁻¹ · xb`), so A's data is used as
 //! stored and only B's is transformed; the result is mapped to world space at the end.
@@ -82,10 +83,9 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     let face_sep = if ref_is_b { fb.separation } else { fa.separation };
     // Two boxes within the speculative distance along every face axis may still be farther
     // apart than it diagonally (neighbours in a stack's layer, corner to corner): the box around
-    // B in A's axes proves it. Past this point such a pair went on to a clipping that found
-    // nothing, or to the edge search, where an edge pair's separation along its axis (which can
-    // be far less than the edges' distance) made a speculative point that carrying then kept
-    // step after step.
+    // B in A's axes proves it in a few products. Such a pair needs no point, and past this test
+    // it would cost an edge search and a clipping that finds nothing, or get a point from an
+    // edge pair whose separation along its axis is far less than the edges' distance.
     if let Some(((ha, hb), r)) = boxes.zip(rotation.as_ref())
         && box_bounds_distance(ha, hb, r, relative.position) > speculative
     {
@@ -392,7 +392,9 @@ fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized, I: Iterator<Item =
     best
 }
 
-/// One point midway between the closest points of the two edges.
+/// One point midway between the closest points of the two edges, at the separation along the
+/// edge axis; for a separated pair whose two edges end beyond `speculative`, the
+/// [`closest_contact`] of the two shapes instead.
 fn edge_contact<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     pa: &Posed<A>,
     pb: &Posed<B>,
@@ -425,7 +427,8 @@ fn edge_contact<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
 }
 
 /// Two separated polyhedra: one point (id `feature`) midway between their exact closest
-/// points, normal from `p` to `q`, or none when they are farther apart than `speculative`.
+/// points, normal from `p` to `q`, or none when they are farther apart than `speculative` (or
+/// closer than 1e-7 m, where the direction between the points is lost to rounding).
 /// The gap between the boxes around them bounds their distance from below and usually rules
 /// the pair out without the exhaustive closest-pair search.
 fn closest_contact<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
@@ -572,7 +575,9 @@ const SNAP_DISTANCE: f32 = 0.01;
 /// to the same vertex.
 fn snap_distance_sq(ref_points: &[Vec3], inc_points: &[Vec3]) -> f32 {
     let shortest = |pts: &[Vec3]| {
-        (0..pts.len()).map(|k| (pts[(k + 1) % pts.len()] - pts[k]).length_squared()).fold(f32::MAX, f32::min)
+        (0..pts.len())
+            .map(|k| (pts[loop_next(k, pts.len())] - pts[k]).length_squared())
+            .fold(f32::MAX, f32::min)
     };
     let edge_sq = shortest(ref_points).min(shortest(inc_points));
     (SNAP_DISTANCE * SNAP_DISTANCE).min(0.0625 * edge_sq)
@@ -700,27 +705,27 @@ mod tests {
     use super::*;
 
     /// Two boxes within the speculative distance along each face axis but farther apart than it
-    /// corner to corner get no manifold (an edge pair's separation along its axis once gave
-    /// such neighbours a speculative point, which carrying then kept); nearer, they get one at
-    /// their distance. And the box bound behind that never exceeds the exact distance.
+    /// corner to corner get no manifold, even where an edge pair's separation along its axis is
+    /// within reach; nearer, they get one at their distance, along the line between them. And
+    /// the box bound behind that never exceeds the exact distance.
     #[test]
     fn boxes_apart_diagonally_have_no_manifold() {
         use super::super::polytope::BoxPoly;
         use crate::math::Quat;
-        let (boxed, speculative) = (BoxPoly::new(Vec3::splat(0.5)), 0.02);
+        let (cube, speculative) = (BoxPoly::new(Vec3::splat(0.5)), 0.02);
         let collide = |position: Vec3, rotation: Quat| {
             let xb = Transform::new(position, rotation);
             collide_polyhedra(
-                &boxed,
+                &cube,
                 &Transform::IDENTITY,
-                &boxed,
+                &cube,
                 &xb,
                 speculative,
                 &mut CollideCache::default(),
             )
         };
         // Corner to corner, gaps of 10 to 16 mm along the three axes, slightly turned: 24.6 mm
-        // apart, and the edge pair along the diagonal once gave a point at 18.9 mm.
+        // apart, while the edge pair along the diagonal is 18.9 mm apart along its axis.
         let turned = Quat::from_xyzw(0.000_118_2, -0.000_165_2, 0.000_024_6, 1.0).normalize();
         let m = collide(Vec3::new(1.009_87, -1.016_23, 1.016_24), turned);
         assert_eq!(m.count, 0, "{m:?}");
@@ -730,6 +735,8 @@ mod tests {
         let m = collide(Vec3::new(1.016, 0.0, 1.004), Quat::IDENTITY);
         assert!(m.count > 0);
         assert!(m.points().iter().all(|p| (p.separation - 0.0165).abs() < 1e-3), "{m:?}");
+        let between = Vec3::new(0.016, 0.0, 0.004).normalize();
+        assert!(m.normal.dot(between) > 0.99, "normal {} from A to B", m.normal);
 
         let mut state = 11u32;
         let mut next = || {
@@ -761,9 +768,9 @@ mod tests {
 
     /// Cubes as hulls (no box shortcut) corner to corner and edge to edge, slightly turned,
     /// a few centimetres apart: a pair farther apart than the speculative distance, by its
-    /// exact closest points, gets no manifold. An edge pair whose lines pass within reach while
-    /// the edges end farther apart once gave such pairs a point at the separation along its
-    /// axis.
+    /// exact closest points, gets no manifold, even where an edge pair's lines pass within reach
+    /// while the edges end farther apart; a pair within reach gets points, the nearest within a
+    /// few millimetres of its distance, with the normal from A to B.
     #[test]
     fn hulls_beyond_reach_have_no_manifold() {
         use crate::math::Quat;
@@ -807,8 +814,14 @@ mod tests {
             if distance > speculative + 1e-4 {
                 beyond += 1;
                 assert_eq!(m.count, 0, "case {case}: {distance} apart, {m:?}");
-            } else if m.count > 0 {
+            } else if distance < speculative - 1e-4 {
                 near += 1;
+                assert!(m.count > 0, "case {case}: {distance} apart, no points");
+                let nearest = m.points().iter().map(|p| p.separation).fold(f32::MAX, f32::min);
+                // A face contact's points sit on the reference face's prism, a few millimetres
+                // farther than the closest points when the faces are slightly turned.
+                assert!(nearest <= distance + 5e-3, "case {case}: {distance} apart, {m:?}");
+                assert!(m.normal.dot(xb.position) > 0.0, "case {case}: {m:?}");
             }
         }
         assert!(beyond > 1000 && near > 1000, "{beyond} beyond reach, {near} near with points");
