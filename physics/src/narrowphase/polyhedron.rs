@@ -704,6 +704,21 @@ fn fill_incident_polygon(lp: &[u16], points: &[Vec3], poly: &mut ClipPolygon) {
 mod tests {
     use super::*;
 
+    /// The manifold of two copies of `shape`, one at the origin and one at `xb`.
+    fn same_shapes<P: Polyhedron + ?Sized>(shape: &P, xb: &Transform, speculative: f32) -> Manifold {
+        collide_polyhedra(shape, &Transform::IDENTITY, shape, xb, speculative, &mut CollideCache::default())
+    }
+
+    /// Numbers in [0, 1) from a linear congruential generator seeded with `seed`: the same
+    /// poses on every run.
+    fn uniform(seed: u32) -> impl FnMut() -> f32 {
+        let mut state = seed;
+        move || {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) as f32 / (1u32 << 24) as f32
+        }
+    }
+
     /// Two boxes within the speculative distance along each face axis but farther apart than it
     /// corner to corner get no manifold, even where an edge pair's separation along its axis is
     /// within reach; nearer, they get one at their distance, along the line between them. And
@@ -715,14 +730,7 @@ mod tests {
         let (cube, speculative) = (BoxPoly::new(Vec3::splat(0.5)), 0.02);
         let collide = |position: Vec3, rotation: Quat| {
             let xb = Transform::new(position, rotation);
-            collide_polyhedra(
-                &cube,
-                &Transform::IDENTITY,
-                &cube,
-                &xb,
-                speculative,
-                &mut CollideCache::default(),
-            )
+            same_shapes(&cube, &xb, speculative)
         };
         // Corner to corner, gaps of 10 to 16 mm along the three axes, slightly turned: 24.6 mm
         // apart, while the edge pair along the diagonal is 18.9 mm apart along its axis.
@@ -738,11 +746,7 @@ mod tests {
         let between = Vec3::new(0.016, 0.0, 0.004).normalize();
         assert!(m.normal.dot(between) > 0.99, "normal {} from A to B", m.normal);
 
-        let mut state = 11u32;
-        let mut next = || {
-            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
-            (state >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut next = uniform(11);
         let mut separated = 0;
         for case in 0..2000 {
             let ha = Vec3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
@@ -778,11 +782,7 @@ mod tests {
         let cube = ConvexHull::cuboid(Vec3::splat(0.5));
         assert!(cube.box_half_extents().is_none(), "a hull takes the general path");
         let speculative = 0.02;
-        let mut state = 5u32;
-        let mut next = || {
-            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
-            (state >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut next = uniform(5);
         let (mut beyond, mut near) = (0, 0);
         for case in 0..20000 {
             // Gaps up to 2 cm along each axis, one axis overlapping in half the cases.
@@ -795,14 +795,7 @@ mod tests {
             let signs = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).signum();
             let turn_axis = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::Y);
             let xb = Transform::new(offset * signs, Quat::from_axis_angle(turn_axis, (next() - 0.5) * 0.01));
-            let m = collide_polyhedra(
-                &cube,
-                &Transform::IDENTITY,
-                &cube,
-                &xb,
-                speculative,
-                &mut CollideCache::default(),
-            );
+            let m = same_shapes(&cube, &xb, speculative);
             let (pa, pb) = (Posed::new(&cube, Transform::IDENTITY), Posed::new(&cube, xb));
             let separated = face_query(&pa, &pb).separation > 0.0
                 || face_query(&pb, &pa).separation > 0.0
@@ -831,11 +824,7 @@ mod tests {
     fn box_closed_forms_agree_with_the_searches() {
         use super::super::polytope::BoxPoly;
         use crate::math::Quat;
-        let mut state = 7u32;
-        let mut next = || {
-            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
-            (state >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut next = uniform(7);
         let (mut checked, mut sets_compared) = (0, 0);
         for case in 0..4000 {
             let ha = Vec3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
