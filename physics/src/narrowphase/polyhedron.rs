@@ -449,19 +449,6 @@ fn closest_contact<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
     m
 }
 
-/// The face of `inc` whose normal is most opposed to `n` (first on ties).
-fn incident_face<I: Polyhedron + ?Sized>(inc: &Posed<I>, n: Vec3) -> usize {
-    let n_local = inc.to_local_vector(n);
-    let mut best = (0, f32::MAX);
-    for f in 0..inc.poly.face_count() {
-        let d = inc.poly.face_plane(f).0.dot(n_local);
-        if d < best.1 {
-            best = (f, d);
-        }
-    }
-    best.0
-}
-
 /// Face contact: clip the incident face against the side planes of reference face `ref_face`,
 /// keep points below the reference plane plus `speculative`, reduce to four.
 fn face_contact<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
@@ -510,7 +497,7 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     scratch: &mut ClipScratch,
 ) -> Option<Manifold> {
     let ClipScratch { polygons: [first, second], candidates, ref_points, inc_points } = scratch;
-    let inc_face = incident_face(inc, n);
+    let inc_face = inc.incident_face(n);
     let inc_loop = inc.poly.face_loop(inc_face);
     let inc_points = &mut inc_points[..inc_loop.len()];
     inc_points.iter_mut().zip(inc_loop).for_each(|(p, &i)| *p = inc.vertex(i as usize));
@@ -716,6 +703,34 @@ mod tests {
         move || {
             state = state.wrapping_mul(1664525).wrapping_add(1013904223);
             (state >> 8) as f32 / (1u32 << 24) as f32
+        }
+    }
+
+    /// A box's incident face in closed form is the one the scan over its faces finds, ties
+    /// included: directions along the axes, on the diagonals between them, and at random.
+    #[test]
+    fn a_box_finds_the_face_the_scan_finds() {
+        use super::super::polytope::BoxPoly;
+        let half = Vec3::new(0.3, 0.5, 0.7);
+        let (cube, hull) = (BoxPoly::new(half), crate::shape::ConvexHull::cuboid(half));
+        let mut next = uniform(7);
+        let mut directions: Vec<Vec3> = Vec::new();
+        for x in -1..=1 {
+            for y in -1..=1 {
+                for z in -1..=1 {
+                    directions.push(Vec3::new(x as f32, y as f32, z as f32));
+                }
+            }
+        }
+        directions.extend((0..2000).map(|_| Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5)));
+        for n in directions.into_iter().filter(|n| *n != Vec3::ZERO) {
+            // The trait's own scan, over the hull with the box's numbering.
+            let scan = (0..6).fold((0, f32::MAX), |best, f| {
+                let d = hull.faces()[f].normal.dot(n);
+                if d < best.1 { (f, d) } else { best }
+            });
+            assert_eq!(cube.most_opposed_face(n), scan.0, "{n}");
+            assert_eq!(hull.most_opposed_face(n), scan.0, "{n}");
         }
     }
 

@@ -44,6 +44,18 @@ pub(crate) trait Polyhedron {
     fn edges(&self) -> &[HullEdge];
     /// Index of the vertex farthest along `dir` (lowest index on ties).
     fn support_index(&self, dir: Vec3) -> usize;
+    /// The face whose outward normal is most opposed to `n` (first on ties): the incident face
+    /// against a reference plane of normal `n`.
+    fn most_opposed_face(&self, n: Vec3) -> usize {
+        let mut best = (0, f32::MAX);
+        for f in 0..self.face_count() {
+            let d = self.face_plane(f).0.dot(n);
+            if d < best.1 {
+                best = (f, d);
+            }
+        }
+        best.0
+    }
 }
 
 impl Polyhedron for ConvexHull {
@@ -130,6 +142,19 @@ impl Polyhedron for BoxPoly {
         // the negative side, which is the lower index, as the hull's tie rule does.
         (dir.x > 0.0) as usize | ((dir.y > 0.0) as usize) << 1 | ((dir.z > 0.0) as usize) << 2
     }
+    #[inline]
+    fn most_opposed_face(&self, n: Vec3) -> usize {
+        // The faces' normals are -x, +x, -y, +y, -z, +z, exact axis vectors, so their dot
+        // products with `n` are exactly these: the scan without its multiplications.
+        let dots = [-n.x, n.x, -n.y, n.y, -n.z, n.z];
+        let mut best = 0;
+        for (f, &d) in dots.iter().enumerate().skip(1) {
+            if d < dots[best] {
+                best = f;
+            }
+        }
+        best
+    }
 }
 
 /// A polyhedron placed in a common frame by a rigid transform.
@@ -186,6 +211,12 @@ impl<'a, P: Polyhedron + ?Sized> Posed<'a, P> {
     #[inline]
     pub(crate) fn to_common_point(&self, p: Vec3) -> Vec3 {
         self.rotation * p + self.position
+    }
+
+    /// The face whose normal is most opposed to `n` (common frame; first on ties).
+    #[inline]
+    pub(crate) fn incident_face(&self, n: Vec3) -> usize {
+        self.poly.most_opposed_face(self.to_local_vector(n))
     }
 
     /// The vertex farthest along `dir` (common frame), as index and position.

@@ -36,10 +36,10 @@
 use super::clip::{self, ClipPolygon, ClipVertex};
 use super::closest::closest_segments;
 use super::feature;
-use super::polytope::{BoxPoly, Polyhedron, loop_next, loop_prev};
+use super::polytope::{BoxPoly, Polyhedron, Posed as PosedPoly, loop_next, loop_prev};
 use super::{Manifold, ManifoldPoint};
 use crate::math::{Aabb, Transform, Vec3};
-use crate::shape::{ConvexHull, Shape};
+use crate::shape::{ConvexHull, MAX_HULL_VERTICES, Shape};
 use crate::terrain::ChunkCollision;
 use std::cell::RefCell;
 
@@ -86,32 +86,37 @@ impl Triangle {
     }
 }
 
-/// A box's or hull's vertices and face normals in world space, computed once per chunk
-/// rather than once per triangle under the body.
-#[derive(Default)]
-struct Posed {
-    vertices: Vec<Vec3>,
-    normals: Vec<Vec3>,
+/// A box's or hull's vertices in world space, each transformed when a triangle of the chunk
+/// first needs it: most triangles under a body need only its lowest vertex and one face.
+struct WorldVertices {
+    points: [Vec3; MAX_HULL_VERTICES],
+    /// Bit `i` set: `points[i]` holds vertex `i`.
+    known: u64,
 }
 
-impl Posed {
-    fn set<P: Polyhedron + ?Sized>(&mut self, poly: &P, xf: &Transform) {
-        self.vertices.clear();
-        self.vertices.extend((0..poly.vertex_count()).map(|i| xf.transform_point(poly.vertex(i))));
-        self.normals.clear();
-        self.normals.extend((0..poly.face_count()).map(|f| xf.transform_vector(poly.face_plane(f).0)));
+impl Default for WorldVertices {
+    fn default() -> Self {
+        WorldVertices { points: [Vec3::ZERO; MAX_HULL_VERTICES], known: 0 }
+    }
+}
+
+// One bit per vertex.
+const _: () = assert!(MAX_HULL_VERTICES <= 64);
+
+impl WorldVertices {
+    /// Forgets every vertex, for another body or pose.
+    fn clear(&mut self) {
+        self.known = 0;
     }
 
-    /// The vertex farthest against `n` (the first on ties).
-    fn lowest(&self, n: Vec3) -> usize {
-        let mut best = (0, f32::MAX);
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.dot(n);
-            if d < best.1 {
-                best = (i, d);
-            }
+    /// Vertex `i` of `poly` in world space.
+    #[inline]
+    fn get<P: Polyhedron + ?Sized>(&mut self, poly: &PosedPoly<P>, i: usize) -> Vec3 {
+        if self.known & 1 << i == 0 {
+            self.points[i] = poly.vertex(i);
+            self.known |= 1 << i;
         }
-        best.0
+        self.points[i]
     }
 }
 
@@ -119,7 +124,7 @@ impl Posed {
 struct Scratch {
     triangles: Vec<u32>,
     near: Vec<Triangle>,
-    posed: Posed,
+    world: WorldVertices,
     candidates: Vec<Candidate>,
     points: Vec<ManifoldPoint>,
     polygons: [ClipPolygon; 2],
@@ -173,11 +178,7 @@ pub(crate) fn collide_terrain(
             let ids = chunk.mesh.triangle_indices(t as usize);
             s.near.push(Triangle { v, normal, index: t, ids, facing_away });
         }
-        match shape {
-            Shape::Cuboid { half_extents } => s.posed.set(&BoxPoly::new(*half_extents), xf),
-            Shape::Hull(h) => s.posed.set::<ConvexHull>(h, xf),
-            _ => {}
-        }
+        s.world.clear();
         // A sphere around the body's box: triangles whose planes it stays clear of are out of
         // reach without looking at the body's shape.
         let (middle, reach) = (tight.center(), tight.half_extents().length() + speculative);
@@ -199,16 +200,16 @@ pub(crate) fn collide_terrain(
                     )
                 }
                 Shape::Cuboid { half_extents } => poly_triangle(
-                    &BoxPoly::new(*half_extents),
-                    &s.posed,
+                    &PosedPoly::new(&BoxPoly::new(*half_extents), *xf),
+                    &mut s.world,
                     tri,
                     speculative,
                     &mut s.polygons,
                     &mut s.candidates,
                 ),
                 Shape::Hull(h) => poly_triangle::<ConvexHull>(
-                    h,
-                    &s.posed,
+                    &PosedPoly::new(h, *xf),
+                    &mut s.world,
                     tri,
                     speculative,
                     &mut s.polygons,
@@ -449,36 +450,29 @@ fn capsule_triangle(
 }
 
 /// A box or hull: its face most opposed to the triangle's normal, clipped to the footprint.
+/// The lowest vertex and that face are found in the body's own frame (a box's without a dot
+/// product), and only their vertices are placed in the world.
 fn poly_triangle<P: Polyhedron + ?Sized>(
-    poly: &P,
-    posed: &Posed,
+    poly: &PosedPoly<P>,
+    world: &mut WorldVertices,
     tri: &Triangle,
     speculative: f32,
     [first, second]: &mut [ClipPolygon; 2],
     out: &mut Vec<Candidate>,
 ) {
     let n = tri.normal;
-    let lowest_index = posed.lowest(n);
-    let lowest = posed.vertices[lowest_index];
+    let n_local = poly.to_local_vector(n);
+    let lowest_index = poly.poly.support_index(-n_local);
+    let lowest = world.get(poly, lowest_index);
     if n.dot(lowest - tri.v[0]) > speculative {
         return;
     }
-    // The incident face: the one whose normal points most against the triangle's.
-    let mut face = 0;
-    let mut best = f32::MAX;
-    for (f, normal) in posed.normals.iter().enumerate() {
-        let d = normal.dot(n);
-        if d < best {
-            best = d;
-            face = f;
-        }
-    }
-    let lp = poly.face_loop(face);
+    let lp = poly.poly.face_loop(poly.poly.most_opposed_face(n_local));
     first.len = 0;
     for k in 0..lp.len() {
         let (prev, cur, next) = (lp[loop_prev(k, lp.len())], lp[k], lp[loop_next(k, lp.len())]);
         first.push(ClipVertex {
-            p: posed.vertices[cur as usize],
+            p: world.get(poly, cur as usize),
             in_code: clip::incident_edge_code(prev, cur),
             out_code: clip::incident_edge_code(cur, next),
         });

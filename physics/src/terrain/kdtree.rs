@@ -8,7 +8,7 @@
 //! the index of the right child (the left child, when it is a node, follows its parent).
 //! Queries walk an explicit stack, never recursion.
 
-use super::mesher::ChunkMesh;
+use super::mesher::{ChunkMesh, QuantizedBox};
 use crate::math::{Aabb, Vec3};
 use std::ops::{Add, Mul, Sub};
 use wide::f32x4;
@@ -24,7 +24,7 @@ const BATCH: usize = 4;
 const MEAN_SPLIT_DEPTH: u32 = 32;
 /// Query stack entries: 32 mean-split levels plus log2 of the most triangles a chunk can have.
 const STACK: usize = 64;
-/// Ray query stack entries kept in the small array cleared on every query; deeper pushes go
+/// Query stack entries kept in the small array cleared on every query; deeper pushes go
 /// to a full [`STACK`] array made on first use (balanced chunk trees never need it). Tests use
 /// 2, so the brute-force comparisons run the deep path too.
 const SHALLOW: usize = if cfg!(test) { 2 } else { 16 };
@@ -260,30 +260,53 @@ impl KdTree {
         if self.triangles == 0 || !self.bounds.overlaps(aabb) {
             return;
         }
-        let mut stack = [Range::default(); STACK];
-        stack[0] = Range { node: 0, lo: 0, hi: self.triangles };
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let r = stack[len];
+        // Leaves compare the triangles' quantised corners with the box in steps: integer
+        // comparisons in place of decoding every corner.
+        let steps = QuantizedBox::new(aabb);
+        // Pending halves: the first SHALLOW in a small array, deeper ones (unbalanced trees
+        // only) in a full-depth one made when first needed, so a query does not clear a
+        // kilobyte of stack it almost never uses.
+        let mut stack = [Range::default(); SHALLOW];
+        let mut deep: Option<[Range; STACK]> = None;
+        let mut len = 0;
+        let mut r = Range { node: 0, lo: 0, hi: self.triangles };
+        loop {
             if (r.hi - r.lo) as usize <= LEAF_SIZE {
                 for t in r.lo as usize..r.hi as usize {
-                    if mesh.triangle_aabb(t).overlaps(aabb) {
+                    if mesh.triangle_overlaps(t, &steps) {
                         f(t);
                     }
                 }
-                continue;
+            } else {
+                let (node, left, right) = self.children(r);
+                let a = node.axis();
+                let (to_left, to_right) = (aabb.min[a] <= node.left_max, aabb.max[a] >= node.right_min);
+                // Left first, as before: triangles come out in leaf order.
+                if to_right {
+                    if !to_left {
+                        r = right;
+                        continue;
+                    }
+                    if len < SHALLOW {
+                        stack[len] = right;
+                    } else {
+                        deep.get_or_insert([Range::default(); STACK])[len] = right;
+                    }
+                    len += 1;
+                }
+                if to_left {
+                    r = left;
+                    continue;
+                }
             }
-            let (node, left, right) = self.children(r);
-            let a = node.axis();
-            if aabb.max[a] >= node.right_min {
-                stack[len] = right;
-                len += 1;
+            if len == 0 {
+                break;
             }
-            if aabb.min[a] <= node.left_max {
-                stack[len] = left;
-                len += 1;
-            }
+            len -= 1;
+            r = match &deep {
+                Some(deep) if len >= SHALLOW => deep[len],
+                _ => stack[len],
+            };
         }
     }
 

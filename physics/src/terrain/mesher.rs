@@ -49,6 +49,28 @@ pub struct ChunkMesh {
     materials: Vec<VoxelMaterial>,
 }
 
+/// A box in local voxel units as the quantised positions it holds: a position's step `q` on
+/// axis `a` lies in the box exactly when `min[a] <= q <= max[a]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct QuantizedBox {
+    min: [i32; 3],
+    max: [i32; 3],
+}
+
+impl QuantizedBox {
+    /// The steps within `b`. A position decodes exactly to `q / POSITION_STEPS - 1`, so `q`
+    /// lies at or above `b.min` when `q >= ceil(b.min * POSITION_STEPS) + POSITION_STEPS`: the
+    /// product is exact (a power of two), and the whole number is added after rounding, where
+    /// adding it first could round the sum across a step.
+    pub(crate) fn new(b: &Aabb) -> QuantizedBox {
+        const OFFSET: i32 = POSITION_STEPS as i32;
+        // `as` saturates: an infinite bound keeps every step on its side.
+        let min = b.min.to_array().map(|x| ((x * POSITION_STEPS).ceil() as i32).saturating_add(OFFSET));
+        let max = b.max.to_array().map(|x| ((x * POSITION_STEPS).floor() as i32).saturating_add(OFFSET));
+        QuantizedBox { min, max }
+    }
+}
+
 /// Bits per packed vertex index.
 const INDEX_BITS: u32 = 10;
 
@@ -95,6 +117,19 @@ impl ChunkMesh {
     pub fn position(&self, i: usize) -> Vec3 {
         let q = self.positions[i];
         Vec3::new(q[0] as f32, q[1] as f32, q[2] as f32) / POSITION_STEPS - Vec3::ONE
+    }
+
+    /// Does triangle `t`'s box overlap `b` (edges touching count)? The same answer as
+    /// comparing [`ChunkMesh::triangle_aabb`] with the box `b` was made from, in integer steps
+    /// without decoding a position.
+    #[inline]
+    pub(crate) fn triangle_overlaps(&self, t: usize, b: &QuantizedBox) -> bool {
+        let [i, j, k] = self.triangle_indices(t);
+        let (p, q, r) = (self.positions[i as usize], self.positions[j as usize], self.positions[k as usize]);
+        (0..3).all(|a| {
+            let (lo, hi) = (p[a].min(q[a]).min(r[a]) as i32, p[a].max(q[a]).max(r[a]) as i32);
+            lo <= b.max[a] && hi >= b.min[a]
+        })
     }
 
     /// The corners of triangle `t` in local voxel units.
