@@ -13,6 +13,7 @@ use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::{HullEdge, MAX_HULL_VERTICES};
 use std::sync::OnceLock;
+use wide::f32x4;
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
 /// (two resting boxes) must not flip the reference from step to step.
@@ -115,7 +116,7 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
                 None
             }
         }
-        None => edge_query(&pa, &pb, |_| 0..a.edges().len()),
+        None => hull_edge_query(&pa, &pb),
     };
     if let Some(e) = edge
         && e.separation > speculative
@@ -325,20 +326,75 @@ fn face_query<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(p: &Posed<P>, q: &
     best
 }
 
-/// True when the arc `a b` and the arc `c d` on the unit sphere cross.
-///
-/// Each arc's end points must lie on opposite sides of the other arc's great-circle plane; then
-/// the two arcs meet the line where those planes intersect, each at one of its two antipodal
-/// points, and they cross when it is the same one: the point on arc `a b` has a positive dot
-/// product with `a + b` (arcs shorter than a half circle), so both dot products must agree.
-fn arcs_cross(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> bool {
-    let nab = a.cross(b);
-    let ncd = c.cross(d);
-    if nab.dot(c) * nab.dot(d) >= 0.0 || ncd.dot(a) * ncd.dot(b) >= 0.0 {
-        return false;
+/// Four of A's arcs, one per lane (x, y and z of each vector apart), for the first two signs of
+/// [`GaussArc::crosses`] on four pairs at once. The lanes compute what the scalar test does
+/// (the same products and sums in the same order, no fused multiply-add). Missing lanes are
+/// zero vectors, whose products are zero and so never pass.
+#[derive(Clone, Copy, Debug)]
+struct ArcLanes {
+    from: [f32x4; 3],
+    to: [f32x4; 3],
+    plane: [f32x4; 3],
+}
+
+impl ArcLanes {
+    fn new(arcs: &[GaussArc]) -> ArcLanes {
+        let lanes = |v: fn(&GaussArc) -> Vec3| {
+            let at = |k: usize| arcs.get(k).map_or(Vec3::ZERO, v);
+            let (p, q, r, s) = (at(0), at(1), at(2), at(3));
+            [
+                f32x4::new([p.x, q.x, r.x, s.x]),
+                f32x4::new([p.y, q.y, r.y, s.y]),
+                f32x4::new([p.z, q.z, r.z, s.z]),
+            ]
+        };
+        ArcLanes { from: lanes(|a| a.from), to: lanes(|a| a.to), plane: lanes(|a| a.plane) }
     }
-    let x = nab.cross(ncd);
-    x.dot(a + b) * x.dot(c + d) > 0.0
+
+    /// Bit `k` set: arc `k` passes the first two signs of the crossing test with `other`
+    /// (each arc's ends on opposite sides of the other's plane).
+    #[inline]
+    fn may_cross(&self, other: &GaussArc) -> u32 {
+        // `v · w` as glam sums it: (x x' + y y') + z z'.
+        let dot = |v: &[f32x4; 3], w: Vec3| v[0] * w.x + v[1] * w.y + v[2] * w.z;
+        let ends_of_other = dot(&self.plane, other.from) * dot(&self.plane, other.to);
+        let own_ends = dot(&self.from, other.plane) * dot(&self.to, other.plane);
+        // The scalar test rejects on `>= 0.0`: a NaN passes it, as here.
+        let zero = f32x4::ZERO;
+        !(ends_of_other.simd_ge(zero) | own_ends.simd_ge(zero)).to_bitmask() & 0b1111
+    }
+}
+
+/// An edge's arc on the Gauss map: from one adjacent face's normal to the other's, with the
+/// normal of its great circle's plane.
+#[derive(Clone, Copy, Debug)]
+struct GaussArc {
+    from: Vec3,
+    to: Vec3,
+    plane: Vec3,
+}
+
+impl GaussArc {
+    fn new(from: Vec3, to: Vec3) -> GaussArc {
+        GaussArc { from, to, plane: from.cross(to) }
+    }
+
+    /// True when this arc and `other` cross.
+    ///
+    /// Each arc's end points must lie on opposite sides of the other arc's great-circle plane;
+    /// then the two arcs meet the line where those planes intersect, each at one of its two
+    /// antipodal points, and they cross when it is the same one: the point on an arc has a
+    /// positive dot product with the sum of its ends (arcs shorter than a half circle), so both
+    /// dot products must agree.
+    #[inline]
+    fn crosses(&self, other: &GaussArc) -> bool {
+        let (nab, ncd) = (self.plane, other.plane);
+        if nab.dot(other.from) * nab.dot(other.to) >= 0.0 || ncd.dot(self.from) * ncd.dot(self.to) >= 0.0 {
+            return false;
+        }
+        let x = nab.cross(ncd);
+        x.dot(self.from + self.to) * x.dot(other.from + other.to) > 0.0
+    }
 }
 
 /// The edge pair with the largest separation among those whose edges build a face of the
@@ -355,41 +411,113 @@ fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized, I: Iterator<Item =
     tried: impl Fn(&HullEdge) -> I,
 ) -> Option<EdgeQuery> {
     let a = pa.poly;
+    let arc_of = |e: &HullEdge| {
+        GaussArc::new(a.face_plane(e.faces[0] as usize).0, a.face_plane(e.faces[1] as usize).0)
+    };
     let mut best: Option<EdgeQuery> = None;
     for (ib, eb) in pb.poly.edges().iter().enumerate() {
         let mut edges_a = tried(eb).peekable();
         if edges_a.peek().is_none() {
             continue;
         }
-        let b0 = pb.vertex(eb.vertices[0] as usize);
-        let db = pb.vertex(eb.vertices[1] as usize) - b0;
-        // The Minkowski difference uses B's normals negated.
-        let (nb0, nb1) = (-pb.normal(eb.faces[0] as usize), -pb.normal(eb.faces[1] as usize));
+        let edge_b = PosedEdge::new(pb, eb);
         for ia in edges_a {
-            let ea = &a.edges()[ia];
-            let (na0, na1) = (a.face_plane(ea.faces[0] as usize).0, a.face_plane(ea.faces[1] as usize).0);
-            if !arcs_cross(na0, na1, nb0, nb1) {
-                continue;
-            }
-            let a0 = a.vertex(ea.vertices[0] as usize);
-            let da = a.vertex(ea.vertices[1] as usize) - a0;
-            let axis = da.cross(db);
-            let len_sq = axis.length_squared();
-            if len_sq <= 1e-10 * da.length_squared() * db.length_squared() {
-                continue;
-            }
-            let mut axis = axis / len_sq.sqrt();
-            // Point the axis out of A: along the sum of the edge's two face normals.
-            if axis.dot(na0 + na1) < 0.0 {
-                axis = -axis;
-            }
-            let s = axis.dot(b0 - a0);
-            if best.is_none_or(|e| s > e.separation) {
-                best = Some(EdgeQuery { separation: s, edge_a: ia, edge_b: ib, axis });
-            }
+            try_edge_pair(a, ia, &arc_of(&a.edges()[ia]), ib, &edge_b, &mut best);
         }
     }
     best
+}
+
+/// [`edge_query`] over every pair of edges, for two polyhedra that are not both boxes. Most
+/// pairs fail the Gauss-map test at its first two signs, which are tried four edges of A at
+/// a time ([`ArcLanes`]); the pairs that pass take the scalar test from the start, so the
+/// result is the one the scalar search finds (two hulls of 30-odd edges try a thousand pairs).
+fn hull_edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
+    pa: &Posed<A>,
+    pb: &Posed<B>,
+) -> Option<EdgeQuery> {
+    let a = pa.poly;
+    ARC_SCRATCH.with_borrow_mut(|(arcs, lanes)| {
+        arcs.clear();
+        arcs.extend(a.edges().iter().map(|e| {
+            GaussArc::new(a.face_plane(e.faces[0] as usize).0, a.face_plane(e.faces[1] as usize).0)
+        }));
+        lanes.clear();
+        lanes.extend(arcs.chunks(4).map(ArcLanes::new));
+        let mut best: Option<EdgeQuery> = None;
+        for (ib, eb) in pb.poly.edges().iter().enumerate() {
+            let edge_b = PosedEdge::new(pb, eb);
+            for (group, four) in lanes.iter().enumerate() {
+                let mut open = four.may_cross(&edge_b.arc);
+                while open != 0 {
+                    let ia = 4 * group + open.trailing_zeros() as usize;
+                    open &= open - 1;
+                    try_edge_pair(a, ia, &arcs[ia], ib, &edge_b, &mut best);
+                }
+            }
+        }
+        best
+    })
+}
+
+/// An edge of B in A's frame, as the edge search reads it.
+struct PosedEdge {
+    start: Vec3,
+    direction: Vec3,
+    /// Its arc on the Gauss map of the Minkowski difference A − B (B's normals negated).
+    arc: GaussArc,
+}
+
+impl PosedEdge {
+    fn new<B: Polyhedron + ?Sized>(pb: &Posed<B>, e: &HullEdge) -> PosedEdge {
+        let start = pb.vertex(e.vertices[0] as usize);
+        PosedEdge {
+            start,
+            direction: pb.vertex(e.vertices[1] as usize) - start,
+            arc: GaussArc::new(-pb.normal(e.faces[0] as usize), -pb.normal(e.faces[1] as usize)),
+        }
+    }
+}
+
+/// Edge `ia` of A (its arc `arc_a`) against edge `ib` of B: when the two build a face of the
+/// Minkowski difference, their separation along the axis across both, kept in `best` if it is
+/// the largest so far (the first pair on ties).
+#[inline]
+fn try_edge_pair<A: Polyhedron + ?Sized>(
+    a: &A,
+    ia: usize,
+    arc_a: &GaussArc,
+    ib: usize,
+    edge_b: &PosedEdge,
+    best: &mut Option<EdgeQuery>,
+) {
+    if !arc_a.crosses(&edge_b.arc) {
+        return;
+    }
+    let ea = &a.edges()[ia];
+    let a0 = a.vertex(ea.vertices[0] as usize);
+    let da = a.vertex(ea.vertices[1] as usize) - a0;
+    let db = edge_b.direction;
+    let axis = da.cross(db);
+    let len_sq = axis.length_squared();
+    if len_sq <= 1e-10 * da.length_squared() * db.length_squared() {
+        return;
+    }
+    let mut axis = axis / len_sq.sqrt();
+    // Point the axis out of A: along the sum of the edge's two face normals.
+    if axis.dot(arc_a.from + arc_a.to) < 0.0 {
+        axis = -axis;
+    }
+    let s = axis.dot(edge_b.start - a0);
+    if best.is_none_or(|e| s > e.separation) {
+        *best = Some(EdgeQuery { separation: s, edge_a: ia, edge_b: ib, axis });
+    }
+}
+
+thread_local! {
+    /// A's Gauss-map arcs, one by one and four to a group, during a [`hull_edge_query`].
+    static ARC_SCRATCH: std::cell::RefCell<(Vec<GaussArc>, Vec<ArcLanes>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// One point midway between the closest points of the two edges, at the separation along the
@@ -908,8 +1036,79 @@ mod tests {
         assert!(sets_compared > 1_000, "{sets_compared}");
     }
 
+    /// The four-lane search finds what the scalar search over every pair finds, bit for bit,
+    /// between rocks (hulls of 14 random points) and between a box and a rock, in random poses
+    /// from apart to deep; and the lanes' first signs pass every pair the scalar test passes.
+    #[test]
+    fn the_lanes_find_the_edge_pair_the_scalar_search_finds() {
+        use super::super::polytope::BoxPoly;
+        use crate::math::Quat;
+        use crate::shape::ConvexHull;
+        let mut next = uniform(11);
+        let rock = |next: &mut dyn FnMut() -> f32| {
+            let points: Vec<Vec3> = (0..14)
+                .map(|_| {
+                    Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::X)
+                        * (0.3 + 0.15 * next())
+                })
+                .collect();
+            ConvexHull::from_points(&points).expect("a rock")
+        };
+        let cube = BoxPoly::new(Vec3::new(0.3, 0.4, 0.5));
+        let mut found = 0;
+        for case in 0..400 {
+            let (a, b) = (rock(&mut next), rock(&mut next));
+            let offset = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 1.6;
+            let turn = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::Y);
+            let xb = Transform::new(offset, Quat::from_axis_angle(turn, next() * 6.0));
+            let same = |x: Option<EdgeQuery>, y: Option<EdgeQuery>| match (x, y) {
+                (None, None) => true,
+                (Some(x), Some(y)) => {
+                    x.separation.to_bits() == y.separation.to_bits()
+                        && (x.edge_a, x.edge_b) == (y.edge_a, y.edge_b)
+                        && x.axis == y.axis
+                }
+                _ => false,
+            };
+            let (pa, pb) = (Posed::new(&a, Transform::IDENTITY), Posed::new(&b, xb));
+            let scalar = edge_query(&pa, &pb, |_| 0..a.edges().len());
+            assert!(same(hull_edge_query(&pa, &pb), scalar), "case {case}: rocks");
+            found += usize::from(scalar.is_some());
+            let pc = Posed::new(&cube, Transform::IDENTITY);
+            let scalar = edge_query(&pc, &pb, |_| 0..cube.edges().len());
+            assert!(same(hull_edge_query(&pc, &pb), scalar), "case {case}: box and rock");
+            // The lanes' signs against the scalar test's, pair by pair.
+            for eb in b.edges() {
+                let arc_b = PosedEdge::new(&pb, eb).arc;
+                let arcs: Vec<GaussArc> = a
+                    .edges()
+                    .iter()
+                    .map(|e| {
+                        GaussArc::new(
+                            a.faces()[e.faces[0] as usize].normal,
+                            a.faces()[e.faces[1] as usize].normal,
+                        )
+                    })
+                    .collect();
+                for (group, four) in arcs.chunks(4).enumerate() {
+                    let open = ArcLanes::new(four).may_cross(&arc_b);
+                    for (k, arc) in four.iter().enumerate() {
+                        let (nab, ncd) = (arc.plane, arc_b.plane);
+                        let signs = nab.dot(arc_b.from) * nab.dot(arc_b.to) < 0.0
+                            && ncd.dot(arc.from) * ncd.dot(arc.to) < 0.0;
+                        assert_eq!(open >> k & 1 == 1, signs, "case {case}: group {group} lane {k}");
+                    }
+                    assert_eq!(open >> four.len(), 0, "missing lanes never pass");
+                }
+            }
+        }
+        assert!(found > 300, "{found}");
+    }
+
     #[test]
     fn arcs_cross_basic() {
+        let arcs_cross =
+            |a: Vec3, b: Vec3, c: Vec3, d: Vec3| GaussArc::new(a, b).crosses(&GaussArc::new(c, d));
         // Arc from +X to +Y and arc from (1,1,-1) to (1,1,1): they cross near (1,1,0).
         let c = Vec3::new(1.0, 1.0, -1.0).normalize();
         let d = Vec3::new(1.0, 1.0, 1.0).normalize();
