@@ -29,7 +29,7 @@ pub(crate) use pose::JointPose;
 pub use prismatic::PrismaticJoint;
 pub use revolute::RevoluteJoint;
 pub use spherical::SphericalJoint;
-pub(crate) use store::{Joint, JointImpulses, JointStore};
+pub(crate) use store::{Joint, JointImpulses, JointStore, SolveClass};
 pub use wheel::WheelJoint;
 
 use crate::body::BodyId;

@@ -16,7 +16,7 @@ use super::{Motion, Softness, SolverBody, Velocity};
 use crate::bitset::BitSet;
 use crate::body::{Body, NONE};
 use crate::joint::rows::{Masses, PairVelocity, Pass, Reaction, RowSolver, rotation_mass};
-use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose};
+use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, SolveClass};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
@@ -68,9 +68,15 @@ impl SortedJoint {
         {
             return SortedJoint::default();
         }
+        let class = j.class();
+        debug_assert_eq!(
+            class,
+            SolveClass::of(&j.kind, j.break_force, j.break_torque),
+            "the joint's class is stale"
+        );
         SortedJoint {
-            role: if is_plain_ball(&j.kind) { Role::PlainBall } else { Role::Other },
-            breakable: j.break_force.is_finite() || j.break_torque.is_finite(),
+            role: if class.plain_ball() { Role::PlainBall } else { Role::Other },
+            breakable: class.breakable(),
             bodies,
         }
     }
@@ -441,13 +447,6 @@ pub(crate) fn masses_of(a: &SolverBody, b: &SolverBody) -> Masses {
         inv_inertia_a: a.inv_inertia,
         inv_inertia_b: b.inv_inertia,
     }
-}
-
-/// A spherical joint with nothing but its point constraint: solved four at a time.
-fn is_plain_ball(kind: &JointKind) -> bool {
-    matches!(kind, JointKind::Spherical(j)
-        if j.swing_limit.is_none() && j.twist_limits.is_none() && j.friction == 0.0
-            && !j.spring.is_some_and(|s| s.is_active()))
 }
 
 #[cfg(test)]

@@ -72,12 +72,10 @@ impl World {
         // options, then take the new ones.
         self.unlogged(|w| w.set_joint_enabled(id, desc.enabled))?;
         let j = &mut self.joints.joints[slot as usize];
-        j.kind = desc.kind;
+        j.set_solve_inputs(desc.kind, desc.break_force, desc.break_torque);
         j.frame_a = desc.frame_a;
         j.frame_b = desc.frame_b;
         j.collide_connected = desc.collide_connected;
-        j.break_force = desc.break_force.unwrap_or(f32::INFINITY);
-        j.break_torque = desc.break_torque.unwrap_or(f32::INFINITY);
         if !same_type {
             j.clear_solution();
         }
