@@ -482,7 +482,7 @@ impl PosedEdge {
 /// Edge `ia` of A (its arc `arc_a`) against edge `ib` of B: when the two build a face of the
 /// Minkowski difference, their separation along the axis across both, kept in `best` if it is
 /// the largest so far (the first pair on ties).
-#[inline]
+#[inline(always)]
 fn try_edge_pair<A: Polyhedron + ?Sized>(
     a: &A,
     ia: usize,
