@@ -375,6 +375,7 @@ struct GaussArc {
 }
 
 impl GaussArc {
+    #[inline(always)]
     fn new(from: Vec3, to: Vec3) -> GaussArc {
         GaussArc { from, to, plane: from.cross(to) }
     }
@@ -469,6 +470,7 @@ struct PosedEdge {
 }
 
 impl PosedEdge {
+    #[inline(always)]
     fn new<B: Polyhedron + ?Sized>(pb: &Posed<B>, e: &HullEdge) -> PosedEdge {
         let start = pb.vertex(e.vertices[0] as usize);
         PosedEdge {
