@@ -328,13 +328,16 @@ fn face_query<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(p: &Posed<P>, q: &
 
 /// Four of A's arcs, one per lane (x, y and z of each vector apart), for the first two signs of
 /// [`GaussArc::crosses`] on four pairs at once. The lanes compute what the scalar test does
-/// (the same products and sums in the same order, no fused multiply-add). Missing lanes are
-/// zero vectors, whose products are zero and so never pass.
+/// (the same products and sums in the same order, no fused multiply-add). A group of fewer
+/// than four fills its missing lanes with zero vectors and masks them off (`live`): against
+/// a NaN arc their products would pass as a real lane's do.
 #[derive(Clone, Copy, Debug)]
 struct ArcLanes {
     from: [f32x4; 3],
     to: [f32x4; 3],
     plane: [f32x4; 3],
+    /// Bit `k` set: lane `k` holds an arc.
+    live: u32,
 }
 
 impl ArcLanes {
@@ -348,7 +351,8 @@ impl ArcLanes {
                 f32x4::new([p.z, q.z, r.z, s.z]),
             ]
         };
-        ArcLanes { from: lanes(|a| a.from), to: lanes(|a| a.to), plane: lanes(|a| a.plane) }
+        let live = (1u32 << arcs.len().min(4)) - 1;
+        ArcLanes { from: lanes(|a| a.from), to: lanes(|a| a.to), plane: lanes(|a| a.plane), live }
     }
 
     /// Bit `k` set: arc `k` passes the first two signs of the crossing test with `other`
@@ -361,7 +365,7 @@ impl ArcLanes {
         let own_ends = dot(&self.from, other.plane) * dot(&self.to, other.plane);
         // The scalar test rejects on `>= 0.0`: a NaN passes it, as here.
         let zero = f32x4::ZERO;
-        !(ends_of_other.simd_ge(zero) | own_ends.simd_ge(zero)).to_bitmask() & 0b1111
+        !(ends_of_other.simd_ge(zero) | own_ends.simd_ge(zero)).to_bitmask() & self.live
     }
 }
 
@@ -1105,6 +1109,19 @@ mod tests {
             }
         }
         assert!(found > 300, "{found}");
+        // A pose gone to NaN (after a blow-up) reaches the search, since no face query can
+        // separate along NaN: the lanes pass what the scalar test passes, and never a lane
+        // past the last of A's edges.
+        let a =
+            std::iter::repeat_with(|| rock(&mut next)).find(|r| r.edges().len() % 4 != 0).expect("a rock");
+        let b = rock(&mut next);
+        let nan = Transform::new(Vec3::splat(f32::NAN), Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0));
+        for (p, q) in [(&a, &b), (&b, &a)] {
+            let (pa, pb) = (Posed::new(p, Transform::IDENTITY), Posed::new(q, nan));
+            let scalar = edge_query(&pa, &pb, |_| 0..p.edges().len());
+            let lanes = hull_edge_query(&pa, &pb);
+            assert_eq!(lanes.map(|e| (e.edge_a, e.edge_b)), scalar.map(|e| (e.edge_a, e.edge_b)));
+        }
     }
 
     #[test]

@@ -109,7 +109,8 @@ impl WorldVertices {
         self.known = 0;
     }
 
-    /// Vertex `i` of `poly` in world space.
+    /// Vertex `i` of `poly` in world space. The cache knows vertices by index alone: every
+    /// call between two clears must pass the same posed body.
     #[inline]
     fn get<P: Polyhedron + ?Sized>(&mut self, poly: &PosedPoly<P>, i: usize) -> Vec3 {
         if self.known & 1 << i == 0 {
@@ -453,7 +454,7 @@ fn capsule_triangle(
 /// The lowest vertex and that face are found in the body's own frame (a box's without a dot
 /// product), and only their vertices are placed in the world.
 fn poly_triangle<P: Polyhedron + ?Sized>(
-    poly: &PosedPoly<P>,
+    posed: &PosedPoly<P>,
     world: &mut WorldVertices,
     tri: &Triangle,
     speculative: f32,
@@ -461,18 +462,18 @@ fn poly_triangle<P: Polyhedron + ?Sized>(
     out: &mut Vec<Candidate>,
 ) {
     let n = tri.normal;
-    let n_local = poly.to_local_vector(n);
-    let lowest_index = poly.poly.support_index(-n_local);
-    let lowest = world.get(poly, lowest_index);
+    let n_local = posed.to_local_vector(n);
+    let lowest_index = posed.poly.support_index(-n_local);
+    let lowest = world.get(posed, lowest_index);
     if n.dot(lowest - tri.v[0]) > speculative {
         return;
     }
-    let lp = poly.poly.face_loop(poly.poly.most_opposed_face(n_local));
+    let lp = posed.poly.face_loop(posed.poly.most_opposed_face(n_local));
     first.len = 0;
     for k in 0..lp.len() {
         let (prev, cur, next) = (lp[loop_prev(k, lp.len())], lp[k], lp[loop_next(k, lp.len())]);
         first.push(ClipVertex {
-            p: world.get(poly, cur as usize),
+            p: world.get(posed, cur as usize),
             in_code: clip::incident_edge_code(prev, cur),
             out_code: clip::incident_edge_code(cur, next),
         });

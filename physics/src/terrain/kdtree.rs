@@ -254,8 +254,8 @@ impl KdTree {
         )
     }
 
-    /// Calls `f` with every triangle whose box overlaps `aabb` (local voxel units). Descends
-    /// only into the halves the box reaches.
+    /// Calls `f` with every triangle whose box overlaps `aabb` (local voxel units), in
+    /// ascending (leaf) order. Descends only into the halves the box reaches.
     pub fn query_aabb(&self, mesh: &ChunkMesh, aabb: &Aabb, mut f: impl FnMut(usize)) {
         if self.triangles == 0 || !self.bounds.overlaps(aabb) {
             return;
@@ -264,8 +264,8 @@ impl KdTree {
         // comparisons in place of decoding every corner.
         let steps = QuantizedBox::new(aabb);
         // Pending halves: the first SHALLOW in a small array, deeper ones (unbalanced trees
-        // only) in a full-depth one made when first needed, so a query does not clear a
-        // kilobyte of stack it almost never uses.
+        // only) in a full-depth one made when first needed, so a query does not clear the
+        // 384 bytes of a full-depth stack it almost never uses.
         let mut stack = [Range::default(); SHALLOW];
         let mut deep: Option<[Range; STACK]> = None;
         let mut len = 0;
@@ -281,7 +281,7 @@ impl KdTree {
                 let (node, left, right) = self.children(r);
                 let a = node.axis();
                 let (to_left, to_right) = (aabb.min[a] <= node.left_max, aabb.max[a] >= node.right_min);
-                // Left first, as before: triangles come out in leaf order.
+                // Left first, so triangles come out in leaf order, which is ascending.
                 if to_right {
                     if !to_left {
                         r = right;

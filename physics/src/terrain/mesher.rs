@@ -120,8 +120,8 @@ impl ChunkMesh {
     }
 
     /// Does triangle `t`'s box overlap `b` (edges touching count)? The same answer as
-    /// comparing [`ChunkMesh::triangle_aabb`] with the box `b` was made from, in integer steps
-    /// without decoding a position.
+    /// comparing [`ChunkMesh::triangle_aabb`] with the box `b` was made from (a box without
+    /// NaN: the kD query refuses those first), in integer steps without decoding a position.
     #[inline]
     pub(crate) fn triangle_overlaps(&self, t: usize, b: &QuantizedBox) -> bool {
         let [i, j, k] = self.triangle_indices(t);
