@@ -379,6 +379,12 @@ struct GaussArc {
 }
 
 impl GaussArc {
+    /// The arc of edge `e` of `p` (in `p`'s frame): between its two faces' normals.
+    #[inline(always)]
+    fn of_edge<P: Polyhedron + ?Sized>(p: &P, e: &HullEdge) -> GaussArc {
+        GaussArc::new(p.face_plane(e.faces[0] as usize).0, p.face_plane(e.faces[1] as usize).0)
+    }
+
     #[inline(always)]
     fn new(from: Vec3, to: Vec3) -> GaussArc {
         GaussArc { from, to, plane: from.cross(to) }
@@ -416,9 +422,6 @@ fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized, I: Iterator<Item =
     tried: impl Fn(&HullEdge) -> I,
 ) -> Option<EdgeQuery> {
     let a = pa.poly;
-    let arc_of = |e: &HullEdge| {
-        GaussArc::new(a.face_plane(e.faces[0] as usize).0, a.face_plane(e.faces[1] as usize).0)
-    };
     let mut best: Option<EdgeQuery> = None;
     for (ib, eb) in pb.poly.edges().iter().enumerate() {
         let mut edges_a = tried(eb).peekable();
@@ -427,7 +430,7 @@ fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized, I: Iterator<Item =
         }
         let edge_b = PosedEdge::new(pb, eb);
         for ia in edges_a {
-            try_edge_pair(a, ia, &arc_of(&a.edges()[ia]), ib, &edge_b, &mut best);
+            try_edge_pair(a, ia, &GaussArc::of_edge(a, &a.edges()[ia]), ib, &edge_b, &mut best);
         }
     }
     best
@@ -444,9 +447,7 @@ fn hull_edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     let a = pa.poly;
     ARC_SCRATCH.with_borrow_mut(|(arcs, lanes)| {
         arcs.clear();
-        arcs.extend(a.edges().iter().map(|e| {
-            GaussArc::new(a.face_plane(e.faces[0] as usize).0, a.face_plane(e.faces[1] as usize).0)
-        }));
+        arcs.extend(a.edges().iter().map(|e| GaussArc::of_edge(a, e)));
         lanes.clear();
         lanes.extend(arcs.chunks(4).map(ArcLanes::new));
         let mut best: Option<EdgeQuery> = None;

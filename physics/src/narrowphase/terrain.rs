@@ -39,7 +39,7 @@ use super::feature;
 use super::polytope::{BoxPoly, Polyhedron, Posed as PosedPoly, loop_next, loop_prev};
 use super::{Manifold, ManifoldPoint};
 use crate::math::{Aabb, Transform, Vec3};
-use crate::shape::{ConvexHull, MAX_HULL_VERTICES, Shape};
+use crate::shape::{MAX_HULL_VERTICES, Shape};
 use crate::terrain::ChunkCollision;
 use std::cell::RefCell;
 
@@ -183,39 +183,33 @@ pub(crate) fn collide_terrain(
         // A sphere around the body's box: triangles whose planes it stays clear of are out of
         // reach without looking at the body's shape.
         let (middle, reach) = (tight.center(), tight.half_extents().length() + speculative);
-        for tri in s.near.iter().filter(|t| !t.facing_away && t.normal.dot(middle - t.v[0]) <= reach) {
-            let near = &s.near[..];
-            match shape {
-                Shape::Sphere { radius } => {
-                    sphere_triangle(center, *radius, tri, near, speculative, &mut s.candidates)
+        let in_reach = |t: &&Triangle| !t.facing_away && t.normal.dot(middle - t.v[0]) <= reach;
+        let (near, out) = (&s.near[..], &mut s.candidates);
+        // The body is posed once for all its triangles.
+        match shape {
+            Shape::Sphere { radius } => {
+                for tri in near.iter().filter(in_reach) {
+                    sphere_triangle(center, *radius, tri, near, speculative, out);
                 }
-                Shape::Capsule { half_height, radius } => {
-                    let axis = xf.transform_vector(Vec3::new(0.0, *half_height, 0.0));
-                    capsule_triangle(
-                        [center - axis, center + axis],
-                        *radius,
-                        tri,
-                        near,
-                        speculative,
-                        &mut s.candidates,
-                    )
+            }
+            Shape::Capsule { half_height, radius } => {
+                let axis = xf.transform_vector(Vec3::new(0.0, *half_height, 0.0));
+                for tri in near.iter().filter(in_reach) {
+                    capsule_triangle([center - axis, center + axis], *radius, tri, near, speculative, out);
                 }
-                Shape::Cuboid { half_extents } => poly_triangle(
-                    &PosedPoly::new(&BoxPoly::new(*half_extents), *xf),
-                    &mut s.world,
-                    tri,
-                    speculative,
-                    &mut s.polygons,
-                    &mut s.candidates,
-                ),
-                Shape::Hull(h) => poly_triangle::<ConvexHull>(
-                    &PosedPoly::new(h, *xf),
-                    &mut s.world,
-                    tri,
-                    speculative,
-                    &mut s.polygons,
-                    &mut s.candidates,
-                ),
+            }
+            Shape::Cuboid { half_extents } => {
+                let cube = BoxPoly::new(*half_extents);
+                let posed = PosedPoly::new(&cube, *xf);
+                for tri in near.iter().filter(in_reach) {
+                    poly_triangle(&posed, &mut s.world, tri, speculative, &mut s.polygons, out);
+                }
+            }
+            Shape::Hull(h) => {
+                let posed = PosedPoly::new(&**h, *xf);
+                for tri in near.iter().filter(in_reach) {
+                    poly_triangle(&posed, &mut s.world, tri, speculative, &mut s.polygons, out);
+                }
             }
         }
         let round = matches!(shape, Shape::Sphere { .. });
