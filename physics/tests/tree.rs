@@ -12,8 +12,12 @@ enum Op {
     Insert(Aabb),
     Move(Index, Aabb),
     Remove(Index),
-    /// Boxes set in place for many proxies at once, then the tree built anew.
+    /// Boxes set in place for many proxies at once, their ancestors grown to hold them, then
+    /// the tree built anew.
     MoveManyAndRebuild(Vec<(Index, Aabb)>),
+    /// Boxes set in place and ancestors grown, with no rebuild: later changes and queries work
+    /// on the grown tree.
+    MoveManyInPlace(Vec<(Index, Aabb)>),
 }
 
 /// Boxes of mixed scale: tiny and ordinary ones, some clustered near the origin and some spread
@@ -40,6 +44,7 @@ fn op_strategy() -> impl Strategy<Value = Op> {
         7 => (any::<Index>(), aabb_strategy()).prop_map(|(i, a)| Op::Move(i, a)),
         5 => any::<Index>().prop_map(Op::Remove),
         1 => prop::collection::vec((any::<Index>(), aabb_strategy()), 0..40).prop_map(Op::MoveManyAndRebuild),
+        1 => prop::collection::vec((any::<Index>(), aabb_strategy()), 0..40).prop_map(Op::MoveManyInPlace),
     ]
 }
 
@@ -80,19 +85,28 @@ impl Model {
                     self.live.remove(&proxy);
                 }
             }
+            Op::MoveManyInPlace(moves) => self.enlarge(moves),
             Op::MoveManyAndRebuild(moves) => {
-                for (index, aabb) in moves {
-                    if let Some(proxy) = self.pick(index) {
-                        self.tree.set_fat_aabb_before_rebuild(proxy, *aabb);
-                        self.live.get_mut(&proxy).unwrap().0 = *aabb;
-                    }
-                }
+                self.enlarge(moves);
                 self.tree.rebuild();
                 self.rebuilt = true;
                 // The tree is whole again: later one-at-a-time changes build on it.
                 self.tree.validate().unwrap();
             }
         }
+    }
+
+    /// Gives the picked proxies their boxes in place, growing their ancestors (a proxy picked
+    /// twice takes its last box).
+    fn enlarge(&mut self, moves: &[(Index, Aabb)]) {
+        let mut picked = Vec::new();
+        for (index, aabb) in moves {
+            if let Some(proxy) = self.pick(index) {
+                picked.push((proxy, *aabb));
+                self.live.get_mut(&proxy).unwrap().0 = *aabb;
+            }
+        }
+        self.tree.enlarge_proxies(&picked);
     }
 
     fn tree_pairs(&self) -> Vec<(u32, u32)> {
@@ -252,8 +266,8 @@ proptest! {
     }
 }
 
-/// Moving many proxies at once (a rebuild of the movable tree) and moving them one at a time
-/// find the same pairs, and leave a valid tree.
+/// Moving many proxies at once (grown in place, then a rebuild of the movable tree) and moving
+/// them one at a time find the same pairs, and leave a valid tree.
 #[test]
 fn moving_many_proxies_at_once_finds_what_moving_them_one_by_one_does() {
     use atoll_physics::broadphase::{Broadphase, ProxyType};
@@ -285,18 +299,34 @@ fn moving_many_proxies_at_once_finds_what_moving_them_one_by_one_does() {
     assert_eq!(first, second);
     let moves: Vec<_> = keys.iter().step_by(2).map(|&key| (key, cube(40.0))).collect();
     at_once.move_proxies(moves.iter().copied(), moves.len());
+    assert!(at_once.rebuild_due());
     for &(key, fat) in &moves {
         one_by_one.move_proxy(key, fat);
     }
+    // The pairs are found on the grown tree, before the rebuild, as the step finds them.
+    at_once.tree(ProxyType::Movable).validate().unwrap();
     at_once.update_pairs(&mut first);
     one_by_one.update_pairs(&mut second);
     assert!(!first.is_empty());
     assert_eq!(first, second);
+    at_once.rebuild_if_due();
+    assert!(!at_once.rebuild_due());
     at_once.tree(ProxyType::Movable).validate().unwrap();
     assert_eq!(at_once.reinsertions_last_step(), 200);
+    // The rebuilt tree finds the same pairs when they all move again (by nothing).
+    let again: Vec<_> = keys.iter().map(|&key| (key, at_once.fat_aabb(key))).collect();
+    at_once.move_proxies(again.iter().copied(), again.len());
+    for &(key, fat) in &again {
+        one_by_one.move_proxy(key, fat);
+    }
+    at_once.update_pairs(&mut first);
+    one_by_one.update_pairs(&mut second);
+    assert_eq!(first, second);
+    at_once.rebuild_if_due();
     // Built by spatial splits: a few levels over the least height 400 leaves can have (9);
     // the one-at-a-time tree is AVL-balanced.
     assert!(at_once.tree(ProxyType::Movable).height() <= 14);
+    assert_eq!(at_once.reinsertions_last_step(), 400);
     assert!(
         at_once.tree(ProxyType::Movable).stats().total_surface_area
             < one_by_one.tree(ProxyType::Movable).stats().total_surface_area

@@ -128,10 +128,16 @@ pub struct Broadphase {
     last_step_reinsertions: u32,
     /// The pairs each thread found in the last pair update (kept for their room).
     member_pairs: Vec<Vec<(u32, u32)>>,
-    /// Each thread's neighbours of the proxy it is querying for (kept for their room).
-    member_near: Vec<Vec<u32>>,
+    /// Each thread's lists for the proxy it is querying for (kept for their room).
+    member_query: Vec<QueryLists>,
     /// A claim word per block of moved proxies, for the threads of the pair update.
     claims: Claims,
+    /// Whether the movable tree grew in place for many moves and is to be built anew
+    /// ([`Broadphase::rebuild_if_due`]).
+    rebuild_due: bool,
+    /// The movable proxies [`Broadphase::move_proxies`] grows in place, with their boxes
+    /// (kept for its room).
+    enlarged: Vec<(u32, Aabb)>,
 }
 
 /// The movable tree is rebuilt when at least this share (one in so many) of its proxies move
@@ -150,6 +156,16 @@ const WARM_RUN: usize = 16;
 /// Moved proxies per block of the pair update: some tens of microseconds of queries in a busy
 /// pile (a few hundred proxies move there, so small blocks keep the threads evenly loaded).
 const QUERY_BLOCK: usize = 16;
+
+/// One thread's lists for the moved proxy it is querying for.
+#[derive(Clone, Debug, Default)]
+struct QueryLists {
+    /// The bodies whose proxies overlap it and whose pair it records.
+    near: Vec<u32>,
+    /// The bodies it never pairs with, listed once per query and only when a neighbour's pair
+    /// passed the other filter.
+    apart: Vec<u32>,
+}
 
 impl Broadphase {
     /// Adds a proxy for body `body` with fat box `fat`.
@@ -181,21 +197,42 @@ impl Broadphase {
     /// Gives the proxies `moves` lists (`count` of them, each at most once) new fat boxes and
     /// queues them for pair finding. When they are a large share of the movable tree (a rain
     /// of bodies spawned together leaves its boxes in the same steps), the leaves take their
-    /// boxes in place and the tree is built anew once, which costs less than taking each leaf
-    /// out and putting it back and leaves a better tree for the queries that follow.
+    /// boxes in place, their ancestors grow to hold them, and the tree is due to be built anew
+    /// once ([`Self::rebuild_if_due`]): that costs less than taking each leaf out and putting
+    /// it back and leaves a better tree for the next step's queries. The step finds this
+    /// step's pairs on the grown tree first and rebuilds beside the narrowphase, which does
+    /// not read the tree, as Box2D v3 rebuilds its trees beside its collide tasks.
     pub fn move_proxies(&mut self, moves: impl Iterator<Item = (ProxyKey, Aabb)>, count: usize) {
         let rebuild = count >= MIN_PROXIES_FOR_REBUILD.max(self.movable_tree.proxy_count() / REBUILD_SHARE);
+        let mut enlarged = std::mem::take(&mut self.enlarged);
+        enlarged.clear();
         for (key, fat) in moves {
             if rebuild && key.kind() == ProxyType::Movable {
-                self.movable_tree.set_fat_aabb_before_rebuild(key.node(), fat);
-                self.reinsertions += 1;
-                let body = self.user_data(key);
-                self.mark_moved(key, body);
+                enlarged.push((key.node(), fat));
             } else {
                 self.move_proxy(key, fat);
             }
         }
-        if rebuild {
+        self.movable_tree.enlarge_proxies(&enlarged);
+        for &(node, _) in &enlarged {
+            self.reinsertions += 1;
+            let body = self.movable_tree.user_data(node);
+            self.mark_moved(ProxyKey::new(ProxyType::Movable, node), body);
+        }
+        self.enlarged = enlarged;
+        self.rebuild_due |= rebuild;
+    }
+
+    /// Whether [`Self::move_proxies`] left the movable tree to be built anew.
+    pub fn rebuild_due(&self) -> bool {
+        self.rebuild_due
+    }
+
+    /// Builds the movable tree anew if [`Self::move_proxies`] left it grown in place. The
+    /// tree answers every query the same either way; this only makes later queries cheaper,
+    /// and every tree built from the same leaves is the same.
+    pub fn rebuild_if_due(&mut self) {
+        if std::mem::take(&mut self.rebuild_due) {
             self.movable_tree.rebuild();
         }
     }
@@ -310,7 +347,7 @@ impl Broadphase {
         pairs: &mut Vec<(u32, u32)>,
         keep: impl Fn(u32, u32) -> bool + Sync,
     ) {
-        self.update_pairs_on(None, pairs, |_, _| {}, keep);
+        self.update_pairs_on(None, pairs, |_, _| {}, keep, |_, _| {});
     }
 
     /// [`Self::update_pairs_where`] on the caller's thread and the `helpers`: the moved proxies'
@@ -319,35 +356,40 @@ impl Broadphase {
     /// however the blocks fell. A moved proxy's neighbours are listed first, and `warm` is
     /// called on a few of their pairs at a time before `keep` tests them: the step asks the
     /// cache there for what `keep` will read, so those reads overlap instead of each waiting
-    /// for the one before.
+    /// for the one before. A pair `keep` passes is dropped too when its other body is among
+    /// those `apart(body, list)` lists for the queried proxy's body: the bodies it never pairs
+    /// with (jointed without collision), listed once per query. (Testing each pair against
+    /// the lower body's joints read a jointed grid's joints about four times a query.)
     pub(crate) fn update_pairs_on(
         &mut self,
         helpers: Option<&rayon::ThreadPool>,
         pairs: &mut Vec<(u32, u32)>,
         warm: impl Fn(u32, u32) + Sync,
         keep: impl Fn(u32, u32) -> bool + Sync,
+        apart: impl Fn(u32, &mut Vec<u32>) + Sync,
     ) {
         pairs.clear();
         let members = helpers.map_or(1, |pool| pool.current_num_threads() + 1);
         self.member_pairs.resize_with(members, Vec::new);
         self.member_pairs.iter_mut().for_each(Vec::clear);
-        self.member_near.resize_with(members, Vec::new);
+        self.member_query.resize_with(members, QueryLists::default);
         self.claims.reset(self.move_buffer.len().div_ceil(QUERY_BLOCK));
         let (member_pairs, claims) = (SharedSlice::new(&mut self.member_pairs), self.claims.words());
-        let member_near = SharedSlice::new(&mut self.member_near);
+        let member_query = SharedSlice::new(&mut self.member_query);
         let (moves, moved) = (&self.move_buffer, &self.moved);
         let (movable_tree, static_tree) = (&self.movable_tree, &self.static_tree);
         run_team(helpers, |team| {
             // SAFETY: each member pushes to its own lists only.
-            let (found, near) = unsafe {
+            let (found, lists) = unsafe {
                 let me = team.index()..team.index() + 1;
-                (&mut member_pairs.slice_mut(me.clone())[0], &mut member_near.slice_mut(me)[0])
+                (&mut member_pairs.slice_mut(me.clone())[0], &mut member_query.slice_mut(me)[0])
             };
             team.for_blocks(moves.len(), QUERY_BLOCK, claims, |block| {
                 for &key in &moves[block] {
                     let tree = |kind| if kind == ProxyType::Static { static_tree } else { movable_tree };
                     let body = tree(key.kind()).user_data(key.node());
                     let fat = tree(key.kind()).fat_aabb(key.node());
+                    let QueryLists { near, apart: apart_list } = lists;
                     near.clear();
                     let mut visit = |other: u32| {
                         // When both moved, only the lower body records the pair.
@@ -366,6 +408,7 @@ impl Broadphase {
                         });
                     }
                     let pair = |other: u32| (body.min(other), body.max(other));
+                    let mut listed = false;
                     for run in near.chunks(WARM_RUN) {
                         run.iter().for_each(|&other| {
                             let (a, b) = pair(other);
@@ -373,7 +416,15 @@ impl Broadphase {
                         });
                         for &other in run {
                             let (a, b) = pair(other);
-                            if keep(a, b) {
+                            if !keep(a, b) {
+                                continue;
+                            }
+                            if !listed {
+                                apart_list.clear();
+                                apart(body, apart_list);
+                                listed = true;
+                            }
+                            if !apart_list.contains(&other) {
                                 found.push((a, b));
                             }
                         }

@@ -16,9 +16,14 @@ mod tests;
 pub use stats::TreeStats;
 
 use crate::math::{Aabb, Vec3};
+use crate::parallel::prefetch::prefetch_at;
 
 /// The "no node" index: the parent of the root, the children of a leaf, the end of the free list.
 pub const NULL_NODE: u32 = u32::MAX;
+
+/// Moves ahead [`DynamicTree::enlarge_proxies`] asks for a parent's node (and twice as far
+/// ahead for a leaf's).
+const ENLARGE_AHEAD: usize = 4;
 
 /// Pool size on the first allocation; after that the pool doubles whenever it runs out.
 const INITIAL_CAPACITY: usize = 16;
@@ -217,12 +222,41 @@ impl DynamicTree {
         self.insert_leaf(proxy);
     }
 
-    /// Gives a proxy a new fat AABB in place, leaving its ancestors' boxes as they were: only
-    /// for a batch of moves that [`Self::rebuild`] follows before the tree is used again.
-    pub fn set_fat_aabb_before_rebuild(&mut self, proxy: u32, fat_aabb: Aabb) {
+    /// Gives a proxy a new fat AABB in place and grows its ancestors' boxes, up to the first
+    /// that already holds it, leaving the tree's shape as it was: for a batch of moves that a
+    /// [`Self::rebuild`] follows. Until then every query finds what it would on the rebuilt
+    /// tree (each node still holds all below it), at the cost of visiting wider nodes.
+    /// [`Self::enlarge_proxy`] for each `(proxy, fat box)` of `moves`, in order, with each
+    /// leaf's node and then its parent's asked of the cache a few moves ahead: the walks up
+    /// are chains of dependent loads from a pool of megabytes.
+    pub fn enlarge_proxies(&mut self, moves: &[(u32, Aabb)]) {
+        for (i, &(proxy, fat)) in moves.iter().enumerate() {
+            if let Some(&(ahead, _)) = moves.get(i + 2 * ENLARGE_AHEAD) {
+                prefetch_at(std::ptr::from_ref(self.node(ahead)) as usize, 0..std::mem::size_of::<Node>());
+            }
+            if let Some(&(near, _)) = moves.get(i + ENLARGE_AHEAD) {
+                let parent = self.node(near).parent;
+                if parent != NULL_NODE {
+                    prefetch_at(
+                        std::ptr::from_ref(self.node(parent)) as usize,
+                        0..std::mem::size_of::<Node>(),
+                    );
+                }
+            }
+            self.enlarge_proxy(proxy, fat);
+        }
+    }
+
+    pub fn enlarge_proxy(&mut self, proxy: u32, fat_aabb: Aabb) {
         self.debug_assert_proxy(proxy);
         debug_assert!(is_valid_aabb(&fat_aabb), "invalid proxy AABB {fat_aabb:?}");
         self.node_mut(proxy).aabb = fat_aabb;
+        let mut index = self.node(proxy).parent;
+        while index != NULL_NODE && !self.node(index).aabb.contains(&fat_aabb) {
+            let node = self.node_mut(index);
+            node.aabb = node.aabb.union(&fat_aabb);
+            index = node.parent;
+        }
     }
 
     /// Builds the tree anew over its leaves, as a linear BVH: the leaves are sorted along a

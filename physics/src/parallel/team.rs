@@ -181,6 +181,34 @@ impl<'a> Team<'a> {
         self.stage(blocks, block, claims, 0..count, &mut work);
     }
 
+    /// [`Team::for_blocks`] with `beside` as one more block of the same stage, its first:
+    /// work the stage's blocks do not read or write, done by one member while the others work
+    /// through the blocks. The caller's thread starts at the first block and is the first
+    /// member at work, so it takes `beside` while a helper starts on the blocks. `claims` has
+    /// a word per block plus one. Alone, it runs `beside` and then every block.
+    pub fn for_blocks_beside(
+        &self,
+        count: usize,
+        block_len: usize,
+        claims: &[AtomicU32],
+        mut beside: impl FnMut(),
+        mut work: impl FnMut(Range<usize>),
+    ) {
+        if self.state.is_none() {
+            beside();
+            if count > 0 {
+                work(0..count);
+            }
+            return;
+        }
+        let blocks = count.div_ceil(block_len);
+        // Block `j` of the stage is `j..j + 1`: 0 is `beside`, the rest the item blocks.
+        self.stage(blocks + 1, |j| j..j + 1, claims, 0..0, &mut |j: Range<usize>| match j.start {
+            0 => beside(),
+            k => work((k - 1) * block_len..(k * block_len).min(count)),
+        });
+    }
+
     /// Runs `work` on the blocks of each colour of `colours` (batch ranges, in solve order),
     /// one stage per colour, then on `serial` (batches that may share bodies: one block).
     /// `claims` has a word per block: [`Team::blocks_of`] each colour's length, then one.

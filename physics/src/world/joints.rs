@@ -393,15 +393,16 @@ impl World {
     }
 }
 
-/// Whether an enabled joint between body slots `a` and `b` keeps them from colliding. Walks
-/// the joints of one body: lists are short, and a body without joints costs one load. A free
-/// function so the broadphase's pair filter can call it while the world's pair list is
-/// borrowed.
-pub(super) fn joint_blocks_collision(bodies: &[Body], joints: &[Joint], a: u32, b: u32) -> bool {
-    let mut blocked = false;
-    graph::for_each_joint(bodies, joints, a, |j, other| {
+/// Pushes onto `list` every body slot an enabled joint of body slot `body` keeps from colliding
+/// with it (a body twice if two joints do; the world side of a joint to the world as
+/// [`crate::body::NONE`]). Walks the body's joints: lists are short, and a body without joints
+/// costs one load. A free function so the broadphase's pair filter can call it while the
+/// world's pair list is borrowed.
+pub(super) fn joints_blocking_collision(bodies: &[Body], joints: &[Joint], body: u32, list: &mut Vec<u32>) {
+    graph::for_each_joint(bodies, joints, body, |j, other| {
         let j = &joints[j as usize];
-        blocked |= other == b && j.enabled && !j.collide_connected;
+        if j.enabled && !j.collide_connected {
+            list.push(other);
+        }
     });
-    blocked
 }

@@ -3,7 +3,7 @@
 //! of the world.
 
 use super::continuous::time_of_impact;
-use super::joints::joint_blocks_collision;
+use super::joints::joints_blocking_collision;
 use super::wake::WakeCause;
 use super::{StepSettings, TouchEvent, WaterContact, World, body_fat_aabb, graph, tight_aabb};
 use crate::body::{Body, BodyId, BodyStore, BodyType};
@@ -21,7 +21,7 @@ use crate::solver::{
     TouchingContacts, Velocity, solve_substeps,
 };
 use crate::terrain::{ChunkCoord, Terrain};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
 /// arrays holds an immovable body at rest.
@@ -49,6 +49,11 @@ const MIN_BODIES_FOR_TEAM: usize = 1024;
 /// threads: they do more per body than the proxy update (the rain's 2005 bodies on two threads:
 /// finalising 0.028 → 0.018 ms, where the proxy update was 0.015 ms slower shared).
 const MIN_SOLVER_BODIES_FOR_TEAM: usize = 1024;
+
+/// What a due rebuild of the movable tree counts as, in awake contacts, towards sharing the
+/// narrowphase stage it runs beside: a rebuild takes about as long as updating this many
+/// (a few hundred microseconds for the free fall's 5000 leaves).
+const REBUILD_AS_CONTACTS: usize = MIN_CONTACTS_FOR_TEAM;
 
 /// Moved proxies before the pair queries run on the world's threads.
 const MIN_MOVED_FOR_TEAM: usize = 128;
@@ -276,10 +281,11 @@ impl World {
         // bodies reports each of its neighbour pairs every step a proxy moves, and they never
         // get a contact.
         let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
-        let keep = |a, b| !contacts.contains(a, b) && !joint_blocks_collision(bodies, joints, a, b);
+        let keep = |a, b| !contacts.contains(a, b);
+        let apart = |body, list: &mut Vec<u32>| joints_blocking_collision(bodies, joints, body, list);
         let helpers = helpers_for(&self.threads, self.broadphase.moved_count(), MIN_MOVED_FOR_TEAM);
         let warm = |a, b| contacts.prefetch_pair(a, b);
-        self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, warm, keep);
+        self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, warm, keep, apart);
         let mut created = 0;
         for &(a, b) in &self.scratch.pairs {
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
@@ -354,17 +360,24 @@ impl World {
             *status = contact_status(c);
         };
         let count = self.contacts.contacts.len();
-        let helpers = helpers_for(&self.threads, self.awake_contacts.count(), MIN_CONTACTS_FOR_TEAM);
+        // The movable tree, when many proxies moved, is built anew beside the updates: they
+        // read the bodies' boxes, never the tree.
+        let rebuild = self.broadphase.rebuild_due();
+        let work = self.awake_contacts.count() + if rebuild { REBUILD_AS_CONTACTS } else { 0 };
+        let helpers = helpers_for(&self.threads, work, MIN_CONTACTS_FOR_TEAM);
         let status = &mut self.scratch.contact_status;
         status.resize(count, 0);
         let claims = &mut self.scratch.narrowphase_claims;
-        claims.reset(count.div_ceil(CONTACT_BLOCK));
+        claims.reset(count.div_ceil(CONTACT_BLOCK) + 1);
         let claims = claims.words();
         let (contacts, status) = (SharedSlice::new(&mut self.contacts.contacts), SharedSlice::new(status));
+        let broadphase = Mutex::new(&mut self.broadphase);
         // Blocks of whole words of the awake set: a member visits the awake contacts of its
         // blocks only, so a sleeping pile costs nothing here.
         run_team(helpers, |team| {
-            team.for_blocks(count, CONTACT_BLOCK, claims, |block| {
+            let rebuild =
+                || broadphase.lock().expect("only the member that claims it rebuilds").rebuild_if_due();
+            team.for_blocks_beside(count, CONTACT_BLOCK, claims, rebuild, |block| {
                 // SAFETY: each block of contacts and their status bytes is one member's in this
                 // stage; each update reads the bodies and writes only its own contact.
                 let (block_contacts, block_status) =
@@ -398,6 +411,10 @@ impl World {
                 }
             });
         });
+        debug_assert!(
+            !self.broadphase.rebuild_due(),
+            "the movable tree is rebuilt in the narrowphase's team"
+        );
         // In contact order, word by word from a copy of each word of the awake set: destroying
         // a contact clears only its own bit, so the copy visits exactly the contacts a fresh
         // search for the next set bit would, for a fraction of the work.

@@ -272,15 +272,48 @@ fn rebuild_keeps_every_proxy_and_halves_the_surface_area() {
 }
 
 #[test]
-fn boxes_set_in_place_are_found_after_the_rebuild() {
+fn enlarged_boxes_are_found_before_and_after_the_rebuild() {
     let (mut tree, proxies) = scattered(300);
     for (i, &p) in proxies.iter().enumerate() {
-        tree.set_fat_aabb_before_rebuild(p, cube(i as f32 * 3.0, 0.0, 0.0, 1.0));
+        tree.enlarge_proxy(p, cube(i as f32 * 3.0, 0.0, 0.0, 1.0));
+    }
+    // Before the rebuild the shape is the old one, with wider nodes: queries find the same.
+    tree.validate().unwrap();
+    let expect = [
+        (cube(30.0, 0.0, 0.0, 0.5), vec![proxies[10]]),
+        (cube(31.5, 0.0, 0.0, 1.0), vec![proxies[10], proxies[11]]),
+    ];
+    for (query, found) in &expect {
+        assert_eq!(&query_all(&tree, query), found);
     }
     tree.rebuild();
     tree.validate().unwrap();
-    assert_eq!(query_all(&tree, &cube(30.0, 0.0, 0.0, 0.5)), vec![proxies[10]]);
-    assert_eq!(query_all(&tree, &cube(31.5, 0.0, 0.0, 1.0)), vec![proxies[10], proxies[11]]);
+    for (query, found) in &expect {
+        assert_eq!(&query_all(&tree, query), found);
+    }
+}
+
+#[test]
+fn a_rebuild_after_enlarging_builds_the_tree_a_rebuild_alone_builds() {
+    // The rebuild reads the leaves only: the ancestors the enlarging widened leave no trace.
+    let moved = |i: usize| cube(i as f32 * 0.7, (i % 13) as f32, 2.0, 0.6);
+    let (mut enlarged, proxies) = scattered(500);
+    let mut direct = enlarged.clone();
+    let moves: Vec<(u32, Aabb)> =
+        proxies.iter().enumerate().step_by(3).map(|(i, &p)| (p, moved(i))).collect();
+    enlarged.enlarge_proxies(&moves);
+    enlarged.validate().unwrap();
+    for &(p, fat) in &moves {
+        direct.move_proxy(p, fat);
+    }
+    enlarged.rebuild();
+    direct.rebuild();
+    let nodes = |tree: &DynamicTree| {
+        let mut all = Vec::new();
+        tree.for_each_node(|aabb, height, depth, leaf| all.push((*aabb, height, depth, leaf)));
+        all
+    };
+    assert_eq!(nodes(&enlarged), nodes(&direct));
 }
 
 #[test]
