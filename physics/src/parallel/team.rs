@@ -350,6 +350,38 @@ mod tests {
     }
 
     #[test]
+    fn the_work_beside_runs_once_and_every_item_once() {
+        // Alone, and on teams of 2 to 4 threads (one of which may never come): the work beside
+        // runs exactly once, every item once, and the stage ends only when all are done.
+        for (size, members) in [(1, 1), (2, 2), (3, 3), (4, 4), (2, 1)] {
+            let mut claims = Claims::default();
+            claims.reset(1000usize.div_ceil(64) + 1);
+            let state = TeamState::default();
+            let visits: Vec<AtomicUsize> = (0..1000).map(|_| AtomicUsize::new(0)).collect();
+            let beside = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for index in 0..members {
+                    let (state, visits, beside, claims) = (&state, &visits, &beside, &claims);
+                    scope.spawn(move || {
+                        let team = if size == 1 { Team::alone() } else { Team::member(index, size, state) };
+                        team.for_blocks_beside(
+                            1000,
+                            64,
+                            claims.words(),
+                            || {
+                                beside.fetch_add(1, Ordering::SeqCst);
+                            },
+                            |range| range.for_each(|i| _ = visits[i].fetch_add(1, Ordering::SeqCst)),
+                        );
+                        assert_eq!(beside.load(Ordering::SeqCst), 1);
+                        assert!(visits.iter().all(|v| v.load(Ordering::SeqCst) == 1));
+                    });
+                }
+            });
+        }
+    }
+
+    #[test]
     fn a_member_that_never_comes_holds_nobody_up() {
         // Two members, one of which never runs: the other does every block.
         let colours = [0..100, 100..300];
