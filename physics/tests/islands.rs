@@ -182,6 +182,34 @@ fn a_moving_kinematic_body_keeps_what_it_touches_awake() {
 }
 
 #[test]
+fn a_kinematic_body_that_starts_moving_wakes_what_it_touches() {
+    // A box asleep on a kinematic platform at rest, and one asleep on the floor beside it:
+    // once the platform moves, the box on it wakes, named as the cause, and the other sleeps on.
+    let (mut world, _) = common::world_with_floor();
+    let platform = world
+        .create_body(&BodyDesc::new(
+            atoll_physics::BodyType::Kinematic,
+            Shape::cuboid(Vec3::new(2.0, 0.25, 2.0)).unwrap(),
+            Vec3::new(0.0, 1.0, 0.0),
+        ))
+        .unwrap();
+    let cube = || Shape::cuboid(Vec3::splat(0.3)).unwrap();
+    let rider = world.create_body(&BodyDesc::dynamic(cube(), Vec3::new(0.0, 1.6, 0.0))).unwrap();
+    let beside = world.create_body(&BodyDesc::dynamic(cube(), Vec3::new(5.0, 0.3, 0.0))).unwrap();
+    common::run(&mut world, 240);
+    assert!(!world.is_awake(rider).unwrap() && !world.is_awake(beside).unwrap());
+    world.set_linear_velocity(platform, Vec3::new(0.2, 0.0, 0.0)).unwrap();
+    world.step();
+    assert!(world.is_awake(rider).unwrap());
+    assert!(!world.is_awake(beside).unwrap());
+    let island = world.body_island(rider).unwrap().unwrap();
+    let (cause, _) = world.wake_cause(island).unwrap().unwrap();
+    assert_eq!(cause, atoll_physics::WakeCause::Kinematic { body: rider, kinematic: platform });
+    common::run(&mut world, 120);
+    assert!(world.is_awake(rider).unwrap(), "the moving platform keeps it awake");
+}
+
+#[test]
 fn sleeping_is_deterministic_and_snapshots_resume() {
     let hashes: Vec<u64> = (0..2)
         .map(|_| {
