@@ -7,6 +7,7 @@ use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldAnchors};
 use crate::hash::FastMap;
 use crate::island::IslandLink;
 use crate::math::Vec3;
+use crate::parallel::prefetch_at;
 use crate::terrain::{ChunkCollision, ChunkCoord};
 use crate::world::graph::EdgeLink;
 use std::sync::Arc;
@@ -139,6 +140,63 @@ impl ContactStore {
     /// Is there a contact between body index `body` and terrain chunk `chunk`?
     pub fn contains_terrain(&self, body: u32, chunk: ChunkCoord) -> bool {
         self.terrain_lookup.contains_key(&(body, chunk))
+    }
+
+    /// Asks the cache for the slot the `ahead`-th next [`ContactStore::create`] (counting
+    /// from 0) will fill, the whole contact, which the creation writes.
+    #[inline]
+    pub fn prefetch_slot(&self, ahead: usize) {
+        let slot = match self.free.len().checked_sub(ahead + 1) {
+            Some(k) => self.free[k] as usize,
+            None => self.contacts.len() + ahead - self.free.len(),
+        };
+        if let Some(contact) = self.contacts.get(slot) {
+            prefetch_at(std::ptr::from_ref(contact) as usize, 0..std::mem::size_of::<Contact>());
+        }
+    }
+
+    /// Asks the cache for the links of contact `id` in its bodies' lists (which a new contact
+    /// at the head of one of those lists writes).
+    #[inline]
+    pub fn prefetch_edges(&self, id: u32) {
+        if let Some(contact) = self.contacts.get(id as usize) {
+            let edges = std::mem::offset_of!(Contact, edges);
+            prefetch_at(
+                std::ptr::from_ref(contact) as usize,
+                edges..edges + std::mem::size_of::<[EdgeLink; 2]>(),
+            );
+        }
+    }
+
+    /// Asks the cache for what the narrowphase's pass in contact order reads of contact `id`
+    /// (its flags, bodies and links) and, for a body pair, its slot in the pair lookup (which
+    /// destroying it clears).
+    #[inline]
+    pub fn prefetch_for_end(&self, id: u32) {
+        let Some(contact) = self.contacts.get(id as usize) else { return };
+        let at = std::ptr::from_ref(contact) as usize;
+        let bodies = std::mem::offset_of!(Contact, body_a);
+        prefetch_at(at, bodies..bodies + 8);
+        let tail = std::mem::offset_of!(Contact, edges);
+        prefetch_at(at, tail..std::mem::offset_of!(Contact, separated) + 1);
+        let (a, b) = self.bodies[id as usize];
+        if b != TERRAIN {
+            self.lookup.prefetch(a, b);
+        }
+    }
+
+    /// Asks the cache for the links of contact `id`'s neighbours in its bodies' lists, which
+    /// destroying it rewrites.
+    #[inline]
+    pub fn prefetch_neighbours(&self, id: u32) {
+        let Some(contact) = self.contacts.get(id as usize) else { return };
+        for link in contact.edges {
+            for key in [link.prev, link.next] {
+                if key != crate::body::NONE {
+                    self.prefetch_edges(key >> 1);
+                }
+            }
+        }
     }
 
     /// Creates the contact between body indices `a < b`.

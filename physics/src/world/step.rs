@@ -55,6 +55,15 @@ const MIN_SOLVER_BODIES_FOR_TEAM: usize = 1024;
 /// (a few hundred microseconds for the free fall's 5000 leaves).
 const REBUILD_AS_CONTACTS: usize = MIN_CONTACTS_FOR_TEAM;
 
+/// New pairs ahead for which contact creation asks the cache for the pair lookup, the slot and
+/// the bodies' list heads (and twice as far ahead, for the bodies).
+const CREATE_AHEAD: usize = 4;
+
+/// Flagged contacts ahead for which the narrowphase's pass in contact order asks the cache for
+/// the contact and its pair's lookup slot (twice this far) and a separated one's neighbours in
+/// its bodies' lists (this far).
+const END_AHEAD: usize = 4;
+
 /// Moved proxies before the pair queries run on the world's threads.
 const MIN_MOVED_FOR_TEAM: usize = 128;
 
@@ -132,6 +141,8 @@ pub(crate) struct StepScratch {
     /// Per awake body, whether it is a moving kinematic body touching a sleeping dynamic
     /// body: only those walk their contact lists ([`World::keep_touched_awake`]).
     touches_sleeper: Vec<bool>,
+    /// The contacts the narrowphase flagged separated, begun or ended, in contact order.
+    flagged: Vec<u32>,
     pub(super) water_block: crate::terrain::WaterBlock,
     /// Some awake body got a water contact since the water last went inert.
     pub(super) wet: bool,
@@ -146,6 +157,7 @@ impl StepScratch {
             + self.contact_status.len()
             + self.moving_kinematic.len()
             + self.touches_sleeper.len()
+            + self.flagged.len() * 4
             + self.solver_bodies.len() * size_of::<SolverBody>()
             + (self.velocities.len() + self.motions.len()) * size_of::<Velocity>()
             + self.centers.len() * size_of::<Vec3>()
@@ -291,12 +303,30 @@ impl World {
         let warm = |a, b| contacts.prefetch_pair(a, b);
         self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, warm, keep, apart);
         let mut created = 0;
-        for &(a, b) in &self.scratch.pairs {
+        let pairs = &self.scratch.pairs;
+        for (i, &(a, b)) in pairs.iter().enumerate() {
+            // Each creation reads both bodies, fills a contact slot, probes the pair lookup and
+            // links the contact at the head of both bodies' lists: cache misses in a row a few
+            // hundred times a step in a tumbling pile, so they are asked for ahead.
+            if let Some(&(a, b)) = pairs.get(i + 2 * CREATE_AHEAD) {
+                prefetch_body_for_contact(&self.bodies.bodies[a as usize]);
+                prefetch_body_for_contact(&self.bodies.bodies[b as usize]);
+            }
+            if let Some(&(a, b)) = pairs.get(i + CREATE_AHEAD) {
+                self.contacts.prefetch_pair(a, b);
+                self.contacts.prefetch_slot(CREATE_AHEAD);
+                for body in [a, b] {
+                    let head = self.bodies.bodies[body as usize].contact_head;
+                    if head != crate::body::NONE {
+                        self.contacts.prefetch_edges(head >> 1);
+                    }
+                }
+            }
             let (ba, bb) = (&self.bodies.bodies[a as usize], &self.bodies.bodies[b as usize]);
             let any_dynamic = ba.body_type == BodyType::Dynamic || bb.body_type == BodyType::Dynamic;
-            // The list holds only distinct pairs without a contact that may collide; the check
-            // stays as a guard.
-            if any_dynamic && !self.contacts.contains(a, b) {
+            // The list holds only distinct pairs without a contact that may collide.
+            debug_assert!(!self.contacts.contains(a, b), "pair ({a}, {b}) listed with a contact");
+            if any_dynamic {
                 let friction = (ba.material.friction * bb.material.friction).sqrt();
                 let restitution = ba.material.restitution.max(bb.material.restitution);
                 let awake = ba.awake || bb.awake;
@@ -419,30 +449,45 @@ impl World {
             !self.broadphase.rebuild_due(),
             "the movable tree is rebuilt in the narrowphase's team"
         );
-        // In contact order, word by word from a copy of each word of the awake set: destroying
-        // a contact clears only its own bit, so the copy visits exactly the contacts a fresh
-        // search for the next set bit would, for a fraction of the work.
+        // The contacts that separated, began or ended, in contact order, from the status
+        // bytes; then their passes in that order, each asking the cache for what the ones a
+        // few places on will read: destroying one unlinks it from both bodies' lists (its
+        // neighbours' links) and the pair lookup, cache misses in a row a few hundred times a
+        // step in a tumbling pile.
+        let mut flagged = std::mem::take(&mut self.scratch.flagged);
+        flagged.clear();
         for k in 0..self.awake_contacts.word_count() {
             let mut word = self.awake_contacts.word(k);
             while word != 0 {
                 let id = k * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                let flags = self.scratch.contact_status[id];
-                if flags & (SEPARATED | BEGAN | ENDED) == 0 {
-                    continue;
-                }
-                let c = &self.contacts.contacts[id];
-                if c.separated {
-                    self.destroy_contact(id as u32);
-                } else if c.began {
-                    self.began_bits.set(id);
-                    self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), true));
-                } else if c.ended {
-                    self.ended_bits.set(id);
-                    self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), false));
+                if self.scratch.contact_status[id] & (SEPARATED | BEGAN | ENDED) != 0 {
+                    flagged.push(id as u32);
                 }
             }
         }
+        for (i, &id) in flagged.iter().enumerate() {
+            if let Some(&ahead) = flagged.get(i + 2 * END_AHEAD) {
+                self.contacts.prefetch_for_end(ahead);
+            }
+            if let Some(&near) = flagged.get(i + END_AHEAD)
+                && self.scratch.contact_status[near as usize] & SEPARATED != 0
+            {
+                self.contacts.prefetch_neighbours(near);
+            }
+            let id = id as usize;
+            let c = &self.contacts.contacts[id];
+            if c.separated {
+                self.destroy_contact(id as u32);
+            } else if c.began {
+                self.began_bits.set(id);
+                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), true));
+            } else if c.ended {
+                self.ended_bits.set(id);
+                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), false));
+            }
+        }
+        self.scratch.flagged = flagged;
     }
 
     /// [`Stage::Solve`]: the soft step over the awake bodies and their touching contacts.
@@ -923,6 +968,21 @@ fn solver_body(b: &Body, water: Option<&WaterContact>, gravity: Vec3, h: f32) ->
         sb.angular_retention = 1.0 / (1.0 + h * (b.angular_damping + water_angular));
     }
     sb
+}
+
+/// Asks the cache for what creating a contact reads of body `b`: its type, material, awake
+/// flag and the head of its contact list.
+#[inline]
+fn prefetch_body_for_contact(b: &Body) {
+    let at = std::ptr::from_ref(b) as usize;
+    for offset in [
+        std::mem::offset_of!(Body, body_type),
+        std::mem::offset_of!(Body, material),
+        std::mem::offset_of!(Body, awake),
+        std::mem::offset_of!(Body, contact_head),
+    ] {
+        prefetch_at(at, offset..offset + 1);
+    }
 }
 
 #[cfg(test)]
