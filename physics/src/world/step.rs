@@ -683,10 +683,11 @@ impl World {
         scratch.touches_sleeper.clear();
         scratch.touches_sleeper.resize(count, false);
         let (solver_index, moving) = (&scratch.solver_index, &scratch.moving_kinematic);
-        // The awake index of `body` when it is a moving kinematic body.
+        // The awake index of `body` when it is a moving kinematic body (solver index 0, the
+        // fixed slot, is no awake body).
         let moving_at = |body: u32| {
-            let k = solver_index[body as usize];
-            (k != FIXED_SLOT && moving[k as usize - 1]).then_some(k as usize - 1)
+            let k = (solver_index[body as usize] as usize).checked_sub(1)?;
+            moving[k].then_some(k)
         };
         for &id in &scratch.touching {
             let (a, b) = self.contacts.bodies[id as usize];
