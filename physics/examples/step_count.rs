@@ -10,6 +10,17 @@
 use atoll_physics::scene::builtin;
 use atoll_physics::{Scene, World};
 
+/// `println!` that ends the program quietly once its reader is gone (`step_count ... | head`),
+/// where `println!` panics on the closed pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn scene(name: &str) -> Scene {
     let mut scene = match name {
         "rain" => builtin::rain_boxes_balls(2000),
@@ -92,7 +103,7 @@ fn main() {
                 .iter()
                 .map(|s| format!("{} {:.2}", s.name(), p.stage(*s)))
                 .collect();
-            println!(
+            out!(
                 "step {i}: {:.2} ms, {} pairs, {} touching in {} colours, {} reinserted; {}",
                 p.total_ms,
                 p.counters.contact_pairs,
@@ -106,13 +117,13 @@ fn main() {
     let start = std::time::Instant::now();
     let times = measured_steps(&mut world, steps);
     let ms = start.elapsed().as_secs_f64() * 1e3 / f64::from(steps.max(1));
-    println!(
+    out!(
         "{name}: {warm} + {steps} steps on {threads} thread(s), {ms:.3} ms a step (median {:.3}, solve median {:.3}), state hash {:016x}",
         median(times.iter().map(|t| t.0).collect()),
         median(times.iter().map(|t| stage_of(t, atoll_physics::Stage::Solve)).collect()),
         atoll_physics::snapshot::state_hash(&world)
     );
-    println!(
+    out!(
         "contacts at the end: {} live, {} touching",
         world.contact_count(),
         world.touching_contacts().count()
@@ -122,13 +133,13 @@ fn main() {
             .iter()
             .map(|t| format!("{:.1}/{:.1}", t.0, stage_of(t, atoll_physics::Stage::Solve)))
             .collect();
-        println!("step/solve ms: {}", line.join(" "));
+        out!("step/solve ms: {}", line.join(" "));
     }
     if args.iter().any(|a| a == "--stages") {
         let line: Vec<String> = atoll_physics::Stage::ALL
             .iter()
             .map(|&s| format!("{} {:.3}", s.name(), median(times.iter().map(|t| stage_of(t, s)).collect())))
             .collect();
-        println!("stage medians ms: {}", line.join(", "));
+        out!("stage medians ms: {}", line.join(", "));
     }
 }
