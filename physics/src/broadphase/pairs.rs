@@ -201,7 +201,7 @@ impl Broadphase {
     /// once ([`Self::rebuild_if_due`]): that costs less than taking each leaf out and putting
     /// it back and leaves a better tree for the next step's queries. The step finds this
     /// step's pairs on the grown tree first and rebuilds beside the narrowphase, which does
-    /// not read the tree, as Box2D v3 rebuilds its trees beside its collide tasks.
+    /// not read the tree, so on several threads the rebuild is off the serial path.
     pub fn move_proxies(&mut self, moves: impl Iterator<Item = (ProxyKey, Aabb)>, count: usize) {
         let rebuild = count >= MIN_PROXIES_FOR_REBUILD.max(self.movable_tree.proxy_count() / REBUILD_SHARE);
         let mut enlarged = std::mem::take(&mut self.enlarged);
@@ -339,9 +339,10 @@ impl Broadphase {
     }
 
     /// [`Self::update_pairs`] keeping only the pairs `keep` accepts, tested before the sort: the
-    /// step passes "has no contact yet and no joint keeps them apart", as a moved proxy in a
-    /// pile reports mostly pairs that already have one (sorting all of them was a few percent
-    /// of a landing pile's step), and one in a jointed net mostly its jointed neighbours.
+    /// step passes "has no contact yet", as a moved proxy in a pile reports mostly pairs that
+    /// already have one (sorting all of them was a few percent of a landing pile's step); it
+    /// drops jointed pairs through [`Self::update_pairs_on`]'s `apart`, as one in a jointed
+    /// net reports mostly its jointed neighbours.
     pub fn update_pairs_where(
         &mut self,
         pairs: &mut Vec<(u32, u32)>,

@@ -222,10 +222,6 @@ impl DynamicTree {
         self.insert_leaf(proxy);
     }
 
-    /// Gives a proxy a new fat AABB in place and grows its ancestors' boxes, up to the first
-    /// that already holds it, leaving the tree's shape as it was: for a batch of moves that a
-    /// [`Self::rebuild`] follows. Until then every query finds what it would on the rebuilt
-    /// tree (each node still holds all below it), at the cost of visiting wider nodes.
     /// [`Self::enlarge_proxy`] for each `(proxy, fat box)` of `moves`, in order, with each
     /// leaf's node and then its parent's asked of the cache a few moves ahead: the walks up
     /// are chains of dependent loads from a pool of megabytes.
@@ -247,6 +243,10 @@ impl DynamicTree {
         }
     }
 
+    /// Gives a proxy a new fat AABB in place and grows its ancestors' boxes, up to the first
+    /// that already holds it, leaving the tree's shape as it was: for a batch of moves that a
+    /// [`Self::rebuild`] follows. Until then every query finds what it would on the rebuilt
+    /// tree (each node still holds all below it), at the cost of visiting wider nodes.
     pub fn enlarge_proxy(&mut self, proxy: u32, fat_aabb: Aabb) {
         self.debug_assert_proxy(proxy);
         debug_assert!(is_valid_aabb(&fat_aabb), "invalid proxy AABB {fat_aabb:?}");

@@ -248,8 +248,10 @@ impl World {
     /// [`Stage::Broadphase`]: re-insert a proxy only when its body's tight box left the fat one.
     /// The boxes are computed in blocks of bodies the world's threads share; the proxies move
     /// afterwards on the caller's thread, since they change the tree: one after another in body
-    /// order, or, when a twelfth of the movable tree moved, by rebuilding it
-    /// ([`crate::broadphase::Broadphase::move_proxies`]).
+    /// order, or, when a twelfth of the movable tree moved, by giving the leaves their boxes in
+    /// place and growing their ancestors
+    /// ([`crate::broadphase::Broadphase::move_proxies`]); the tree is then rebuilt beside the
+    /// narrowphase ([`crate::broadphase::Broadphase::rebuild_if_due`]).
     fn update_proxies(&mut self) -> u32 {
         let settings = self.settings;
         let count = self.bodies.bodies.len();
@@ -409,8 +411,8 @@ impl World {
         // Blocks of whole words of the awake set: a member visits the awake contacts of its
         // blocks only, so a sleeping pile costs nothing here.
         run_team(helpers, |team| {
-            let rebuild =
-                || broadphase.lock().expect("only the member that claims it rebuilds").rebuild_if_due();
+            // Only the member that claims the stage's first block locks it, once.
+            let rebuild = || broadphase.lock().expect("no member panicked while rebuilding").rebuild_if_due();
             team.for_blocks_beside(count, CONTACT_BLOCK, claims, rebuild, |block| {
                 // SAFETY: each block of contacts and their status bytes is one member's in this
                 // stage; each update reads the bodies and writes only its own contact.

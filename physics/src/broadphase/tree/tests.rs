@@ -294,8 +294,9 @@ fn enlarged_boxes_are_found_before_and_after_the_rebuild() {
 }
 
 #[test]
-fn a_rebuild_after_enlarging_builds_the_tree_a_rebuild_alone_builds() {
-    // The rebuild reads the leaves only: the ancestors the enlarging widened leave no trace.
+fn enlarging_before_a_rebuild_leaves_no_trace_in_the_rebuilt_tree() {
+    // The rebuild reads the leaves only: the ancestors the enlarging widened leave no trace, so
+    // it builds what moving the same leaves one at a time and rebuilding builds.
     let moved = |i: usize| cube(i as f32 * 0.7, (i % 13) as f32, 2.0, 0.6);
     let (mut enlarged, proxies) = scattered(500);
     let mut direct = enlarged.clone();
