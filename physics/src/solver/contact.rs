@@ -149,7 +149,6 @@ impl LaneVelocities {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSolver {
     batches: Batches,
-    movable: Vec<bool>,
     /// Solver body indices of each touching contact, in contact order.
     pairs: Vec<(u32, u32)>,
     /// Manifold points of each touching contact, in contact order.
@@ -161,36 +160,21 @@ pub(crate) struct ContactSolver {
 }
 
 impl ContactSolver {
-    /// Colours the touching contacts listed in `touching` (contact ids, ascending), whose
-    /// bodies `contact_bodies` gives by id and manifold points `point_count`, into batches,
-    /// to be filled by the solve's team ([`SharedContacts::fill`]).
-    pub fn prepare(
-        &mut self,
-        touching: &[u32],
-        contact_bodies: &[(u32, u32)],
-        point_count: impl Fn(usize) -> u8,
-        solver_index: &[u32],
-        bodies: &[SolverBody],
-        softness: ContactSoftness,
-    ) {
+    /// The touching contacts' solver bodies and manifold points, in contact order, for the
+    /// step to fill before [`ContactSolver::prepare`].
+    pub fn touching_mut(&mut self) -> (&mut Vec<(u32, u32)>, &mut Vec<u8>) {
+        (&mut self.pairs, &mut self.point_counts)
+    }
+
+    /// Colours the touching contacts given through [`ContactSolver::touching_mut`] into
+    /// batches, to be filled by the solve's team ([`SharedContacts::fill`]); `movable` has an
+    /// entry per solver body, true where the solver moves it.
+    pub fn prepare(&mut self, movable: &[bool], softness: ContactSoftness) {
         self.softness = softness;
-        self.movable.clear();
-        self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
-        // Each contact's solver bodies and point count, from dense arrays in contact order (the
-        // contacts are large, and only the fill reads them, batch by batch).
-        self.pairs.clear();
-        self.point_counts.clear();
-        for &id in touching {
-            let (a, b) = contact_bodies[id as usize];
-            // The terrain side of a terrain contact is no slot: it is the fixed body.
-            let slot = |body: u32| solver_index.get(body as usize).copied().unwrap_or(0);
-            self.pairs.push((slot(a), slot(b)));
-            self.point_counts.push(point_count(id as usize));
-        }
         // Every lane's bodies index the solver arrays; the solve reads them unchecked.
-        let n = bodies.len() as u32;
+        let n = movable.len() as u32;
         assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a contact's solver body out of range");
-        self.batches.build(&self.pairs, &self.movable, &self.point_counts);
+        self.batches.build(&self.pairs, movable, &self.point_counts);
         self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(self.batches.lanes.len(), WideContact::default);

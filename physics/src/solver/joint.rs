@@ -141,6 +141,7 @@ impl JointSolver {
         bodies: &[Body],
         solver_index: &[u32],
         solver_bodies: &[SolverBody],
+        movable: &[bool],
         rigid: Softness,
         h: f32,
         warm_starting: bool,
@@ -222,9 +223,9 @@ impl JointSolver {
                 impulses,
             });
         }
-        self.revolutes.prepare(&self.revolute_list, solver_bodies, h);
-        self.sphericals.prepare(&self.spherical_list, solver_bodies, h);
-        self.points.colour(&self.point_list, solver_bodies, h);
+        self.revolutes.prepare(&self.revolute_list, solver_bodies, movable, h);
+        self.sphericals.prepare(&self.spherical_list, solver_bodies, movable, h);
+        self.points.colour(&self.point_list, movable, h);
         self.warm_starting = warm_starting;
     }
 
@@ -495,6 +496,13 @@ mod tests {
         impulses: Vec<JointImpulses>,
     }
 
+    impl Setup {
+        /// Which solver bodies the solver moves, as the step gives the solvers.
+        fn movable(&self) -> Vec<bool> {
+            self.bodies.iter().map(|b| b.inv_mass > 0.0).collect()
+        }
+    }
+
     fn setup(random: &mut Random) -> Setup {
         let mut bodies = vec![SolverBody::FIXED];
         let mut motions = vec![Motion::ZERO];
@@ -632,7 +640,7 @@ mod tests {
                 })
                 .collect();
             let mut solver = RevoluteJointSolver::default();
-            solver.prepare(&prepared, &s.bodies, H);
+            solver.prepare(&prepared, &s.bodies, &s.movable(), H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
                 solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
@@ -683,7 +691,7 @@ mod tests {
                 })
                 .collect();
             let mut solver = SphericalJointSolver::default();
-            solver.prepare(&prepared, &s.bodies, H);
+            solver.prepare(&prepared, &s.bodies, &s.movable(), H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
                 solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);

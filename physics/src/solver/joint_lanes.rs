@@ -430,7 +430,6 @@ pub(crate) fn store_impulses(
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WideJoints<W> {
     batches: Batches,
-    movable: Vec<bool>,
     pairs: Vec<(u32, u32)>,
     ones: Vec<u8>,
     /// The batches.
@@ -443,17 +442,17 @@ pub(crate) struct WideJoints<W> {
 
 impl<W: WideJoint> WideJoints<W> {
     /// Colours `joints` (whose solver bodies `sides` gives) and fills each batch's lanes with
-    /// `fill(batch, lane, joint)`; the solver moves the `bodies` with an inverse mass; `h` is
+    /// `fill(batch, lane, joint)`; the solver moves the solver bodies `movable` marks; `h` is
     /// the substep.
     pub fn prepare<J>(
         &mut self,
         joints: &[J],
         sides: impl Fn(&J) -> (u32, u32),
-        bodies: &[SolverBody],
+        movable: &[bool],
         h: f32,
         mut fill: impl FnMut(&mut W, usize, &J),
     ) {
-        self.colour(joints, sides, bodies, h);
+        self.colour(joints, sides, movable, h);
         for (lanes, w) in self.batches.lanes.iter().zip(&mut self.wide) {
             *w = W::default();
             for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
@@ -462,25 +461,18 @@ impl<W: WideJoint> WideJoints<W> {
         }
     }
 
-    /// Colours `joints` into batches, to be filled later ([`SharedWideJoints::fill`]).
-    pub fn colour<J>(
-        &mut self,
-        joints: &[J],
-        sides: impl Fn(&J) -> (u32, u32),
-        bodies: &[SolverBody],
-        h: f32,
-    ) {
+    /// Colours `joints` into batches, to be filled later ([`SharedWideJoints::fill`]);
+    /// `movable` has an entry per solver body.
+    pub fn colour<J>(&mut self, joints: &[J], sides: impl Fn(&J) -> (u32, u32), movable: &[bool], h: f32) {
         self.h = h;
-        self.movable.clear();
-        self.movable.extend(bodies.iter().map(|b| b.inv_mass > 0.0));
         self.pairs.clear();
         self.pairs.extend(joints.iter().map(sides));
         // Every lane's sides index the solver arrays; the solve reads them unchecked.
-        let n = bodies.len() as u32;
+        let n = movable.len() as u32;
         assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a joint's solver body out of range");
         self.ones.clear();
         self.ones.resize(joints.len(), 1);
-        self.batches.build_or_keep(&self.pairs, &self.movable, &self.ones);
+        self.batches.build_or_keep(&self.pairs, movable, &self.ones);
         self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         self.wide.resize_with(self.batches.lanes.len(), W::default);
     }

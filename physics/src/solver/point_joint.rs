@@ -130,8 +130,9 @@ pub(crate) struct PointJointSolver {
 
 impl PointJointSolver {
     /// Colours `joints` (in joint order; only their sides are read) into batches, filled by the
-    /// solve's team ([`fill_batch`]); `h` is the substep.
-    pub fn colour(&mut self, joints: &[PointJoint], bodies: &[SolverBody], h: f32) {
-        self.batches.colour(joints, |j| j.bodies, bodies, h);
+    /// solve's team ([`fill_batch`]); `movable` marks the solver bodies the solver moves; `h`
+    /// is the substep.
+    pub fn colour(&mut self, joints: &[PointJoint], movable: &[bool], h: f32) {
+        self.batches.colour(joints, |j| j.bodies, movable, h);
     }
 }

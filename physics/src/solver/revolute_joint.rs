@@ -158,11 +158,11 @@ pub(crate) struct RevoluteJointSolver {
 impl RevoluteJointSolver {
     /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
     /// solver bodies); `h` is the substep.
-    pub fn prepare(&mut self, joints: &[PreparedRevolute], bodies: &[SolverBody], h: f32) {
+    pub fn prepare(&mut self, joints: &[PreparedRevolute], bodies: &[SolverBody], movable: &[bool], h: f32) {
         self.batches.prepare(
             joints,
             |j| j.bodies,
-            bodies,
+            movable,
             h,
             |w, k, j| {
                 w.lanes.set_lane(k, j.joint, j.bodies, bodies);

@@ -197,12 +197,12 @@ pub(crate) struct SphericalJointSolver {
 impl SphericalJointSolver {
     /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
     /// solver bodies); `h` is the substep.
-    pub fn prepare(&mut self, joints: &[PreparedSpherical], bodies: &[SolverBody], h: f32) {
+    pub fn prepare(&mut self, joints: &[PreparedSpherical], bodies: &[SolverBody], movable: &[bool], h: f32) {
         let all_ones = f32::from_bits(u32::MAX);
         self.batches.prepare(
             joints,
             |j| j.bodies,
-            bodies,
+            movable,
             h,
             |w, k, j| {
                 w.lanes.set_lane(k, j.joint, j.bodies, bodies);

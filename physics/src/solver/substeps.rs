@@ -65,7 +65,7 @@ impl<'a> SolveArrays<'a> {
 pub(crate) struct TouchingContacts<'a> {
     /// Every contact, by id (the touching ones get their impulses back at the end).
     pub contacts: &'a mut [Contact],
-    /// The touching contacts' ids, as given to [`ContactSolver::prepare`].
+    /// The touching contacts' ids, in contact order ([`crate::world`]'s touching list).
     pub ids: &'a [u32],
     /// The solver bodies' centres of mass at the start of the step.
     pub centers: &'a [Vec3],

@@ -164,16 +164,50 @@ impl World {
     /// already left it.
     pub(super) fn sleep_islands(&mut self) {
         let s = self.settings;
+        // Each awake island's timers from the awake list's copies, in one pass over two dense
+        // arrays; an island none of whose bodies is in the list (woken since the solve) has
+        // its bodies' timers read through its list.
+        let scratch = &mut self.scratch;
+        scratch.island_timers.resize(self.islands.islands.len(), (f32::MAX, 0.0));
+        let mut next = self.islands.next_awake(0);
+        while let Some(id) = next {
+            scratch.island_timers[id as usize] = (f32::MAX, 0.0);
+            next = self.islands.next_awake(id + 1);
+        }
+        // Bodies of one island mostly come in runs: each run is folded in registers and then
+        // into its island's entry (folding every body into the entry made a chain of loads
+        // and stores through one address, slower than the list walk on a 10 000-body grid).
+        let island_timers = &mut scratch.island_timers;
+        let mut fold_run = |(island, min, max): (u32, f32, f32)| {
+            if island != NONE {
+                let entry = &mut island_timers[island as usize];
+                *entry = (entry.0.min(min), entry.1.max(max));
+            }
+        };
+        let mut run = (NONE, f32::MAX, 0.0f32);
+        for (&island, &timer) in scratch.body_islands.iter().zip(&scratch.sleep_timers) {
+            if island == run.0 {
+                run = (island, run.1.min(timer), run.2.max(timer));
+            } else {
+                fold_run(run);
+                run = (island, timer, timer);
+            }
+        }
+        fold_run(run);
         let mut next = self.islands.next_awake(0);
         while let Some(id) = next {
             next = self.islands.next_awake(id + 1);
-            let island = &self.islands.islands[id as usize];
-            let (mut min_timer, mut max_timer) = (f32::MAX, 0.0f32);
-            for body in island.bodies.iter(&self.bodies.bodies) {
-                let timer = self.bodies.bodies[body as usize].sleep_timer;
-                min_timer = min_timer.min(timer);
-                max_timer = max_timer.max(timer);
+            let (mut min_timer, mut max_timer) = self.scratch.island_timers[id as usize];
+            if min_timer == f32::MAX {
+                let island = &self.islands.islands[id as usize];
+                for body in island.bodies.iter(&self.bodies.bodies) {
+                    let timer = self.bodies.bodies[body as usize].sleep_timer;
+                    min_timer = min_timer.min(timer);
+                    max_timer = max_timer.max(timer);
+                }
             }
+            #[cfg(debug_assertions)]
+            self.assert_island_timers(id, min_timer, max_timer);
             let island = &mut self.islands.islands[id as usize];
             island.min_sleep_timer = min_timer;
             island.max_sleep_timer = max_timer;
@@ -181,6 +215,19 @@ impl World {
                 self.sleep_island(id);
             }
         }
+    }
+
+    /// Checks an island's timers as the sleep stage found them against its bodies'.
+    #[cfg(debug_assertions)]
+    fn assert_island_timers(&self, id: u32, min_timer: f32, max_timer: f32) {
+        let island = &self.islands.islands[id as usize];
+        let timers =
+            island.bodies.iter(&self.bodies.bodies).map(|b| self.bodies.bodies[b as usize].sleep_timer);
+        let (min, max) = timers.fold((f32::MAX, 0.0f32), |(lo, hi), t| (lo.min(t), hi.max(t)));
+        debug_assert!(
+            min == min_timer && max == max_timer,
+            "island {id}: timers {min_timer}..{max_timer}, its bodies' {min}..{max}"
+        );
     }
 
     /// [`crate::Stage::Split`]: rebuild at most one island that may have split (see

@@ -269,7 +269,7 @@ impl World {
                 let cause =
                     WakeCause::Kinematic { body: self.cause_body(other), kinematic: self.cause_body(body) };
                 self.wake(other, cause);
-                self.bodies.bodies[other as usize].sleep_timer = 0.0;
+                self.restart_sleep_timer(other);
             }
             key = self.joints.joints[slot as usize].edges[side].next;
         }

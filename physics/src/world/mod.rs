@@ -12,6 +12,7 @@ mod step;
 mod terrain;
 #[cfg(feature = "test-support")]
 mod test_support;
+mod touching;
 mod wake;
 mod water;
 

@@ -4,9 +4,10 @@
 
 use super::continuous::time_of_impact;
 use super::joints::joints_blocking_collision;
+use super::touching::TouchingBlock;
 use super::wake::WakeCause;
 use super::{StepSettings, TouchEvent, WaterContact, World, body_fat_aabb, graph, tight_aabb};
-use crate::body::{Body, BodyId, BodyStore, BodyType};
+use crate::body::{Body, BodyId, BodyStore, BodyType, NONE};
 use crate::broadphase::ProxyType;
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{
@@ -25,7 +26,7 @@ use std::sync::{Arc, Mutex};
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
 /// arrays holds an immovable body at rest.
-const FIXED_SLOT: u32 = 0;
+pub(super) const FIXED_SLOT: u32 = 0;
 
 /// Contacts in a block of the narrowphase (whole words of the awake set): a few dozen
 /// microseconds of work in a busy pile.
@@ -69,7 +70,7 @@ const MIN_MOVED_FOR_TEAM: usize = 128;
 
 /// The world's helper threads `threads`, for a stage of `work` items that needs `min` to be
 /// worth sharing (`None`: the caller's thread alone).
-fn helpers_for(
+pub(super) fn helpers_for(
     threads: &Option<Arc<rayon::ThreadPool>>,
     work: usize,
     min: usize,
@@ -81,7 +82,7 @@ fn helpers_for(
 const BODY_BLOCK: usize = 512;
 
 /// Bits of a contact's status byte after the narrowphase ([`contact_status`]).
-const TOUCHING: u8 = 1;
+pub(super) const TOUCHING: u8 = 1;
 const BEGAN: u8 = 2;
 const ENDED: u8 = 4;
 const SEPARATED: u8 = 8;
@@ -93,7 +94,7 @@ const SEPARATED: u8 = 8;
 const QUIET: u8 = 16;
 /// The manifold's point count (0 to 4) sits in the status byte's top bits, so the solver's
 /// preparation reads no contact.
-const POINTS_SHIFT: u8 = 5;
+pub(super) const POINTS_SHIFT: u8 = 5;
 
 /// The contact's flags after its update, as bits, and its manifold's point count.
 fn contact_status(c: &Contact) -> u8 {
@@ -109,25 +110,32 @@ fn contact_status(c: &Contact) -> u8 {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StepScratch {
     pairs: Vec<(u32, u32)>,
-    touching: Vec<u32>,
+    /// The solve's touching contacts, in contact order ([`World::list_touching_contacts`]).
+    pub(super) touching: Vec<u32>,
+    /// Each block's part of [`Self::touching`] while it is being found.
+    pub(super) touching_blocks: Vec<TouchingBlock>,
     /// Per contact id, its flags after this step's narrowphase (valid for awake contacts).
     pub(super) contact_status: Vec<u8>,
     /// Body slots simulated this step; solver index `k + 1` is `awake[k]`.
     awake: Vec<u32>,
     /// Solver index per body slot (`FIXED_SLOT` unless awake this step).
-    solver_index: Vec<u32>,
+    pub(super) solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
+    /// Per solver body, whether the solver moves it (it has an inverse mass): what the
+    /// colourings read, made once per step beside the solver bodies.
+    movable: Vec<bool>,
     /// Velocities of the solver bodies (same indices).
     velocities: Vec<Velocity>,
     /// Motion of the solver bodies since the step began (same indices).
     motions: Vec<Motion>,
     centers: Vec<Vec3>,
-    contact_solver: ContactSolver,
+    pub(super) contact_solver: ContactSolver,
     pub(super) joint_solver: JointSolver,
     /// A claim word per block of solver bodies, for the threads of the solve.
     body_claims: Claims,
-    /// A claim word per block of contacts, for the threads of the narrowphase.
-    narrowphase_claims: Claims,
+    /// A claim word per block of contacts, for the threads of the narrowphase (and then of
+    /// the touching list's pass).
+    pub(super) narrowphase_claims: Claims,
     /// A claim word per block of body slots, for the threads of the proxy update.
     body_block_claims: Claims,
     /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
@@ -138,6 +146,16 @@ pub(crate) struct StepScratch {
     /// Per awake body, whether it is a kinematic body that moved this step (set while
     /// finalising, so the pass that keeps what such bodies touch awake reads a byte a body).
     moving_kinematic: Vec<bool>,
+    /// Per awake body, its sleep timer after finalising, kept equal to the body's by
+    /// [`World::restart_sleep_timer`]: the sleep stage reads these and [`Self::body_islands`]
+    /// (8 bytes a body, in order) instead of walking each island's bodies, whose cache lines
+    /// finalising left in the other threads' caches.
+    pub(super) sleep_timers: Vec<f32>,
+    /// Per awake body, its island (`NONE` for a kinematic body).
+    pub(super) body_islands: Vec<u32>,
+    /// Per island slot, the smallest and largest sleep timer of its bodies in the awake list
+    /// (the sleep stage's, valid for awake islands).
+    pub(super) island_timers: Vec<(f32, f32)>,
     /// Per awake body, whether it is a moving kinematic body touching a sleeping dynamic
     /// body: only those walk their contact lists ([`World::keep_touched_awake`]).
     touches_sleeper: Vec<bool>,
@@ -153,9 +171,12 @@ impl StepScratch {
     pub(crate) fn bytes(&self) -> usize {
         use std::mem::size_of;
         self.pairs.len() * 8
+            + self.movable.len()
             + (self.touching.len() + self.awake.len() + self.solver_index.len() + self.candidates.len()) * 4
             + self.contact_status.len()
             + self.moving_kinematic.len()
+            + (self.sleep_timers.len() + self.body_islands.len()) * 4
+            + self.island_timers.len() * 8
             + self.touches_sleeper.len()
             + self.flagged.len() * 4
             + self.solver_bodies.len() * size_of::<SolverBody>()
@@ -319,7 +340,7 @@ impl World {
                 self.contacts.prefetch_slot(CREATE_AHEAD);
                 for body in [a, b] {
                     let head = self.bodies.bodies[body as usize].contact_head;
-                    if head != crate::body::NONE {
+                    if head != NONE {
                         self.contacts.prefetch_edges(head >> 1);
                     }
                 }
@@ -497,18 +518,8 @@ impl World {
         let s = self.settings;
         let h = s.dt / s.substeps as f32;
         self.gather_solver_bodies(h);
+        self.list_touching_contacts();
         let scratch = &mut self.scratch;
-        // Touching contacts with at least one simulated body, in contact order (their bodies
-        // from the store's dense array: the contacts themselves are read later, by the fill).
-        scratch.touching.clear();
-        for id in self.awake_contacts.iter().filter(|&id| scratch.contact_status[id] & TOUCHING != 0) {
-            let (a, b) = self.contacts.bodies[id];
-            let simulated = scratch.solver_index[a as usize] != FIXED_SLOT
-                || (b != TERRAIN && scratch.solver_index[b as usize] != FIXED_SLOT);
-            if simulated {
-                scratch.touching.push(id as u32);
-            }
-        }
         let softness = ContactSoftness {
             movable: Softness::new(s.contact_hertz.min(0.25 / h), s.contact_damping_ratio, h),
             fixed: Softness::new((2.0 * s.contact_hertz).min(0.25 / h), s.contact_damping_ratio, h),
@@ -523,20 +534,13 @@ impl World {
             &self.bodies.bodies,
             &scratch.solver_index,
             &scratch.solver_bodies,
+            &scratch.movable,
             joint_softness,
             h,
             s.warm_starting,
         );
         let contacts = &mut scratch.contact_solver;
-        let status = &scratch.contact_status;
-        contacts.prepare(
-            &scratch.touching,
-            &self.contacts.bodies,
-            |id| status[id] >> POINTS_SHIFT,
-            &scratch.solver_index,
-            &scratch.solver_bodies,
-            softness,
-        );
+        contacts.prepare(&scratch.movable, softness);
         let substeps = SubstepSettings {
             substeps: s.substeps,
             h,
@@ -580,10 +584,12 @@ impl World {
         // Every entry past the fixed slot is written below; only the lengths need setting.
         let count = scratch.awake.len() + 1;
         scratch.solver_bodies.resize(count, SolverBody::FIXED);
+        scratch.movable.resize(count, false);
         scratch.velocities.resize(count, Velocity::ZERO);
         scratch.motions.resize(count, Motion::ZERO);
         scratch.centers.resize(count, Vec3::ZERO);
         scratch.solver_bodies[0] = SolverBody::FIXED;
+        scratch.movable[0] = false;
         scratch.velocities[0] = Velocity::ZERO;
         scratch.motions[0] = Motion::ZERO;
         scratch.centers[0] = Vec3::ZERO;
@@ -593,6 +599,7 @@ impl World {
         let (bodies, body_terrain) = (&self.bodies.bodies, &self.body_terrain);
         let solver_index = SharedSlice::new(&mut scratch.solver_index);
         let solver_bodies = SharedSlice::new(&mut scratch.solver_bodies[1..]);
+        let movable = SharedSlice::new(&mut scratch.movable[1..]);
         let velocities = SharedSlice::new(&mut scratch.velocities[1..]);
         let motions = SharedSlice::new(&mut scratch.motions[1..]);
         let centers = SharedSlice::new(&mut scratch.centers[1..]);
@@ -601,9 +608,10 @@ impl World {
                 // SAFETY: each block of the awake list (and of the solver arrays, one entry
                 // per awake body) is one member's in this stage; the awake list holds each
                 // body once, so its solver index is written by this block alone.
-                let (solver_bodies, velocities, motions, centers) = unsafe {
+                let (solver_bodies, movable, velocities, motions, centers) = unsafe {
                     (
                         solver_bodies.slice_mut(block.clone()),
+                        movable.slice_mut(block.clone()),
                         velocities.slice_mut(block.clone()),
                         motions.slice_mut(block.clone()),
                         centers.slice_mut(block.clone()),
@@ -616,6 +624,7 @@ impl World {
                     let b = &bodies[body];
                     let water = body_terrain[body].water.as_ref();
                     solver_bodies[local] = solver_body(b, water, gravity, h);
+                    movable[local] = solver_bodies[local].inv_mass > 0.0;
                     velocities[local] = Velocity::new(b.linear_velocity, b.angular_velocity);
                     motions[local] = Motion::ZERO;
                     centers[local] = b.center();
@@ -633,16 +642,26 @@ impl World {
         let count = scratch.awake.len();
         scratch.body_block_claims.reset(count.div_ceil(BODY_BLOCK));
         scratch.moving_kinematic.resize(count, false);
+        scratch.sleep_timers.resize(count, 0.0);
+        scratch.body_islands.resize(count, NONE);
         let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
         let (solver_bodies, motions, velocities) =
             (&scratch.solver_bodies, &scratch.motions, &scratch.velocities);
         let bodies = SharedSlice::new(&mut self.bodies.bodies);
         let moving_kinematic = SharedSlice::new(&mut scratch.moving_kinematic);
+        let sleep_timers = SharedSlice::new(&mut scratch.sleep_timers);
+        let body_islands = SharedSlice::new(&mut scratch.body_islands);
         // In blocks of the awake list the world's threads share: each body is written once.
         run_team(helpers, |team| {
             team.for_blocks(count, BODY_BLOCK, claims, |block| {
                 // SAFETY: each block of the awake list is one member's in this stage.
-                let moving_kinematic = unsafe { moving_kinematic.slice_mut(block.clone()) };
+                let (moving_kinematic, sleep_timers, body_islands) = unsafe {
+                    (
+                        moving_kinematic.slice_mut(block.clone()),
+                        sleep_timers.slice_mut(block.clone()),
+                        body_islands.slice_mut(block.clone()),
+                    )
+                };
                 for k in block.clone() {
                     let sb = &solver_bodies[k + 1];
                     // SAFETY: the awake list holds each body once, and each block of it is one
@@ -662,7 +681,10 @@ impl World {
                         || b.angular_velocity.length_squared()
                             > s.sleep_angular_threshold * s.sleep_angular_threshold;
                     b.sleep_timer = if restless { 0.0 } else { b.sleep_timer + s.dt };
-                    moving_kinematic[k - block.start] = b.body_type == BodyType::Kinematic && restless;
+                    let local = k - block.start;
+                    sleep_timers[local] = b.sleep_timer;
+                    body_islands[local] = b.island.id;
+                    moving_kinematic[local] = b.body_type == BodyType::Kinematic && restless;
                 }
             });
         });
@@ -698,12 +720,17 @@ impl World {
             }
             for (kinematic, other) in [(a, b), (b, a)] {
                 let Some(k) = moving_at(kinematic) else { continue };
-                let other = &mut self.bodies.bodies[other as usize];
-                if other.body_type != BodyType::Dynamic {
+                let other_body = &mut self.bodies.bodies[other as usize];
+                if other_body.body_type != BodyType::Dynamic {
                     continue;
                 }
-                if other.awake {
-                    other.sleep_timer = 0.0;
+                if other_body.awake {
+                    other_body.sleep_timer = 0.0;
+                    // As in `restart_sleep_timer` (the bodies are borrowed here).
+                    let slot = solver_index[other as usize];
+                    if slot != FIXED_SLOT {
+                        scratch.sleep_timers[slot as usize - 1] = 0.0;
+                    }
                 } else {
                     scratch.touches_sleeper[k] = true;
                 }
@@ -742,6 +769,16 @@ impl World {
         }
     }
 
+    /// Sets body slot `body`'s sleep timer to zero, and its copy for the sleep stage when it
+    /// is in this step's awake list (a body woken since has none: its island is walked).
+    pub(super) fn restart_sleep_timer(&mut self, body: u32) {
+        self.bodies.bodies[body as usize].sleep_timer = 0.0;
+        let slot = self.scratch.solver_index[body as usize];
+        if slot != FIXED_SLOT {
+            self.scratch.sleep_timers[slot as usize - 1] = 0.0;
+        }
+    }
+
     /// Resets the sleep timers of the dynamic bodies that kinematic body `body` touches (waking
     /// any that slept).
     fn keep_touching_awake(&mut self, body: u32) {
@@ -757,7 +794,7 @@ impl World {
                 let cause =
                     WakeCause::Kinematic { body: self.cause_body(other), kinematic: self.cause_body(body) };
                 self.wake(other, cause);
-                self.bodies.bodies[other as usize].sleep_timer = 0.0;
+                self.restart_sleep_timer(other);
             }
         }
         self.scratch.candidates = touched;

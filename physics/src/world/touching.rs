@@ -1,0 +1,97 @@
+//! The solve's list of touching contacts: the awake contacts the narrowphase left touching that
+//! have a simulated body, in contact order, with each one's solver bodies and manifold points
+//! for the contact solver. Found in blocks of the awake set the world's threads share, each
+//! block's finds in lists of its own, joined in block order: the same lists on any number of
+//! threads.
+
+use super::World;
+use super::step::{FIXED_SLOT, POINTS_SHIFT, TOUCHING, helpers_for};
+use crate::narrowphase::TERRAIN;
+use crate::parallel::{SharedSlice, run_team};
+
+/// Contact slots in a block of the pass (whole words of the awake set): a few microseconds of
+/// work in a busy pile.
+const TOUCHING_BLOCK: usize = 2048;
+
+/// Awake contacts before the pass runs on the world's threads: below this it takes less time
+/// than a helper takes to join.
+const MIN_CONTACTS_FOR_TEAM: usize = 4096;
+
+/// One block's touching contacts, in contact order: ids, solver bodies and point counts.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TouchingBlock {
+    ids: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
+    points: Vec<u8>,
+}
+
+impl World {
+    /// Lists the touching contacts with at least one simulated body (in the step's scratch),
+    /// and gives the contact solver their solver bodies and manifold points, read from the
+    /// dense arrays alone: the contacts themselves are read later, by the fill. Needs this
+    /// step's solver indices and status bytes.
+    pub(super) fn list_touching_contacts(&mut self) {
+        let scratch = &mut self.scratch;
+        let count = self.contacts.bodies.len();
+        let (awake, bodies) = (&self.awake_contacts, &self.contacts.bodies);
+        let (status, solver_index) = (&scratch.contact_status, &scratch.solver_index);
+        // Contact `id`'s entry in the lists when it belongs there.
+        let entry = |id: usize| {
+            if status[id] & TOUCHING == 0 {
+                return None;
+            }
+            let (a, b) = bodies[id];
+            // The terrain side of a terrain contact is the fixed body.
+            let slot_a = solver_index[a as usize];
+            let slot_b = if b == TERRAIN { FIXED_SLOT } else { solver_index[b as usize] };
+            let simulated = slot_a != FIXED_SLOT || slot_b != FIXED_SLOT;
+            simulated.then_some((id as u32, (slot_a, slot_b), status[id] >> POINTS_SHIFT))
+        };
+        let touching = &mut scratch.touching;
+        let (pairs, points) = scratch.contact_solver.touching_mut();
+        touching.clear();
+        pairs.clear();
+        points.clear();
+        let Some(helpers) = helpers_for(&self.threads, self.awake_contacts.count(), MIN_CONTACTS_FOR_TEAM)
+        else {
+            // Alone, straight into the lists (a block's lists and their joining cost a
+            // 28 000-contact field of pyramids a third more).
+            awake.for_each_in(0..count, |id| {
+                if let Some((id, pair, point_count)) = entry(id) {
+                    touching.push(id);
+                    pairs.push(pair);
+                    points.push(point_count);
+                }
+            });
+            return;
+        };
+        let blocks = count.div_ceil(TOUCHING_BLOCK);
+        scratch.touching_blocks.resize_with(blocks, TouchingBlock::default);
+        scratch.narrowphase_claims.reset(blocks);
+        let (claims, lists) =
+            (scratch.narrowphase_claims.words(), SharedSlice::new(&mut scratch.touching_blocks));
+        run_team(Some(helpers), |team| {
+            team.for_blocks(count, TOUCHING_BLOCK, claims, |range| {
+                let block = range.start / TOUCHING_BLOCK;
+                // SAFETY: each block of contact slots, and so its list, is one member's in
+                // this stage.
+                let list = unsafe { &mut lists.slice_mut(block..block + 1)[0] };
+                list.ids.clear();
+                list.pairs.clear();
+                list.points.clear();
+                awake.for_each_in(range, |id| {
+                    if let Some((id, pair, point_count)) = entry(id) {
+                        list.ids.push(id);
+                        list.pairs.push(pair);
+                        list.points.push(point_count);
+                    }
+                });
+            });
+        });
+        for list in &scratch.touching_blocks[..blocks] {
+            touching.extend_from_slice(&list.ids);
+            pairs.extend_from_slice(&list.pairs);
+            points.extend_from_slice(&list.points);
+        }
+    }
+}
