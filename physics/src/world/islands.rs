@@ -43,6 +43,20 @@ pub struct SleepEvent {
     pub asleep: bool,
 }
 
+/// The smallest and largest sleep timer of an island's bodies in the awake list, as sleep
+/// stage number `pass` folded them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IslandTimers {
+    pass: u64,
+    min: f32,
+    max: f32,
+}
+
+impl IslandTimers {
+    /// An entry no pass has written (the passes count from 1).
+    const NEVER: IslandTimers = IslandTimers { pass: 0, min: f32::MAX, max: 0.0 };
+}
+
 impl World {
     /// Wakes the island of body slot `body` (static and kinematic bodies have none) for
     /// `cause`.
@@ -166,14 +180,14 @@ impl World {
         let s = self.settings;
         // Each awake island's timers from the awake list's copies, in one pass over two dense
         // arrays; an island none of whose bodies is in the list (woken since the solve) has
-        // its bodies' timers read through its list.
+        // its bodies' timers read through its list. An entry is this pass's once it carries
+        // the pass's number (so no pass resets them: on the free fall's 5000 one-body islands
+        // that cost as much as the fold). The passes are counted apart from the step count,
+        // which going back in time sets back.
         let scratch = &mut self.scratch;
-        scratch.island_timers.resize(self.islands.islands.len(), (f32::MAX, 0.0));
-        let mut next = self.islands.next_awake(0);
-        while let Some(id) = next {
-            scratch.island_timers[id as usize] = (f32::MAX, 0.0);
-            next = self.islands.next_awake(id + 1);
-        }
+        scratch.sleep_pass += 1;
+        let pass = scratch.sleep_pass;
+        scratch.island_timers.resize(self.islands.islands.len(), IslandTimers::NEVER);
         // Bodies of one island mostly come in runs: each run is folded in registers and then
         // into its island's entry (folding every body into the entry made a chain of loads
         // and stores through one address, slower than the list walk on a 10 000-body grid).
@@ -181,7 +195,11 @@ impl World {
         let mut fold_run = |(island, min, max): (u32, f32, f32)| {
             if island != NONE {
                 let entry = &mut island_timers[island as usize];
-                *entry = (entry.0.min(min), entry.1.max(max));
+                *entry = if entry.pass == pass {
+                    IslandTimers { pass, min: entry.min.min(min), max: entry.max.max(max) }
+                } else {
+                    IslandTimers { pass, min, max }
+                };
             }
         };
         let mut run = (NONE, f32::MAX, 0.0f32);
@@ -197,8 +215,10 @@ impl World {
         let mut next = self.islands.next_awake(0);
         while let Some(id) = next {
             next = self.islands.next_awake(id + 1);
-            let (mut min_timer, mut max_timer) = self.scratch.island_timers[id as usize];
-            if min_timer == f32::MAX {
+            let entry = self.scratch.island_timers[id as usize];
+            let (mut min_timer, mut max_timer) = (entry.min, entry.max);
+            if entry.pass != pass {
+                (min_timer, max_timer) = (f32::MAX, 0.0);
                 let island = &self.islands.islands[id as usize];
                 for body in island.bodies.iter(&self.bodies.bodies) {
                     let timer = self.bodies.bodies[body as usize].sleep_timer;

@@ -3,6 +3,7 @@
 //! of the world.
 
 use super::continuous::time_of_impact;
+use super::islands::IslandTimers;
 use super::joints::joints_blocking_collision;
 use super::touching::TouchingBlock;
 use super::wake::WakeCause;
@@ -157,8 +158,10 @@ pub(crate) struct StepScratch {
     /// Per awake body, its island (`NONE` for a kinematic body).
     pub(super) body_islands: Vec<u32>,
     /// Per island slot, the smallest and largest sleep timer of its bodies in the awake list
-    /// (the sleep stage's, valid for awake islands).
-    pub(super) island_timers: Vec<(f32, f32)>,
+    /// (the sleep stage's, for the step each entry names).
+    pub(super) island_timers: Vec<IslandTimers>,
+    /// Sleep stages run with these arrays, the number [`Self::island_timers`] entries carry.
+    pub(super) sleep_pass: u64,
     /// Per awake body, whether it is a moving kinematic body touching a sleeping dynamic
     /// body: only those walk their contact lists ([`World::keep_touched_awake`]).
     touches_sleeper: Vec<bool>,
@@ -179,7 +182,7 @@ impl StepScratch {
             + self.contact_status.len()
             + self.moving_kinematic.len()
             + (self.sleep_timers.len() + self.body_islands.len()) * 4
-            + self.island_timers.len() * 8
+            + self.island_timers.len() * size_of::<IslandTimers>()
             + self.touches_sleeper.len()
             + self.flagged.len() * 4
             + self.solver_bodies.len() * size_of::<SolverBody>()
