@@ -197,8 +197,9 @@ impl ContactSolver {
     }
 
     /// The batches as the solve's team shares them, to be filled from `contacts` (the
-    /// touching ones `touching` lists, as given to [`ContactSolver::prepare`]) with the solver
-    /// bodies' centres `centers`, and to store their impulses back there.
+    /// touching ones `touching` lists, in the order of the pairs given through
+    /// [`ContactSolver::touching_mut`]) with the solver bodies' centres `centers`, and to store
+    /// their impulses back there.
     pub fn share<'a>(
         &'a mut self,
         contacts: &'a mut [Contact],

@@ -128,7 +128,8 @@ pub(crate) struct JointSolver {
 
 impl JointSolver {
     /// Prepares every enabled joint in `awake` (joint slots) with at least one simulated
-    /// dynamic side, in joint order. `solver_index` maps body slots to solver indices. Which
+    /// dynamic side, in joint order. `solver_index` maps body slots to solver indices;
+    /// `movable` marks the solver bodies the solver moves (one flag per solver body). Which
     /// joints take part, and how, is sorted out first in blocks of joint slots that the
     /// threads of `pool` share (a grid's 19 800 joints took half a millisecond on one
     /// thread); the lists are then made in joint order from that dense array.

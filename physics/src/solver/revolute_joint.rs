@@ -157,7 +157,7 @@ pub(crate) struct RevoluteJointSolver {
 
 impl RevoluteJointSolver {
     /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
-    /// solver bodies); `h` is the substep.
+    /// solver bodies, of which `movable` marks the ones the solver moves); `h` is the substep.
     pub fn prepare(&mut self, joints: &[PreparedRevolute], bodies: &[SolverBody], movable: &[bool], h: f32) {
         self.batches.prepare(
             joints,

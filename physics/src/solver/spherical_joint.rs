@@ -196,7 +196,7 @@ pub(crate) struct SphericalJointSolver {
 
 impl SphericalJointSolver {
     /// Colours `joints` (in joint order) and fills the batches with the masses of `bodies` (the
-    /// solver bodies); `h` is the substep.
+    /// solver bodies, of which `movable` marks the ones the solver moves); `h` is the substep.
     pub fn prepare(&mut self, joints: &[PreparedSpherical], bodies: &[SolverBody], movable: &[bool], h: f32) {
         let all_ones = f32::from_bits(u32::MAX);
         self.batches.prepare(

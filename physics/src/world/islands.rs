@@ -43,18 +43,19 @@ pub struct SleepEvent {
     pub asleep: bool,
 }
 
-/// The smallest and largest sleep timer of an island's bodies in the awake list, as sleep
-/// stage number `pass` folded them.
+/// The smallest and largest sleep timer of an island's bodies in the awake list, and how many
+/// they were, as sleep stage number `pass` folded them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IslandTimers {
     pass: u64,
     min: f32,
     max: f32,
+    bodies: u32,
 }
 
 impl IslandTimers {
     /// An entry no pass has written (the passes count from 1).
-    const NEVER: IslandTimers = IslandTimers { pass: 0, min: f32::MAX, max: 0.0 };
+    const NEVER: IslandTimers = IslandTimers { pass: 0, min: f32::MAX, max: 0.0, bodies: 0 };
 }
 
 impl World {
@@ -174,12 +175,12 @@ impl World {
     }
 
     /// [`crate::Stage::Sleep`]: an island sleeps once its slowest-to-rest body has rested `time_to_sleep`.
-    /// Islands that may split are rebuilt first, so a pile never sleeps fused to a body that
-    /// already left it.
+    /// An island flagged to split waits until the split stage has rebuilt it, so a pile never
+    /// sleeps fused to a body that already left it.
     pub(super) fn sleep_islands(&mut self) {
         let s = self.settings;
         // Each awake island's timers from the awake list's copies, in one pass over two dense
-        // arrays; an island none of whose bodies is in the list (woken since the solve) has
+        // arrays; an island none of whose bodies is in the list (woken since the gather) has
         // its bodies' timers read through its list. An entry is this pass's once it carries
         // the pass's number (so no pass resets them: on the free fall's 5000 one-body islands
         // that cost as much as the fold). The passes are counted apart from the step count,
@@ -192,23 +193,28 @@ impl World {
         // into its island's entry (folding every body into the entry made a chain of loads
         // and stores through one address, slower than the list walk on a 10 000-body grid).
         let island_timers = &mut scratch.island_timers;
-        let mut fold_run = |(island, min, max): (u32, f32, f32)| {
+        let mut fold_run = |(island, min, max, bodies): (u32, f32, f32, u32)| {
             if island != NONE {
                 let entry = &mut island_timers[island as usize];
                 *entry = if entry.pass == pass {
-                    IslandTimers { pass, min: entry.min.min(min), max: entry.max.max(max) }
+                    IslandTimers {
+                        pass,
+                        min: entry.min.min(min),
+                        max: entry.max.max(max),
+                        bodies: entry.bodies + bodies,
+                    }
                 } else {
-                    IslandTimers { pass, min, max }
+                    IslandTimers { pass, min, max, bodies }
                 };
             }
         };
-        let mut run = (NONE, f32::MAX, 0.0f32);
+        let mut run = (NONE, f32::MAX, 0.0f32, 0);
         for (&island, &timer) in scratch.body_islands.iter().zip(&scratch.sleep_timers) {
             if island == run.0 {
-                run = (island, run.1.min(timer), run.2.max(timer));
+                run = (island, run.1.min(timer), run.2.max(timer), run.3 + 1);
             } else {
                 fold_run(run);
-                run = (island, timer, timer);
+                run = (island, timer, timer, 1);
             }
         }
         fold_run(run);
@@ -217,7 +223,10 @@ impl World {
             next = self.islands.next_awake(id + 1);
             let entry = self.scratch.island_timers[id as usize];
             let (mut min_timer, mut max_timer) = (entry.min, entry.max);
-            if entry.pass != pass {
+            // Every body of an awake island is in the awake list unless it was woken since the
+            // gather; the count makes sure of it, so a fold that missed a body is never used.
+            let whole = entry.pass == pass && entry.bodies == self.islands.islands[id as usize].bodies.count;
+            if !whole {
                 (min_timer, max_timer) = (f32::MAX, 0.0);
                 let island = &self.islands.islands[id as usize];
                 for body in island.bodies.iter(&self.bodies.bodies) {

@@ -158,7 +158,7 @@ pub(crate) struct StepScratch {
     /// Per awake body, its island (`NONE` for a kinematic body).
     pub(super) body_islands: Vec<u32>,
     /// Per island slot, the smallest and largest sleep timer of its bodies in the awake list
-    /// (the sleep stage's, for the step each entry names).
+    /// (the sleep stage's, for the sleep pass each entry names).
     pub(super) island_timers: Vec<IslandTimers>,
     /// Sleep stages run with these arrays, the number [`Self::island_timers`] entries carry.
     pub(super) sleep_pass: u64,
@@ -183,6 +183,7 @@ impl StepScratch {
             + self.moving_kinematic.len()
             + (self.sleep_timers.len() + self.body_islands.len()) * 4
             + self.island_timers.len() * size_of::<IslandTimers>()
+            + self.touching_blocks.iter().map(|b| b.len() * (4 + 8 + 1)).sum::<usize>()
             + self.touches_sleeper.len()
             + self.flagged.len() * 4
             + self.solver_bodies.len() * size_of::<SolverBody>()
@@ -545,6 +546,9 @@ impl World {
             h,
             s.warm_starting,
         );
+        // The colourings check their lanes' bodies against the flags; the solve then reads the
+        // solver arrays, which are as long, unchecked.
+        assert_eq!(scratch.movable.len(), scratch.solver_bodies.len(), "a flag per solver body");
         let contacts = &mut scratch.contact_solver;
         contacts.prepare(&scratch.movable, softness);
         let substeps = SubstepSettings {

@@ -15,7 +15,7 @@ const TOUCHING_BLOCK: usize = 2048;
 
 /// Awake contacts before the pass runs on the world's threads: below this it takes less time
 /// than a helper takes to join.
-const MIN_CONTACTS_FOR_TEAM: usize = 4096;
+const MIN_CONTACTS_FOR_LIST_TEAM: usize = 4096;
 
 /// One block's touching contacts, in contact order: ids, solver bodies and point counts.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +23,13 @@ pub(crate) struct TouchingBlock {
     ids: Vec<u32>,
     pairs: Vec<(u32, u32)>,
     points: Vec<u8>,
+}
+
+impl TouchingBlock {
+    /// Contacts the block listed.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
 }
 
 impl World {
@@ -52,7 +59,8 @@ impl World {
         touching.clear();
         pairs.clear();
         points.clear();
-        let Some(helpers) = helpers_for(&self.threads, self.awake_contacts.count(), MIN_CONTACTS_FOR_TEAM)
+        let Some(helpers) =
+            helpers_for(&self.threads, self.awake_contacts.count(), MIN_CONTACTS_FOR_LIST_TEAM)
         else {
             // Alone, straight into the lists (a block's lists and their joining cost a
             // 28 000-contact field of pyramids a third more).
@@ -72,6 +80,9 @@ impl World {
             (scratch.narrowphase_claims.words(), SharedSlice::new(&mut scratch.touching_blocks));
         run_team(Some(helpers), |team| {
             team.for_blocks(count, TOUCHING_BLOCK, claims, |range| {
+                // A member of a team gets one block at a time (only a team of one gets the
+                // whole range, and that goes the other way above).
+                debug_assert!(range.len() <= TOUCHING_BLOCK);
                 let block = range.start / TOUCHING_BLOCK;
                 // SAFETY: each block of contact slots, and so its list, is one member's in
                 // this stage.
