@@ -105,6 +105,36 @@ fn thread_count_never_changes_the_result() {
 }
 
 #[test]
+fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
+    // Where the CPU has AVX the contact passes solve two batches at a time; each half of the
+    // register must do exactly what four lanes do, so every step's hash is the same.
+    let mut scenes: Vec<(&str, Scene)> = builtin::committed();
+    scenes.extend(benchmark_scenes());
+    for (name, scene) in &scenes {
+        let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
+        let hashes = |four_lanes_only: bool| -> Vec<u64> {
+            let (mut world, _) = scene.build_world().unwrap();
+            world.set_four_lane_contacts(four_lanes_only);
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(
+                world.eight_lane_contacts(),
+                !four_lanes_only,
+                "this test runs on x86-64 CPUs with AVX, where the eight-lane passes are used"
+            );
+            (0..steps)
+                .map(|_| {
+                    world.step();
+                    state_hash(&world)
+                })
+                .collect()
+        };
+        let (four, eight) = (hashes(true), hashes(false));
+        let first = four.iter().zip(&eight).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on");
+    }
+}
+
+#[test]
 fn a_long_run_is_the_same_on_one_to_four_threads() {
     // Longer, on three scenes whose piles settle and sleep, so islands fall asleep and wake.
     for scene in ["rain.ron", "pyramid_3d.ron", "dominoes.ron"] {

@@ -8,9 +8,15 @@
 //! parts and their images under the inverse inertia, computed once per step.
 
 mod fill;
+mod lanes;
+#[cfg(target_arch = "x86_64")]
+mod pair;
+mod passes;
 
+#[cfg(target_arch = "x86_64")]
+use super::avx::Avx;
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Vec3x4, f32x4, gather, gather_shared, scatter_moving, select};
+use super::simd::{Vec3Lanes, Vec3x4, f32x4};
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
@@ -18,39 +24,41 @@ use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, colour_claims, prefetch_at};
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
+use passes::{Pass, SolvePass, WarmStart, restitute_batch};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 
-/// One manifold point of four lanes.
+/// One manifold point of four lanes (or, as `WidePoint<F8>`, of two batches' eight).
 #[derive(Clone, Copy, Debug, Default)]
-struct WidePoint {
+struct WidePoint<L = f32x4> {
     /// Separation at the start of the step; the bodies' motion since then is added to it
     /// (linearised in the rotation) to know the current separation without re-running collision.
-    separation: f32x4,
+    separation: L,
     /// `r_a × n` and `r_b × n`: how each body's spin moves the point along the normal.
-    arm_a: Vec3x4,
-    arm_b: Vec3x4,
+    arm_a: Vec3Lanes<L>,
+    arm_b: Vec3Lanes<L>,
     /// The same through each body's inverse inertia: the spin a unit impulse gives.
-    spin_a: Vec3x4,
-    spin_b: Vec3x4,
+    spin_a: Vec3Lanes<L>,
+    spin_b: Vec3Lanes<L>,
     /// Zero in lanes where the manifold has fewer points, so those lanes never push.
-    mass: f32x4,
-    impulse: f32x4,
-    max_impulse: f32x4,
+    mass: L,
+    impulse: L,
+    max_impulse: L,
     /// Normal relative velocity before solving (for restitution).
-    relative_velocity: f32x4,
+    relative_velocity: L,
 }
 
-/// One friction direction at the manifold's centre, four lanes.
+/// One friction direction at the manifold's centre, four lanes (or eight, as
+/// `WideFrictionRow<F8>`).
 #[derive(Clone, Copy, Debug, Default)]
-struct WideFrictionRow {
-    direction: Vec3x4,
-    arm_a: Vec3x4,
-    arm_b: Vec3x4,
-    spin_a: Vec3x4,
-    spin_b: Vec3x4,
-    mass: f32x4,
-    impulse: f32x4,
+struct WideFrictionRow<L = f32x4> {
+    direction: Vec3Lanes<L>,
+    arm_a: Vec3Lanes<L>,
+    arm_b: Vec3Lanes<L>,
+    spin_a: Vec3Lanes<L>,
+    spin_b: Vec3Lanes<L>,
+    mass: L,
+    impulse: L,
 }
 
 /// Four contacts prepared for this step's substeps, one per lane.
@@ -90,61 +98,6 @@ pub(crate) struct ContactSoftness {
     pub warm_starting: bool,
 }
 
-/// The velocities of four lanes' bodies while a batch is solved.
-struct LaneVelocities {
-    va: Vec3x4,
-    wa: Vec3x4,
-    vb: Vec3x4,
-    wb: Vec3x4,
-}
-
-impl LaneVelocities {
-    /// The velocities of `wc`'s bodies.
-    ///
-    /// # Safety
-    /// `wc` is a batch of the colour the team works on: no other thread writes its bodies'
-    /// velocities until the stage is over. Its bodies index `velocities` (checked when the
-    /// batches were coloured, [`ContactSolver::prepare`]).
-    #[inline(always)]
-    unsafe fn load(velocities: &SharedSlice<Velocity>, wc: &WideContact) -> Self {
-        // SAFETY: as the caller guarantees.
-        let ((va, wa), (vb, wb)) =
-            unsafe { (gather_shared(velocities, &wc.body_a), gather_shared(velocities, &wc.body_b)) };
-        LaneVelocities { va, wa, vb, wb }
-    }
-
-    /// Writes the lanes of moving bodies back, in lane order (an immovable body in several
-    /// lanes keeps its velocity: no impulse changes it).
-    ///
-    /// # Safety
-    /// As [`LaneVelocities::load`]: the batch's moving bodies are this thread's until the
-    /// stage is over.
-    #[inline(always)]
-    unsafe fn store(&self, velocities: &SharedSlice<Velocity>, wc: &WideContact) {
-        // SAFETY: as the caller guarantees.
-        unsafe {
-            scatter_moving(velocities, &wc.body_a, wc.inv_mass_a, self.va, self.wa);
-            scatter_moving(velocities, &wc.body_b, wc.inv_mass_b, self.vb, self.wb);
-        }
-    }
-
-    /// Relative velocity of B's point against A's along `dir`.
-    #[inline(always)]
-    fn along(&self, dir: Vec3x4, arm_a: Vec3x4, arm_b: Vec3x4) -> f32x4 {
-        dir.dot(self.vb - self.va) + arm_b.dot(self.wb) - arm_a.dot(self.wa)
-    }
-
-    /// Applies `impulse` along `dir` (to B, and its opposite to A).
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn push(&mut self, wc: &WideContact, dir: Vec3x4, spin_a: Vec3x4, spin_b: Vec3x4, impulse: f32x4) {
-        self.va -= dir * (impulse * wc.inv_mass_a);
-        self.wa -= spin_a * impulse;
-        self.vb += dir * (impulse * wc.inv_mass_b);
-        self.wb += spin_b * impulse;
-    }
-}
-
 /// The contact solver's state for one step: the colouring and the prepared batches.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSolver {
@@ -157,6 +110,8 @@ pub(crate) struct ContactSolver {
     /// A claim word per block of the colours, for the team.
     claims: Claims,
     softness: ContactSoftness,
+    /// Solve one batch at a time even where the CPU has AVX (tests compare the two ways).
+    four_lanes_only: bool,
 }
 
 impl ContactSolver {
@@ -178,6 +133,21 @@ impl ContactSolver {
         self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(self.batches.lanes.len(), WideContact::default);
+    }
+
+    /// Whether the passes run on four lanes only, even where the CPU has AVX for eight: the
+    /// result is the same bit for bit, so this is for tests that check it.
+    pub fn set_four_lanes_only(&mut self, four_lanes_only: bool) {
+        self.four_lanes_only = four_lanes_only;
+    }
+
+    /// Whether the passes run two batches at a time on eight lanes.
+    pub fn eight_lanes(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if !self.four_lanes_only {
+            return Avx::detect().is_some();
+        }
+        false
     }
 
     /// Manifold points over this step's touching contacts (counted while preparing them, so
@@ -211,6 +181,8 @@ impl ContactSolver {
             colours: &self.batches.colours,
             serial: self.batches.serial.clone(),
             claims: self.claims.words(),
+            #[cfg(target_arch = "x86_64")]
+            eight_lanes: Avx::detect().filter(|_| !self.four_lanes_only),
             fill: FillInputs {
                 lanes: &self.batches.lanes,
                 pairs: &self.pairs,
@@ -232,6 +204,9 @@ pub(crate) struct SharedContacts<'a> {
     serial: Range<usize>,
     claims: &'a [AtomicU32],
     fill: FillInputs<'a>,
+    /// Proof of AVX when the passes may run two batches at a time on eight lanes.
+    #[cfg(target_arch = "x86_64")]
+    eight_lanes: Option<Avx>,
 }
 
 /// What filling the batches reads besides the solver bodies and velocities.
@@ -303,17 +278,38 @@ impl SharedContacts<'_> {
                         b: side(b),
                     }
                 };
-                fill_batch(wc, lanes.each_ref().map(input), f.softness);
+                let inputs = lanes.each_ref().map(input);
+                #[cfg(target_arch = "x86_64")]
+                if let Some(avx) = self.eight_lanes {
+                    fill_batch_avx(avx, wc, inputs, f.softness);
+                    continue;
+                }
+                fill_batch(wc, inputs, f.softness);
             }
         });
     }
 
-    /// Runs `work` on every batch of this member's share, colour by colour.
-    fn for_each_batch(&self, team: &Team, mut work: impl FnMut(&mut WideContact)) {
+    /// Runs `pass` on every batch of this member's share, colour by colour: two batches at a
+    /// time on eight lanes where the CPU has AVX and two neighbours in a colour have the same
+    /// number of points, else one at a time on four.
+    fn run_pass(&self, team: &Team, pass: &impl Pass) {
         team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
+            // The serial batches may share bodies: they run one after another, in order.
+            let in_colour = range.start < self.serial.start;
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done.
-            unsafe { self.wide.slice_mut(range) }.iter_mut().for_each(&mut work);
+            let batches = unsafe { self.wide.slice_mut(range) };
+            #[cfg(target_arch = "x86_64")]
+            if let Some(avx) = self.eight_lanes.filter(|_| in_colour) {
+                // SAFETY: the batches of a colour share no moving body, and the colours are
+                // stages one after another; `avx` proves the CPU has AVX.
+                unsafe { pair::run_paired(avx, batches, pass) };
+                return;
+            }
+            for wc in batches {
+                // SAFETY: as above; a serial batch's bodies are this member's alone.
+                unsafe { pass.run(wc) };
+            }
         });
     }
 
@@ -352,11 +348,7 @@ impl SharedContacts<'_> {
 
     /// Applies the accumulated impulses (warm start).
     pub fn warm_start(&self, team: &Team, velocities: &SharedSlice<Velocity>) {
-        self.for_each_batch(team, |wc| {
-            // SAFETY: the batches of a colour share no moving body, and the colours are stages
-            // one after another.
-            unsafe { warm_start_batch(wc, velocities) }
-        });
+        self.run_pass(team, &WarmStart { velocities });
     }
 
     /// One pass over all contacts. With `use_bias` the soft position feedback pushes
@@ -374,166 +366,35 @@ impl SharedContacts<'_> {
     ) {
         // SAFETY: motions are written only while integrating positions, a stage of its own.
         let motions = unsafe { motions.as_slice() };
-        let feedback = Feedback {
-            inv_h: f32x4::splat(inv_h),
-            max_push_out: f32x4::splat(-max_push_out_speed),
-            use_bias,
-        };
-        self.for_each_batch(team, |wc| {
-            // SAFETY: as in `warm_start`.
-            unsafe { solve_batch(wc, motions, velocities, &feedback) }
-        });
+        self.run_pass(
+            team,
+            &SolvePass { motions, velocities, inv_h, max_push_out: -max_push_out_speed, use_bias },
+        );
     }
 
     /// Restitution, once after the substeps: points that approached faster than `threshold`
     /// and carried load get a normal velocity of `-restitution` times their approach speed.
     pub fn apply_restitution(&self, team: &Team, velocities: &SharedSlice<Velocity>, threshold: f32) {
         let threshold = f32x4::splat(-threshold);
-        self.for_each_batch(team, |wc| {
-            // SAFETY: as in `warm_start`.
-            unsafe { restitute_batch(wc, velocities, threshold) }
+        // Once a step, with few bouncing contacts: four lanes at a time.
+        team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
+            // SAFETY: as in `run_pass`.
+            for wc in unsafe { self.wide.slice_mut(range) } {
+                // SAFETY: as in `run_pass`.
+                unsafe { restitute_batch(wc, velocities, threshold) };
+            }
         });
     }
 }
 
-/// How a solve pass feeds back penetration.
-struct Feedback {
-    inv_h: f32x4,
-    max_push_out: f32x4,
-    use_bias: bool,
-}
-
-/// Warm starts one batch.
-///
-/// # Safety
-/// No other thread accesses the batch's bodies' velocities until the stage is over.
-#[inline(always)]
-unsafe fn warm_start_batch(wc: &WideContact, velocities: &SharedSlice<Velocity>) {
-    // SAFETY: as the caller guarantees.
-    let mut vel = unsafe { LaneVelocities::load(velocities, wc) };
-    let mut total = f32x4::ZERO;
-    let (mut spin_a, mut spin_b) = (Vec3x4::ZERO, Vec3x4::ZERO);
-    for p in &wc.points[..wc.point_count] {
-        total += p.impulse;
-        spin_a += p.spin_a * p.impulse;
-        spin_b += p.spin_b * p.impulse;
+/// [`fill_batch`] compiled for AVX: the same four-lane operations, in the three-operand
+/// encoding, which spares the register copies of the two-operand one.
+#[cfg(target_arch = "x86_64")]
+fn fill_batch_avx(_: Avx, wc: &mut WideContact, lanes: [LaneInput; 4], softness: ContactSoftness) {
+    #[target_feature(enable = "avx")]
+    fn fill(wc: &mut WideContact, lanes: [LaneInput; 4], softness: ContactSoftness) {
+        fill_batch(wc, lanes, softness)
     }
-    vel.va -= wc.normal * (total * wc.inv_mass_a);
-    vel.wa -= spin_a;
-    vel.vb += wc.normal * (total * wc.inv_mass_b);
-    vel.wb += spin_b;
-    for row in &wc.friction_rows {
-        vel.push(wc, row.direction, row.spin_a, row.spin_b, row.impulse);
-    }
-    vel.wa -= wc.twist_spin_a * wc.twist_impulse;
-    vel.wb += wc.twist_spin_b * wc.twist_impulse;
-    // SAFETY: as the caller guarantees.
-    unsafe { vel.store(velocities, wc) };
-}
-
-/// One solve or relax pass over one batch.
-///
-/// # Safety
-/// As [`warm_start_batch`].
-#[inline(always)]
-unsafe fn solve_batch(
-    wc: &mut WideContact,
-    motions: &[Motion],
-    velocities: &SharedSlice<Velocity>,
-    f: &Feedback,
-) {
-    let (moved_a, turn_a) = gather(motions, &wc.body_a);
-    let (moved_b, turn_b) = gather(motions, &wc.body_b);
-    let dp = moved_b - moved_a;
-    // SAFETY: as the caller guarantees.
-    let mut vel = unsafe { LaneVelocities::load(velocities, wc) };
-    let normal_motion = wc.normal.dot(dp);
-    let mut total = f32x4::ZERO;
-    for i in 0..wc.point_count {
-        let p = wc.points[i];
-        // Current separation from the bodies' motion since the step began.
-        let s = normal_motion + p.arm_b.dot(turn_b) - p.arm_a.dot(turn_a) + p.separation;
-        // Speculative: allow exactly the approach that closes the gap this substep.
-        let speculative = s.simd_gt(f32x4::ZERO);
-        let (bias, mass_scale, impulse_scale) = if f.use_bias {
-            (
-                select(speculative, s * f.inv_h, (wc.bias_rate * s).fast_max(f.max_push_out)),
-                select(speculative, f32x4::ONE, wc.mass_scale),
-                select(speculative, f32x4::ZERO, wc.impulse_scale),
-            )
-        } else {
-            (select(speculative, s * f.inv_h, f32x4::ZERO), f32x4::ONE, f32x4::ZERO)
-        };
-        let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
-        let lambda = -p.mass * mass_scale * (vn + bias) - impulse_scale * p.impulse;
-        let new_impulse = (p.impulse + lambda).fast_max(f32x4::ZERO);
-        let applied = new_impulse - p.impulse;
-        let point = &mut wc.points[i];
-        point.impulse = new_impulse;
-        point.max_impulse = point.max_impulse.fast_max(new_impulse);
-        total += new_impulse;
-        vel.push(wc, wc.normal, p.spin_a, p.spin_b, applied);
-    }
-    solve_friction(&mut vel, wc, total);
-    // SAFETY: as the caller guarantees.
-    unsafe { vel.store(velocities, wc) };
-}
-
-/// Restitution for one batch.
-///
-/// # Safety
-/// As [`warm_start_batch`].
-#[inline(always)]
-unsafe fn restitute_batch(wc: &mut WideContact, velocities: &SharedSlice<Velocity>, threshold: f32x4) {
-    if !wc.restitution.simd_gt(f32x4::ZERO).any() {
-        return;
-    }
-    // SAFETY: as the caller guarantees.
-    let mut vel = unsafe { LaneVelocities::load(velocities, wc) };
-    for i in 0..wc.point_count {
-        let p = wc.points[i];
-        let bounces = wc.restitution.simd_gt(f32x4::ZERO)
-            & threshold.simd_gt(p.relative_velocity)
-            & p.max_impulse.simd_gt(f32x4::ZERO);
-        let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
-        let lambda = -p.mass * (vn + wc.restitution * p.relative_velocity);
-        let new_impulse = select(bounces, (p.impulse + lambda).fast_max(f32x4::ZERO), p.impulse);
-        let point = &mut wc.points[i];
-        point.impulse = new_impulse;
-        point.max_impulse = point.max_impulse.fast_max(new_impulse);
-        vel.push(wc, wc.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
-    }
-    // SAFETY: as the caller guarantees.
-    unsafe { vel.store(velocities, wc) };
-}
-
-/// Friction at the manifold's centre: two directions limited together to a disc of radius
-/// `friction × total normal impulse`, then the twist about the normal.
-#[inline(always)]
-fn solve_friction(vel: &mut LaneVelocities, wc: &mut WideContact, total_normal: f32x4) {
-    let [r1, r2] = wc.friction_rows;
-    let old = [r1.impulse, r2.impulse];
-    let mut new = [
-        old[0] - r1.mass * vel.along(r1.direction, r1.arm_a, r1.arm_b),
-        old[1] - r2.mass * vel.along(r2.direction, r2.arm_a, r2.arm_b),
-    ];
-    let limit = wc.friction * total_normal;
-    let len_sq = new[0] * new[0] + new[1] * new[1];
-    let outside = len_sq.simd_gt(limit * limit);
-    // Lanes inside the disc keep their impulse; `select` never lets the division's value
-    // through for them (so a zero length there does no harm).
-    let scale = select(outside, limit / len_sq.sqrt(), f32x4::ONE);
-    new = [new[0] * scale, new[1] * scale];
-    wc.friction_rows[0].impulse = new[0];
-    wc.friction_rows[1].impulse = new[1];
-    vel.push(wc, r1.direction, r1.spin_a, r1.spin_b, new[0] - old[0]);
-    vel.push(wc, r2.direction, r2.spin_a, r2.spin_b, new[1] - old[1]);
-
-    let twist_limit = wc.twist_friction * total_normal;
-    let spin = wc.normal.dot(vel.wb - vel.wa);
-    let old = wc.twist_impulse;
-    let new = (old - wc.twist_mass * spin).fast_max(-twist_limit).fast_min(twist_limit);
-    wc.twist_impulse = new;
-    vel.wa -= wc.twist_spin_a * (new - old);
-    vel.wb += wc.twist_spin_b * (new - old);
+    // SAFETY: the proof says the CPU has AVX.
+    unsafe { fill(wc, lanes, softness) }
 }

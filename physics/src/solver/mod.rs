@@ -2,6 +2,8 @@
 //! feedback, integrate positions and relax without it; restitution after the substeps. Joints
 //! (`joint.rs`, rows in [`crate::joint`]) and contacts (`contact.rs`) share every stage.
 
+#[cfg(target_arch = "x86_64")]
+mod avx;
 mod colouring;
 mod contact;
 mod joint;

@@ -2,40 +2,107 @@
 //! arrays elsewhere) and a 3-vector of them. Every operation here is an IEEE add, subtract,
 //! multiply, divide, square root, compare or select per lane, with no fused multiply-add, so a
 //! lane computes bit for bit what the same scalar code would.
+//!
+//! [`Lanes`] names those operations for code written once for four lanes and for eight (two
+//! contact batches side by side on AVX, `avx.rs`); [`Vec3Lanes`] is a 3-vector of either.
 
 use super::{Vec3Pair, Velocity};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::parallel::SharedSlice;
-use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 pub(crate) use wide::f32x4;
 
-/// Four 3-vectors, one per lane, stored as three `f32x4` (x, y, z).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Vec3x4 {
-    pub x: f32x4,
-    pub y: f32x4,
-    pub z: f32x4,
+/// A register of `f32` lanes as the solver's lane-wise code uses it: IEEE arithmetic, square
+/// root, compare and select per lane, and `max`/`min` as x86's `maxps`/`minps` define them
+/// (the second operand where either is NaN), so four lanes and eight compute the same bits.
+/// It has no constructor: eight lanes need proof that the CPU has AVX, so constants come from
+/// whoever holds that proof.
+pub(crate) trait Lanes:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+{
+    /// Lane-wise `if self > o { self } else { o }`.
+    fn fast_max(self, o: Self) -> Self;
+    /// Lane-wise `if self < o { self } else { o }`.
+    fn fast_min(self, o: Self) -> Self;
+    /// Lane-wise square root.
+    fn sqrt(self) -> Self;
+    /// All ones in the lanes where `self > o`, zeros elsewhere.
+    fn simd_gt(self, o: Self) -> Self;
+    /// Lane-wise `if mask { a } else { b }`, `mask` the result of a comparison.
+    fn select(mask: Self, a: Self, b: Self) -> Self;
 }
 
-impl Vec3x4 {
-    /// All lanes zero.
-    pub const ZERO: Vec3x4 = Vec3x4 { x: f32x4::ZERO, y: f32x4::ZERO, z: f32x4::ZERO };
+impl Lanes for f32x4 {
+    #[inline(always)]
+    fn fast_max(self, o: f32x4) -> f32x4 {
+        f32x4::fast_max(self, o)
+    }
+
+    #[inline(always)]
+    fn fast_min(self, o: f32x4) -> f32x4 {
+        f32x4::fast_min(self, o)
+    }
+
+    #[inline(always)]
+    fn sqrt(self) -> f32x4 {
+        f32x4::sqrt(self)
+    }
+
+    #[inline(always)]
+    fn simd_gt(self, o: f32x4) -> f32x4 {
+        f32x4::simd_gt(self, o)
+    }
+
+    #[inline(always)]
+    fn select(mask: f32x4, a: f32x4, b: f32x4) -> f32x4 {
+        select(mask, a, b)
+    }
+}
+
+/// A 3-vector per lane, stored as three registers of lanes (x, y, z).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Vec3Lanes<L> {
+    pub x: L,
+    pub y: L,
+    pub z: L,
+}
+
+/// Four 3-vectors, one per lane.
+pub(crate) type Vec3x4 = Vec3Lanes<f32x4>;
+
+impl<L: Lanes> Vec3Lanes<L> {
+    /// `s` in every component.
+    #[inline(always)]
+    pub fn splat(s: L) -> Vec3Lanes<L> {
+        Vec3Lanes { x: s, y: s, z: s }
+    }
 
     /// Lane-wise dot product.
     #[inline(always)]
-    pub fn dot(self, o: Vec3x4) -> f32x4 {
+    pub fn dot(self, o: Vec3Lanes<L>) -> L {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
 
     /// Lane-wise cross product.
     #[inline(always)]
-    pub fn cross(self, o: Vec3x4) -> Vec3x4 {
-        Vec3x4 {
+    pub fn cross(self, o: Vec3Lanes<L>) -> Vec3Lanes<L> {
+        Vec3Lanes {
             x: self.y * o.z - self.z * o.y,
             y: self.z * o.x - self.x * o.z,
             z: self.x * o.y - self.y * o.x,
         }
     }
+}
+
+impl Vec3x4 {
+    /// All lanes zero.
+    pub const ZERO: Vec3x4 = Vec3x4 { x: f32x4::ZERO, y: f32x4::ZERO, z: f32x4::ZERO };
 
     /// Reads lane `k` back as a `Vec3`.
     #[inline(always)]
@@ -384,40 +451,40 @@ pub(crate) unsafe fn scatter_moving(
     }
 }
 
-impl Add for Vec3x4 {
-    type Output = Vec3x4;
+impl<L: Lanes> Add for Vec3Lanes<L> {
+    type Output = Vec3Lanes<L>;
     #[inline(always)]
-    fn add(self, o: Vec3x4) -> Vec3x4 {
-        Vec3x4 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+    fn add(self, o: Vec3Lanes<L>) -> Vec3Lanes<L> {
+        Vec3Lanes { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
     }
 }
 
-impl Sub for Vec3x4 {
-    type Output = Vec3x4;
+impl<L: Lanes> Sub for Vec3Lanes<L> {
+    type Output = Vec3Lanes<L>;
     #[inline(always)]
-    fn sub(self, o: Vec3x4) -> Vec3x4 {
-        Vec3x4 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
+    fn sub(self, o: Vec3Lanes<L>) -> Vec3Lanes<L> {
+        Vec3Lanes { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
     }
 }
 
-impl Mul<f32x4> for Vec3x4 {
-    type Output = Vec3x4;
+impl<L: Lanes> Mul<L> for Vec3Lanes<L> {
+    type Output = Vec3Lanes<L>;
     #[inline(always)]
-    fn mul(self, s: f32x4) -> Vec3x4 {
-        Vec3x4 { x: self.x * s, y: self.y * s, z: self.z * s }
+    fn mul(self, s: L) -> Vec3Lanes<L> {
+        Vec3Lanes { x: self.x * s, y: self.y * s, z: self.z * s }
     }
 }
 
-impl AddAssign for Vec3x4 {
+impl<L: Lanes> AddAssign for Vec3Lanes<L> {
     #[inline(always)]
-    fn add_assign(&mut self, o: Vec3x4) {
+    fn add_assign(&mut self, o: Vec3Lanes<L>) {
         *self = *self + o;
     }
 }
 
-impl SubAssign for Vec3x4 {
+impl<L: Lanes> SubAssign for Vec3Lanes<L> {
     #[inline(always)]
-    fn sub_assign(&mut self, o: Vec3x4) {
+    fn sub_assign(&mut self, o: Vec3Lanes<L>) {
         *self = *self - o;
     }
 }

@@ -6,6 +6,17 @@ use crate::body::{BodyType, NONE};
 use crate::narrowphase::TERRAIN;
 
 impl World {
+    /// Whether the contact passes run on four lanes only, even where the CPU has AVX for two
+    /// batches at a time on eight (the result is the same bit for bit; tests check it).
+    pub fn set_four_lane_contacts(&mut self, four_lanes_only: bool) {
+        self.scratch.contact_solver.set_four_lanes_only(four_lanes_only);
+    }
+
+    /// Whether the contact passes run two batches at a time on eight lanes.
+    pub fn eight_lane_contacts(&self) -> bool {
+        self.scratch.contact_solver.eight_lanes()
+    }
+
     /// Runs every pending split now (tests compare islands with the reference builder after it).
     pub fn split_all_islands(&mut self) {
         self.note_edit(false);

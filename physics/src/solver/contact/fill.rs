@@ -51,6 +51,7 @@ pub(super) fn empty_lane(contact: &Contact) -> LaneInput<'_> {
 
 /// Fills `wc` from `lanes` (an empty lane is [`empty_lane`]). Point slots past every lane's
 /// count are left as they were: nothing reads them.
+#[inline(always)]
 pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: ContactSoftness) {
     let (sides_a, sides_b) = (lanes.map(|l| l.a), lanes.map(|l| l.b));
     let contacts = lanes.map(|l| l.contact);

@@ -1,0 +1,172 @@
+//! The contact passes of a substep, warm start and solve (with or without position feedback),
+//! written once for any [`BatchLanes`]; and restitution, once a step, on four lanes.
+
+use super::WideContact;
+use super::lanes::{BatchCommon, BatchLanes, LaneVelocities};
+use crate::parallel::SharedSlice;
+use crate::solver::simd::{Lanes, Vec3Lanes, f32x4, select};
+use crate::solver::{Motion, Velocity};
+
+/// A pass over the batches, run on each batch (or pair of batches) of a colour.
+pub(super) trait Pass {
+    /// Runs the pass on `batch`.
+    ///
+    /// # Safety
+    /// No other thread accesses the batch's bodies' velocities until the stage is over, and
+    /// every body indexes the velocities (as [`BatchLanes::load`]).
+    unsafe fn run<C: BatchLanes>(&self, batch: &mut C);
+}
+
+/// Applies the accumulated impulses.
+pub(super) struct WarmStart<'a, 'v> {
+    pub velocities: &'a SharedSlice<'v, Velocity>,
+}
+
+impl Pass for WarmStart<'_, '_> {
+    #[inline(always)]
+    unsafe fn run<C: BatchLanes>(&self, c: &mut C) {
+        // SAFETY: as the caller guarantees.
+        let mut vel = unsafe { c.load(self.velocities) };
+        let k = c.common();
+        let mut total = c.splat(0.0);
+        let (mut spin_a, mut spin_b) = (Vec3Lanes::splat(total), Vec3Lanes::splat(total));
+        for i in 0..c.point_count() {
+            let p = c.point(i);
+            total += p.impulse;
+            spin_a += p.spin_a * p.impulse;
+            spin_b += p.spin_b * p.impulse;
+        }
+        vel.va -= k.normal * (total * k.inv_mass_a);
+        vel.wa -= spin_a;
+        vel.vb += k.normal * (total * k.inv_mass_b);
+        vel.wb += spin_b;
+        let [r1, r2] = c.friction_rows();
+        vel.push(&k, r1.direction, r1.spin_a, r1.spin_b, r1.impulse);
+        vel.push(&k, r2.direction, r2.spin_a, r2.spin_b, r2.impulse);
+        vel.wa -= k.twist_spin_a * k.twist_impulse;
+        vel.wb += k.twist_spin_b * k.twist_impulse;
+        // SAFETY: as the caller guarantees.
+        unsafe { c.store(&vel, self.velocities) };
+    }
+}
+
+/// One solve or relax pass. With `use_bias` the soft position feedback pushes overlapping
+/// bodies apart; without it (the relax pass) only velocities are made consistent.
+pub(super) struct SolvePass<'a, 'v> {
+    pub motions: &'a [Motion],
+    pub velocities: &'a SharedSlice<'v, Velocity>,
+    pub inv_h: f32,
+    /// The fastest push-out speed, negated.
+    pub max_push_out: f32,
+    pub use_bias: bool,
+}
+
+impl Pass for SolvePass<'_, '_> {
+    #[inline(always)]
+    unsafe fn run<C: BatchLanes>(&self, c: &mut C) {
+        let m = c.motions(self.motions);
+        let dp = m.moved_b - m.moved_a;
+        // SAFETY: as the caller guarantees.
+        let mut vel = unsafe { c.load(self.velocities) };
+        let k = c.common();
+        let (zero, one) = (c.splat(0.0), c.splat(1.0));
+        let (inv_h, max_push_out) = (c.splat(self.inv_h), c.splat(self.max_push_out));
+        let normal_motion = k.normal.dot(dp);
+        let mut total = zero;
+        for i in 0..c.point_count() {
+            let p = c.point(i);
+            // Current separation from the bodies' motion since the step began.
+            let s = normal_motion + p.arm_b.dot(m.turn_b) - p.arm_a.dot(m.turn_a) + p.separation;
+            // Speculative: allow exactly the approach that closes the gap this substep.
+            let speculative = s.simd_gt(zero);
+            let (bias, mass_scale, impulse_scale) = if self.use_bias {
+                (
+                    C::L::select(speculative, s * inv_h, (k.bias_rate * s).fast_max(max_push_out)),
+                    C::L::select(speculative, one, k.mass_scale),
+                    C::L::select(speculative, zero, k.impulse_scale),
+                )
+            } else {
+                (C::L::select(speculative, s * inv_h, zero), one, zero)
+            };
+            let vn = vel.along(k.normal, p.arm_a, p.arm_b);
+            let lambda = -p.mass * mass_scale * (vn + bias) - impulse_scale * p.impulse;
+            let new_impulse = (p.impulse + lambda).fast_max(zero);
+            let applied = new_impulse - p.impulse;
+            c.set_point_impulses(i, new_impulse, p.max_impulse.fast_max(new_impulse));
+            total += new_impulse;
+            vel.push(&k, k.normal, p.spin_a, p.spin_b, applied);
+        }
+        solve_friction(&mut vel, c, &k, total, one);
+        // SAFETY: as the caller guarantees.
+        unsafe { c.store(&vel, self.velocities) };
+    }
+}
+
+/// Friction at the manifold's centre: two directions limited together to a disc of radius
+/// `friction × total normal impulse`, then the twist about the normal.
+#[inline(always)]
+fn solve_friction<C: BatchLanes>(
+    vel: &mut LaneVelocities<C::L>,
+    c: &mut C,
+    k: &BatchCommon<C::L>,
+    total_normal: C::L,
+    one: C::L,
+) {
+    let [r1, r2] = c.friction_rows();
+    let old = [r1.impulse, r2.impulse];
+    let mut new = [
+        old[0] - r1.mass * vel.along(r1.direction, r1.arm_a, r1.arm_b),
+        old[1] - r2.mass * vel.along(r2.direction, r2.arm_a, r2.arm_b),
+    ];
+    let limit = k.friction * total_normal;
+    let len_sq = new[0] * new[0] + new[1] * new[1];
+    let outside = len_sq.simd_gt(limit * limit);
+    // Lanes inside the disc keep their impulse; `select` never lets the division's value
+    // through for them (so a zero length there does no harm).
+    let scale = C::L::select(outside, limit / len_sq.sqrt(), one);
+    new = [new[0] * scale, new[1] * scale];
+    vel.push(k, r1.direction, r1.spin_a, r1.spin_b, new[0] - old[0]);
+    vel.push(k, r2.direction, r2.spin_a, r2.spin_b, new[1] - old[1]);
+
+    let twist_limit = k.twist_friction * total_normal;
+    let spin = k.normal.dot(vel.wb - vel.wa);
+    let old_twist = k.twist_impulse;
+    let new_twist = (old_twist - k.twist_mass * spin).fast_max(-twist_limit).fast_min(twist_limit);
+    c.set_friction_impulses(new, new_twist);
+    vel.wa -= k.twist_spin_a * (new_twist - old_twist);
+    vel.wb += k.twist_spin_b * (new_twist - old_twist);
+}
+
+/// Restitution for one batch: points that approached faster than `-threshold` and carried
+/// load get a normal velocity of `-restitution` times their approach speed.
+///
+/// # Safety
+/// As [`Pass::run`].
+#[inline(always)]
+pub(super) unsafe fn restitute_batch(
+    wc: &mut WideContact,
+    velocities: &SharedSlice<Velocity>,
+    threshold: f32x4,
+) {
+    if !wc.restitution.simd_gt(f32x4::ZERO).any() {
+        return;
+    }
+    // SAFETY: as the caller guarantees.
+    let mut vel = unsafe { wc.load(velocities) };
+    let k = wc.common();
+    for i in 0..wc.point_count {
+        let p = wc.points[i];
+        let bounces = wc.restitution.simd_gt(f32x4::ZERO)
+            & threshold.simd_gt(p.relative_velocity)
+            & p.max_impulse.simd_gt(f32x4::ZERO);
+        let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
+        let lambda = -p.mass * (vn + wc.restitution * p.relative_velocity);
+        let new_impulse = select(bounces, (p.impulse + lambda).fast_max(f32x4::ZERO), p.impulse);
+        let point = &mut wc.points[i];
+        point.impulse = new_impulse;
+        point.max_impulse = point.max_impulse.fast_max(new_impulse);
+        vel.push(&k, wc.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
+    }
+    // SAFETY: as the caller guarantees.
+    unsafe { wc.store(&vel, velocities) };
+}
