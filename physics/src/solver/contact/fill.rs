@@ -50,7 +50,8 @@ pub(super) fn empty_lane(contact: &Contact) -> LaneInput<'_> {
 }
 
 /// Fills `wc` from `lanes` (an empty lane is [`empty_lane`]). Point slots past every lane's
-/// count are left as they were: nothing reads them.
+/// count are left as they were: nothing reads them. The points' approach speeds are zero in a
+/// batch where no lane has restitution: nothing reads them there either.
 #[inline(always)]
 pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: ContactSoftness) {
     let (sides_a, sides_b) = (lanes.map(|l| l.a), lanes.map(|l| l.b));
@@ -61,8 +62,6 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
     let (ima, imb) = (inv_masses(&sides_a), inv_masses(&sides_b));
     let (inertia_a, inertia_b) = (inertias(&sides_a), inertias(&sides_b));
     let (ca, cb) = (vec3s(&sides_a, |b| b.center), vec3s(&sides_b, |b| b.center));
-    let (va, wa) = (vec3s(&sides_a, |b| b.velocity.first()), vec3s(&sides_a, |b| b.velocity.second()));
-    let (vb, wb) = (vec3s(&sides_b, |b| b.velocity.first()), vec3s(&sides_b, |b| b.velocity.second()));
 
     let per_contact = |get: fn(&Contact) -> f32| f32x4::new(contacts.map(get));
     let n = Vec3x4::from_lanes(contacts.map(|c| c.manifold.normal));
@@ -82,6 +81,14 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
     wc.inv_mass_b = imb;
     wc.friction = friction;
     wc.restitution = per_contact(|c| c.restitution);
+    // Only restitution reads the points' approach speeds, and only in a batch where a lane may
+    // bounce: a pile without restitution skips them and the velocity gathers they need (a
+    // fifth of the plane pyramid's fill).
+    let velocities = wc.restitution.simd_gt(f32x4::ZERO).any().then(|| {
+        let (va, wa) = (vec3s(&sides_a, |b| b.velocity.first()), vec3s(&sides_a, |b| b.velocity.second()));
+        let (vb, wb) = (vec3s(&sides_b, |b| b.velocity.first()), vec3s(&sides_b, |b| b.velocity.second()));
+        (va, wa, vb, wb)
+    });
     let against_fixed = ima.simd_eq(f32x4::ZERO) | imb.simd_eq(f32x4::ZERO);
     let soft = |pick: fn(&crate::solver::Softness) -> f32| {
         select(against_fixed, f32x4::splat(pick(&softness.fixed)), f32x4::splat(pick(&softness.movable)))
@@ -129,7 +136,10 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
         p.mass = select(valid, mass, f32x4::ZERO);
         p.impulse = select(valid & warm, stored, f32x4::ZERO);
         p.max_impulse = f32x4::ZERO;
-        p.relative_velocity = (vb + wb.cross(r_b) - va - wa.cross(r_a)).dot(n);
+        p.relative_velocity = match velocities {
+            Some((va, wa, vb, wb)) => (vb + wb.cross(r_b) - va - wa.cross(r_a)).dot(n),
+            None => f32x4::ZERO,
+        };
         let offset = position - centre;
         twist_radius += select(valid, (offset - n * offset.dot(n)).length(), f32x4::ZERO);
     }

@@ -315,12 +315,15 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     assert_eq!(inert, (0, 0, 0), "{at}, point {i}");
                     continue;
                 }
+                // Restitution alone reads the approach speed, in batches where a lane bounces.
+                let bounces = (0..4).any(|j| !empty[j] && contacts[j].restitution > 0.0);
+                let want_approach = if bounces { want.relative_velocity } else { f32x4::ZERO };
                 for (g, w) in [
                     (got.separation, want.separation),
                     (got.mass, want.mass),
                     (got.impulse, want.impulse),
                     (got.max_impulse, want.max_impulse),
-                    (got.relative_velocity, want.relative_velocity),
+                    (got.relative_velocity, want_approach),
                 ] {
                     same_lane(g, w, k, &format!("{at}, point {i}"));
                 }
