@@ -112,7 +112,8 @@ pub(crate) struct ContactSolver {
     /// A claim word per block of the colours, for the team.
     claims: Claims,
     softness: ContactSoftness,
-    /// Solve one batch at a time even where the CPU has AVX (tests compare the two ways).
+    /// Solve one batch at a time, and fill without AVX, even where the CPU has AVX (tests
+    /// compare the two ways).
     four_lanes_only: bool,
 }
 
@@ -137,8 +138,8 @@ impl ContactSolver {
         self.wide.resize_with(self.batches.lanes.len(), WideContact::default);
     }
 
-    /// Whether the passes run on four lanes only, even where the CPU has AVX for eight: the
-    /// result is the same bit for bit, so this is for tests that check it.
+    /// Whether the passes run on four lanes only and the fill without AVX, even where the CPU
+    /// has AVX: the result is the same bit for bit, so this is for tests that check it.
     pub fn set_four_lanes_only(&mut self, four_lanes_only: bool) {
         self.four_lanes_only = four_lanes_only;
     }
@@ -206,7 +207,8 @@ pub(crate) struct SharedContacts<'a> {
     serial: Range<usize>,
     claims: &'a [AtomicU32],
     fill: FillInputs<'a>,
-    /// Proof of AVX when the passes may run two batches at a time on eight lanes.
+    /// Proof of AVX when the passes may run two batches at a time on eight lanes and the fill
+    /// is compiled for AVX.
     #[cfg(target_arch = "x86_64")]
     eight_lanes: Option<Avx>,
 }
@@ -297,9 +299,8 @@ impl SharedContacts<'_> {
             // SAFETY: each block of batches is one member's in this stage.
             let batches = unsafe { self.wide.slice_mut(block.clone()) };
             #[cfg(target_arch = "x86_64")]
-            if self.eight_lanes.is_some() {
-                // SAFETY: `eight_lanes` is found only on CPUs with AVX.
-                unsafe { fill_block_avx(&self.fill, &sources, block.start, batches) };
+            if let Some(avx) = self.eight_lanes {
+                fill_block_avx(avx, &self.fill, &sources, block.start, batches);
                 return;
             }
             self.fill.fill_block(&sources, block.start, batches);
@@ -311,7 +312,9 @@ impl SharedContacts<'_> {
     /// number of points, else one at a time on four.
     fn run_pass(&self, team: &Team, pass: &impl Pass) {
         team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
-            // The serial batches may share bodies: they run one after another, in order.
+            // The serial batches may share bodies: they run one after another, in order. They
+            // come after every colour (`Batches::build`), so a range before them is a colour's.
+            #[cfg(target_arch = "x86_64")]
             let in_colour = range.start < self.serial.start;
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done.
@@ -407,16 +410,18 @@ impl SharedContacts<'_> {
 /// [`FillInputs::fill_block`] compiled for AVX: the same four-lane operations, in the
 /// three-operand encoding, which spares the register copies of the two-operand one (the
 /// plane pyramid's fill ran a sixth fewer instructions).
-///
-/// # Safety
-/// The CPU has AVX.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-unsafe fn fill_block_avx(
+fn fill_block_avx(
+    _: Avx,
     inputs: &FillInputs,
     sources: &FillSources,
     start: usize,
     batches: &mut [WideContact],
 ) {
-    inputs.fill_block(sources, start, batches)
+    #[target_feature(enable = "avx")]
+    fn fill(inputs: &FillInputs, sources: &FillSources, start: usize, batches: &mut [WideContact]) {
+        inputs.fill_block(sources, start, batches)
+    }
+    // SAFETY: the proof says the CPU has AVX.
+    unsafe { fill(inputs, sources, start, batches) }
 }

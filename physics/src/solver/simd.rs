@@ -14,7 +14,8 @@ pub(crate) use wide::f32x4;
 
 /// A register of `f32` lanes as the solver's lane-wise code uses it: IEEE arithmetic, square
 /// root, compare and select per lane, and `max`/`min` as x86's `maxps`/`minps` define them
-/// (the second operand where either is NaN), so four lanes and eight compute the same bits.
+/// (the second operand where either is NaN; on x86-64, where the eight lanes exist), so four
+/// lanes and eight compute the same bits.
 /// It has no constructor: eight lanes need proof that the CPU has AVX, so constants come from
 /// whoever holds that proof.
 pub(crate) trait Lanes:

@@ -6,8 +6,9 @@ use crate::body::{BodyType, NONE};
 use crate::narrowphase::TERRAIN;
 
 impl World {
-    /// Whether the contact passes run on four lanes only, even where the CPU has AVX for two
-    /// batches at a time on eight (the result is the same bit for bit; tests check it).
+    /// Whether the contact passes run on four lanes only (and the batch fill without AVX), even
+    /// where the CPU has AVX for two batches at a time on eight (the result is the same bit for
+    /// bit; tests check it).
     pub fn set_four_lane_contacts(&mut self, four_lanes_only: bool) {
         self.scratch.contact_solver.set_four_lanes_only(four_lanes_only);
     }

@@ -1,5 +1,6 @@
-//! Filling one batch of four contacts at the start of a step: each lane's contact, bodies and
-//! velocities gathered into lanes, then every row prepared for the four lanes at once.
+//! Filling one batch of four contacts at the start of a step: each lane's contact and bodies
+//! (and, where a lane has restitution, their velocities) gathered into lanes, then every row
+//! prepared for the four lanes at once.
 //!
 //! Each lane computes exactly the operations, in the same order, that preparing its contact on
 //! its own would (the tests compare the two bit for bit), so the batch is the same and only the
@@ -82,8 +83,7 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
     wc.friction = friction;
     wc.restitution = per_contact(|c| c.restitution);
     // Only restitution reads the points' approach speeds, and only in a batch where a lane may
-    // bounce: a pile without restitution skips them and the velocity gathers they need (a
-    // fifth of the plane pyramid's fill).
+    // bounce: a pile without restitution skips them and the velocity lanes they are made of.
     let velocities = wc.restitution.simd_gt(f32x4::ZERO).any().then(|| {
         let (va, wa) = (vec3s(&sides_a, |b| b.velocity.first()), vec3s(&sides_a, |b| b.velocity.second()));
         let (vb, wb) = (vec3s(&sides_b, |b| b.velocity.first()), vec3s(&sides_b, |b| b.velocity.second()));

@@ -10,14 +10,21 @@ use crate::solver::{Motion, Velocity};
 /// The parts of a batch that all its points and friction rows share.
 #[derive(Clone, Copy)]
 pub(super) struct BatchCommon<L> {
+    /// The manifold's normal, from A to B.
     pub normal: Vec3Lanes<L>,
+    /// Each body's inverse mass (zero for an immovable one).
     pub inv_mass_a: L,
     pub inv_mass_b: L,
+    /// Friction coefficient.
     pub friction: L,
+    /// The twist limit per unit of total normal impulse.
     pub twist_friction: L,
+    /// Soft position feedback: the bias rate, and how the mass and the accumulated impulse
+    /// are scaled ([`crate::solver::Softness`]).
     pub bias_rate: L,
     pub mass_scale: L,
     pub impulse_scale: L,
+    /// Twist about the normal: each body's spin per unit impulse, effective mass, impulse.
     pub twist_spin_a: Vec3Lanes<L>,
     pub twist_spin_b: Vec3Lanes<L>,
     pub twist_mass: L,
@@ -27,8 +34,10 @@ pub(super) struct BatchCommon<L> {
 /// The bodies' motions since the step began, per lane.
 #[derive(Clone, Copy)]
 pub(super) struct LaneMotions<L> {
+    /// Body A's translation and rotation (as a rotation vector) since the step began.
     pub moved_a: Vec3Lanes<L>,
     pub turn_a: Vec3Lanes<L>,
+    /// Body B's.
     pub moved_b: Vec3Lanes<L>,
     pub turn_b: Vec3Lanes<L>,
 }
@@ -74,8 +83,10 @@ pub(super) trait BatchLanes {
 
 /// The velocities of the lanes' bodies while a batch is solved.
 pub(super) struct LaneVelocities<L> {
+    /// Body A's linear and angular velocity.
     pub va: Vec3Lanes<L>,
     pub wa: Vec3Lanes<L>,
+    /// Body B's.
     pub vb: Vec3Lanes<L>,
     pub wb: Vec3Lanes<L>,
 }

@@ -57,6 +57,7 @@ impl BatchLanes for BatchPair<'_> {
 
     #[inline(always)]
     fn point_count(&self) -> usize {
+        debug_assert_eq!(self.low.point_count, self.high.point_count, "paired batches differ in points");
         self.low.point_count
     }
 

@@ -12,8 +12,9 @@ pub(super) trait Pass {
     /// Runs the pass on `batch`.
     ///
     /// # Safety
-    /// No other thread accesses the batch's bodies' velocities until the stage is over, and
-    /// every body indexes the velocities (as [`BatchLanes::load`]).
+    /// No other thread writes the batch's bodies' velocities, or reads its moving bodies'
+    /// velocities, until the stage is over, and every body indexes the velocities (as
+    /// [`BatchLanes::load`] and [`BatchLanes::store`]).
     unsafe fn run<C: BatchLanes>(&self, batch: &mut C);
 }
 
