@@ -140,11 +140,13 @@ impl ContactSolver {
 
     /// Whether the passes run on four lanes only and the fill without AVX, even where the CPU
     /// has AVX: the result is the same bit for bit, so this is for tests that check it.
+    #[cfg(feature = "test-support")]
     pub fn set_four_lanes_only(&mut self, four_lanes_only: bool) {
         self.four_lanes_only = four_lanes_only;
     }
 
     /// Whether the passes run two batches at a time on eight lanes.
+    #[cfg(feature = "test-support")]
     pub fn eight_lanes(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         if !self.four_lanes_only {
