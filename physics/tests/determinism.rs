@@ -3,7 +3,7 @@
 mod common;
 
 use atoll_physics::scene::builtin;
-use atoll_physics::{Scene, state_hash};
+use atoll_physics::{Scene, World, state_hash};
 
 const SCENES: [&str; 6] =
     ["plane_pyramid.ron", "pyramid_3d.ron", "tower.ron", "rain.ron", "dominoes.ron", "ramp.ron"];
@@ -73,17 +73,24 @@ fn benchmark_scenes() -> Vec<(&'static str, Scene)> {
     scenes
 }
 
-/// The state hash after `steps` steps of `scene` on `threads` threads, and after each of them.
-fn hashes_on(scene: &Scene, threads: usize, steps: usize) -> Vec<u64> {
+/// The state hash after each of `steps` steps of `scene`, its world set up by `configure`.
+fn hashes_of(scene: &Scene, steps: usize, configure: impl FnOnce(&mut World)) -> Vec<u64> {
     let (mut world, _) = scene.build_world().unwrap();
-    world.set_thread_count(threads).unwrap();
-    assert_eq!(world.thread_count(), threads);
+    configure(&mut world);
     (0..steps)
         .map(|_| {
             world.step();
             state_hash(&world)
         })
         .collect()
+}
+
+/// The state hash after each of `steps` steps of `scene` on `threads` threads.
+fn hashes_on(scene: &Scene, threads: usize, steps: usize) -> Vec<u64> {
+    hashes_of(scene, steps, |world| {
+        world.set_thread_count(threads).unwrap();
+        assert_eq!(world.thread_count(), threads);
+    })
 }
 
 #[test]
@@ -112,21 +119,16 @@ fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
     scenes.extend(benchmark_scenes());
     for (name, scene) in &scenes {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
-        let hashes = |four_lanes_only: bool| -> Vec<u64> {
-            let (mut world, _) = scene.build_world().unwrap();
-            world.set_four_lane_contacts(four_lanes_only);
-            #[cfg(target_arch = "x86_64")]
-            assert_eq!(
-                world.eight_lane_contacts(),
-                !four_lanes_only,
-                "this test runs on x86-64 CPUs with AVX, where the eight-lane passes are used"
-            );
-            (0..steps)
-                .map(|_| {
-                    world.step();
-                    state_hash(&world)
-                })
-                .collect()
+        let hashes = |four_lanes_only: bool| {
+            hashes_of(scene, steps, |world| {
+                world.set_four_lane_contacts(four_lanes_only);
+                #[cfg(target_arch = "x86_64")]
+                assert_eq!(
+                    world.eight_lane_contacts(),
+                    !four_lanes_only,
+                    "this test runs on x86-64 CPUs with AVX, where the eight-lane passes are used"
+                );
+            })
         };
         let (four, eight) = (hashes(true), hashes(false));
         let first = four.iter().zip(&eight).position(|(a, b)| a != b);
