@@ -8,12 +8,12 @@
 //! the same IEEE operation per lane as its `f32x4` counterpart (no fused multiply-add), so the
 //! result is the same bit for bit with or without AVX.
 
-use super::simd::{Lanes, Vec3Lanes, Vec3x4, f32x4};
+use super::simd::{Halves, Lanes, Vec3Lanes, f32x4};
 use std::arch::x86_64::{
     __m256, _CMP_GT_OS, _mm256_add_ps, _mm256_blendv_ps, _mm256_castps256_ps128, _mm256_cmp_ps,
-    _mm256_div_ps, _mm256_extractf128_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set_m128,
-    _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
-    _mm256_xor_ps,
+    _mm256_div_ps, _mm256_extractf128_ps, _mm256_load_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps,
+    _mm256_set_m128, _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps, _mm256_store_ps, _mm256_sub_ps,
+    _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
 };
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
@@ -50,6 +50,21 @@ impl F8 {
     pub fn join(_: Avx, low: f32x4, high: f32x4) -> F8 {
         // SAFETY: the proof says the CPU has AVX.
         F8(unsafe { _mm256_set_m128(high.into(), low.into()) })
+    }
+
+    /// The eight lanes `halves` stores: one aligned load.
+    #[inline(always)]
+    pub fn load(_: Avx, halves: &Halves) -> F8 {
+        // SAFETY: the proof says the CPU has AVX; `Halves` is eight `f32` in a row, aligned to
+        // 32 bytes.
+        F8(unsafe { _mm256_load_ps(halves.0.as_ptr().cast()) })
+    }
+
+    /// Writes the eight lanes into `halves`: one aligned store.
+    #[inline(always)]
+    pub fn store(self, halves: &mut Halves) {
+        // SAFETY: as in `load`; an `F8` exists only on a CPU with AVX.
+        unsafe { _mm256_store_ps(halves.0.as_mut_ptr().cast(), self.0) }
     }
 
     /// Lanes 0–3 and lanes 4–7.
@@ -157,14 +172,10 @@ impl Lanes for F8 {
 }
 
 impl Vec3Lanes<F8> {
-    /// `low`'s vectors in lanes 0–3 and `high`'s in lanes 4–7.
+    /// The eight vectors `halves` stores.
     #[inline(always)]
-    pub fn join(avx: Avx, low: Vec3x4, high: Vec3x4) -> Vec3Lanes<F8> {
-        Vec3Lanes {
-            x: F8::join(avx, low.x, high.x),
-            y: F8::join(avx, low.y, high.y),
-            z: F8::join(avx, low.z, high.z),
-        }
+    pub fn load(avx: Avx, halves: &Vec3Lanes<Halves>) -> Vec3Lanes<F8> {
+        Vec3Lanes { x: F8::load(avx, &halves.x), y: F8::load(avx, &halves.y), z: F8::load(avx, &halves.z) }
     }
 }
 
@@ -223,6 +234,21 @@ mod tests {
             );
         }
         check(F8::splat(avx, -0.0), f32x4::splat(-0.0), f32x4::splat(-0.0), "splat");
+    }
+
+    #[test]
+    fn loading_and_storing_halves_keeps_every_lane_in_place() {
+        let avx = Avx::detect().expect("this test runs on x86-64 CPUs with AVX");
+        let stored =
+            Halves([f32x4::new([1.0, -0.0, f32::NAN, 4.0]), f32x4::new([5.0, 6.0, f32::INFINITY, 8.0])]);
+        let eight = F8::load(avx, &stored);
+        let (low, high) = eight.halves();
+        let bits = |v: f32x4| v.to_array().map(f32::to_bits);
+        assert_eq!((bits(low), bits(high)), (bits(stored.0[0]), bits(stored.0[1])));
+        let mut back = Halves::default();
+        eight.store(&mut back);
+        assert_eq!((bits(back.0[0]), bits(back.0[1])), (bits(stored.0[0]), bits(stored.0[1])));
+        assert_eq!(back.lane(6), f32::INFINITY);
     }
 
     #[test]

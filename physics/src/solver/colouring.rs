@@ -31,7 +31,7 @@ pub(crate) const EMPTY_LANE: u32 = u32::MAX;
 /// Contacts grouped into batches of up to four that share no movable body.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Batches {
-    /// Per batch, the index of each lane's contact in the list given to [`Batches::build`]
+    /// Per batch, the index of each lane's contact in the list given to [`Batches::build_in_pairs`] (or [`Batches::build_or_keep`])
     /// (`EMPTY_LANE` where the batch is not full). Colour by colour, then the overflow.
     pub lanes: Vec<[u32; 4]>,
     /// The batches of each colour in use, as ranges of `lanes`, in solve order: batches of one
@@ -50,7 +50,7 @@ pub(crate) struct Batches {
     /// Contacts that found no free colour (a body with more than `COLOURS` contacts).
     overflow: Vec<u32>,
     /// What [`Batches::build_or_keep`] last built the batches from: pairs, movable flags and
-    /// point counts (no pairs after a [`Batches::build`]).
+    /// point counts (no pairs after a [`Batches::build_in_pairs`]).
     built_from: (Vec<(u32, u32)>, Vec<bool>, Vec<u8>),
 }
 
@@ -76,13 +76,25 @@ impl Batches {
     /// batch with a box's four and leave three point slots of its lane idle. Contacts of one
     /// colour share no moving body, so their order within the colour does not change the
     /// result, only the work.
-    pub fn build(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
+    ///
+    /// Each colour, and the overflow, is padded with a batch of empty lanes to an even number
+    /// of batches: the contact solver stores batches two by two (`BatchPair`), and no pair
+    /// then holds batches of two colours.
+    pub fn build_in_pairs(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         self.built_from.0.clear();
-        self.build_batches(pairs, movable, points);
+        self.build_batches(pairs, movable, points, true);
     }
 
-    /// [`Batches::build`], or nothing when the three are the ones this was last called with:
-    /// the batches are theirs already.
+    /// [`Batches::build_in_pairs`] without the padding: the batches the joints use, which the
+    /// tests hold the colouring to.
+    #[cfg(test)]
+    pub fn build(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
+        self.built_from.0.clear();
+        self.build_batches(pairs, movable, points, false);
+    }
+
+    /// The batches of [`Batches::build_in_pairs`] without the padding, or nothing when the
+    /// three are the ones this was last called with: the batches are theirs already.
     pub fn build_or_keep(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         let (last_pairs, last_movable, last_points) = &mut self.built_from;
         let same = !pairs.is_empty()
@@ -98,14 +110,14 @@ impl Batches {
         last_movable.extend_from_slice(movable);
         last_points.clear();
         last_points.extend_from_slice(points);
-        self.build_batches(pairs, movable, points);
+        self.build_batches(pairs, movable, points, false);
     }
 
     /// Colours and batches `pairs`: greedy colours in contact order, then one counting sort
     /// by (colour, point count), stable in contact order, cut into batches. (Pushing each
     /// contact onto its colour's list and ordering each list by point count afterwards took a
     /// third more instructions: 3D pyramid, 15 500 contacts.)
-    fn build_batches(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
+    fn build_batches(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8], in_pairs: bool) {
         self.body_colours.clear();
         self.body_colours.resize(movable.len(), 0);
         self.keys.clear();
@@ -161,6 +173,9 @@ impl Batches {
                     lanes[..chunk.len()].copy_from_slice(chunk);
                     self.lanes.push(lanes);
                 }
+                if in_pairs && (self.lanes.len() - start) % 2 == 1 {
+                    self.lanes.push([EMPTY_LANE; 4]);
+                }
                 self.colours.push(start..self.lanes.len());
             }
             begin = end;
@@ -168,6 +183,9 @@ impl Batches {
         // Overflow contacts may share bodies with each other: one lane each.
         let start = self.lanes.len();
         self.lanes.extend(self.overflow.iter().map(|&i| [i, EMPTY_LANE, EMPTY_LANE, EMPTY_LANE]));
+        if in_pairs && self.overflow.len() % 2 == 1 {
+            self.lanes.push([EMPTY_LANE; 4]);
+        }
         self.serial = start..self.lanes.len();
     }
 
@@ -289,6 +307,40 @@ mod tests {
             batches.build(&pairs, &movable, &points);
             let built = (batches.lanes.clone(), batches.colours.clone(), batches.serial.clone());
             assert_eq!(built, reference_batches(&pairs, &movable, &points), "{len} pairs");
+        }
+    }
+
+    #[test]
+    fn batches_in_pairs_are_the_plain_batches_with_each_colour_padded_to_whole_pairs() {
+        // Few bodies (many colours of odd and even length, and an overflow) and many.
+        let mut state = 5u32;
+        let mut next = |n: u32| {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) % n
+        };
+        for (bodies, len) in [(3, 0), (3, 7), (12, 301), (40, 2000)] {
+            let pairs: Vec<(u32, u32)> = (0..len)
+                .map(|_| {
+                    let a = next(bodies);
+                    (a, (a + 1 + next(bodies - 1)) % bodies)
+                })
+                .collect();
+            let points: Vec<u8> = (0..len).map(|_| 1 + next(4) as u8).collect();
+            let movable: Vec<bool> = (0..bodies).map(|i| i % 5 != 0).collect();
+            let (mut plain, mut paired) = (Batches::default(), Batches::default());
+            plain.build(&pairs, &movable, &points);
+            paired.build_in_pairs(&pairs, &movable, &points);
+            assert_eq!(plain.colours.len(), paired.colours.len(), "{len} pairs");
+            let ranges = plain.colours.iter().chain([&plain.serial]);
+            for (want, got) in ranges.zip(paired.colours.iter().chain([&paired.serial])) {
+                assert!(got.start % 2 == 0 && got.len() % 2 == 0, "{got:?} is not whole pairs");
+                // The same batches in the same order, then at most one of empty lanes.
+                assert_eq!(&paired.lanes[got.start..got.start + want.len()], &plain.lanes[want.clone()]);
+                assert!(got.len() - want.len() == want.len() % 2, "{want:?} padded to {got:?}");
+                for lanes in &paired.lanes[got.start + want.len()..got.end] {
+                    assert_eq!(*lanes, [EMPTY_LANE; 4]);
+                }
+            }
         }
     }
 

@@ -2,12 +2,13 @@
 //! feedback and speculative distance, Coulomb friction per manifold (two directions at the
 //! manifold's centre plus a twist about the normal), restitution and warm starting.
 //!
-//! Contacts are coloured into batches of four that share no movable body ([`Batches`]); each
-//! batch is one [`WideContact`] whose fields hold the four lanes side by side, so an iteration
-//! is the scalar algorithm run on four contacts at once. Each point keeps its Jacobian's angular
-//! parts and their images under the inverse inertia, computed once per step. Where the CPU has
-//! AVX, the passes run two batches of a colour at once on eight lanes (`contact/pair.rs`), with
-//! the same result bit for bit.
+//! Contacts are coloured into batches of four that share no movable body ([`Batches`]), and
+//! the batches are stored two by two: a [`BatchPair`]'s fields hold its eight lanes side by
+//! side, so an iteration is the scalar algorithm run on four contacts (a half) or eight (both
+//! halves, `contact/pair.rs`) at once. Each point keeps its Jacobian's angular parts and their
+//! images under the inverse inertia, computed once per step. Where the CPU has AVX, the passes
+//! run both batches of a pair at once on eight lanes when they have the same number of points,
+//! with the same result bit for bit as one half after the other.
 
 mod fill;
 mod lanes;
@@ -18,7 +19,7 @@ mod passes;
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Vec3Lanes, Vec3x4, f32x4};
+use super::simd::{Halves, Vec3Lanes, f32x4};
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
@@ -26,11 +27,13 @@ use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, colour_claims, prefetch_at};
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
-use passes::{Pass, SolvePass, WarmStart, restitute_batch};
+use lanes::HalfLanes;
+use passes::{Pass, SolvePass, WarmStart, restitute_half};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 
-/// One manifold point of four lanes (or, as `WidePoint<F8>`, of two batches' eight).
+/// One manifold point of four lanes (as a pair stores it, `WidePoint<Halves>`, and as the
+/// eight-lane passes read it, `WidePoint<F8>`: eight).
 #[derive(Clone, Copy, Debug, Default)]
 struct WidePoint<L = f32x4> {
     /// Separation at the start of the step; the bodies' motion since then is added to it
@@ -50,8 +53,8 @@ struct WidePoint<L = f32x4> {
     relative_velocity: L,
 }
 
-/// One friction direction at the manifold's centre, four lanes (or eight, as
-/// `WideFrictionRow<F8>`).
+/// One friction direction at the manifold's centre, four lanes (or eight, as a pair stores it
+/// and as the eight-lane passes read it).
 #[derive(Clone, Copy, Debug, Default)]
 struct WideFrictionRow<L = f32x4> {
     direction: Vec3Lanes<L>,
@@ -63,32 +66,37 @@ struct WideFrictionRow<L = f32x4> {
     impulse: L,
 }
 
-/// Four contacts prepared for this step's substeps, one per lane.
+/// Two batches of four contacts prepared for this step's substeps, one contact per lane,
+/// stored field by field side by side ([`Halves`]): lanes 0–3 are batch `2j` of the colouring
+/// and lanes 4–7 batch `2j + 1`. Either half loads as four lanes in one instruction, and on a
+/// CPU with AVX both load as eight in one (two batches side by side in separate structs took
+/// two loads and a shuffle per field, and the joined values spilled).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct WideContact {
-    /// Solver body indices per lane (slot 0, the fixed body, in empty lanes).
-    body_a: [u32; 4],
-    body_b: [u32; 4],
-    normal: Vec3x4,
-    inv_mass_a: f32x4,
-    inv_mass_b: f32x4,
-    friction: f32x4,
+pub(crate) struct BatchPair {
+    /// Solver body indices per half and lane (slot 0, the fixed body, in empty lanes).
+    body_a: [[u32; 4]; 2],
+    body_b: [[u32; 4]; 2],
+    normal: Vec3Lanes<Halves>,
+    inv_mass_a: Halves,
+    inv_mass_b: Halves,
+    friction: Halves,
     /// Friction times the points' mean distance from the centre: the twist limit per unit of
     /// total normal impulse.
-    twist_friction: f32x4,
-    restitution: f32x4,
-    bias_rate: f32x4,
-    mass_scale: f32x4,
-    impulse_scale: f32x4,
-    /// Most points of any lane.
-    point_count: usize,
-    points: [WidePoint; MAX_MANIFOLD_POINTS],
-    friction_rows: [WideFrictionRow; 2],
+    twist_friction: Halves,
+    restitution: Halves,
+    bias_rate: Halves,
+    mass_scale: Halves,
+    impulse_scale: Halves,
+    /// Most points of any lane, per half: zero in a half of empty lanes (a colour with an odd
+    /// number of batches pads its last pair with one).
+    point_counts: [usize; 2],
+    points: [WidePoint<Halves>; MAX_MANIFOLD_POINTS],
+    friction_rows: [WideFrictionRow<Halves>; 2],
     /// Twist about the normal: each body's spin per unit impulse, effective mass, impulse.
-    twist_spin_a: Vec3x4,
-    twist_spin_b: Vec3x4,
-    twist_mass: f32x4,
-    twist_impulse: f32x4,
+    twist_spin_a: Vec3Lanes<Halves>,
+    twist_spin_b: Vec3Lanes<Halves>,
+    twist_mass: Halves,
+    twist_impulse: Halves,
 }
 
 /// How contacts are prepared this step: softness between two movable bodies and (stiffer)
@@ -108,12 +116,17 @@ pub(crate) struct ContactSolver {
     pairs: Vec<(u32, u32)>,
     /// Manifold points of each touching contact, in contact order.
     point_counts: Vec<u8>,
-    wide: Vec<WideContact>,
+    /// The batches, two by two.
+    wide: Vec<BatchPair>,
+    /// Each colour's pairs: the colouring's batch ranges halved (each colour has whole pairs).
+    pair_colours: Vec<Range<usize>>,
+    /// The overflow's pairs, after every colour's.
+    pair_serial: Range<usize>,
     /// A claim word per block of the colours, for the team.
     claims: Claims,
     softness: ContactSoftness,
-    /// Solve one batch at a time, and fill without AVX, even where the CPU has AVX (tests
-    /// compare the two ways).
+    /// Solve one batch (half a pair) at a time, and fill without AVX, even where the CPU has
+    /// AVX (tests compare the two ways).
     four_lanes_only: bool,
 }
 
@@ -132,10 +145,16 @@ impl ContactSolver {
         // Every lane's bodies index the solver arrays; the solve reads them unchecked.
         let n = movable.len() as u32;
         assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a contact's solver body out of range");
-        self.batches.build(&self.pairs, movable, &self.point_counts);
-        self.claims.reset(colour_claims(&self.batches.colours, self.batches.lanes.len()));
+        self.batches.build_in_pairs(&self.pairs, movable, &self.point_counts);
+        let in_pairs = |batches: &Range<usize>| batches.start / 2..batches.end / 2;
+        self.pair_colours.clear();
+        self.pair_colours.extend(self.batches.colours.iter().map(in_pairs));
+        self.pair_serial = in_pairs(&self.batches.serial);
+        let pair_count = self.batches.lanes.len() / 2;
+        // Enough words for the colours' blocks and for the fill's and store's blocks of pairs.
+        self.claims.reset(colour_claims(&self.pair_colours, 0).max(pair_count.div_ceil(BLOCK_PAIRS)));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
-        self.wide.resize_with(self.batches.lanes.len(), WideContact::default);
+        self.wide.resize_with(pair_count, BatchPair::default);
     }
 
     /// Whether the passes run on four lanes only and the fill without AVX, even where the CPU
@@ -183,8 +202,8 @@ impl ContactSolver {
     ) -> SharedContacts<'a> {
         SharedContacts {
             wide: SharedSlice::new(&mut self.wide),
-            colours: &self.batches.colours,
-            serial: self.batches.serial.clone(),
+            colours: &self.pair_colours,
+            serial: self.pair_serial.clone(),
             claims: self.claims.words(),
             #[cfg(target_arch = "x86_64")]
             eight_lanes: Avx::detect().filter(|_| !self.four_lanes_only),
@@ -202,9 +221,10 @@ impl ContactSolver {
 }
 
 /// The contact batches of one solve, shared by the members of its team: each stage works on
-/// one colour at a time, split across the team ([`Team::for_each_colour`]).
+/// one colour at a time, split across the team in blocks of pairs ([`Team::for_each_colour`]).
 pub(crate) struct SharedContacts<'a> {
-    wide: SharedSlice<'a, WideContact>,
+    wide: SharedSlice<'a, BatchPair>,
+    /// Each colour's pairs, then the overflow's.
     colours: &'a [Range<usize>],
     serial: Range<usize>,
     claims: &'a [AtomicU32],
@@ -217,7 +237,7 @@ pub(crate) struct SharedContacts<'a> {
 
 /// What filling the batches reads besides the solver bodies and velocities.
 struct FillInputs<'a> {
-    /// Each batch's lanes (indices into `touching`).
+    /// Each batch's lanes (indices into `touching`): pair `j` holds batches `2j` and `2j + 1`.
     lanes: &'a [[u32; 4]],
     /// Each touching contact's solver bodies.
     pairs: &'a [(u32, u32)],
@@ -229,6 +249,10 @@ struct FillInputs<'a> {
     centers: &'a [Vec3],
     softness: ContactSoftness,
 }
+
+/// Pairs in a block of the fill and the store: as many batches as a block of
+/// [`BLOCK_BATCHES`].
+const BLOCK_PAIRS: usize = BLOCK_BATCHES / 2;
 
 /// How many batches ahead the fill asks for its contacts' memory: a batch's fill takes about as
 /// long as a cache miss (1, 2 and 4 measured the same on the 3D pyramid).
@@ -247,29 +271,32 @@ struct FillSources<'a> {
 }
 
 impl FillInputs<'_> {
-    /// Fills `batches`, the block of batches that starts at batch `start`.
+    /// Fills `pairs`, the block of pairs that starts at pair `start`.
     #[inline(always)]
-    fn fill_block(&self, sources: &FillSources, start: usize, batches: &mut [WideContact]) {
-        for (j, (lanes, wc)) in self.lanes[start..start + batches.len()].iter().zip(batches).enumerate() {
-            self.prefetch_contacts(start + j + FILL_PREFETCH_AHEAD);
-            let side = |slot: u32| LaneBody {
-                slot,
-                body: &sources.bodies[slot as usize],
-                velocity: sources.velocities[slot as usize],
-                center: self.centers[slot as usize],
-            };
-            let input = |&lane: &u32| {
-                if lane == EMPTY_LANE {
-                    return empty_lane(sources.empty);
-                }
-                let (a, b) = self.pairs[lane as usize];
-                LaneInput {
-                    contact: &sources.contacts[self.touching[lane as usize] as usize],
-                    a: side(a),
-                    b: side(b),
-                }
-            };
-            fill_batch(wc, lanes.each_ref().map(input), self.softness);
+    fn fill_block(&self, sources: &FillSources, start: usize, pairs: &mut [BatchPair]) {
+        let side = |slot: u32| LaneBody {
+            slot,
+            body: &sources.bodies[slot as usize],
+            velocity: sources.velocities[slot as usize],
+            center: self.centers[slot as usize],
+        };
+        let input = |&lane: &u32| {
+            if lane == EMPTY_LANE {
+                return empty_lane(sources.empty);
+            }
+            let (a, b) = self.pairs[lane as usize];
+            LaneInput {
+                contact: &sources.contacts[self.touching[lane as usize] as usize],
+                a: side(a),
+                b: side(b),
+            }
+        };
+        for (j, pair) in pairs.iter_mut().enumerate() {
+            for h in 0..2 {
+                let batch = 2 * (start + j) + h;
+                self.prefetch_contacts(batch + FILL_PREFETCH_AHEAD);
+                fill_batch(pair, h, self.lanes[batch].each_ref().map(input), self.softness);
+            }
         }
     }
 
@@ -287,82 +314,91 @@ impl FillInputs<'_> {
 
 impl SharedContacts<'_> {
     /// Fills every batch from its contacts and their bodies at the start of the step, in
-    /// blocks of batches the team shares (each batch is written by one member).
+    /// blocks of pairs the team shares (each pair is written by one member).
     pub fn fill(&self, team: &Team, bodies: &SharedSlice<SolverBody>, velocities: &SharedSlice<Velocity>) {
         let count = self.wide.len();
         // Any claim words serve: this stage's number is higher than any they hold.
-        let claims = &self.claims[..count.div_ceil(BLOCK_BATCHES)];
+        let claims = &self.claims[..count.div_ceil(BLOCK_PAIRS)];
         // SAFETY: solver bodies, velocities and contacts are only read in this stage.
         let (bodies, velocities, contacts) =
             unsafe { (bodies.as_slice(), velocities.as_slice(), self.fill.contacts.as_slice()) };
         let empty = empty_contact();
         let sources = FillSources { bodies, velocities, contacts, empty: &empty };
-        team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
-            // SAFETY: each block of batches is one member's in this stage.
-            let batches = unsafe { self.wide.slice_mut(block.clone()) };
+        team.for_blocks(count, BLOCK_PAIRS, claims, |block| {
+            // SAFETY: each block of pairs is one member's in this stage.
+            let pairs = unsafe { self.wide.slice_mut(block.clone()) };
             #[cfg(target_arch = "x86_64")]
             if let Some(avx) = self.eight_lanes {
-                fill_block_avx(avx, &self.fill, &sources, block.start, batches);
+                fill_block_avx(avx, &self.fill, &sources, block.start, pairs);
                 return;
             }
-            self.fill.fill_block(&sources, block.start, batches);
+            self.fill.fill_block(&sources, block.start, pairs);
         });
     }
 
-    /// Runs `pass` on every batch of this member's share, colour by colour: two batches at a
-    /// time on eight lanes where the CPU has AVX and two neighbours in a colour have the same
-    /// number of points, else one at a time on four.
+    /// Runs `pass` on every pair of this member's share, colour by colour: both batches at
+    /// once on eight lanes where the CPU has AVX and they have the same number of points, else
+    /// one after the other on four (a half of empty lanes is skipped).
     fn run_pass(&self, team: &Team, pass: &impl Pass) {
         team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
             // The serial batches may share bodies: they run one after another, in order. They
-            // come after every colour (`Batches::build`), so a range before them is a colour's.
+            // come after every colour (`Batches::build_in_pairs`), so a range before them is a
+            // colour's.
             #[cfg(target_arch = "x86_64")]
             let in_colour = range.start < self.serial.start;
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done.
-            let batches = unsafe { self.wide.slice_mut(range) };
+            let pairs = unsafe { self.wide.slice_mut(range) };
             #[cfg(target_arch = "x86_64")]
             if let Some(avx) = self.eight_lanes.filter(|_| in_colour) {
                 // SAFETY: the batches of a colour share no moving body, and the colours are
                 // stages one after another; `avx` proves the CPU has AVX.
-                unsafe { pair::run_paired(avx, batches, pass) };
+                unsafe { pair::run_pairs(avx, pairs, pass) };
                 return;
             }
-            for wc in batches {
-                // SAFETY: as above; a serial batch's bodies are this member's alone.
-                unsafe { pass.run(wc) };
+            for pair in pairs {
+                let counts = pair.point_counts;
+                for h in (0..2).filter(|&h| counts[h] > 0) {
+                    // SAFETY: as above; a serial batch's bodies are this member's alone.
+                    unsafe { pass.run(&mut HalfLanes::new(pair, h)) };
+                }
             }
         });
     }
 
     /// Copies the accumulated impulses back into the contacts for next step's warm start, in
-    /// blocks of batches the team shares (each contact is in one lane of one batch).
+    /// blocks of pairs the team shares (each contact is in one lane of one batch).
     pub fn store(&self, team: &Team) {
         let count = self.wide.len();
-        let claims = &self.claims[..count.div_ceil(BLOCK_BATCHES)];
+        let claims = &self.claims[..count.div_ceil(BLOCK_PAIRS)];
         let f = &self.fill;
-        team.for_blocks(count, BLOCK_BATCHES, claims, |block| {
-            // SAFETY: each block of batches is one member's in this stage, and so are the
+        team.for_blocks(count, BLOCK_PAIRS, claims, |block| {
+            // SAFETY: each block of pairs is one member's in this stage, and so are the
             // contacts in their lanes (a contact is in one lane of one batch).
-            let batches = unsafe { self.wide.slice_mut(block.clone()) };
-            for (j, (lanes, wc)) in f.lanes[block.clone()].iter().zip(batches.iter()).enumerate() {
-                f.prefetch_contacts(block.start + j + STORE_PREFETCH_AHEAD);
-                for (k, &lane) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
-                    let id = f.touching[lane as usize] as usize;
-                    // SAFETY: as above.
-                    let c = unsafe { &mut f.contacts.slice_mut(id..id + 1)[0] };
-                    // The point count from the solver's own array: the writes below then wait
-                    // on no read of the contact.
-                    let count = f.point_counts[lane as usize] as usize;
-                    for (i, stored) in c.impulses[..count].iter_mut().enumerate() {
-                        let p = &wc.points[i];
-                        stored.normal = p.impulse.as_array()[k];
-                        stored.max_normal = p.max_impulse.as_array()[k];
+            let pairs = unsafe { self.wide.slice_mut(block.clone()) };
+            for (j, pair) in pairs.iter().enumerate() {
+                for h in 0..2 {
+                    let batch = 2 * (block.start + j) + h;
+                    f.prefetch_contacts(batch + STORE_PREFETCH_AHEAD);
+                    let lanes = f.lanes[batch].iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE);
+                    for (k, &lane) in lanes {
+                        let id = f.touching[lane as usize] as usize;
+                        // SAFETY: as above.
+                        let c = unsafe { &mut f.contacts.slice_mut(id..id + 1)[0] };
+                        // The point count from the solver's own array: the writes below then
+                        // wait on no read of the contact.
+                        let count = f.point_counts[lane as usize] as usize;
+                        let lane = 4 * h + k;
+                        for (i, stored) in c.impulses[..count].iter_mut().enumerate() {
+                            let p = &pair.points[i];
+                            stored.normal = p.impulse.lane(lane);
+                            stored.max_normal = p.max_impulse.lane(lane);
+                        }
+                        let [t1, t2] = &pair.friction_rows;
+                        c.friction_impulse = t1.direction.lane(lane) * t1.impulse.lane(lane)
+                            + t2.direction.lane(lane) * t2.impulse.lane(lane);
+                        c.twist_impulse = pair.twist_impulse.lane(lane);
                     }
-                    let [t1, t2] = &wc.friction_rows;
-                    c.friction_impulse = t1.direction.lane(k) * t1.impulse.as_array()[k]
-                        + t2.direction.lane(k) * t2.impulse.as_array()[k];
-                    c.twist_impulse = wc.twist_impulse.as_array()[k];
                 }
             }
         });
@@ -401,9 +437,12 @@ impl SharedContacts<'_> {
         // Once a step, with few bouncing contacts: four lanes at a time.
         team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
             // SAFETY: as in `run_pass`.
-            for wc in unsafe { self.wide.slice_mut(range) } {
-                // SAFETY: as in `run_pass`.
-                unsafe { restitute_batch(wc, velocities, threshold) };
+            for pair in unsafe { self.wide.slice_mut(range) } {
+                let counts = pair.point_counts;
+                for h in (0..2).filter(|&h| counts[h] > 0) {
+                    // SAFETY: as in `run_pass`.
+                    unsafe { restitute_half(&mut HalfLanes::new(pair, h), velocities, threshold) };
+                }
             }
         });
     }
@@ -413,17 +452,11 @@ impl SharedContacts<'_> {
 /// three-operand encoding, which spares the register copies of the two-operand one (the
 /// plane pyramid's fill ran a sixth fewer instructions).
 #[cfg(target_arch = "x86_64")]
-fn fill_block_avx(
-    _: Avx,
-    inputs: &FillInputs,
-    sources: &FillSources,
-    start: usize,
-    batches: &mut [WideContact],
-) {
+fn fill_block_avx(_: Avx, inputs: &FillInputs, sources: &FillSources, start: usize, pairs: &mut [BatchPair]) {
     #[target_feature(enable = "avx")]
-    fn fill(inputs: &FillInputs, sources: &FillSources, start: usize, batches: &mut [WideContact]) {
-        inputs.fill_block(sources, start, batches)
+    fn fill(inputs: &FillInputs, sources: &FillSources, start: usize, pairs: &mut [BatchPair]) {
+        inputs.fill_block(sources, start, pairs)
     }
     // SAFETY: the proof says the CPU has AVX.
-    unsafe { fill(inputs, sources, start, batches) }
+    unsafe { fill(inputs, sources, start, pairs) }
 }

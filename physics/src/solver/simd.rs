@@ -159,6 +159,57 @@ impl Vec3x4 {
     }
 }
 
+/// Eight lanes stored as two fours, `[lanes 0–3, lanes 4–7]`: how a pair of contact batches
+/// keeps each field of its two batches side by side in memory (`contact.rs`), so that eight
+/// lanes load in one instruction and four lanes (either half) in one too.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(32))]
+pub(crate) struct Halves(pub [f32x4; 2]);
+
+impl Halves {
+    /// Lane `j` (0–7).
+    #[inline(always)]
+    pub fn lane(&self, j: usize) -> f32 {
+        self.0[j / 4].as_array()[j % 4]
+    }
+
+    /// Writes `v` into lane `j` (0–7).
+    #[cfg(test)]
+    pub fn set_lane(&mut self, j: usize, v: f32) {
+        self.0[j / 4].as_mut_array()[j % 4] = v;
+    }
+}
+
+impl Vec3Lanes<Halves> {
+    /// Half `h` (0: lanes 0–3, 1: lanes 4–7) as four lanes.
+    #[inline(always)]
+    pub fn half(&self, h: usize) -> Vec3x4 {
+        Vec3x4 { x: self.x.0[h], y: self.y.0[h], z: self.z.0[h] }
+    }
+
+    /// Writes `v` into half `h`.
+    #[inline(always)]
+    pub fn set_half(&mut self, h: usize, v: Vec3x4) {
+        self.x.0[h] = v.x;
+        self.y.0[h] = v.y;
+        self.z.0[h] = v.z;
+    }
+
+    /// Lane `j` (0–7) as a `Vec3`.
+    #[inline(always)]
+    pub fn lane(&self, j: usize) -> Vec3 {
+        Vec3::new(self.x.lane(j), self.y.lane(j), self.z.lane(j))
+    }
+
+    /// Writes `v` into lane `j` (0–7).
+    #[cfg(test)]
+    pub fn set_lane(&mut self, j: usize, v: Vec3) {
+        self.x.set_lane(j, v.x);
+        self.y.set_lane(j, v.y);
+        self.z.set_lane(j, v.z);
+    }
+}
+
 /// Four general 3 × 3 matrices, one per lane, by columns: products with them compute exactly
 /// what `Mat3 * Vec3` computes per lane (the same sums in the same order).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -7,7 +7,7 @@
 //! time changes: one scalar lane at a time, the fill was a sixth of the 3D pyramid's step; four
 //! at a time it runs half the instructions (callgrind, `step_count pyramid3d 30 5`).
 
-use super::{ContactSoftness, WideContact};
+use super::{BatchPair, ContactSoftness};
 use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::solver::simd::{Mat3x4, Vec3x4, f32x4, select};
@@ -50,11 +50,12 @@ pub(super) fn empty_lane(contact: &Contact) -> LaneInput<'_> {
     LaneInput { contact, a: fixed, b: fixed }
 }
 
-/// Fills `wc` from `lanes` (an empty lane is [`empty_lane`]). Point slots past every lane's
-/// count are left as they were: nothing reads them. The points' approach speeds are zero in a
-/// batch where no lane has restitution: nothing reads them there either.
+/// Fills half `h` of `pair` (one batch) from `lanes` (an empty lane is [`empty_lane`]). Point
+/// slots past every lane's count are left as they were: nothing reads them. The points'
+/// approach speeds are zero in a batch where no lane has restitution: nothing reads them there
+/// either. The other half is not touched.
 #[inline(always)]
-pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: ContactSoftness) {
+pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], softness: ContactSoftness) {
     let (sides_a, sides_b) = (lanes.map(|l| l.a), lanes.map(|l| l.b));
     let contacts = lanes.map(|l| l.contact);
     let inv_masses = |s: &[LaneBody; 4]| f32x4::new(s.map(|b| b.body.inv_mass));
@@ -75,16 +76,17 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
     // All ones in every lane when warm starting, else all zeros: a mask for `select`.
     let warm = f32x4::splat(if softness.warm_starting { 1.0 } else { 0.0 }).simd_gt(f32x4::ZERO);
 
-    wc.body_a = sides_a.map(|b| b.slot);
-    wc.body_b = sides_b.map(|b| b.slot);
-    wc.normal = n;
-    wc.inv_mass_a = ima;
-    wc.inv_mass_b = imb;
-    wc.friction = friction;
-    wc.restitution = per_contact(|c| c.restitution);
+    pair.body_a[h] = sides_a.map(|b| b.slot);
+    pair.body_b[h] = sides_b.map(|b| b.slot);
+    pair.normal.set_half(h, n);
+    pair.inv_mass_a.0[h] = ima;
+    pair.inv_mass_b.0[h] = imb;
+    pair.friction.0[h] = friction;
+    let restitution = per_contact(|c| c.restitution);
+    pair.restitution.0[h] = restitution;
     // Only restitution reads the points' approach speeds, and only in a batch where a lane may
     // bounce: a pile without restitution skips them and the velocity lanes they are made of.
-    let velocities = wc.restitution.simd_gt(f32x4::ZERO).any().then(|| {
+    let velocities = restitution.simd_gt(f32x4::ZERO).any().then(|| {
         let (va, wa) = (vec3s(&sides_a, |b| b.velocity.first()), vec3s(&sides_a, |b| b.velocity.second()));
         let (vb, wb) = (vec3s(&sides_b, |b| b.velocity.first()), vec3s(&sides_b, |b| b.velocity.second()));
         (va, wa, vb, wb)
@@ -93,10 +95,10 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
     let soft = |pick: fn(&crate::solver::Softness) -> f32| {
         select(against_fixed, f32x4::splat(pick(&softness.fixed)), f32x4::splat(pick(&softness.movable)))
     };
-    wc.bias_rate = soft(|s| s.bias_rate);
-    wc.mass_scale = soft(|s| s.mass_scale);
-    wc.impulse_scale = soft(|s| s.impulse_scale);
-    wc.point_count = point_count;
+    pair.bias_rate.0[h] = soft(|s| s.bias_rate);
+    pair.mass_scale.0[h] = soft(|s| s.mass_scale);
+    pair.impulse_scale.0[h] = soft(|s| s.impulse_scale);
+    pair.point_counts[h] = point_count;
 
     // The spins a unit impulse along a direction gives each body, and the effective mass.
     let terms = |arm_a: Vec3x4, arm_b: Vec3x4| {
@@ -125,46 +127,46 @@ pub(super) fn fill_batch(wc: &mut WideContact, lanes: [LaneInput; 4], softness: 
         let (r_a, r_b) = (position - ca, position - cb);
         let (arm_a, arm_b) = (r_a.cross(n), r_b.cross(n));
         let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
-        let p = &mut wc.points[i];
+        let p = &mut pair.points[i];
         // A missing point's separation is a leftover of an older manifold: zero it, so every
         // value filled is a function of the lanes' valid points only.
-        p.separation = select(valid, separation, f32x4::ZERO);
-        p.arm_a = arm_a;
-        p.arm_b = arm_b;
-        p.spin_a = spin_a;
-        p.spin_b = spin_b;
-        p.mass = select(valid, mass, f32x4::ZERO);
-        p.impulse = select(valid & warm, stored, f32x4::ZERO);
-        p.max_impulse = f32x4::ZERO;
-        p.relative_velocity = match velocities {
+        p.separation.0[h] = select(valid, separation, f32x4::ZERO);
+        p.arm_a.set_half(h, arm_a);
+        p.arm_b.set_half(h, arm_b);
+        p.spin_a.set_half(h, spin_a);
+        p.spin_b.set_half(h, spin_b);
+        p.mass.0[h] = select(valid, mass, f32x4::ZERO);
+        p.impulse.0[h] = select(valid & warm, stored, f32x4::ZERO);
+        p.max_impulse.0[h] = f32x4::ZERO;
+        p.relative_velocity.0[h] = match velocities {
             Some((va, wa, vb, wb)) => (vb + wb.cross(r_b) - va - wa.cross(r_a)).dot(n),
             None => f32x4::ZERO,
         };
         let offset = position - centre;
         twist_radius += select(valid, (offset - n * offset.dot(n)).length(), f32x4::ZERO);
     }
-    wc.twist_friction = friction * twist_radius / divisor;
+    pair.twist_friction.0[h] = friction * twist_radius / divisor;
 
     let (r_a, r_b) = (centre - ca, centre - cb);
     let (t1, t2) = orthonormal_basis(n);
     let friction_impulse = Vec3x4::from_lanes(contacts.map(|c| c.friction_impulse));
-    for (row, t) in wc.friction_rows.iter_mut().zip([t1, t2]) {
+    for (row, t) in pair.friction_rows.iter_mut().zip([t1, t2]) {
         let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
         let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
-        row.direction = t;
-        row.arm_a = arm_a;
-        row.arm_b = arm_b;
-        row.spin_a = spin_a;
-        row.spin_b = spin_b;
-        row.mass = mass;
-        row.impulse = select(warm, friction_impulse.dot(t), f32x4::ZERO);
+        row.direction.set_half(h, t);
+        row.arm_a.set_half(h, arm_a);
+        row.arm_b.set_half(h, arm_b);
+        row.spin_a.set_half(h, spin_a);
+        row.spin_b.set_half(h, spin_b);
+        row.mass.0[h] = mass;
+        row.impulse.0[h] = select(warm, friction_impulse.dot(t), f32x4::ZERO);
     }
     let (spin_a, spin_b) = (inertia_a.mul_vec(n), inertia_b.mul_vec(n));
-    wc.twist_spin_a = spin_a;
-    wc.twist_spin_b = spin_b;
+    pair.twist_spin_a.set_half(h, spin_a);
+    pair.twist_spin_b.set_half(h, spin_b);
     let k_twist = n.dot(spin_a) + n.dot(spin_b);
-    wc.twist_mass = select(k_twist.simd_gt(f32x4::ZERO), f32x4::ONE / k_twist, f32x4::ZERO);
-    wc.twist_impulse = select(warm, per_contact(|c| c.twist_impulse), f32x4::ZERO);
+    pair.twist_mass.0[h] = select(k_twist.simd_gt(f32x4::ZERO), f32x4::ONE / k_twist, f32x4::ZERO);
+    pair.twist_impulse.0[h] = select(warm, per_contact(|c| c.twist_impulse), f32x4::ZERO);
 }
 
 /// [`crate::math::orthonormal_basis`] per lane, the same operations in the same order.

@@ -1,10 +1,11 @@
-//! What a contact pass reads and writes of the batch it solves, as lanes: one [`WideContact`]
-//! on four lanes, or two batches of a colour on eight (`pair.rs`). The passes (`passes.rs`) are
-//! written once against [`BatchLanes`], so the two widths run the same operations per lane.
+//! What a contact pass reads and writes of the batch it solves, as lanes: one half of a
+//! [`BatchPair`] on four lanes ([`HalfLanes`]), or both halves on eight (`pair.rs`). The passes
+//! (`passes.rs`) are written once against [`BatchLanes`], so the two widths run the same
+//! operations per lane.
 
-use super::{WideContact, WideFrictionRow, WidePoint};
+use super::{BatchPair, WideFrictionRow, WidePoint};
 use crate::parallel::SharedSlice;
-use crate::solver::simd::{Lanes, Vec3Lanes, f32x4, gather, gather_shared, scatter_moving};
+use crate::solver::simd::{Halves, Lanes, Vec3Lanes, f32x4, gather, gather_shared, scatter_moving};
 use crate::solver::{Motion, Velocity};
 
 /// The parts of a batch that all its points and friction rows share.
@@ -115,7 +116,64 @@ impl<L: Lanes> LaneVelocities<L> {
     }
 }
 
-impl BatchLanes for WideContact {
+/// Half `h` of a pair (one batch) as four lanes.
+pub(super) struct HalfLanes<'a> {
+    pair: &'a mut BatchPair,
+    h: usize,
+}
+
+impl<'a> HalfLanes<'a> {
+    /// Half `h` (0 or 1) of `pair`.
+    #[inline(always)]
+    pub fn new(pair: &'a mut BatchPair, h: usize) -> HalfLanes<'a> {
+        debug_assert!(h < 2);
+        HalfLanes { pair, h }
+    }
+
+    /// The lanes' restitution coefficients.
+    #[inline(always)]
+    pub fn restitution(&self) -> f32x4 {
+        self.pair.restitution.0[self.h]
+    }
+
+    /// Point `i`'s normal approach speed before the substeps.
+    #[inline(always)]
+    pub fn approach_speed(&self, i: usize) -> f32x4 {
+        self.pair.points[i].relative_velocity.0[self.h]
+    }
+}
+
+/// Four lanes of half `h` of each of a point's stored fields.
+#[inline(always)]
+fn half_point(p: &WidePoint<Halves>, h: usize) -> WidePoint {
+    WidePoint {
+        separation: p.separation.0[h],
+        arm_a: p.arm_a.half(h),
+        arm_b: p.arm_b.half(h),
+        spin_a: p.spin_a.half(h),
+        spin_b: p.spin_b.half(h),
+        mass: p.mass.0[h],
+        impulse: p.impulse.0[h],
+        max_impulse: p.max_impulse.0[h],
+        relative_velocity: p.relative_velocity.0[h],
+    }
+}
+
+/// Four lanes of half `h` of each of a friction row's stored fields.
+#[inline(always)]
+fn half_row(r: &WideFrictionRow<Halves>, h: usize) -> WideFrictionRow {
+    WideFrictionRow {
+        direction: r.direction.half(h),
+        arm_a: r.arm_a.half(h),
+        arm_b: r.arm_b.half(h),
+        spin_a: r.spin_a.half(h),
+        spin_b: r.spin_b.half(h),
+        mass: r.mass.0[h],
+        impulse: r.impulse.0[h],
+    }
+}
+
+impl BatchLanes for HalfLanes<'_> {
     type L = f32x4;
 
     #[inline(always)]
@@ -125,72 +183,76 @@ impl BatchLanes for WideContact {
 
     #[inline(always)]
     fn point_count(&self) -> usize {
-        self.point_count
+        self.pair.point_counts[self.h]
     }
 
     #[inline(always)]
     fn common(&self) -> BatchCommon<f32x4> {
+        let (p, h) = (&*self.pair, self.h);
         BatchCommon {
-            normal: self.normal,
-            inv_mass_a: self.inv_mass_a,
-            inv_mass_b: self.inv_mass_b,
-            friction: self.friction,
-            twist_friction: self.twist_friction,
-            bias_rate: self.bias_rate,
-            mass_scale: self.mass_scale,
-            impulse_scale: self.impulse_scale,
-            twist_spin_a: self.twist_spin_a,
-            twist_spin_b: self.twist_spin_b,
-            twist_mass: self.twist_mass,
-            twist_impulse: self.twist_impulse,
+            normal: p.normal.half(h),
+            inv_mass_a: p.inv_mass_a.0[h],
+            inv_mass_b: p.inv_mass_b.0[h],
+            friction: p.friction.0[h],
+            twist_friction: p.twist_friction.0[h],
+            bias_rate: p.bias_rate.0[h],
+            mass_scale: p.mass_scale.0[h],
+            impulse_scale: p.impulse_scale.0[h],
+            twist_spin_a: p.twist_spin_a.half(h),
+            twist_spin_b: p.twist_spin_b.half(h),
+            twist_mass: p.twist_mass.0[h],
+            twist_impulse: p.twist_impulse.0[h],
         }
     }
 
     #[inline(always)]
     fn point(&self, i: usize) -> WidePoint {
-        self.points[i]
+        half_point(&self.pair.points[i], self.h)
     }
 
     #[inline(always)]
     fn set_point_impulses(&mut self, i: usize, impulse: f32x4, max_impulse: f32x4) {
-        let point = &mut self.points[i];
-        point.impulse = impulse;
-        point.max_impulse = max_impulse;
+        let point = &mut self.pair.points[i];
+        point.impulse.0[self.h] = impulse;
+        point.max_impulse.0[self.h] = max_impulse;
     }
 
     #[inline(always)]
     fn friction_rows(&self) -> [WideFrictionRow; 2] {
-        self.friction_rows
+        let [r1, r2] = &self.pair.friction_rows;
+        [half_row(r1, self.h), half_row(r2, self.h)]
     }
 
     #[inline(always)]
     fn set_friction_impulses(&mut self, rows: [f32x4; 2], twist: f32x4) {
-        self.friction_rows[0].impulse = rows[0];
-        self.friction_rows[1].impulse = rows[1];
-        self.twist_impulse = twist;
+        let h = self.h;
+        self.pair.friction_rows[0].impulse.0[h] = rows[0];
+        self.pair.friction_rows[1].impulse.0[h] = rows[1];
+        self.pair.twist_impulse.0[h] = twist;
     }
 
     #[inline(always)]
     fn motions(&self, motions: &[Motion]) -> LaneMotions<f32x4> {
-        let (moved_a, turn_a) = gather(motions, &self.body_a);
-        let (moved_b, turn_b) = gather(motions, &self.body_b);
+        let (moved_a, turn_a) = gather(motions, &self.pair.body_a[self.h]);
+        let (moved_b, turn_b) = gather(motions, &self.pair.body_b[self.h]);
         LaneMotions { moved_a, turn_a, moved_b, turn_b }
     }
 
     #[inline(always)]
     unsafe fn load(&self, velocities: &SharedSlice<Velocity>) -> LaneVelocities<f32x4> {
+        let (a, b) = (&self.pair.body_a[self.h], &self.pair.body_b[self.h]);
         // SAFETY: as the caller guarantees.
-        let ((va, wa), (vb, wb)) =
-            unsafe { (gather_shared(velocities, &self.body_a), gather_shared(velocities, &self.body_b)) };
+        let ((va, wa), (vb, wb)) = unsafe { (gather_shared(velocities, a), gather_shared(velocities, b)) };
         LaneVelocities { va, wa, vb, wb }
     }
 
     #[inline(always)]
     unsafe fn store(&self, vel: &LaneVelocities<f32x4>, velocities: &SharedSlice<Velocity>) {
+        let (p, h) = (&*self.pair, self.h);
         // SAFETY: as the caller guarantees.
         unsafe {
-            scatter_moving(velocities, &self.body_a, self.inv_mass_a, vel.va, vel.wa);
-            scatter_moving(velocities, &self.body_b, self.inv_mass_b, vel.vb, vel.wb);
+            scatter_moving(velocities, &p.body_a[h], p.inv_mass_a.0[h], vel.va, vel.wa);
+            scatter_moving(velocities, &p.body_b[h], p.inv_mass_b.0[h], vel.vb, vel.wb);
         }
     }
 }

@@ -1,53 +1,54 @@
-//! Two batches of a colour solved side by side on eight AVX lanes.
+//! Both batches of a pair solved side by side on eight AVX lanes.
 //!
 //! A batch's pass is a chain of dependent steps (each point reads the velocities the point
-//! before it changed), so on four lanes the CPU mostly waits on latency. Two batches of a
-//! colour share no moving body: run in the two halves of one register they do exactly what
-//! they would one after the other, in about the time of one.
+//! before it changed), so on four lanes the CPU mostly waits on latency. The two batches of a
+//! pair are of one colour and share no moving body: run in the two halves of one register they
+//! do exactly what they would one after the other, in about the time of one. A pair stores
+//! each field of its two batches side by side ([`BatchPair`]), so each field loads as eight
+//! lanes in one instruction, or folds into the instruction that uses it.
 //!
-//! Two neighbouring batches are paired when they have the same number of points (most do:
-//! a box resting on a box has four); a batch without such a neighbour runs on four lanes.
+//! The two batches run together when they have the same number of points (most do: a colour's
+//! batches are sorted by point count, and a box resting on a box has four); otherwise, one
+//! after the other on four lanes.
 
-use super::lanes::{BatchCommon, BatchLanes, LaneMotions, LaneVelocities};
+use super::lanes::{BatchCommon, BatchLanes, HalfLanes, LaneMotions, LaneVelocities};
 use super::passes::Pass;
-use super::{WideContact, WideFrictionRow, WidePoint};
+use super::{BatchPair, WideFrictionRow, WidePoint};
 use crate::parallel::SharedSlice;
 use crate::solver::avx::{Avx, F8, transpose_halves};
-use crate::solver::simd::{Vec3Lanes, f32x4};
-use crate::solver::{Motion, Velocity};
+use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
+use crate::solver::{Motion, Vec3Pair, Velocity};
 
-/// Batch `low` in lanes 0–3 and batch `high` in lanes 4–7.
-struct BatchPair<'a> {
+/// Both halves of a pair as eight lanes.
+struct EightLanes<'a> {
     avx: Avx,
-    low: &'a mut WideContact,
-    high: &'a mut WideContact,
+    pair: &'a mut BatchPair,
 }
 
-/// Runs `pass` on `batches`, two at a time where two neighbours have the same point count.
+/// Runs `pass` on `pairs`: both batches of a pair at once where they have the same number of
+/// points, else each batch (that is not empty) on four lanes.
 ///
 /// # Safety
-/// The batches are of one colour (they share no moving body), and no other thread accesses
-/// their bodies' velocities until the stage is over (as [`Pass::run`]).
+/// The pairs are of one colour (their batches share no moving body), and no other thread
+/// accesses their bodies' velocities until the stage is over (as [`Pass::run`]).
 #[target_feature(enable = "avx")]
-pub(super) unsafe fn run_paired(avx: Avx, batches: &mut [WideContact], pass: &impl Pass) {
-    let mut next = 0;
-    while next < batches.len() {
-        if let [low, high, ..] = &mut batches[next..]
-            && low.point_count == high.point_count
-        {
+pub(super) unsafe fn run_pairs(avx: Avx, pairs: &mut [BatchPair], pass: &impl Pass) {
+    for pair in pairs {
+        let [low, high] = pair.point_counts;
+        if low == high {
             // SAFETY: as the caller guarantees; the two batches share no moving body, so the
             // pair's bodies are as much this thread's as each batch's.
-            unsafe { pass.run(&mut BatchPair { avx, low, high }) };
-            next += 2;
+            unsafe { pass.run(&mut EightLanes { avx, pair }) };
         } else {
-            // SAFETY: as the caller guarantees.
-            unsafe { pass.run(&mut batches[next]) };
-            next += 1;
+            for h in (0..2).filter(|&h| [low, high][h] > 0) {
+                // SAFETY: as the caller guarantees.
+                unsafe { pass.run(&mut HalfLanes::new(pair, h)) };
+            }
         }
     }
 }
 
-impl BatchLanes for BatchPair<'_> {
+impl BatchLanes for EightLanes<'_> {
     type L = F8;
 
     #[inline(always)]
@@ -57,140 +58,109 @@ impl BatchLanes for BatchPair<'_> {
 
     #[inline(always)]
     fn point_count(&self) -> usize {
-        debug_assert_eq!(self.low.point_count, self.high.point_count, "paired batches differ in points");
-        self.low.point_count
+        debug_assert_eq!(self.pair.point_counts[0], self.pair.point_counts[1], "halves differ in points");
+        self.pair.point_counts[0]
     }
 
     #[inline(always)]
     fn common(&self) -> BatchCommon<F8> {
-        let (low, high, avx) = (self.low.common(), self.high.common(), self.avx);
+        let (p, avx) = (&*self.pair, self.avx);
+        let load = |halves: &Halves| F8::load(avx, halves);
         BatchCommon {
-            normal: Vec3Lanes::join(avx, low.normal, high.normal),
-            inv_mass_a: F8::join(avx, low.inv_mass_a, high.inv_mass_a),
-            inv_mass_b: F8::join(avx, low.inv_mass_b, high.inv_mass_b),
-            friction: F8::join(avx, low.friction, high.friction),
-            twist_friction: F8::join(avx, low.twist_friction, high.twist_friction),
-            bias_rate: F8::join(avx, low.bias_rate, high.bias_rate),
-            mass_scale: F8::join(avx, low.mass_scale, high.mass_scale),
-            impulse_scale: F8::join(avx, low.impulse_scale, high.impulse_scale),
-            twist_spin_a: Vec3Lanes::join(avx, low.twist_spin_a, high.twist_spin_a),
-            twist_spin_b: Vec3Lanes::join(avx, low.twist_spin_b, high.twist_spin_b),
-            twist_mass: F8::join(avx, low.twist_mass, high.twist_mass),
-            twist_impulse: F8::join(avx, low.twist_impulse, high.twist_impulse),
+            normal: Vec3Lanes::load(avx, &p.normal),
+            inv_mass_a: load(&p.inv_mass_a),
+            inv_mass_b: load(&p.inv_mass_b),
+            friction: load(&p.friction),
+            twist_friction: load(&p.twist_friction),
+            bias_rate: load(&p.bias_rate),
+            mass_scale: load(&p.mass_scale),
+            impulse_scale: load(&p.impulse_scale),
+            twist_spin_a: Vec3Lanes::load(avx, &p.twist_spin_a),
+            twist_spin_b: Vec3Lanes::load(avx, &p.twist_spin_b),
+            twist_mass: load(&p.twist_mass),
+            twist_impulse: load(&p.twist_impulse),
         }
     }
 
     #[inline(always)]
     fn point(&self, i: usize) -> WidePoint<F8> {
-        let (low, high, avx) = (&self.low.points[i], &self.high.points[i], self.avx);
+        let (p, avx) = (&self.pair.points[i], self.avx);
         WidePoint {
-            separation: F8::join(avx, low.separation, high.separation),
-            arm_a: Vec3Lanes::join(avx, low.arm_a, high.arm_a),
-            arm_b: Vec3Lanes::join(avx, low.arm_b, high.arm_b),
-            spin_a: Vec3Lanes::join(avx, low.spin_a, high.spin_a),
-            spin_b: Vec3Lanes::join(avx, low.spin_b, high.spin_b),
-            mass: F8::join(avx, low.mass, high.mass),
-            impulse: F8::join(avx, low.impulse, high.impulse),
-            max_impulse: F8::join(avx, low.max_impulse, high.max_impulse),
-            relative_velocity: F8::join(avx, low.relative_velocity, high.relative_velocity),
+            separation: F8::load(avx, &p.separation),
+            arm_a: Vec3Lanes::load(avx, &p.arm_a),
+            arm_b: Vec3Lanes::load(avx, &p.arm_b),
+            spin_a: Vec3Lanes::load(avx, &p.spin_a),
+            spin_b: Vec3Lanes::load(avx, &p.spin_b),
+            mass: F8::load(avx, &p.mass),
+            impulse: F8::load(avx, &p.impulse),
+            max_impulse: F8::load(avx, &p.max_impulse),
+            relative_velocity: F8::load(avx, &p.relative_velocity),
         }
     }
 
     #[inline(always)]
     fn set_point_impulses(&mut self, i: usize, impulse: F8, max_impulse: F8) {
-        let ((low, high), (low_max, high_max)) = (impulse.halves(), max_impulse.halves());
-        self.low.set_point_impulses(i, low, low_max);
-        self.high.set_point_impulses(i, high, high_max);
+        let point = &mut self.pair.points[i];
+        impulse.store(&mut point.impulse);
+        max_impulse.store(&mut point.max_impulse);
     }
 
     #[inline(always)]
     fn friction_rows(&self) -> [WideFrictionRow<F8>; 2] {
-        let [low_0, low_1] = &self.low.friction_rows;
-        let [high_0, high_1] = &self.high.friction_rows;
-        [join_row(self.avx, low_0, high_0), join_row(self.avx, low_1, high_1)]
+        let [r1, r2] = &self.pair.friction_rows;
+        [load_row(self.avx, r1), load_row(self.avx, r2)]
     }
 
     #[inline(always)]
     fn set_friction_impulses(&mut self, rows: [F8; 2], twist: F8) {
-        let ((low_0, high_0), (low_1, high_1)) = (rows[0].halves(), rows[1].halves());
-        let (low_twist, high_twist) = twist.halves();
-        self.low.set_friction_impulses([low_0, low_1], low_twist);
-        self.high.set_friction_impulses([high_0, high_1], high_twist);
+        let [r1, r2] = &mut self.pair.friction_rows;
+        rows[0].store(&mut r1.impulse);
+        rows[1].store(&mut r2.impulse);
+        twist.store(&mut self.pair.twist_impulse);
     }
 
     #[inline(always)]
     fn motions(&self, motions: &[Motion]) -> LaneMotions<F8> {
-        let (low, high, avx) = (self.low.motions(motions), self.high.motions(motions), self.avx);
-        LaneMotions {
-            moved_a: Vec3Lanes::join(avx, low.moved_a, high.moved_a),
-            turn_a: Vec3Lanes::join(avx, low.turn_a, high.turn_a),
-            moved_b: Vec3Lanes::join(avx, low.moved_b, high.moved_b),
-            turn_b: Vec3Lanes::join(avx, low.turn_b, high.turn_b),
-        }
+        let (p, avx) = (&*self.pair, self.avx);
+        let read = |body: u32| motions[body as usize];
+        let (moved_a, turn_a) = gather_eight(avx, &p.body_a, read);
+        let (moved_b, turn_b) = gather_eight(avx, &p.body_b, read);
+        LaneMotions { moved_a, turn_a, moved_b, turn_b }
     }
 
     #[inline(always)]
     unsafe fn load(&self, velocities: &SharedSlice<Velocity>) -> LaneVelocities<F8> {
+        let (p, avx) = (&*self.pair, self.avx);
         // SAFETY: as the caller guarantees, for both batches.
-        let (va, wa) = unsafe { gather_pair(self.avx, velocities, &self.low.body_a, &self.high.body_a) };
-        // SAFETY: as above.
-        let (vb, wb) = unsafe { gather_pair(self.avx, velocities, &self.low.body_b, &self.high.body_b) };
+        let read = |body: u32| unsafe { velocities.read(body as usize) };
+        let (va, wa) = gather_eight(avx, &p.body_a, read);
+        let (vb, wb) = gather_eight(avx, &p.body_b, read);
         LaneVelocities { va, wa, vb, wb }
     }
 
     #[inline(always)]
     unsafe fn store(&self, vel: &LaneVelocities<F8>, velocities: &SharedSlice<Velocity>) {
-        let (low, high) = (&*self.low, &*self.high);
+        let p = &*self.pair;
         // SAFETY: as the caller guarantees, for both batches.
         unsafe {
-            scatter_pair(
-                self.avx,
-                velocities,
-                [(&low.body_a, low.inv_mass_a), (&high.body_a, high.inv_mass_a)],
-                vel.va,
-                vel.wa,
-            );
-            scatter_pair(
-                self.avx,
-                velocities,
-                [(&low.body_b, low.inv_mass_b), (&high.body_b, high.inv_mass_b)],
-                vel.vb,
-                vel.wb,
-            );
+            scatter_pair(self.avx, velocities, &p.body_a, &p.inv_mass_a, vel.va, vel.wa);
+            scatter_pair(self.avx, velocities, &p.body_b, &p.inv_mass_b, vel.vb, vel.wb);
         }
     }
 }
 
-/// The velocities of bodies `low` in lanes 0–3 and `high` in lanes 4–7: each pair of bodies'
-/// halves loaded into one register, then one transpose per velocity.
-///
-/// # Safety
-/// As [`BatchLanes::load`], for all eight bodies.
+/// The two vectors (velocities or motions) of each pair's bodies `bodies` (half 0's in lanes
+/// 0–3, half 1's in lanes 4–7), read by `read`: each two bodies' vectors loaded into one
+/// register, then one transpose per vector.
 #[inline(always)]
-unsafe fn gather_pair(
+fn gather_eight(
     avx: Avx,
-    velocities: &SharedSlice<Velocity>,
-    low: &[u32; 4],
-    high: &[u32; 4],
+    bodies: &[[u32; 4]; 2],
+    read: impl Fn(u32) -> Vec3Pair,
 ) -> (Vec3Lanes<F8>, Vec3Lanes<F8>) {
-    // SAFETY: as the caller guarantees.
-    let (l0, l1, l2, l3) = unsafe {
-        (
-            velocities.read(low[0] as usize),
-            velocities.read(low[1] as usize),
-            velocities.read(low[2] as usize),
-            velocities.read(low[3] as usize),
-        )
-    };
-    // SAFETY: as the caller guarantees.
-    let (h0, h1, h2, h3) = unsafe {
-        (
-            velocities.read(high[0] as usize),
-            velocities.read(high[1] as usize),
-            velocities.read(high[2] as usize),
-            velocities.read(high[3] as usize),
-        )
-    };
+    let [low, high] = bodies;
+    let (l0, l1, l2, l3) = (read(low[0]), read(low[1]), read(low[2]), read(low[3]));
+    let (h0, h1, h2, h3) = (read(high[0]), read(high[1]), read(high[2]), read(high[3]));
     let row = |l: [f32; 4], h: [f32; 4]| F8::join(avx, f32x4::new(l), f32x4::new(h));
     let [vx, vy, vz, _] = transpose_halves([
         row(l0.first, h0.first),
@@ -207,8 +177,8 @@ unsafe fn gather_pair(
     (Vec3Lanes { x: vx, y: vy, z: vz }, Vec3Lanes { x: wx, y: wy, z: wz })
 }
 
-/// Writes back the velocities of the two batches' moving bodies (`inv_mass` above zero) on
-/// one side, in lane order, as the four-lane store does for each batch.
+/// Writes back the velocities of the pair's moving bodies (`inv_mass` above zero) on one side,
+/// half 0 then half 1, each in lane order, as the four-lane store does for each batch.
 ///
 /// # Safety
 /// As [`BatchLanes::store`], for both batches.
@@ -216,7 +186,8 @@ unsafe fn gather_pair(
 unsafe fn scatter_pair(
     avx: Avx,
     velocities: &SharedSlice<Velocity>,
-    sides: [(&[u32; 4], f32x4); 2],
+    bodies: &[[u32; 4]; 2],
+    inv_mass: &Halves,
     v: Vec3Lanes<F8>,
     w: Vec3Lanes<F8>,
 ) {
@@ -224,32 +195,32 @@ unsafe fn scatter_pair(
     let zero = F8::splat(avx, 0.0);
     let linear = transpose_halves([v.x, v.y, v.z, zero]);
     let angular = transpose_halves([w.x, w.y, w.z, zero]);
-    for (half, (bodies, inv_mass)) in sides.into_iter().enumerate() {
-        let moving = inv_mass.simd_gt(f32x4::ZERO).to_bitmask();
+    for (h, half_bodies) in bodies.iter().enumerate() {
+        let moving = inv_mass.0[h].simd_gt(f32x4::ZERO).to_bitmask();
         for k in 0..4 {
             if moving & (1 << k) != 0 {
                 let (linear_low, linear_high) = linear[k].halves();
                 let (angular_low, angular_high) = angular[k].halves();
                 let (first, second) =
-                    if half == 0 { (linear_low, angular_low) } else { (linear_high, angular_high) };
+                    if h == 0 { (linear_low, angular_low) } else { (linear_high, angular_high) };
                 let velocity = Velocity { first: first.to_array(), second: second.to_array() };
                 // SAFETY: as the caller guarantees.
-                unsafe { velocities.write(bodies[k] as usize, velocity) };
+                unsafe { velocities.write(half_bodies[k] as usize, velocity) };
             }
         }
     }
 }
 
-/// Friction row `low` in lanes 0–3 and `high` in lanes 4–7.
+/// A stored friction row's eight lanes.
 #[inline(always)]
-fn join_row(avx: Avx, low: &WideFrictionRow, high: &WideFrictionRow) -> WideFrictionRow<F8> {
+fn load_row(avx: Avx, row: &WideFrictionRow<Halves>) -> WideFrictionRow<F8> {
     WideFrictionRow {
-        direction: Vec3Lanes::join(avx, low.direction, high.direction),
-        arm_a: Vec3Lanes::join(avx, low.arm_a, high.arm_a),
-        arm_b: Vec3Lanes::join(avx, low.arm_b, high.arm_b),
-        spin_a: Vec3Lanes::join(avx, low.spin_a, high.spin_a),
-        spin_b: Vec3Lanes::join(avx, low.spin_b, high.spin_b),
-        mass: F8::join(avx, low.mass, high.mass),
-        impulse: F8::join(avx, low.impulse, high.impulse),
+        direction: Vec3Lanes::load(avx, &row.direction),
+        arm_a: Vec3Lanes::load(avx, &row.arm_a),
+        arm_b: Vec3Lanes::load(avx, &row.arm_b),
+        spin_a: Vec3Lanes::load(avx, &row.spin_a),
+        spin_b: Vec3Lanes::load(avx, &row.spin_b),
+        mass: F8::load(avx, &row.mass),
+        impulse: F8::load(avx, &row.impulse),
     }
 }

@@ -1,8 +1,7 @@
 //! The contact passes of a substep, warm start and solve (with or without position feedback),
 //! written once for any [`BatchLanes`]; and restitution, once a step, on four lanes.
 
-use super::WideContact;
-use super::lanes::{BatchCommon, BatchLanes, LaneVelocities};
+use super::lanes::{BatchCommon, BatchLanes, HalfLanes, LaneVelocities};
 use crate::parallel::SharedSlice;
 use crate::solver::simd::{Lanes, Vec3Lanes, f32x4, select};
 use crate::solver::{Motion, Velocity};
@@ -138,36 +137,36 @@ fn solve_friction<C: BatchLanes>(
     vel.wb += k.twist_spin_b * (new_twist - old_twist);
 }
 
-/// Restitution for one batch: points that approached faster than `-threshold` and carried
-/// load get a normal velocity of `-restitution` times their approach speed.
+/// Restitution for one batch (half a pair): points that approached faster than `-threshold`
+/// and carried load get a normal velocity of `-restitution` times their approach speed.
 ///
 /// # Safety
 /// As [`Pass::run`].
 #[inline(always)]
-pub(super) unsafe fn restitute_batch(
-    wc: &mut WideContact,
+pub(super) unsafe fn restitute_half(
+    half: &mut HalfLanes,
     velocities: &SharedSlice<Velocity>,
     threshold: f32x4,
 ) {
-    if !wc.restitution.simd_gt(f32x4::ZERO).any() {
+    let restitution = half.restitution();
+    if !restitution.simd_gt(f32x4::ZERO).any() {
         return;
     }
     // SAFETY: as the caller guarantees.
-    let mut vel = unsafe { wc.load(velocities) };
-    let k = wc.common();
-    for i in 0..wc.point_count {
-        let p = wc.points[i];
-        let bounces = wc.restitution.simd_gt(f32x4::ZERO)
-            & threshold.simd_gt(p.relative_velocity)
+    let mut vel = unsafe { half.load(velocities) };
+    let k = half.common();
+    for i in 0..half.point_count() {
+        let p = half.point(i);
+        let approach = half.approach_speed(i);
+        let bounces = restitution.simd_gt(f32x4::ZERO)
+            & threshold.simd_gt(approach)
             & p.max_impulse.simd_gt(f32x4::ZERO);
-        let vn = vel.along(wc.normal, p.arm_a, p.arm_b);
-        let lambda = -p.mass * (vn + wc.restitution * p.relative_velocity);
+        let vn = vel.along(k.normal, p.arm_a, p.arm_b);
+        let lambda = -p.mass * (vn + restitution * approach);
         let new_impulse = select(bounces, (p.impulse + lambda).fast_max(f32x4::ZERO), p.impulse);
-        let point = &mut wc.points[i];
-        point.impulse = new_impulse;
-        point.max_impulse = point.max_impulse.fast_max(new_impulse);
-        vel.push(&k, wc.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
+        half.set_point_impulses(i, new_impulse, p.max_impulse.fast_max(new_impulse));
+        vel.push(&k, k.normal, p.spin_a, p.spin_b, new_impulse - p.impulse);
     }
     // SAFETY: as the caller guarantees.
-    unsafe { wc.store(&vel, velocities) };
+    unsafe { half.store(&vel, velocities) };
 }

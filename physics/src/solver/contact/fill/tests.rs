@@ -1,41 +1,41 @@
 //! The batch fill against the scalar preparation of one lane at a time (what the solver ran
-//! before the fill was four-wide), bit for bit, on random contacts, bodies and empty lanes.
+//! before the fill was four-wide), bit for bit, on random contacts, bodies and empty lanes, in
+//! either half of a pair.
 
 use super::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use crate::math::{Mat3, Quat, Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, ManifoldPoint, PointImpulse};
-use crate::solver::contact::{ContactSoftness, WideContact};
-use crate::solver::simd::f32x4;
+use crate::solver::contact::{BatchPair, ContactSoftness};
+use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
 use crate::solver::{Softness, SolverBody, Velocity};
 
-/// Empties every lane as the scalar fill did before filling them.
-fn clear(wc: &mut WideContact) {
-    wc.body_a = [0; 4];
-    wc.body_b = [0; 4];
-    wc.inv_mass_a = f32x4::ZERO;
-    wc.inv_mass_b = f32x4::ZERO;
-    wc.friction = f32x4::ZERO;
-    wc.twist_friction = f32x4::ZERO;
-    wc.restitution = f32x4::ZERO;
-    wc.point_count = 0;
+/// Empties every lane of half `h` as the scalar fill did before filling them.
+fn clear(wc: &mut BatchPair, h: usize) {
+    wc.body_a[h] = [0; 4];
+    wc.body_b[h] = [0; 4];
+    wc.inv_mass_a.0[h] = f32x4::ZERO;
+    wc.inv_mass_b.0[h] = f32x4::ZERO;
+    wc.friction.0[h] = f32x4::ZERO;
+    wc.twist_friction.0[h] = f32x4::ZERO;
+    wc.restitution.0[h] = f32x4::ZERO;
+    wc.point_counts[h] = 0;
     for p in &mut wc.points {
-        p.mass = f32x4::ZERO;
-        p.impulse = f32x4::ZERO;
-        p.max_impulse = f32x4::ZERO;
+        p.mass.0[h] = f32x4::ZERO;
+        p.impulse.0[h] = f32x4::ZERO;
+        p.max_impulse.0[h] = f32x4::ZERO;
     }
     for row in &mut wc.friction_rows {
-        row.mass = f32x4::ZERO;
-        row.impulse = f32x4::ZERO;
+        row.mass.0[h] = f32x4::ZERO;
+        row.impulse.0[h] = f32x4::ZERO;
     }
-    wc.twist_mass = f32x4::ZERO;
-    wc.twist_impulse = f32x4::ZERO;
+    wc.twist_mass.0[h] = f32x4::ZERO;
+    wc.twist_impulse.0[h] = f32x4::ZERO;
 }
 
-/// Fills lane `k` of `wc` with one contact, one scalar lane at a time.
-fn prepare_lane(wc: &mut WideContact, k: usize, lane: &LaneInput, softness: ContactSoftness) {
-    fn set(x: &mut f32x4, k: usize, value: f32) {
-        x.as_mut_array()[k] = value;
-    }
+/// Fills lane `k` of half `h` of `wc` with one contact, one scalar lane at a time.
+fn prepare_lane(wc: &mut BatchPair, h: usize, k: usize, lane: &LaneInput, softness: ContactSoftness) {
+    let j = 4 * h + k;
+    let set = |x: &mut Halves, k: usize, value: f32| x.set_lane(4 * h + k, value);
     let c = lane.contact;
     let (ba, bb) = (lane.a.body, lane.b.body);
     let (ca, cb) = (lane.a.center, lane.b.center);
@@ -48,9 +48,9 @@ fn prepare_lane(wc: &mut WideContact, k: usize, lane: &LaneInput, softness: Cont
         let k = ba.inv_mass + bb.inv_mass + arm_a.dot(spin_a) + arm_b.dot(spin_b);
         (spin_a, spin_b, if k > 0.0 { 1.0 / k } else { 0.0 })
     };
-    wc.body_a[k] = lane.a.slot;
-    wc.body_b[k] = lane.b.slot;
-    wc.normal.set_lane(k, n);
+    wc.body_a[h][k] = lane.a.slot;
+    wc.body_b[h][k] = lane.b.slot;
+    wc.normal.set_lane(j, n);
     set(&mut wc.inv_mass_a, k, ba.inv_mass);
     set(&mut wc.inv_mass_b, k, bb.inv_mass);
     set(&mut wc.friction, k, c.friction);
@@ -61,7 +61,7 @@ fn prepare_lane(wc: &mut WideContact, k: usize, lane: &LaneInput, softness: Cont
     set(&mut wc.impulse_scale, k, soft.impulse_scale);
 
     let points = c.manifold.points();
-    wc.point_count = wc.point_count.max(points.len());
+    wc.point_counts[h] = wc.point_counts[h].max(points.len());
     let centre = points.iter().map(|p| p.position).sum::<Vec3>() / points.len() as f32;
     let mut twist_radius = 0.0;
     for (i, mp) in points.iter().enumerate() {
@@ -70,10 +70,10 @@ fn prepare_lane(wc: &mut WideContact, k: usize, lane: &LaneInput, softness: Cont
         let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
         let p = &mut wc.points[i];
         set(&mut p.separation, k, mp.separation);
-        p.arm_a.set_lane(k, arm_a);
-        p.arm_b.set_lane(k, arm_b);
-        p.spin_a.set_lane(k, spin_a);
-        p.spin_b.set_lane(k, spin_b);
+        p.arm_a.set_lane(j, arm_a);
+        p.arm_b.set_lane(j, arm_b);
+        p.spin_a.set_lane(j, spin_a);
+        p.spin_b.set_lane(j, spin_b);
         set(&mut p.mass, k, mass);
         let stored = c.impulses[i].normal;
         set(&mut p.impulse, k, if softness.warm_starting { stored } else { 0.0 });
@@ -89,18 +89,18 @@ fn prepare_lane(wc: &mut WideContact, k: usize, lane: &LaneInput, softness: Cont
     for (row, t) in wc.friction_rows.iter_mut().zip([t1, t2]) {
         let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
         let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
-        row.direction.set_lane(k, t);
-        row.arm_a.set_lane(k, arm_a);
-        row.arm_b.set_lane(k, arm_b);
-        row.spin_a.set_lane(k, spin_a);
-        row.spin_b.set_lane(k, spin_b);
+        row.direction.set_lane(j, t);
+        row.arm_a.set_lane(j, arm_a);
+        row.arm_b.set_lane(j, arm_b);
+        row.spin_a.set_lane(j, spin_a);
+        row.spin_b.set_lane(j, spin_b);
         set(&mut row.mass, k, mass);
         let stored = if softness.warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
         set(&mut row.impulse, k, stored);
     }
     let (spin_a, spin_b) = (ba.inv_inertia * n, bb.inv_inertia * n);
-    wc.twist_spin_a.set_lane(k, spin_a);
-    wc.twist_spin_b.set_lane(k, spin_b);
+    wc.twist_spin_a.set_lane(j, spin_a);
+    wc.twist_spin_b.set_lane(j, spin_b);
     let k_twist = n.dot(spin_a) + n.dot(spin_b);
     set(&mut wc.twist_mass, k, if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 });
     set(&mut wc.twist_impulse, k, if softness.warm_starting { c.twist_impulse } else { 0.0 });
@@ -171,12 +171,16 @@ fn random_contact(rng: &mut Rng) -> Contact {
     c
 }
 
-/// A batch whose every number is NaN (and whose bodies are out of range).
-fn poisoned() -> WideContact {
-    let nan = f32x4::splat(f32::NAN);
-    let nan3 = crate::solver::simd::Vec3x4 { x: nan, y: nan, z: nan };
-    let mut wc =
-        WideContact { body_a: [u32::MAX; 4], body_b: [u32::MAX; 4], point_count: 99, ..Default::default() };
+/// A pair whose every number is NaN (and whose bodies are out of range).
+fn poisoned() -> BatchPair {
+    let nan = Halves([f32x4::splat(f32::NAN); 2]);
+    let nan3 = Vec3Lanes { x: nan, y: nan, z: nan };
+    let mut wc = BatchPair {
+        body_a: [[u32::MAX; 4]; 2],
+        body_b: [[u32::MAX; 4]; 2],
+        point_counts: [99; 2],
+        ..Default::default()
+    };
     for v in [&mut wc.normal, &mut wc.twist_spin_a, &mut wc.twist_spin_b] {
         *v = nan3;
     }
@@ -205,22 +209,22 @@ fn poisoned() -> WideContact {
     wc
 }
 
-fn bits(v: f32x4, k: usize) -> u32 {
-    v.as_array()[k].to_bits()
+fn bits(v: Halves, j: usize) -> u32 {
+    v.lane(j).to_bits()
 }
 
-fn vec_bits(v: &crate::solver::simd::Vec3x4, k: usize) -> [u32; 3] {
-    v.lane(k).to_array().map(f32::to_bits)
+fn vec_bits(v: &Vec3Lanes<Halves>, j: usize) -> [u32; 3] {
+    v.lane(j).to_array().map(f32::to_bits)
 }
 
-/// Lane `k` of `got` and `want` hold the same bits.
-fn same_lane(got: f32x4, want: f32x4, k: usize, at: &str) {
-    assert_eq!(bits(got, k), bits(want, k), "{at}");
+/// Lane `j` of `got` and `want` hold the same bits.
+fn same_lane(got: Halves, want: Halves, j: usize, at: &str) {
+    assert_eq!(bits(got, j), bits(want, j), "{at}");
 }
 
-/// Lane `k` of `got` and `want` hold the same vector, bit for bit.
-fn same_lane3(got: &crate::solver::simd::Vec3x4, want: &crate::solver::simd::Vec3x4, k: usize, at: &str) {
-    assert_eq!(vec_bits(got, k), vec_bits(want, k), "{at}");
+/// Lane `j` of `got` and `want` hold the same vector, bit for bit.
+fn same_lane3(got: &Vec3Lanes<Halves>, want: &Vec3Lanes<Halves>, j: usize, at: &str) {
+    assert_eq!(vec_bits(got, j), vec_bits(want, j), "{at}");
 }
 
 #[test]
@@ -249,22 +253,28 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
             false => LaneInput { contact: &contacts[k], a: side(2 * k), b: side(2 * k + 1) },
         });
         let soft = softness(round % 3 != 0);
+        let h = round % 2;
 
         let mut reference = poisoned();
-        clear(&mut reference);
+        clear(&mut reference, h);
         for (k, lane) in lanes.iter().enumerate().filter(|(k, _)| !empty[*k]) {
-            prepare_lane(&mut reference, k, lane, soft);
+            prepare_lane(&mut reference, h, k, lane, soft);
         }
         // The batch starts from leftovers, here NaN everywhere: a field the fill forgot to
         // write shows.
         let mut wide = poisoned();
-        fill_batch(&mut wide, lanes, soft);
+        fill_batch(&mut wide, h, lanes, soft);
 
-        assert_eq!(wide.point_count, reference.point_count, "round {round}");
+        assert_eq!(wide.point_counts[h], reference.point_counts[h], "round {round}");
+        // The other half is left as it was.
+        assert_eq!((wide.point_counts[1 - h], wide.body_a[1 - h]), (99, [u32::MAX; 4]), "round {round}");
+        assert!(wide.normal.half(1 - h).x.as_array().iter().all(|x| x.is_nan()), "round {round}");
+        let point_count = wide.point_counts[h];
         for k in 0..4 {
-            let at = format!("round {round}, lane {k}");
+            let at = format!("round {round}, half {h}, lane {k}");
+            let j = 4 * h + k;
             if empty[k] {
-                assert_eq!((wide.body_a[k], wide.body_b[k]), (0, 0), "{at}");
+                assert_eq!((wide.body_a[h][k], wide.body_b[h][k]), (0, 0), "{at}");
                 for v in [
                     wide.inv_mass_a,
                     wide.inv_mass_b,
@@ -274,18 +284,19 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     wide.twist_mass,
                     wide.twist_impulse,
                 ] {
-                    assert_eq!(v.as_array()[k], 0.0, "{at}");
+                    assert_eq!(v.lane(j), 0.0, "{at}");
                 }
-                for p in &wide.points[..wide.point_count] {
-                    assert_eq!((bits(p.mass, k), bits(p.impulse, k)), (0, 0), "{at}");
+                for p in &wide.points[..point_count] {
+                    assert_eq!((bits(p.mass, j), bits(p.impulse, j)), (0, 0), "{at}");
                 }
                 for row in &wide.friction_rows {
-                    assert_eq!((bits(row.mass, k), bits(row.impulse, k)), (0, 0), "{at}");
+                    assert_eq!((bits(row.mass, j), bits(row.impulse, j)), (0, 0), "{at}");
                 }
                 continue;
             }
-            assert_eq!((wide.body_a[k], wide.body_b[k]), (reference.body_a[k], reference.body_b[k]), "{at}");
-            assert_eq!(vec_bits(&wide.normal, k), vec_bits(&reference.normal, k), "{at}");
+            let bodies = (wide.body_a[h][k], wide.body_b[h][k]);
+            assert_eq!(bodies, (reference.body_a[h][k], reference.body_b[h][k]), "{at}");
+            assert_eq!(vec_bits(&wide.normal, j), vec_bits(&reference.normal, j), "{at}");
             for (got, want) in [
                 (wide.inv_mass_a, reference.inv_mass_a),
                 (wide.inv_mass_b, reference.inv_mass_b),
@@ -298,26 +309,24 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                 (wide.twist_mass, reference.twist_mass),
                 (wide.twist_impulse, reference.twist_impulse),
             ] {
-                same_lane(got, want, k, &at);
+                same_lane(got, want, j, &at);
             }
             for (got, want) in
                 [(&wide.twist_spin_a, &reference.twist_spin_a), (&wide.twist_spin_b, &reference.twist_spin_b)]
             {
-                same_lane3(got, want, k, &at);
+                same_lane3(got, want, j, &at);
             }
             let count = contacts[k].manifold.count;
-            for (i, (got, want)) in
-                wide.points.iter().zip(&reference.points).enumerate().take(wide.point_count)
-            {
+            for (i, (got, want)) in wide.points.iter().zip(&reference.points).enumerate().take(point_count) {
                 if i >= count {
                     // A missing point of this lane pushes nothing.
-                    let inert = (bits(got.mass, k), bits(got.impulse, k), bits(got.max_impulse, k));
+                    let inert = (bits(got.mass, j), bits(got.impulse, j), bits(got.max_impulse, j));
                     assert_eq!(inert, (0, 0, 0), "{at}, point {i}");
                     continue;
                 }
                 // Restitution alone reads the approach speed, in batches where a lane bounces.
                 let bounces = (0..4).any(|j| !empty[j] && contacts[j].restitution > 0.0);
-                let want_approach = if bounces { want.relative_velocity } else { f32x4::ZERO };
+                let want_approach = if bounces { want.relative_velocity } else { Halves::default() };
                 for (g, w) in [
                     (got.separation, want.separation),
                     (got.mass, want.mass),
@@ -325,7 +334,7 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     (got.max_impulse, want.max_impulse),
                     (got.relative_velocity, want_approach),
                 ] {
-                    same_lane(g, w, k, &format!("{at}, point {i}"));
+                    same_lane(g, w, j, &format!("{at}, point {i}"));
                 }
                 for (g, w) in [
                     (&got.arm_a, &want.arm_a),
@@ -333,12 +342,12 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     (&got.spin_a, &want.spin_a),
                     (&got.spin_b, &want.spin_b),
                 ] {
-                    same_lane3(g, w, k, &format!("{at}, point {i}"));
+                    same_lane3(g, w, j, &format!("{at}, point {i}"));
                 }
             }
             for (got, want) in wide.friction_rows.iter().zip(&reference.friction_rows) {
-                same_lane(got.mass, want.mass, k, &at);
-                same_lane(got.impulse, want.impulse, k, &at);
+                same_lane(got.mass, want.mass, j, &at);
+                same_lane(got.impulse, want.impulse, j, &at);
                 for (g, w) in [
                     (&got.direction, &want.direction),
                     (&got.arm_a, &want.arm_a),
@@ -346,17 +355,17 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     (&got.spin_a, &want.spin_a),
                     (&got.spin_b, &want.spin_b),
                 ] {
-                    same_lane3(g, w, k, &at);
+                    same_lane3(g, w, j, &at);
                 }
             }
         }
         // Whatever an inert slot holds is finite: it is multiplied by zero, never added as NaN.
-        for p in &wide.points[..wide.point_count] {
+        for p in &wide.points[..point_count] {
             for v in [p.separation, p.mass, p.impulse, p.relative_velocity] {
-                assert!(v.as_array().iter().all(|x| x.is_finite()), "round {round}");
+                assert!(v.0[h].as_array().iter().all(|x| x.is_finite()), "round {round}");
             }
             for v in [p.arm_a, p.arm_b, p.spin_a, p.spin_b] {
-                assert!(v.to_lanes().iter().all(|x| x.is_finite()), "round {round}");
+                assert!(v.half(h).to_lanes().iter().all(|x| x.is_finite()), "round {round}");
             }
         }
     }
