@@ -3,6 +3,7 @@
 mod common;
 
 use atoll_physics::scene::builtin;
+use atoll_physics::world::ContactLanes;
 use atoll_physics::{Scene, World, state_hash};
 
 const SCENES: [&str; 6] =
@@ -113,26 +114,31 @@ fn thread_count_never_changes_the_result() {
 
 #[test]
 fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
-    // Where the CPU has AVX the contact passes solve two batches at a time; each half of the
-    // register must do exactly what four lanes do, so every step's hash is the same.
+    // Where the CPU has AVX the contact passes solve two batches at a time (in AVX-512VL's 32
+    // registers where it has those); each half of the register must do exactly what four
+    // lanes do, so every step's hash is the same every way.
     let mut scenes: Vec<(&str, Scene)> = builtin::committed();
     scenes.extend(benchmark_scenes());
     for (name, scene) in &scenes {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
-        let hashes = |four_lanes_only: bool| {
-            hashes_of(scene, steps, |world| {
-                world.set_four_lane_contacts(four_lanes_only);
-                #[cfg(target_arch = "x86_64")]
-                assert_eq!(
-                    world.eight_lane_contacts(),
-                    !four_lanes_only,
-                    "this test runs on x86-64 CPUs with AVX, where the eight-lane passes are used"
-                );
-            })
+        let hashes = |widest: ContactLanes| {
+            let mut used = widest;
+            let hashes = hashes_of(scene, steps, |world| {
+                world.set_contact_lanes(widest);
+                used = world.contact_lanes();
+            });
+            (hashes, used)
         };
-        let (four, eight) = (hashes(true), hashes(false));
-        let first = four.iter().zip(&eight).position(|(a, b)| a != b);
-        assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on");
+        let (four, _) = hashes(ContactLanes::Four);
+        let (avx, used) = hashes(ContactLanes::Avx);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(used, ContactLanes::Avx, "this test runs on x86-64 CPUs with AVX");
+        let first = four.iter().zip(&avx).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on ({used:?})");
+        // The widest way this CPU has (the same as above without AVX-512).
+        let (widest, used) = hashes(ContactLanes::Avx512);
+        let first = four.iter().zip(&widest).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on ({used:?})");
     }
 }
 

@@ -17,14 +17,30 @@ use std::arch::x86_64::{
 };
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
-/// Proof that this CPU has AVX: made only by [`Avx::detect`].
+/// Proof that this CPU has AVX: made only by [`Avx::detect`]. It also says whether the CPU
+/// has AVX-512F and AVX-512VL, whose 32 registers the eight-lane passes may use.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx(());
+pub(crate) struct Avx {
+    avx512: bool,
+}
 
 impl Avx {
-    /// The proof, if the CPU has AVX (the standard library caches the answer).
+    /// The proof, if the CPU has AVX (the standard library caches the answers).
     pub fn detect() -> Option<Avx> {
-        std::arch::is_x86_feature_detected!("avx").then_some(Avx(()))
+        use std::arch::is_x86_feature_detected;
+        let avx512 = is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl");
+        is_x86_feature_detected!("avx").then_some(Avx { avx512 })
+    }
+
+    /// Whether the CPU has AVX-512F and AVX-512VL.
+    pub fn has_avx512(self) -> bool {
+        self.avx512
+    }
+
+    /// The same proof, saying nothing of AVX-512 (for tests that compare the two ways).
+    #[cfg(feature = "test-support")]
+    pub fn without_avx512(self) -> Avx {
+        Avx { avx512: false }
     }
 }
 

@@ -126,8 +126,12 @@ pub(crate) struct ContactSolver {
     claims: Claims,
     softness: ContactSoftness,
     /// Solve one batch (half a pair) at a time, and fill without AVX, even where the CPU has
-    /// AVX (tests compare the two ways).
+    /// AVX (tests compare the ways).
     four_lanes_only: bool,
+    /// Run the eight-lane passes compiled for AVX even where the CPU has AVX-512 (tests
+    /// compare the ways).
+    #[cfg(feature = "test-support")]
+    avx512_off: bool,
 }
 
 impl ContactSolver {
@@ -158,20 +162,33 @@ impl ContactSolver {
     }
 
     /// Whether the passes run on four lanes only and the fill without AVX, even where the CPU
-    /// has AVX: the result is the same bit for bit, so this is for tests that check it.
+    /// has AVX, and whether the eight-lane passes leave AVX-512 unused where the CPU has it:
+    /// the result is the same bit for bit, so this is for tests that check it.
     #[cfg(feature = "test-support")]
-    pub fn set_four_lanes_only(&mut self, four_lanes_only: bool) {
+    pub fn set_lane_limits(&mut self, four_lanes_only: bool, avx512_off: bool) {
         self.four_lanes_only = four_lanes_only;
+        self.avx512_off = avx512_off;
     }
 
-    /// Whether the passes run two batches at a time on eight lanes.
-    #[cfg(feature = "test-support")]
-    pub fn eight_lanes(&self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if !self.four_lanes_only {
-            return Avx::detect().is_some();
+    /// The eight-lane passes' proof of AVX, if they run (it tells whether they use AVX-512).
+    #[cfg(target_arch = "x86_64")]
+    fn eight_lanes(&self) -> Option<Avx> {
+        let avx = Avx::detect().filter(|_| !self.four_lanes_only)?;
+        #[cfg(feature = "test-support")]
+        if self.avx512_off {
+            return Some(avx.without_avx512());
         }
-        false
+        Some(avx)
+    }
+
+    /// Whether the passes run two batches at a time on eight lanes, and whether with AVX-512.
+    #[cfg(feature = "test-support")]
+    pub fn lanes_in_use(&self) -> (bool, bool) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx) = self.eight_lanes() {
+            return (true, avx.has_avx512());
+        }
+        (false, false)
     }
 
     /// Manifold points over this step's touching contacts (counted while preparing them, so
@@ -200,13 +217,15 @@ impl ContactSolver {
         touching: &'a [u32],
         centers: &'a [Vec3],
     ) -> SharedContacts<'a> {
+        #[cfg(target_arch = "x86_64")]
+        let eight_lanes = self.eight_lanes();
         SharedContacts {
             wide: SharedSlice::new(&mut self.wide),
             colours: &self.pair_colours,
             serial: self.pair_serial.clone(),
             claims: self.claims.words(),
             #[cfg(target_arch = "x86_64")]
-            eight_lanes: Avx::detect().filter(|_| !self.four_lanes_only),
+            eight_lanes,
             fill: FillInputs {
                 lanes: &self.batches.lanes,
                 pairs: &self.pairs,

@@ -12,6 +12,8 @@ mod step;
 mod terrain;
 #[cfg(feature = "test-support")]
 mod test_support;
+#[cfg(feature = "test-support")]
+pub use test_support::ContactLanes;
 mod touching;
 mod wake;
 mod water;
