@@ -137,6 +137,7 @@ fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
         assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on ({used:?})");
         // The widest way this CPU has (the same as above without AVX-512).
         let (widest, used) = hashes(ContactLanes::Avx512);
+        eprintln!("{name}: the widest contact lanes here: {used:?}");
         let first = four.iter().zip(&widest).position(|(a, b)| a != b);
         assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on ({used:?})");
     }

@@ -18,27 +18,29 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Batches in a block of the contact fill and store, and the most in a block of a colour
-/// ([`colour_block_len`]): about a few microseconds of work, so the claims and the cache lines
-/// passed between cores cost little beside it.
+/// Batches in a block of the joint fill and store, and the most items (joint batches, or pairs
+/// of contact batches) in a block of a colour ([`colour_block_len`]): about a few microseconds
+/// of work, so the claims and the cache lines passed between cores cost little beside it.
 pub(crate) const BLOCK_BATCHES: usize = 32;
 
-/// Blocks a colour is cut into when its batches allow: enough for each of a few members to
-/// take several, so one that finishes early finds more (a colour in one or two blocks is done
-/// by one or two members while the rest wait), and small enough that the last block, which
-/// one member finishes while the others wait, is short. Sixteen since the contact batches are
-/// stored in pairs (an item of a contact colour is two batches): the rain's two members waited
-/// about a third less at the colours' ends than with eight.
+/// Blocks a colour is cut into when its items allow (a colour's items are batches of joints, or
+/// pairs of batches of contacts): enough for each of a few members to take several, so one
+/// that finishes early finds more (a colour in one or two blocks is done by one or two members
+/// while the rest wait), and small enough that the last block, which one member finishes
+/// while the others wait, is short. Sixteen since the contact batches are stored in pairs
+/// (each item twice the work it was): the rain's two members waited about a third less at the
+/// colours' ends than with eight. The joint scenes' colours are large (the joint grid's are
+/// hundreds of batches, cut at [`BLOCK_BATCHES`] either way).
 const BLOCKS_PER_COLOUR: usize = 16;
 
-/// Fewest batches in a block of a colour: below this a block's claim costs about its work.
+/// Fewest items in a block of a colour: below this a block's claim costs about its work.
 const MIN_COLOUR_BLOCK_BATCHES: usize = 4;
 
-/// Batches in each block of a colour of `batches` batches: [`BLOCK_BATCHES`] for a big colour,
-/// less for a smaller one, so that from 64 batches on it makes at least [`BLOCKS_PER_COLOUR`]
-/// blocks (a colour under 64 batches makes fewer, of [`MIN_COLOUR_BLOCK_BATCHES`]).
-fn colour_block_len(batches: usize) -> usize {
-    (batches / BLOCKS_PER_COLOUR).clamp(MIN_COLOUR_BLOCK_BATCHES, BLOCK_BATCHES)
+/// Items in each block of a colour of `items` items: [`BLOCK_BATCHES`] for a big colour, less
+/// for a smaller one, so that from 64 items on it makes at least [`BLOCKS_PER_COLOUR`] blocks
+/// (a colour under 64 items makes fewer, of [`MIN_COLOUR_BLOCK_BATCHES`]).
+fn colour_block_len(items: usize) -> usize {
+    (items / BLOCKS_PER_COLOUR).clamp(MIN_COLOUR_BLOCK_BATCHES, BLOCK_BATCHES)
 }
 
 /// Bodies in a block of a body stage (integrating velocities or positions).
@@ -292,11 +294,11 @@ fn linger(pool: &rayon::ThreadPool) {
     }
 }
 
-/// Claim words for colours of these lengths and a serial block, at least one per block of
-/// `batches` (all of them, serial ones too) taken together.
-pub(crate) fn colour_claims(colours: &[Range<usize>], batches: usize) -> usize {
+/// Claim words for colours of these lengths and a serial block, and at least `other_blocks`
+/// (the most blocks of any other stage over the same claims: a fill or a store).
+pub(crate) fn colour_claims(colours: &[Range<usize>], other_blocks: usize) -> usize {
     let by_colour = colours.iter().map(|c| Team::blocks_of(c.len())).sum::<usize>() + 1;
-    by_colour.max(batches.div_ceil(BLOCK_BATCHES))
+    by_colour.max(other_blocks)
 }
 
 #[cfg(test)]
@@ -311,7 +313,7 @@ mod tests {
         let colours = [0..400, 400..403, 403..405, 405..1000, 1000..1001, 1001..1114, 1114..1147];
         let mut claims = Claims::default();
         for size in 1..=4 {
-            claims.reset(colour_claims(&colours, 1156));
+            claims.reset(colour_claims(&colours, 1156usize.div_ceil(BLOCK_BATCHES)));
             let state = TeamState::default();
             let visits: Vec<AtomicUsize> = (0..1156).map(|_| AtomicUsize::new(0)).collect();
             let done = AtomicUsize::new(0);
@@ -389,7 +391,7 @@ mod tests {
         // Two members, one of which never runs: the other does every block.
         let colours = [0..100, 100..300];
         let mut claims = Claims::default();
-        claims.reset(colour_claims(&colours, 1010));
+        claims.reset(colour_claims(&colours, 1010usize.div_ceil(BLOCK_BATCHES)));
         let state = TeamState::default();
         let team = Team::member(0, 2, &state);
         let mut visited = 0;

@@ -31,8 +31,9 @@ pub(crate) const EMPTY_LANE: u32 = u32::MAX;
 /// Contacts grouped into batches of up to four that share no movable body.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Batches {
-    /// Per batch, the index of each lane's contact in the list given to [`Batches::build_in_pairs`] (or [`Batches::build_or_keep`])
-    /// (`EMPTY_LANE` where the batch is not full). Colour by colour, then the overflow.
+    /// Per batch, the index of each lane's contact in the list given to
+    /// [`Batches::build_in_pairs`] or [`Batches::build_or_keep`] (`EMPTY_LANE` where the batch is
+    /// not full). Colour by colour, then the overflow.
     pub lanes: Vec<[u32; 4]>,
     /// The batches of each colour in use, as ranges of `lanes`, in solve order: batches of one
     /// colour may be solved at once (by several threads).
@@ -85,8 +86,8 @@ impl Batches {
         self.build_batches(pairs, movable, points, true);
     }
 
-    /// [`Batches::build_in_pairs`] without the padding: the batches the joints use, which the
-    /// tests hold the colouring to.
+    /// [`Batches::build_in_pairs`] without the padding (what [`Batches::build_or_keep`] builds
+    /// for the joints): the batches the tests hold the colouring to.
     #[cfg(test)]
     pub fn build(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         self.built_from.0.clear();
@@ -333,7 +334,10 @@ mod tests {
             assert_eq!(plain.colours.len(), paired.colours.len(), "{len} pairs");
             let ranges = plain.colours.iter().chain([&plain.serial]);
             for (want, got) in ranges.zip(paired.colours.iter().chain([&paired.serial])) {
-                assert!(got.start % 2 == 0 && got.len() % 2 == 0, "{got:?} is not whole pairs");
+                assert!(
+                    got.start.is_multiple_of(2) && got.len().is_multiple_of(2),
+                    "{got:?} is not whole pairs"
+                );
                 // The same batches in the same order, then at most one of empty lanes.
                 assert_eq!(&paired.lanes[got.start..got.start + want.len()], &plain.lanes[want.clone()]);
                 assert!(got.len() - want.len() == want.len() % 2, "{want:?} padded to {got:?}");

@@ -26,6 +26,8 @@ use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, colour_claims, prefetch_at};
+#[cfg(feature = "test-support")]
+use crate::world::ContactLanes;
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use lanes::HalfLanes;
 use passes::{Pass, SolvePass, WarmStart, restitute_half};
@@ -88,7 +90,8 @@ pub(crate) struct BatchPair {
     mass_scale: Halves,
     impulse_scale: Halves,
     /// Most points of any lane, per half: zero in a half of empty lanes (a colour with an odd
-    /// number of batches pads its last pair with one).
+    /// number of batches pads its last pair with one), and only there, as every touching
+    /// contact has a point; the passes skip such a half ([`BatchPair::filled_halves`]).
     point_counts: [usize; 2],
     points: [WidePoint<Halves>; MAX_MANIFOLD_POINTS],
     friction_rows: [WideFrictionRow<Halves>; 2],
@@ -97,6 +100,16 @@ pub(crate) struct BatchPair {
     twist_spin_b: Vec3Lanes<Halves>,
     twist_mass: Halves,
     twist_impulse: Halves,
+}
+
+impl BatchPair {
+    /// The halves that hold a batch (0, 1 or both, in order): a half of empty lanes, which
+    /// pads a colour to whole pairs, has no points and is skipped.
+    #[inline(always)]
+    fn filled_halves(&self) -> impl Iterator<Item = usize> + use<> {
+        let counts = self.point_counts;
+        (0..2).filter(move |&h| counts[h] > 0)
+    }
 }
 
 /// How contacts are prepared this step: softness between two movable bodies and (stiffer)
@@ -125,13 +138,9 @@ pub(crate) struct ContactSolver {
     /// A claim word per block of the colours, for the team.
     claims: Claims,
     softness: ContactSoftness,
-    /// Solve one batch (half a pair) at a time, and fill without AVX, even where the CPU has
-    /// AVX (tests compare the ways).
-    four_lanes_only: bool,
-    /// Run the eight-lane passes compiled for AVX even where the CPU has AVX-512 (tests
-    /// compare the ways).
+    /// The widest way the passes may run, below what the CPU allows (tests compare the ways).
     #[cfg(feature = "test-support")]
-    avx512_off: bool,
+    widest: ContactLanes,
 }
 
 impl ContactSolver {
@@ -149,46 +158,54 @@ impl ContactSolver {
         // Every lane's bodies index the solver arrays; the solve reads them unchecked.
         let n = movable.len() as u32;
         assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a contact's solver body out of range");
+        // A half with no points is padding (`point_counts`): every touching contact has one.
+        debug_assert!(self.point_counts.iter().all(|&n| n > 0), "a touching contact without points");
         self.batches.build_in_pairs(&self.pairs, movable, &self.point_counts);
-        let in_pairs = |batches: &Range<usize>| batches.start / 2..batches.end / 2;
+        let in_pairs = |batches: &Range<usize>| {
+            debug_assert!(
+                batches.start.is_multiple_of(2) && batches.end.is_multiple_of(2),
+                "{batches:?} is not whole pairs"
+            );
+            batches.start / 2..batches.end / 2
+        };
         self.pair_colours.clear();
         self.pair_colours.extend(self.batches.colours.iter().map(in_pairs));
         self.pair_serial = in_pairs(&self.batches.serial);
         let pair_count = self.batches.lanes.len() / 2;
         // Enough words for the colours' blocks and for the fill's and store's blocks of pairs.
-        self.claims.reset(colour_claims(&self.pair_colours, 0).max(pair_count.div_ceil(BLOCK_PAIRS)));
+        self.claims.reset(colour_claims(&self.pair_colours, pair_count.div_ceil(BLOCK_PAIRS)));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(pair_count, BatchPair::default);
     }
 
-    /// Whether the passes run on four lanes only and the fill without AVX, even where the CPU
-    /// has AVX, and whether the eight-lane passes leave AVX-512 unused where the CPU has it:
+    /// Runs the passes (and the fill) no wider than `widest`, even where the CPU allows more:
     /// the result is the same bit for bit, so this is for tests that check it.
     #[cfg(feature = "test-support")]
-    pub fn set_lane_limits(&mut self, four_lanes_only: bool, avx512_off: bool) {
-        self.four_lanes_only = four_lanes_only;
-        self.avx512_off = avx512_off;
+    pub fn set_widest_lanes(&mut self, widest: ContactLanes) {
+        self.widest = widest;
     }
 
     /// The eight-lane passes' proof of AVX, if they run (it tells whether they use AVX-512).
     #[cfg(target_arch = "x86_64")]
     fn eight_lanes(&self) -> Option<Avx> {
-        let avx = Avx::detect().filter(|_| !self.four_lanes_only)?;
+        let avx = Avx::detect()?;
         #[cfg(feature = "test-support")]
-        if self.avx512_off {
-            return Some(avx.without_avx512());
+        match self.widest {
+            ContactLanes::Four => return None,
+            ContactLanes::Avx => return Some(avx.without_avx512()),
+            ContactLanes::Avx512 => {}
         }
         Some(avx)
     }
 
-    /// Whether the passes run two batches at a time on eight lanes, and whether with AVX-512.
+    /// The way the passes run.
     #[cfg(feature = "test-support")]
-    pub fn lanes_in_use(&self) -> (bool, bool) {
+    pub fn lanes_in_use(&self) -> ContactLanes {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx) = self.eight_lanes() {
-            return (true, avx.has_avx512());
+            return if avx.has_avx512() { ContactLanes::Avx512 } else { ContactLanes::Avx };
         }
-        (false, false)
+        ContactLanes::Four
     }
 
     /// Manifold points over this step's touching contacts (counted while preparing them, so
@@ -197,7 +214,7 @@ impl ContactSolver {
         self.point_counts.iter().map(|&n| n as u32).sum()
     }
 
-    /// Batches prepared this step.
+    /// Batches prepared this step (with the empty ones that pad colours to whole pairs).
     pub fn batch_count(&self) -> usize {
         self.batches.lanes.len()
     }
@@ -243,8 +260,9 @@ impl ContactSolver {
 /// one colour at a time, split across the team in blocks of pairs ([`Team::for_each_colour`]).
 pub(crate) struct SharedContacts<'a> {
     wide: SharedSlice<'a, BatchPair>,
-    /// Each colour's pairs, then the overflow's.
+    /// Each colour's pairs.
     colours: &'a [Range<usize>],
+    /// The overflow's pairs, after the colours'.
     serial: Range<usize>,
     claims: &'a [AtomicU32],
     fill: FillInputs<'a>,
@@ -376,8 +394,7 @@ impl SharedContacts<'_> {
                 return;
             }
             for pair in pairs {
-                let counts = pair.point_counts;
-                for h in (0..2).filter(|&h| counts[h] > 0) {
+                for h in pair.filled_halves() {
                     // SAFETY: as above; a serial batch's bodies are this member's alone.
                     unsafe { pass.run(&mut HalfLanes::new(pair, h)) };
                 }
@@ -407,16 +424,17 @@ impl SharedContacts<'_> {
                         // The point count from the solver's own array: the writes below then
                         // wait on no read of the contact.
                         let count = f.point_counts[lane as usize] as usize;
-                        let lane = 4 * h + k;
+                        // The lane's place among the pair's eight.
+                        let j = 4 * h + k;
                         for (i, stored) in c.impulses[..count].iter_mut().enumerate() {
                             let p = &pair.points[i];
-                            stored.normal = p.impulse.lane(lane);
-                            stored.max_normal = p.max_impulse.lane(lane);
+                            stored.normal = p.impulse.lane(j);
+                            stored.max_normal = p.max_impulse.lane(j);
                         }
                         let [t1, t2] = &pair.friction_rows;
-                        c.friction_impulse = t1.direction.lane(lane) * t1.impulse.lane(lane)
-                            + t2.direction.lane(lane) * t2.impulse.lane(lane);
-                        c.twist_impulse = pair.twist_impulse.lane(lane);
+                        c.friction_impulse = t1.direction.lane(j) * t1.impulse.lane(j)
+                            + t2.direction.lane(j) * t2.impulse.lane(j);
+                        c.twist_impulse = pair.twist_impulse.lane(j);
                     }
                 }
             }
@@ -457,8 +475,7 @@ impl SharedContacts<'_> {
         team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
             // SAFETY: as in `run_pass`.
             for pair in unsafe { self.wide.slice_mut(range) } {
-                let counts = pair.point_counts;
-                for h in (0..2).filter(|&h| counts[h] > 0) {
+                for h in pair.filled_halves() {
                     // SAFETY: as in `run_pass`.
                     unsafe { restitute_half(&mut HalfLanes::new(pair, h), velocities, threshold) };
                 }

@@ -167,6 +167,18 @@ impl Vec3x4 {
 pub(crate) struct Halves(pub [f32x4; 2]);
 
 impl Halves {
+    /// Half `h` (0: lanes 0–3, 1: lanes 4–7) as four lanes.
+    #[inline(always)]
+    pub fn half(&self, h: usize) -> f32x4 {
+        self.0[h]
+    }
+
+    /// Writes `v` into half `h`.
+    #[inline(always)]
+    pub fn set_half(&mut self, h: usize, v: f32x4) {
+        self.0[h] = v;
+    }
+
     /// Lane `j` (0–7).
     #[inline(always)]
     pub fn lane(&self, j: usize) -> f32 {

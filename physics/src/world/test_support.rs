@@ -6,34 +6,26 @@ use crate::body::{BodyType, NONE};
 use crate::narrowphase::TERRAIN;
 
 /// How the contact passes run. Every way gives the same result bit for bit; tests check it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ContactLanes {
     /// One batch at a time on four lanes (SSE or NEON), and the batch fill without AVX.
     Four,
     /// Two batches at a time on eight AVX lanes, in sixteen registers.
     Avx,
-    /// Two batches at a time on eight lanes, in AVX-512VL's 32 registers.
+    /// Two batches at a time on eight lanes, in AVX-512VL's 32 registers (the widest).
+    #[default]
     Avx512,
 }
 
 impl World {
     /// Runs the contact passes the widest way up to `widest` the CPU allows.
     pub fn set_contact_lanes(&mut self, widest: ContactLanes) {
-        let (four_lanes_only, avx512_off) = match widest {
-            ContactLanes::Four => (true, true),
-            ContactLanes::Avx => (false, true),
-            ContactLanes::Avx512 => (false, false),
-        };
-        self.scratch.contact_solver.set_lane_limits(four_lanes_only, avx512_off);
+        self.scratch.contact_solver.set_widest_lanes(widest);
     }
 
     /// The way the contact passes run.
     pub fn contact_lanes(&self) -> ContactLanes {
-        match self.scratch.contact_solver.lanes_in_use() {
-            (false, _) => ContactLanes::Four,
-            (true, false) => ContactLanes::Avx,
-            (true, true) => ContactLanes::Avx512,
-        }
+        self.scratch.contact_solver.lanes_in_use()
     }
 
     /// Runs every pending split now (tests compare islands with the reference builder after it).

@@ -79,11 +79,11 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
     pair.body_a[h] = sides_a.map(|b| b.slot);
     pair.body_b[h] = sides_b.map(|b| b.slot);
     pair.normal.set_half(h, n);
-    pair.inv_mass_a.0[h] = ima;
-    pair.inv_mass_b.0[h] = imb;
-    pair.friction.0[h] = friction;
+    pair.inv_mass_a.set_half(h, ima);
+    pair.inv_mass_b.set_half(h, imb);
+    pair.friction.set_half(h, friction);
     let restitution = per_contact(|c| c.restitution);
-    pair.restitution.0[h] = restitution;
+    pair.restitution.set_half(h, restitution);
     // Only restitution reads the points' approach speeds, and only in a batch where a lane may
     // bounce: a pile without restitution skips them and the velocity lanes they are made of.
     let velocities = restitution.simd_gt(f32x4::ZERO).any().then(|| {
@@ -95,9 +95,9 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
     let soft = |pick: fn(&crate::solver::Softness) -> f32| {
         select(against_fixed, f32x4::splat(pick(&softness.fixed)), f32x4::splat(pick(&softness.movable)))
     };
-    pair.bias_rate.0[h] = soft(|s| s.bias_rate);
-    pair.mass_scale.0[h] = soft(|s| s.mass_scale);
-    pair.impulse_scale.0[h] = soft(|s| s.impulse_scale);
+    pair.bias_rate.set_half(h, soft(|s| s.bias_rate));
+    pair.mass_scale.set_half(h, soft(|s| s.mass_scale));
+    pair.impulse_scale.set_half(h, soft(|s| s.impulse_scale));
     pair.point_counts[h] = point_count;
 
     // The spins a unit impulse along a direction gives each body, and the effective mass.
@@ -130,22 +130,25 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
         let p = &mut pair.points[i];
         // A missing point's separation is a leftover of an older manifold: zero it, so every
         // value filled is a function of the lanes' valid points only.
-        p.separation.0[h] = select(valid, separation, f32x4::ZERO);
+        p.separation.set_half(h, select(valid, separation, f32x4::ZERO));
         p.arm_a.set_half(h, arm_a);
         p.arm_b.set_half(h, arm_b);
         p.spin_a.set_half(h, spin_a);
         p.spin_b.set_half(h, spin_b);
-        p.mass.0[h] = select(valid, mass, f32x4::ZERO);
-        p.impulse.0[h] = select(valid & warm, stored, f32x4::ZERO);
-        p.max_impulse.0[h] = f32x4::ZERO;
-        p.relative_velocity.0[h] = match velocities {
-            Some((va, wa, vb, wb)) => (vb + wb.cross(r_b) - va - wa.cross(r_a)).dot(n),
-            None => f32x4::ZERO,
-        };
+        p.mass.set_half(h, select(valid, mass, f32x4::ZERO));
+        p.impulse.set_half(h, select(valid & warm, stored, f32x4::ZERO));
+        p.max_impulse.set_half(h, f32x4::ZERO);
+        p.relative_velocity.set_half(
+            h,
+            match velocities {
+                Some((va, wa, vb, wb)) => (vb + wb.cross(r_b) - va - wa.cross(r_a)).dot(n),
+                None => f32x4::ZERO,
+            },
+        );
         let offset = position - centre;
         twist_radius += select(valid, (offset - n * offset.dot(n)).length(), f32x4::ZERO);
     }
-    pair.twist_friction.0[h] = friction * twist_radius / divisor;
+    pair.twist_friction.set_half(h, friction * twist_radius / divisor);
 
     let (r_a, r_b) = (centre - ca, centre - cb);
     let (t1, t2) = orthonormal_basis(n);
@@ -158,15 +161,15 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
         row.arm_b.set_half(h, arm_b);
         row.spin_a.set_half(h, spin_a);
         row.spin_b.set_half(h, spin_b);
-        row.mass.0[h] = mass;
-        row.impulse.0[h] = select(warm, friction_impulse.dot(t), f32x4::ZERO);
+        row.mass.set_half(h, mass);
+        row.impulse.set_half(h, select(warm, friction_impulse.dot(t), f32x4::ZERO));
     }
     let (spin_a, spin_b) = (inertia_a.mul_vec(n), inertia_b.mul_vec(n));
     pair.twist_spin_a.set_half(h, spin_a);
     pair.twist_spin_b.set_half(h, spin_b);
     let k_twist = n.dot(spin_a) + n.dot(spin_b);
-    pair.twist_mass.0[h] = select(k_twist.simd_gt(f32x4::ZERO), f32x4::ONE / k_twist, f32x4::ZERO);
-    pair.twist_impulse.0[h] = select(warm, per_contact(|c| c.twist_impulse), f32x4::ZERO);
+    pair.twist_mass.set_half(h, select(k_twist.simd_gt(f32x4::ZERO), f32x4::ONE / k_twist, f32x4::ZERO));
+    pair.twist_impulse.set_half(h, select(warm, per_contact(|c| c.twist_impulse), f32x4::ZERO));
 }
 
 /// [`crate::math::orthonormal_basis`] per lane, the same operations in the same order.

@@ -133,13 +133,13 @@ impl<'a> HalfLanes<'a> {
     /// The lanes' restitution coefficients.
     #[inline(always)]
     pub fn restitution(&self) -> f32x4 {
-        self.pair.restitution.0[self.h]
+        self.pair.restitution.half(self.h)
     }
 
     /// Point `i`'s normal approach speed before the substeps.
     #[inline(always)]
     pub fn approach_speed(&self, i: usize) -> f32x4 {
-        self.pair.points[i].relative_velocity.0[self.h]
+        self.pair.points[i].relative_velocity.half(self.h)
     }
 }
 
@@ -147,15 +147,15 @@ impl<'a> HalfLanes<'a> {
 #[inline(always)]
 fn half_point(p: &WidePoint<Halves>, h: usize) -> WidePoint {
     WidePoint {
-        separation: p.separation.0[h],
+        separation: p.separation.half(h),
         arm_a: p.arm_a.half(h),
         arm_b: p.arm_b.half(h),
         spin_a: p.spin_a.half(h),
         spin_b: p.spin_b.half(h),
-        mass: p.mass.0[h],
-        impulse: p.impulse.0[h],
-        max_impulse: p.max_impulse.0[h],
-        relative_velocity: p.relative_velocity.0[h],
+        mass: p.mass.half(h),
+        impulse: p.impulse.half(h),
+        max_impulse: p.max_impulse.half(h),
+        relative_velocity: p.relative_velocity.half(h),
     }
 }
 
@@ -168,8 +168,8 @@ fn half_row(r: &WideFrictionRow<Halves>, h: usize) -> WideFrictionRow {
         arm_b: r.arm_b.half(h),
         spin_a: r.spin_a.half(h),
         spin_b: r.spin_b.half(h),
-        mass: r.mass.0[h],
-        impulse: r.impulse.0[h],
+        mass: r.mass.half(h),
+        impulse: r.impulse.half(h),
     }
 }
 
@@ -191,17 +191,17 @@ impl BatchLanes for HalfLanes<'_> {
         let (p, h) = (&*self.pair, self.h);
         BatchCommon {
             normal: p.normal.half(h),
-            inv_mass_a: p.inv_mass_a.0[h],
-            inv_mass_b: p.inv_mass_b.0[h],
-            friction: p.friction.0[h],
-            twist_friction: p.twist_friction.0[h],
-            bias_rate: p.bias_rate.0[h],
-            mass_scale: p.mass_scale.0[h],
-            impulse_scale: p.impulse_scale.0[h],
+            inv_mass_a: p.inv_mass_a.half(h),
+            inv_mass_b: p.inv_mass_b.half(h),
+            friction: p.friction.half(h),
+            twist_friction: p.twist_friction.half(h),
+            bias_rate: p.bias_rate.half(h),
+            mass_scale: p.mass_scale.half(h),
+            impulse_scale: p.impulse_scale.half(h),
             twist_spin_a: p.twist_spin_a.half(h),
             twist_spin_b: p.twist_spin_b.half(h),
-            twist_mass: p.twist_mass.0[h],
-            twist_impulse: p.twist_impulse.0[h],
+            twist_mass: p.twist_mass.half(h),
+            twist_impulse: p.twist_impulse.half(h),
         }
     }
 
@@ -213,8 +213,8 @@ impl BatchLanes for HalfLanes<'_> {
     #[inline(always)]
     fn set_point_impulses(&mut self, i: usize, impulse: f32x4, max_impulse: f32x4) {
         let point = &mut self.pair.points[i];
-        point.impulse.0[self.h] = impulse;
-        point.max_impulse.0[self.h] = max_impulse;
+        point.impulse.set_half(self.h, impulse);
+        point.max_impulse.set_half(self.h, max_impulse);
     }
 
     #[inline(always)]
@@ -226,9 +226,9 @@ impl BatchLanes for HalfLanes<'_> {
     #[inline(always)]
     fn set_friction_impulses(&mut self, rows: [f32x4; 2], twist: f32x4) {
         let h = self.h;
-        self.pair.friction_rows[0].impulse.0[h] = rows[0];
-        self.pair.friction_rows[1].impulse.0[h] = rows[1];
-        self.pair.twist_impulse.0[h] = twist;
+        self.pair.friction_rows[0].impulse.set_half(h, rows[0]);
+        self.pair.friction_rows[1].impulse.set_half(h, rows[1]);
+        self.pair.twist_impulse.set_half(h, twist);
     }
 
     #[inline(always)]
@@ -251,8 +251,8 @@ impl BatchLanes for HalfLanes<'_> {
         let (p, h) = (&*self.pair, self.h);
         // SAFETY: as the caller guarantees.
         unsafe {
-            scatter_moving(velocities, &p.body_a[h], p.inv_mass_a.0[h], vel.va, vel.wa);
-            scatter_moving(velocities, &p.body_b[h], p.inv_mass_b.0[h], vel.vb, vel.wb);
+            scatter_moving(velocities, &p.body_a[h], p.inv_mass_a.half(h), vel.va, vel.wa);
+            scatter_moving(velocities, &p.body_b[h], p.inv_mass_b.half(h), vel.vb, vel.wb);
         }
     }
 }

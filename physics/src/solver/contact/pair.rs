@@ -19,7 +19,9 @@ use crate::solver::avx::{Avx, F8, transpose_halves};
 use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
 use crate::solver::{Motion, Vec3Pair, Velocity};
 
-/// Both halves of a pair as eight lanes.
+/// Both halves of a pair as eight lanes. Its accessors list the fields one by one, as
+/// `HalfLanes`' do, rather than mapping a closure over them: an intrinsic inside a closure that
+/// did not inline stayed a call per operation.
 struct EightLanes<'a> {
     avx: Avx,
     pair: &'a mut BatchPair,
@@ -78,7 +80,7 @@ unsafe fn run_pairs_on(avx: Avx, pairs: &mut [BatchPair], pass: &impl Pass) {
             // pair's bodies are as much this thread's as each batch's.
             unsafe { pass.run(&mut EightLanes { avx, pair }) };
         } else {
-            for h in (0..2).filter(|&h| [low, high][h] > 0) {
+            for h in pair.filled_halves() {
                 // SAFETY: as the caller guarantees.
                 unsafe { pass.run(&mut HalfLanes::new(pair, h)) };
             }
@@ -234,7 +236,7 @@ unsafe fn scatter_pair(
     let linear = transpose_halves([v.x, v.y, v.z, zero]);
     let angular = transpose_halves([w.x, w.y, w.z, zero]);
     for (h, half_bodies) in bodies.iter().enumerate() {
-        let moving = inv_mass.0[h].simd_gt(f32x4::ZERO).to_bitmask();
+        let moving = inv_mass.half(h).simd_gt(f32x4::ZERO).to_bitmask();
         for k in 0..4 {
             if moving & (1 << k) != 0 {
                 let (linear_low, linear_high) = linear[k].halves();
