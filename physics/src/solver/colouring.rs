@@ -286,24 +286,36 @@ mod tests {
         (lanes, colours, serial)
     }
 
+    /// `len` random pairs over `bodies` bodies (drawn from the generator `state`), with point
+    /// counts 1 to 4, and every `fixed_every`-th body fixed.
+    fn random_input(
+        state: &mut u32,
+        bodies: u32,
+        len: usize,
+        fixed_every: u32,
+    ) -> (Vec<(u32, u32)>, Vec<u8>, Vec<bool>) {
+        let mut next = |n: u32| {
+            *state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (*state >> 8) % n
+        };
+        let pairs: Vec<(u32, u32)> = (0..len)
+            .map(|_| {
+                let a = next(bodies);
+                (a, (a + 1 + next(bodies - 1)) % bodies)
+            })
+            .collect();
+        let points: Vec<u8> = (0..len).map(|_| 1 + next(4) as u8).collect();
+        let movable: Vec<bool> = (0..bodies).map(|i| i % fixed_every != 0).collect();
+        (pairs, points, movable)
+    }
+
     #[test]
     fn the_counting_sort_makes_the_plain_algorithms_batches() {
         // Random pairs over few bodies (many colours, some overflow) and over many, with point
         // counts 1 to 4 and some bodies fixed.
         let mut state = 11u32;
-        let mut next = |n: u32| {
-            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
-            (state >> 8) % n
-        };
         for (bodies, len) in [(3, 0), (3, 10), (12, 300), (40, 2000), (2000, 3000)] {
-            let pairs: Vec<(u32, u32)> = (0..len)
-                .map(|_| {
-                    let a = next(bodies);
-                    (a, (a + 1 + next(bodies - 1)) % bodies)
-                })
-                .collect();
-            let points: Vec<u8> = (0..len).map(|_| 1 + next(4) as u8).collect();
-            let movable: Vec<bool> = (0..bodies).map(|i| i % 7 != 0).collect();
+            let (pairs, points, movable) = random_input(&mut state, bodies, len, 7);
             let mut batches = Batches::default();
             batches.build(&pairs, &movable, &points);
             let built = (batches.lanes.clone(), batches.colours.clone(), batches.serial.clone());
@@ -315,19 +327,8 @@ mod tests {
     fn batches_in_pairs_are_the_plain_batches_with_each_colour_padded_to_whole_pairs() {
         // Few bodies (many colours of odd and even length, and an overflow) and many.
         let mut state = 5u32;
-        let mut next = |n: u32| {
-            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
-            (state >> 8) % n
-        };
         for (bodies, len) in [(3, 0), (3, 7), (12, 301), (40, 2000)] {
-            let pairs: Vec<(u32, u32)> = (0..len)
-                .map(|_| {
-                    let a = next(bodies);
-                    (a, (a + 1 + next(bodies - 1)) % bodies)
-                })
-                .collect();
-            let points: Vec<u8> = (0..len).map(|_| 1 + next(4) as u8).collect();
-            let movable: Vec<bool> = (0..bodies).map(|i| i % 5 != 0).collect();
+            let (pairs, points, movable) = random_input(&mut state, bodies, len, 5);
             let (mut plain, mut paired) = (Batches::default(), Batches::default());
             plain.build(&pairs, &movable, &points);
             paired.build_in_pairs(&pairs, &movable, &points);
