@@ -3,7 +3,7 @@
 mod common;
 
 use atoll_physics::scene::builtin;
-use atoll_physics::world::ContactLanes;
+use atoll_physics::world::{ContactLanes, TouchEvent};
 use atoll_physics::{Scene, World, state_hash};
 
 const SCENES: [&str; 6] =
@@ -74,20 +74,21 @@ fn benchmark_scenes() -> Vec<(&'static str, Scene)> {
     scenes
 }
 
-/// The state hash after each of `steps` steps of `scene`, its world set up by `configure`.
-fn hashes_of(scene: &Scene, steps: usize, configure: impl FnOnce(&mut World)) -> Vec<u64> {
+/// The state hash after each of `steps` steps of `scene`, its world set up by `configure`,
+/// with the step's touch events in the order the world gives them.
+fn hashes_of(scene: &Scene, steps: usize, configure: impl FnOnce(&mut World)) -> Vec<(u64, Vec<TouchEvent>)> {
     let (mut world, _) = scene.build_world().unwrap();
     configure(&mut world);
     (0..steps)
         .map(|_| {
             world.step();
-            state_hash(&world)
+            (state_hash(&world), world.touch_events().to_vec())
         })
         .collect()
 }
 
-/// The state hash after each of `steps` steps of `scene` on `threads` threads.
-fn hashes_on(scene: &Scene, threads: usize, steps: usize) -> Vec<u64> {
+/// The state hash and touch events after each of `steps` steps of `scene` on `threads` threads.
+fn hashes_on(scene: &Scene, threads: usize, steps: usize) -> Vec<(u64, Vec<TouchEvent>)> {
     hashes_of(scene, steps, |world| {
         world.set_thread_count(threads).unwrap();
         assert_eq!(world.thread_count(), threads);
@@ -98,18 +99,22 @@ fn hashes_on(scene: &Scene, threads: usize, steps: usize) -> Vec<u64> {
 fn thread_count_never_changes_the_result() {
     // Every built-in scene and every benchmark scene, at the start of their action (the rains
     // in the air, the piles settling, the joints pulled taut), where the most contacts begin
-    // and the solver's work is shared across the threads; every step's hash is compared.
+    // and the solver's work is shared across the threads; every step's hash is compared, and
+    // its touch events, which the narrowphase's blocks make, in order.
     let mut scenes: Vec<(&str, Scene)> = builtin::committed();
     scenes.extend(benchmark_scenes());
+    let mut events = 0;
     for (name, scene) in &scenes {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
         let reference = hashes_on(scene, 1, steps);
+        events += reference.iter().map(|(_, e)| e.len()).sum::<usize>();
         for threads in 2..=4 {
             let hashes = hashes_on(scene, threads, steps);
             let first = hashes.iter().zip(&reference).position(|(a, b)| a != b);
             assert_eq!(first, None, "{name}: {threads} threads differ from one from step {first:?} on");
         }
     }
+    assert!(events > 1000, "the scenes begin and end touches: {events} events");
 }
 
 #[test]

@@ -30,6 +30,25 @@ fn touch_events_report_begin_and_end_once() {
 }
 
 #[test]
+fn a_touch_ends_when_its_bodies_part_at_once() {
+    // Teleported away from the floor it rests on, the ball's contact separates in one step
+    // while still touching: the contact goes, and its touch ends with one event.
+    let (mut world, floor) = common::world_with_floor();
+    let ball = world.create_body(&BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), Vec3::Y * 0.5)).unwrap();
+    common::run(&mut world, 30);
+    assert_eq!(world.contact_count(), 1);
+    let mut far = world.transform(ball).unwrap();
+    far.position.y += 20.0;
+    world.set_transform(ball, far).unwrap();
+    world.step();
+    let events = world.touch_events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(!events[0].began);
+    assert_eq!((events[0].body_a, events[0].body_b), (floor, ball));
+    assert_eq!(world.contact_count(), 0, "the pair is dropped at once");
+}
+
+#[test]
 fn resting_bodies_are_not_reinserted() {
     let (mut world, _) = common::builtin("pyramid_3d.ron");
     common::run(&mut world, 120);

@@ -3,6 +3,7 @@
 
 mod compact;
 mod continuous;
+mod flagged;
 pub(crate) mod graph;
 mod islands;
 mod joints;
@@ -418,6 +419,12 @@ impl World {
                 false,
             ));
         }
+        self.remove_contact(contact);
+    }
+
+    /// Destroys a contact as [`World::destroy_contact`] does, without its touch event (the
+    /// narrowphase's blocks make the events of the contacts they separate).
+    fn remove_contact(&mut self, contact: u32) {
         self.islands.unlink(&mut self.contacts.contacts, contact);
         graph::detach(&mut self.bodies.bodies, &mut self.contacts.contacts, contact);
         self.awake_contacts.clear(contact as usize);

@@ -3,6 +3,7 @@
 //! of the world.
 
 use super::continuous::time_of_impact;
+use super::flagged::FlaggedBlock;
 use super::islands::IslandTimers;
 use super::joints::joints_blocking_collision;
 use super::touching::TouchingBlock;
@@ -165,8 +166,10 @@ pub(crate) struct StepScratch {
     /// Per awake body, whether it is a moving kinematic body touching a sleeping dynamic
     /// body: only those walk their contact lists ([`World::keep_touched_awake`]).
     touches_sleeper: Vec<bool>,
-    /// The contacts the narrowphase flagged separated, begun or ended, in contact order.
-    flagged: Vec<u32>,
+    /// The contacts the narrowphase's blocks flagged, a list per block of contacts.
+    flagged_blocks: Vec<FlaggedBlock>,
+    /// The separated contacts of every block, in contact order, for destroying.
+    separated: Vec<u32>,
     pub(super) water_block: crate::terrain::WaterBlock,
     /// Some awake body got a water contact since the water last went inert.
     pub(super) wet: bool,
@@ -185,7 +188,8 @@ impl StepScratch {
             + self.island_timers.len() * size_of::<IslandTimers>()
             + self.touching_blocks.iter().map(|b| b.len() * (4 + 8 + 1)).sum::<usize>()
             + self.touches_sleeper.len()
-            + self.flagged.len() * 4
+            + self.flagged_blocks.iter().map(FlaggedBlock::bytes).sum::<usize>()
+            + self.separated.len() * 4
             + self.solver_bodies.len() * size_of::<SolverBody>()
             + (self.velocities.len() + self.motions.len()) * size_of::<Velocity>()
             + self.centers.len() * size_of::<Vec3>()
@@ -435,6 +439,10 @@ impl World {
         claims.reset(count.div_ceil(CONTACT_BLOCK) + 1);
         let claims = claims.words();
         let (contacts, status) = (SharedSlice::new(&mut self.contacts.contacts), SharedSlice::new(status));
+        let flagged_blocks = &mut self.scratch.flagged_blocks;
+        flagged_blocks.resize_with(count.div_ceil(CONTACT_BLOCK), FlaggedBlock::default);
+        let flagged_blocks = SharedSlice::new(flagged_blocks);
+        let body_store = &self.bodies;
         let broadphase = Mutex::new(&mut self.broadphase);
         // Blocks of whole words of the awake set: a member visits the awake contacts of its
         // blocks only, so a sleeping pile costs nothing here.
@@ -454,6 +462,12 @@ impl World {
                 // (A member alone gets the whole range: it goes a block's length at a time.)
                 for start in block.clone().step_by(CONTACT_BLOCK) {
                     let chunk = start..(start + CONTACT_BLOCK).min(block.end);
+                    // SAFETY: a chunk is a whole block of the stage (or of a team of one's
+                    // range), so its list of flagged contacts is this member's alone.
+                    let flagged = unsafe {
+                        &mut flagged_blocks.slice_mut(start / CONTACT_BLOCK..start / CONTACT_BLOCK + 1)[0]
+                    };
+                    flagged.clear();
                     let mut full = [0u32; CONTACT_BLOCK];
                     let mut count = 0;
                     awake.for_each_in(chunk, |id| {
@@ -469,8 +483,9 @@ impl World {
                             let address = std::ptr::from_ref(&block_contacts[ahead as usize]) as usize;
                             prefetch_at(address, 0..std::mem::size_of::<Contact>());
                         }
-                        let local = local as usize;
-                        update((block.start + local, (&mut block_contacts[local], &mut block_status[local])));
+                        let (local, id) = (local as usize, block.start + local as usize);
+                        update((id, (&mut block_contacts[local], &mut block_status[local])));
+                        flagged.note(id, &block_contacts[local], links[id].as_ref(), body_store);
                     }
                 }
             });
@@ -479,45 +494,29 @@ impl World {
             !self.broadphase.rebuild_due(),
             "the movable tree is rebuilt in the narrowphase's team"
         );
-        // The contacts that separated, began or ended, in contact order, from the status
-        // bytes; then their passes in that order, each asking the cache for what the ones a
-        // few places on will read: destroying one unlinks it from both bodies' lists (its
-        // neighbours' links) and the pair lookup, cache misses in a row a few hundred times a
-        // step in a tumbling pile.
-        let mut flagged = std::mem::take(&mut self.scratch.flagged);
-        flagged.clear();
-        for k in 0..self.awake_contacts.word_count() {
-            let mut word = self.awake_contacts.word(k);
-            while word != 0 {
-                let id = k * 64 + word.trailing_zeros() as usize;
-                word &= word - 1;
-                if self.scratch.contact_status[id] & (SEPARATED | BEGAN | ENDED) != 0 {
-                    flagged.push(id as u32);
-                }
-            }
+        // The blocks' flagged contacts in block order, which is contact order: their events,
+        // the islands' bits, and the separated contacts to destroy. Destroying one unlinks it
+        // from both bodies' lists (its neighbours' links) and the pair lookup, cache misses in a
+        // row a few hundred times a step in a tumbling pile: each pass asks the cache for what
+        // the ones a few places on will read.
+        let mut separated = std::mem::take(&mut self.scratch.separated);
+        separated.clear();
+        for block in &self.scratch.flagged_blocks {
+            self.touch_events.extend_from_slice(&block.events);
+            block.began.iter().for_each(|&id| self.began_bits.set(id as usize));
+            block.ended.iter().for_each(|&id| self.ended_bits.set(id as usize));
+            separated.extend_from_slice(&block.separated);
         }
-        for (i, &id) in flagged.iter().enumerate() {
-            if let Some(&ahead) = flagged.get(i + 2 * END_AHEAD) {
+        for (i, &id) in separated.iter().enumerate() {
+            if let Some(&ahead) = separated.get(i + 2 * END_AHEAD) {
                 self.contacts.prefetch_for_end(ahead);
             }
-            if let Some(&near) = flagged.get(i + END_AHEAD)
-                && self.scratch.contact_status[near as usize] & SEPARATED != 0
-            {
+            if let Some(&near) = separated.get(i + END_AHEAD) {
                 self.contacts.prefetch_neighbours(near);
             }
-            let id = id as usize;
-            let c = &self.contacts.contacts[id];
-            if c.separated {
-                self.destroy_contact(id as u32);
-            } else if c.began {
-                self.began_bits.set(id);
-                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), true));
-            } else if c.ended {
-                self.ended_bits.set(id);
-                self.touch_events.push(touch_event(&self.bodies, c, self.contacts.chunk(id), false));
-            }
+            self.remove_contact(id);
         }
-        self.scratch.flagged = flagged;
+        self.scratch.separated = separated;
     }
 
     /// [`Stage::Solve`]: the soft step over the awake bodies and their touching contacts.
