@@ -82,6 +82,10 @@ pub(crate) struct Contact {
     pub ended: bool,
     /// The fat AABBs no longer overlap: destroy the pair once the parallel update is done.
     pub separated: bool,
+    /// Created this step with only its bookkeeping written ([`ContactStore::create_pending`]):
+    /// the rest is last occupant's until the narrowphase makes it ready
+    /// ([`Contact::make_ready`]).
+    pub pending: bool,
 }
 
 // The solver prefetches three cache lines per contact: its fields must start a line and fit
@@ -94,6 +98,32 @@ const _: () = assert!(
 );
 
 impl Contact {
+    /// The bytes [`ContactStore::create_pending`] writes (with the body lists' links): the
+    /// pair, its material and its list links, island and flags, two of the six cache lines.
+    const BOOKKEEPING: [std::ops::Range<usize>; 2] = [
+        std::mem::offset_of!(Contact, friction)..std::mem::offset_of!(Contact, body_b) + 4,
+        std::mem::offset_of!(Contact, edges)..std::mem::size_of::<Contact>(),
+    ];
+
+    /// A contact [`ContactStore::create_pending`] made gets the rest of what
+    /// [`ContactStore::create`] writes: its pair, material, list links, island and `alive`
+    /// kept, everything else as new. Nothing for any other contact.
+    #[inline]
+    pub fn make_ready(&mut self) {
+        if self.pending {
+            *self = Contact {
+                friction: self.friction,
+                restitution: self.restitution,
+                body_a: self.body_a,
+                body_b: self.body_b,
+                edges: self.edges,
+                island: self.island,
+                alive: self.alive,
+                ..Default::default()
+            };
+        }
+    }
+
     /// The bytes of the fields the contact solver reads to fill its batches and writes to
     /// store the impulses: from the manifold to the bodies (the fill takes the bodies from
     /// its own list; they fit in the same lines).
@@ -142,8 +172,8 @@ impl ContactStore {
         self.terrain_lookup.contains_key(&(body, chunk))
     }
 
-    /// Asks the cache for the slot the `ahead`-th next [`ContactStore::create`] (counting
-    /// from 0) will fill, the whole contact, which the creation writes.
+    /// Asks the cache for the slot the `ahead`-th next [`ContactStore::create_pending`]
+    /// (counting from 0) will fill: the lines it writes ([`Contact::BOOKKEEPING`]).
     #[inline]
     pub fn prefetch_slot(&self, ahead: usize) {
         let slot = match self.free.len().checked_sub(ahead + 1) {
@@ -151,7 +181,9 @@ impl ContactStore {
             None => self.contacts.len() + ahead - self.free.len(),
         };
         if let Some(contact) = self.contacts.get(slot) {
-            prefetch_at(std::ptr::from_ref(contact) as usize, 0..std::mem::size_of::<Contact>());
+            for bytes in Contact::BOOKKEEPING {
+                prefetch_at(std::ptr::from_ref(contact) as usize, bytes);
+            }
         }
     }
 
@@ -203,6 +235,25 @@ impl ContactStore {
     pub fn create(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
         debug_assert!(a < b && b != TERRAIN);
         let id = self.insert(Contact { body_a: a, body_b: b, friction, restitution, ..Default::default() });
+        self.lookup.insert(a, b, id);
+        id
+    }
+
+    /// [`ContactStore::create`] for a pair the narrowphase updates this step (an awake one),
+    /// writing into a reused slot only its bookkeeping ([`Contact::BOOKKEEPING`], two of six
+    /// cache lines): the narrowphase makes the rest ready on the world's threads
+    /// ([`Contact::make_ready`]), where creating a contact is one thread's work. The slot's
+    /// status byte must then not say quiet, or its update is skipped.
+    pub fn create_pending(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
+        debug_assert!(a < b && b != TERRAIN);
+        let Some(id) = self.free.pop() else {
+            return self.create(a, b, friction, restitution);
+        };
+        let c = &mut self.contacts[id as usize];
+        (c.friction, c.restitution, c.body_a, c.body_b) = (friction, restitution, a, b);
+        (c.island, c.alive, c.pending) = (IslandLink::NONE, true, true);
+        self.generations[id as usize] = self.generations[id as usize].wrapping_add(1);
+        self.bodies[id as usize] = (a, b);
         self.lookup.insert(a, b, id);
         id
     }
@@ -700,5 +751,56 @@ impl ContactStore {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrowphase::ManifoldPoint;
+
+    /// A store whose only slot is free again after a contact that touched, with a manifold,
+    /// impulses and flags a new contact must not inherit.
+    fn store_with_a_used_free_slot() -> (ContactStore, u32) {
+        let mut store = ContactStore::default();
+        let old = store.create(1, 2, 0.5, 0.1);
+        let c = &mut store.contacts[old as usize];
+        c.manifold.normal = Vec3::Y;
+        c.manifold.push(ManifoldPoint { position: Vec3::X, separation: -0.01, feature: 7 });
+        c.impulses[0] = PointImpulse { normal: 3.0, max_normal: 4.0 };
+        c.friction_impulse = Vec3::Z;
+        c.twist_impulse = 0.25;
+        (c.touching, c.began, c.ended, c.separated) = (true, true, true, true);
+        store.destroy(old);
+        (store, old)
+    }
+
+    #[test]
+    fn a_pending_contact_made_ready_is_the_contact_create_makes() {
+        let (mut store, old) = store_with_a_used_free_slot();
+        let id = store.create_pending(3, 4, 0.7, 0.2);
+        assert_eq!(id, old, "the free slot is reused");
+        assert!(store.contacts[id as usize].pending);
+        assert_eq!(store.bodies[id as usize], (3, 4));
+        assert_eq!(store.lookup.get(3, 4), Some(id));
+        assert_eq!(store.lookup.get(1, 2), None);
+        store.contacts[id as usize].make_ready();
+        let (mut created, _) = store_with_a_used_free_slot();
+        let expected = created.create(3, 4, 0.7, 0.2);
+        assert_eq!(store.contacts[id as usize], created.contacts[expected as usize]);
+        assert_eq!(store.generations, created.generations);
+        // Ready is ready: a second call changes nothing.
+        let ready = store.contacts[id as usize].clone();
+        store.contacts[id as usize].make_ready();
+        assert_eq!(store.contacts[id as usize], ready);
+    }
+
+    #[test]
+    fn a_pending_contact_in_a_new_slot_is_created_whole() {
+        let mut store = ContactStore::default();
+        let id = store.create_pending(3, 4, 0.7, 0.2);
+        let c = &store.contacts[id as usize];
+        assert!(!c.pending && c.alive);
+        assert_eq!((c.body_a, c.body_b, c.friction, c.restitution), (3, 4, 0.7, 0.2));
     }
 }

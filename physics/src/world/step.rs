@@ -363,8 +363,19 @@ impl World {
             if any_dynamic {
                 let friction = (ba.material.friction * bb.material.friction).sqrt();
                 let restitution = ba.material.restitution.max(bb.material.restitution);
+                // An awake pair is updated by this step's narrowphase, which makes the rest of
+                // its contact ready on the world's threads; its status byte, the slot's last
+                // contact's, must not say quiet.
                 let awake = ba.awake || bb.awake;
-                let id = self.contacts.create(a, b, friction, restitution);
+                let id = if awake {
+                    let id = self.contacts.create_pending(a, b, friction, restitution);
+                    if let Some(status) = self.scratch.contact_status.get_mut(id as usize) {
+                        *status = 0;
+                    }
+                    id
+                } else {
+                    self.contacts.create(a, b, friction, restitution)
+                };
                 graph::attach(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
                 if awake {
                     self.awake_contacts.set(id as usize);
@@ -424,6 +435,7 @@ impl World {
         // Each update also leaves the contact's flags in one byte of a dense array, so the
         // passes below read 1 byte a contact instead of the contact's cache lines.
         let update = |(id, (c, status)): (usize, (&mut Contact, &mut u8))| {
+            c.make_ready();
             update_contact((id, c));
             *status = contact_status(c);
         };
