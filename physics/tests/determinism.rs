@@ -76,7 +76,11 @@ fn benchmark_scenes() -> Vec<(&'static str, Scene)> {
 
 /// The state hash after each of `steps` steps of `scene`, its world set up by `configure`,
 /// with the step's touch events in the order the world gives them.
-fn hashes_of(scene: &Scene, steps: usize, configure: impl FnOnce(&mut World)) -> Vec<(u64, Vec<TouchEvent>)> {
+fn hashes_and_events_of(
+    scene: &Scene,
+    steps: usize,
+    configure: impl FnOnce(&mut World),
+) -> Vec<(u64, Vec<TouchEvent>)> {
     let (mut world, _) = scene.build_world().unwrap();
     configure(&mut world);
     (0..steps)
@@ -88,8 +92,8 @@ fn hashes_of(scene: &Scene, steps: usize, configure: impl FnOnce(&mut World)) ->
 }
 
 /// The state hash and touch events after each of `steps` steps of `scene` on `threads` threads.
-fn hashes_on(scene: &Scene, threads: usize, steps: usize) -> Vec<(u64, Vec<TouchEvent>)> {
-    hashes_of(scene, steps, |world| {
+fn hashes_and_events_on(scene: &Scene, threads: usize, steps: usize) -> Vec<(u64, Vec<TouchEvent>)> {
+    hashes_and_events_of(scene, steps, |world| {
         world.set_thread_count(threads).unwrap();
         assert_eq!(world.thread_count(), threads);
     })
@@ -106,10 +110,10 @@ fn thread_count_never_changes_the_result() {
     let mut events = 0;
     for (name, scene) in &scenes {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
-        let reference = hashes_on(scene, 1, steps);
+        let reference = hashes_and_events_on(scene, 1, steps);
         events += reference.iter().map(|(_, e)| e.len()).sum::<usize>();
         for threads in 2..=4 {
-            let hashes = hashes_on(scene, threads, steps);
+            let hashes = hashes_and_events_on(scene, threads, steps);
             let first = hashes.iter().zip(&reference).position(|(a, b)| a != b);
             assert_eq!(first, None, "{name}: {threads} threads differ from one from step {first:?} on");
         }
@@ -128,7 +132,7 @@ fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
         let hashes = |widest: ContactLanes| {
             let mut used = widest;
-            let hashes = hashes_of(scene, steps, |world| {
+            let hashes = hashes_and_events_of(scene, steps, |world| {
                 world.set_contact_lanes(widest);
                 used = world.contact_lanes();
             });

@@ -83,8 +83,8 @@ pub(crate) struct Contact {
     /// The fat AABBs no longer overlap: destroy the pair once the parallel update is done.
     pub separated: bool,
     /// Created this step with only its bookkeeping written ([`ContactStore::create_pending`]):
-    /// the rest is last occupant's until the narrowphase makes it ready
-    /// ([`Contact::make_ready`]).
+    /// the rest is what the slot held (a freed contact's) until the narrowphase makes it ready
+    /// ([`Contact::make_ready`]), and nothing reads it before.
     pub pending: bool,
 }
 
@@ -98,12 +98,22 @@ const _: () = assert!(
 );
 
 impl Contact {
-    /// The bytes [`ContactStore::create_pending`] writes (with the body lists' links): the
-    /// pair, its material and its list links, island and flags, two of the six cache lines.
+    /// The bytes [`ContactStore::create_pending`] writes, and `graph::attach` after it: the
+    /// pair and its material; its list links, island and flags. Two of the six cache lines.
     const BOOKKEEPING: [std::ops::Range<usize>; 2] = [
         std::mem::offset_of!(Contact, friction)..std::mem::offset_of!(Contact, body_b) + 4,
         std::mem::offset_of!(Contact, edges)..std::mem::size_of::<Contact>(),
     ];
+
+    /// The terrain chunk of a terrain contact whose link is `link` (its entry in
+    /// [`ContactStore::links`]); none for a body pair, whose entry is a freed slot's.
+    #[inline]
+    pub fn terrain_chunk(&self, link: Option<&TerrainLink>) -> Option<ChunkCoord> {
+        if self.body_b != TERRAIN {
+            return None;
+        }
+        link.map(|l| l.chunk)
+    }
 
     /// A contact [`ContactStore::create_pending`] made gets the rest of what
     /// [`ContactStore::create`] writes: its pair, material, list links, island and `alive`
@@ -200,9 +210,8 @@ impl ContactStore {
         }
     }
 
-    /// Asks the cache for what the narrowphase's pass in contact order reads of contact `id`
-    /// (its flags, bodies and links) and, for a body pair, its slot in the pair lookup (which
-    /// destroying it clears).
+    /// Asks the cache for what destroying contact `id` reads of it (its bodies, island and list
+    /// links) and, for a body pair, its slot in the pair lookup (which destroying it clears).
     #[inline]
     pub fn prefetch_for_end(&self, id: u32) {
         let Some(contact) = self.contacts.get(id as usize) else { return };
@@ -252,6 +261,8 @@ impl ContactStore {
         let c = &mut self.contacts[id as usize];
         (c.friction, c.restitution, c.body_a, c.body_b) = (friction, restitution, a, b);
         (c.island, c.alive, c.pending) = (IslandLink::NONE, true, true);
+        // In the same line: a new contact's flags, whoever reads them first.
+        (c.touching, c.began, c.ended, c.separated) = (false, false, false, false);
         self.generations[id as usize] = self.generations[id as usize].wrapping_add(1);
         self.bodies[id as usize] = (a, b);
         self.lookup.insert(a, b, id);
@@ -310,10 +321,7 @@ impl ContactStore {
 
     /// The chunk of contact `id` when it is a terrain contact.
     pub fn chunk(&self, id: usize) -> Option<ChunkCoord> {
-        if self.contacts[id].body_b != TERRAIN {
-            return None;
-        }
-        self.links[id].as_ref().map(|l| l.chunk)
+        self.contacts[id].terrain_chunk(self.links[id].as_ref())
     }
 
     /// The id of contact slot `index` as it is now.

@@ -12,7 +12,7 @@
 use super::TouchEvent;
 use super::step::touch_event;
 use crate::body::BodyStore;
-use crate::narrowphase::{Contact, TERRAIN, TerrainLink};
+use crate::narrowphase::{Contact, TerrainLink};
 
 /// One block's flagged contacts, each list in contact order, and their touch events.
 #[derive(Clone, Debug, Default)]
@@ -59,8 +59,7 @@ impl FlaggedBlock {
         };
         list.push(id as u32);
         if let Some(began) = event {
-            let chunk = if c.body_b == TERRAIN { link.map(|l| l.chunk) } else { None };
-            self.events.push(touch_event(bodies, c, chunk, began));
+            self.events.push(touch_event(bodies, c, c.terrain_chunk(link), began));
         }
     }
 }

@@ -62,8 +62,8 @@ const REBUILD_AS_CONTACTS: usize = MIN_CONTACTS_FOR_TEAM;
 /// the bodies' list heads (and twice as far ahead, for the bodies).
 const CREATE_AHEAD: usize = 4;
 
-/// Flagged contacts ahead for which the narrowphase's pass in contact order asks the cache for
-/// the contact and its pair's lookup slot (twice this far) and a separated one's neighbours in
+/// Separated contacts ahead for which the narrowphase's destroying pass, in contact order, asks
+/// the cache for the contact and its pair's lookup slot (twice this far) and its neighbours in
 /// its bodies' lists (this far).
 const END_AHEAD: usize = 4;
 
@@ -93,7 +93,8 @@ const ENDED: u8 = 4;
 const SEPARATED: u8 = 8;
 /// Apart and settled: not touching, not begun or ended, not separated. Only the narrowphase
 /// sets it, for the contact it has just updated, so a contact whose byte has it is in that
-/// state (a contact made in a slot since is too: new contacts are apart). The next update of
+/// state (creating a pending contact in a slot zeroes its byte: its update may not be skipped,
+/// it makes the contact ready, [`Contact::make_ready`]). The next update of
 /// such a pair that is still apart changes nothing in the contact, and is done from the bodies
 /// alone ([`World::update_contacts`]).
 const QUIET: u8 = 16;
@@ -127,7 +128,8 @@ pub(crate) struct StepScratch {
     pub(super) solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
     /// Per solver body, whether the solver moves it (it has an inverse mass): what the
-    /// colourings read, made once per step beside the solver bodies.
+    /// colourings read, made once per step with the solver indices, before the gather
+    /// ([`World::index_solver_bodies`]).
     movable: Vec<bool>,
     /// Velocities of the solver bodies (same indices).
     velocities: Vec<Velocity>,
@@ -141,7 +143,9 @@ pub(crate) struct StepScratch {
     /// A claim word per block of contacts, for the threads of the narrowphase (and then of
     /// the touching list's pass).
     pub(super) narrowphase_claims: Claims,
-    /// A claim word per block of body slots, for the threads of the proxy update.
+    /// A claim word per block of body slots or of the awake list, for the threads of the proxy
+    /// update, the solver indices, the gather (one more word, the colouring's) and the
+    /// finalisation.
     body_block_claims: Claims,
     /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
     left_fat: Vec<bool>,
@@ -198,6 +202,9 @@ impl StepScratch {
     /// Records the status of contact `id`, which just joined the awake set, so the passes that
     /// read the status bytes see it as it is.
     pub(crate) fn note_woken_contact(&mut self, id: u32, c: &Contact) {
+        // A pending contact's flags are not its own until the narrowphase makes it ready; no
+        // island wakes between creating one and that.
+        debug_assert!(!c.pending, "contact {id} woken while pending");
         let id = id as usize;
         if self.contact_status.len() <= id {
             self.contact_status.resize(id + 1, 0);
@@ -388,8 +395,10 @@ impl World {
 
     /// [`Stage::Narrowphase`]: update the awake contacts' manifolds, in blocks the world's
     /// threads share: each contact reads the bodies and writes only itself, so the result does
-    /// not depend on scheduling. Then, in contact order, begin and end of touching become bits and
-    /// events, and pairs whose fat boxes separated are destroyed.
+    /// not depend on scheduling; each block notes its contacts that separated, began or ended
+    /// touching, and their touch events ([`FlaggedBlock`]). Then, in contact order (block
+    /// order), the events are kept, begin and end of touching become bits, and pairs whose fat
+    /// boxes separated are destroyed.
     fn update_contacts(&mut self) {
         let settings = self.settings;
         let (bodies, awake, terrain) = (&self.bodies.bodies, &self.awake_contacts, &self.terrain);
@@ -505,6 +514,10 @@ impl World {
         debug_assert!(
             !self.broadphase.rebuild_due(),
             "the movable tree is rebuilt in the narrowphase's team"
+        );
+        debug_assert!(
+            self.awake_contacts.iter().all(|id| !self.contacts.contacts[id].pending),
+            "every awake contact made ready"
         );
         // The blocks' flagged contacts in block order, which is contact order: their events,
         // the islands' bits, and the separated contacts to destroy. Destroying one unlinks it
