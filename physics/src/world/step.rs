@@ -553,9 +553,21 @@ impl World {
             fixed: Softness::new((2.0 * s.contact_hertz).min(0.25 / h), s.contact_damping_ratio, h),
             warm_starting: s.warm_starting,
         };
-        self.index_solver_bodies();
-        self.list_touching_contacts();
-        self.gather_solver_bodies_beside_colouring(h, softness);
+        self.size_solver_arrays();
+        // On a team the contacts are coloured beside the gather, and the touching list, which
+        // the colouring reads, needs the solver indices first: they come in a pass of their
+        // own. Alone, the gather writes them, in its one pass over the bodies.
+        let shared =
+            helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM).is_some();
+        if shared {
+            self.index_solver_bodies();
+            self.list_touching_contacts();
+            self.gather_solver_bodies(h, Some(softness));
+        } else {
+            self.gather_solver_bodies(h, None);
+            self.list_touching_contacts();
+            self.scratch.contact_solver.prepare(&self.scratch.movable, softness);
+        }
         let scratch = &mut self.scratch;
         // The colourings check their lanes' bodies against the flags; the solve then reads the
         // solver arrays, which are as long, unchecked.
@@ -602,21 +614,18 @@ impl World {
         joints.store_general(bodies, motions, &mut self.joints.joints);
     }
 
-    /// The solver's indices for this step's awake bodies: solver index `k + 1` is awake body
-    /// `k` (slot 0 the fixed body), and whether the solver moves it, which is all the lists of
-    /// touching contacts and the colourings need of the bodies. The solver arrays are sized
-    /// here; [`World::gather_solver_bodies_beside_colouring`] fills them. In blocks of the awake
-    /// list the world's threads share: each entry is one body's alone.
-    fn index_solver_bodies(&mut self) {
-        let helpers = helpers_for(&self.threads, self.awake_bodies.count(), MIN_SOLVER_BODIES_FOR_TEAM);
+    /// The awake list and the solver arrays' lengths for this step: solver index `k + 1` is
+    /// awake body `k`, slot 0 the fixed body (written here). The rest is written by
+    /// [`World::index_solver_bodies`] and [`World::gather_solver_bodies`].
+    fn size_solver_arrays(&mut self) {
         let scratch = &mut self.scratch;
         scratch.awake.clear();
         scratch.awake.extend(self.awake_bodies.iter().map(|i| i as u32));
         if scratch.solver_index.len() < self.bodies.bodies.len() {
             scratch.solver_index.resize(self.bodies.bodies.len(), FIXED_SLOT);
         }
-        // Every entry past the fixed slot is written below or by the gather; only the lengths
-        // need setting.
+        // Every entry past the fixed slot is written by the index pass or the gather; only the
+        // lengths need setting.
         let count = scratch.awake.len() + 1;
         scratch.solver_bodies.resize(count, SolverBody::FIXED);
         scratch.movable.resize(count, false);
@@ -628,6 +637,15 @@ impl World {
         scratch.velocities[0] = Velocity::ZERO;
         scratch.motions[0] = Motion::ZERO;
         scratch.centers[0] = Vec3::ZERO;
+    }
+
+    /// Each awake body's solver index, and whether the solver moves it: all that the list of
+    /// touching contacts and the colourings need of the bodies. For a team, whose gather runs
+    /// beside the contacts' colouring ([`World::gather_solver_bodies`]). In blocks of the awake
+    /// list the world's threads share: each entry is one body's alone.
+    fn index_solver_bodies(&mut self) {
+        let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
+        let scratch = &mut self.scratch;
         let awake_count = scratch.awake.len();
         scratch.body_block_claims.reset(awake_count.div_ceil(BODY_BLOCK));
         let (claims, awake, bodies) =
@@ -642,8 +660,9 @@ impl World {
                 let movable = unsafe { movable.slice_mut(block.clone()) };
                 for k in block.clone() {
                     let body = awake[k] as usize;
-                    // SAFETY: as above, body `awake[k]` is this block's alone.
-                    unsafe { solver_index.slice_mut(body..body + 1)[0] = k as u32 + 1 };
+                    // SAFETY: as above, body `awake[k]` is this block's alone; it is a body
+                    // slot, and the index array has one entry per slot.
+                    unsafe { solver_index.write(body, k as u32 + 1) };
                     // What `solver_body` gives an inverse mass.
                     let b = &bodies[body];
                     movable[k - block.start] = b.body_type == BodyType::Dynamic && b.inv_mass > 0.0;
@@ -652,12 +671,13 @@ impl World {
         });
     }
 
-    /// Fills the solver arrays [`World::index_solver_bodies`] sized (mass, forces, velocities
-    /// and centre of each awake body), in blocks of the awake list the world's threads share,
-    /// while one member colours the touching contacts, which needs only the indices: the
-    /// colouring is the solve's one long serial part (the 3D pyramid's 15 000 contacts take
-    /// about 0.12 ms), and the gather about as long again.
-    fn gather_solver_bodies_beside_colouring(&mut self, h: f32, softness: ContactSoftness) {
+    /// Fills the solver arrays [`World::size_solver_arrays`] sized (mass, forces, velocities
+    /// and centre of each awake body), in blocks of the awake list the world's threads share.
+    /// With `colour_beside`, one member colours the touching contacts meanwhile, from the
+    /// indices and flags [`World::index_solver_bodies`] wrote: the colouring is the solve's one
+    /// long serial part (the 3D pyramid's 15 000 contacts take about 0.12 ms), and the gather
+    /// about as long again. Without, the gather writes the indices and flags too.
+    fn gather_solver_bodies(&mut self, h: f32, colour_beside: Option<ContactSoftness>) {
         let gravity = self.settings.gravity;
         let scratch = &mut self.scratch;
         let awake_count = scratch.awake.len();
@@ -666,15 +686,22 @@ impl World {
         scratch.body_block_claims.reset(awake_count.div_ceil(BODY_BLOCK) + 1);
         let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
         let (bodies, body_terrain) = (&self.bodies.bodies, &self.body_terrain);
-        let (movable, contacts) = (&scratch.movable, Mutex::new(&mut scratch.contact_solver));
+        let contacts = Mutex::new(&mut scratch.contact_solver);
+        let solver_index = SharedSlice::new(&mut scratch.solver_index);
+        let movable = SharedSlice::new(&mut scratch.movable);
         let solver_bodies = SharedSlice::new(&mut scratch.solver_bodies[1..]);
         let velocities = SharedSlice::new(&mut scratch.velocities[1..]);
         let motions = SharedSlice::new(&mut scratch.motions[1..]);
         let centers = SharedSlice::new(&mut scratch.centers[1..]);
         run_team(helpers, |team| {
             // Only the member that claims the stage's first block locks it, once.
-            let colour =
-                || contacts.lock().expect("no member panicked while colouring").prepare(movable, softness);
+            let colour = || {
+                if let Some(softness) = colour_beside {
+                    // SAFETY: with a colouring beside, no block writes the flags.
+                    let movable = unsafe { movable.as_slice() };
+                    contacts.lock().expect("no member panicked while colouring").prepare(movable, softness);
+                }
+            };
             team.for_blocks_beside(awake_count, BODY_BLOCK, claims, colour, |block| {
                 // SAFETY: each block of the awake list (and of the solver arrays, one entry
                 // per awake body) is one member's in this stage.
@@ -691,11 +718,19 @@ impl World {
                     let b = &bodies[body];
                     let water = body_terrain[body].water.as_ref();
                     solver_bodies[local] = solver_body(b, water, gravity, h);
-                    debug_assert_eq!(
-                        movable[k + 1],
-                        solver_bodies[local].inv_mass > 0.0,
-                        "movable as indexed"
-                    );
+                    let moves = solver_bodies[local].inv_mass > 0.0;
+                    if colour_beside.is_none() {
+                        // SAFETY: the awake list holds each body once, so its solver index
+                        // and flag are written by this block alone; the index array has an
+                        // entry per body slot, the flags one per awake body and the fixed one.
+                        unsafe {
+                            solver_index.write(body, k as u32 + 1);
+                            movable.write(k + 1, moves);
+                        }
+                    } else {
+                        // SAFETY: with a colouring beside, the flags are only read.
+                        debug_assert_eq!(unsafe { movable.read(k + 1) }, moves, "movable as indexed");
+                    }
                     velocities[local] = Velocity::new(b.linear_velocity, b.angular_velocity);
                     motions[local] = Motion::ZERO;
                     centers[local] = b.center();
