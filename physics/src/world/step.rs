@@ -506,7 +506,10 @@ impl World {
                         }
                         let (local, id) = (local as usize, block.start + local as usize);
                         update((id, (&mut block_contacts[local], &mut block_status[local])));
-                        flagged.note(id, &block_contacts[local], links[id].as_ref(), body_store);
+                        // Most updates flag nothing: the status byte just written says so.
+                        if block_status[local] & (SEPARATED | BEGAN | ENDED) != 0 {
+                            flagged.note(id, &block_contacts[local], links[id].as_ref(), body_store);
+                        }
                     }
                 }
             });
