@@ -128,8 +128,8 @@ pub(crate) struct StepScratch {
     pub(super) solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
     /// Per solver body, whether the solver moves it (it has an inverse mass): what the
-    /// colourings read, made once per step with the solver indices, before the gather
-    /// ([`World::index_solver_bodies`]).
+    /// colourings read, made once per step with the solver indices (on a team before the
+    /// gather, [`World::index_solver_bodies`]; alone by it, [`World::gather_solver_bodies`]).
     movable: Vec<bool>,
     /// Velocities of the solver bodies (same indices).
     velocities: Vec<Velocity>,
