@@ -10,4 +10,4 @@ pub(crate) mod team;
 
 pub(crate) use prefetch::prefetch_at;
 pub(crate) use shared_slice::SharedSlice;
-pub(crate) use team::{Claims, Team, colour_claims, run_team};
+pub(crate) use team::{Claims, ColourParts, Team, colour_claims, run_team};

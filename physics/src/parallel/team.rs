@@ -127,14 +127,17 @@ impl<'a> Team<'a> {
     }
 
     /// Runs a stage whose blocks are `blocks` (block `j`'s items: its range), with claim words
-    /// `claims` (one per block): this member does the blocks it claims; returns once every
-    /// block of the stage is done. Alone, it runs `whole` at once instead.
+    /// `claims` (one per block): this member does the blocks it claims, from block `first`
+    /// on (by default its share's first: `count * index / size`) and then from the stage's
+    /// first; returns once every block of the stage is done. Alone, it runs `whole` at once
+    /// instead.
     fn stage(
         &self,
         count: usize,
         block: impl Fn(usize) -> Range<usize>,
         claims: &[AtomicU32],
         whole: Range<usize>,
+        first: Option<usize>,
         work: &mut impl FnMut(Range<usize>),
     ) {
         let Some(state) = self.state else {
@@ -148,7 +151,7 @@ impl<'a> Team<'a> {
         }
         let stage = self.stage.get() + 1;
         self.stage.set(stage);
-        let start = count * self.index / self.size;
+        let start = first.map_or(count * self.index / self.size, |first| first.min(count - 1));
         let mut done = 0;
         for j in (start..count).chain(0..start) {
             if claims[j].fetch_max(stage, Ordering::Relaxed) < stage {
@@ -183,7 +186,7 @@ impl<'a> Team<'a> {
     ) {
         let blocks = count.div_ceil(block_len);
         let block = |j: usize| j * block_len..((j + 1) * block_len).min(count);
-        self.stage(blocks, block, claims, 0..count, &mut work);
+        self.stage(blocks, block, claims, 0..count, None, &mut work);
     }
 
     /// [`Team::for_blocks`] with `beside` as one more block of the same stage, its first:
@@ -208,7 +211,7 @@ impl<'a> Team<'a> {
         }
         let blocks = count.div_ceil(block_len);
         // Block `j` of the stage is `j..j + 1`: 0 is `beside`, the rest the item blocks.
-        self.stage(blocks + 1, |j| j..j + 1, claims, 0..0, &mut |j: Range<usize>| match j.start {
+        self.stage(blocks + 1, |j| j..j + 1, claims, 0..0, None, &mut |j: Range<usize>| match j.start {
             0 => beside(),
             k => work((k - 1) * block_len..(k * block_len).min(count)),
         });
@@ -217,30 +220,67 @@ impl<'a> Team<'a> {
     /// Runs `work` on the blocks of each colour of `colours` (batch ranges, in solve order),
     /// one stage per colour, then on `serial` (batches that may share bodies: one block).
     /// `claims` has a word per block: [`Team::blocks_of`] each colour's length, then one.
+    /// With a member per part of `parts`, each member starts a colour at its part's block.
     pub fn for_each_colour(
         &self,
         colours: &[Range<usize>],
+        parts: ColourParts,
         serial: Range<usize>,
         claims: &[AtomicU32],
         mut work: impl FnMut(Range<usize>),
     ) {
         let mut first_claim = 0;
-        for colour in colours {
+        let own_part = parts.count > 1 && parts.count == self.size;
+        for (c, colour) in colours.iter().enumerate() {
             let count = Team::blocks_of(colour.len());
             let len = colour_block_len(colour.len());
             let block = |j: usize| colour.start + j * len..(colour.start + (j + 1) * len).min(colour.end);
-            self.stage(count, block, &claims[first_claim..first_claim + count], colour.clone(), &mut work);
+            // The block that holds this member's part's first item.
+            let first = own_part.then(|| (parts.firsts[c * parts.count + self.index] - colour.start) / len);
+            self.stage(
+                count,
+                block,
+                &claims[first_claim..first_claim + count],
+                colour.clone(),
+                first,
+                &mut work,
+            );
             first_claim += count;
         }
         if !serial.is_empty() {
             let whole = serial.clone();
-            self.stage(1, |_| serial.clone(), &claims[first_claim..first_claim + 1], whole, &mut work);
+            self.stage(1, |_| serial.clone(), &claims[first_claim..first_claim + 1], whole, None, &mut work);
         }
     }
 
     /// Runs `work` once, by whichever member claims it, as one stage (work that is not split).
     pub fn once(&self, claim: &AtomicU32, mut work: impl FnMut()) {
-        self.stage(1, |_| 0..1, std::slice::from_ref(claim), 0..1, &mut |_| work());
+        self.stage(1, |_| 0..1, std::slice::from_ref(claim), 0..1, None, &mut |_| work());
+    }
+}
+
+/// Where each colour's parts begin, for [`Team::for_each_colour`]: per colour, the first item
+/// of each of `count` parts (the colours' items, absolute), in part order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColourParts<'a> {
+    count: usize,
+    firsts: &'a [usize],
+}
+
+impl ColourParts<'static> {
+    /// No parts: each member starts each colour at its share of the blocks.
+    pub const NONE: ColourParts<'static> = ColourParts { count: 1, firsts: &[] };
+}
+
+impl<'a> ColourParts<'a> {
+    /// `count` parts per colour, beginning at `firsts` (`count` per colour, in colour order).
+    pub fn new(count: usize, firsts: &'a [usize]) -> ColourParts<'a> {
+        debug_assert!(
+            count > 0 && firsts.len().is_multiple_of(count),
+            "{} firsts of {count} parts",
+            firsts.len()
+        );
+        ColourParts { count, firsts }
     }
 }
 
@@ -307,12 +347,20 @@ mod tests {
 
     #[test]
     fn every_batch_is_worked_once_and_colours_in_order() {
-        // Colours big and small, then serial batches, on teams of 1 to 4 threads: every
-        // batch is visited once, and no batch of a colour is visited before all batches of
-        // the colours before it.
+        // Colours big and small, then serial batches, on teams of 1 to 4 threads, without
+        // parts and with a part per member (some empty, some at a colour's end): every batch
+        // is visited once, and no batch of a colour is visited before all batches of the
+        // colours before it.
         let colours = [0..400, 400..403, 403..405, 405..1000, 1000..1001, 1001..1114, 1114..1147];
         let mut claims = Claims::default();
-        for size in 1..=4 {
+        for (size, with_parts) in (1..=4).flat_map(|size| [(size, false), (size, true)]) {
+            let firsts: Vec<usize> = colours
+                .iter()
+                .flat_map(|c| {
+                    (0..size).map(|p| if p == 1 { c.end } else { c.start + c.len() * p * p / (size * size) })
+                })
+                .collect();
+            let parts = if with_parts { ColourParts::new(size, &firsts) } else { ColourParts::NONE };
             claims.reset(colour_claims(&colours, 1156usize.div_ceil(BLOCK_BATCHES)));
             let state = TeamState::default();
             let visits: Vec<AtomicUsize> = (0..1156).map(|_| AtomicUsize::new(0)).collect();
@@ -322,9 +370,10 @@ mod tests {
             std::thread::scope(|scope| {
                 for index in 0..size {
                     let (state, visits, done, colours, claims) = (&state, &visits, &done, &colours, &claims);
+                    let parts = &parts;
                     scope.spawn(move || {
                         let team = Team::member(index, size, state);
-                        team.for_each_colour(colours, 1147..1156, claims.words(), |range| {
+                        team.for_each_colour(colours, *parts, 1147..1156, claims.words(), |range| {
                             for batch in range {
                                 // Every batch of the earlier colours is done already.
                                 let before: usize =
@@ -337,7 +386,10 @@ mod tests {
                     });
                 }
             });
-            assert!(visits.iter().all(|v| v.load(Ordering::SeqCst) == 1), "{size} threads");
+            assert!(
+                visits.iter().all(|v| v.load(Ordering::SeqCst) == 1),
+                "{size} threads, parts {with_parts}"
+            );
         }
     }
 
@@ -395,7 +447,9 @@ mod tests {
         let state = TeamState::default();
         let team = Team::member(0, 2, &state);
         let mut visited = 0;
-        team.for_each_colour(&colours, 300..300, claims.words(), |range| visited += range.len());
+        team.for_each_colour(&colours, ColourParts::NONE, 300..300, claims.words(), |range| {
+            visited += range.len()
+        });
         assert_eq!(visited, 300);
     }
 }

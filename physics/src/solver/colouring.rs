@@ -19,6 +19,7 @@
 //! pyramid's 15 500 begin or end touching every step), and copying the input for a comparison
 //! that fails would be all cost.
 
+use super::body_parts::{BodyParts, MAX_PARTS};
 use crate::narrowphase::MAX_MANIFOLD_POINTS;
 use std::ops::Range;
 
@@ -41,15 +42,23 @@ pub(crate) struct Batches {
     /// The overflow's batches, after the colours: they may share bodies, so they are solved
     /// one after another.
     pub serial: Range<usize>,
+    /// Per colour, per part of the solver bodies ([`BodyParts`]), the batch where the colour's
+    /// contacts of that part begin (the batch holding the first, which may end the part before's).
+    /// A colour's contacts go part by part, by a contact's first movable body.
+    pub part_starts: Vec<usize>,
     /// Colours in use, one bit each, per solver body.
     body_colours: Vec<u64>,
-    /// Per contact, its colour and point count as one sort key ([`sort_key`]), or `NO_KEY`
-    /// in the overflow.
+    /// Per contact, its colour, part and point count as one sort key ([`sort_key`]), or
+    /// `NO_KEY` in the overflow.
     keys: Vec<u16>,
-    /// The coloured contacts sorted by key, stably: colour by colour, by point count within.
+    /// The coloured contacts sorted by key, stably: colour by colour, part by part within, by
+    /// point count within that.
     order: Vec<u32>,
     /// Contacts that found no free colour (a body with more than `COLOURS` contacts).
     overflow: Vec<u32>,
+    /// Per sort key, its contacts' count, then where its run begins and, once they are
+    /// placed, where it ends.
+    key_counts: Vec<u32>,
     /// What [`Batches::build_or_keep`] last built the batches from: pairs, movable flags and
     /// point counts (no pairs after a [`Batches::build_in_pairs`]).
     built_from: (Vec<(u32, u32)>, Vec<bool>, Vec<u8>),
@@ -62,11 +71,14 @@ const POINT_COUNTS: usize = MAX_MANIFOLD_POINTS + 1;
 /// The key of an overflowing contact.
 const NO_KEY: u16 = u16::MAX;
 
-/// The sort key of a contact of colour `colour` with `points` manifold points: colours in
-/// order, and point counts in order within each.
-fn sort_key(colour: usize, points: u8) -> u16 {
+// Sort keys of every colour's parts' point counts fit in a `u16`, below `NO_KEY`.
+const _: () = assert!(COLOURS * MAX_PARTS * POINT_COUNTS < NO_KEY as usize);
+
+/// The sort key of a contact of colour `colour`, in part `part` of `parts`, with `points`
+/// manifold points: colours in order, parts in order within each, point counts within those.
+fn sort_key(colour: usize, part: usize, parts: usize, points: u8) -> u16 {
     debug_assert!(usize::from(points) < POINT_COUNTS, "{points} manifold points");
-    (colour * POINT_COUNTS + usize::from(points).min(POINT_COUNTS - 1)) as u16
+    ((colour * parts + part) * POINT_COUNTS + usize::from(points).min(POINT_COUNTS - 1)) as u16
 }
 
 impl Batches {
@@ -81,9 +93,19 @@ impl Batches {
     /// Each colour, and the overflow, is padded with a batch of empty lanes to an even number
     /// of batches: the contact solver stores batches two by two (`BatchPair`), and no pair
     /// then holds batches of two colours.
-    pub fn build_in_pairs(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
+    ///
+    /// Within a colour, contacts go part by part of `parts` (by the part of the contact's first
+    /// movable body), and by point count within a part: the order a team's members find their
+    /// own bodies in ([`Batches::part_starts`]). The colours are the same for any parts.
+    pub fn build_in_pairs(
+        &mut self,
+        pairs: &[(u32, u32)],
+        movable: &[bool],
+        points: &[u8],
+        parts: BodyParts,
+    ) {
         self.built_from.0.clear();
-        self.build_batches(pairs, movable, points, true);
+        self.build_batches(pairs, movable, points, parts, true);
     }
 
     /// [`Batches::build_in_pairs`] without the padding (what [`Batches::build_or_keep`] builds
@@ -91,7 +113,7 @@ impl Batches {
     #[cfg(test)]
     pub fn build(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8]) {
         self.built_from.0.clear();
-        self.build_batches(pairs, movable, points, false);
+        self.build_batches(pairs, movable, points, BodyParts::WHOLE, false);
     }
 
     /// The batches of [`Batches::build_in_pairs`] without the padding, or nothing when the
@@ -111,19 +133,106 @@ impl Batches {
         last_movable.extend_from_slice(movable);
         last_points.clear();
         last_points.extend_from_slice(points);
-        self.build_batches(pairs, movable, points, false);
+        self.build_batches(pairs, movable, points, BodyParts::WHOLE, false);
     }
 
     /// Colours and batches `pairs`: greedy colours in contact order, then one counting sort
-    /// by (colour, point count), stable in contact order, cut into batches. (Pushing each
-    /// contact onto its colour's list and ordering each list by point count afterwards took a
-    /// third more instructions: 3D pyramid, 15 500 contacts.)
-    fn build_batches(&mut self, pairs: &[(u32, u32)], movable: &[bool], points: &[u8], in_pairs: bool) {
+    /// by (colour, part, point count), stable in contact order, cut into batches. (Pushing
+    /// each contact onto its colour's list and ordering each list by point count afterwards
+    /// took a third more instructions: 3D pyramid, 15 500 contacts.)
+    fn build_batches(
+        &mut self,
+        pairs: &[(u32, u32)],
+        movable: &[bool],
+        points: &[u8],
+        parts: BodyParts,
+        in_pairs: bool,
+    ) {
         self.body_colours.clear();
         self.body_colours.resize(movable.len(), 0);
         self.keys.clear();
         self.overflow.clear();
-        let mut starts = [0u32; COLOURS * POINT_COUNTS];
+        let part_count = parts.count();
+        // Out of `self` while the loop pushes onto its other lists, which could otherwise be
+        // taken to move it.
+        let mut key_counts = std::mem::take(&mut self.key_counts);
+        key_counts.clear();
+        key_counts.resize(COLOURS * part_count * POINT_COUNTS, 0);
+        // One thread's single part keeps the loop it had before parts.
+        if part_count == 1 {
+            self.colour_in_order::<false>(pairs, movable, points, parts, &mut key_counts);
+        } else {
+            self.colour_in_order::<true>(pairs, movable, points, parts, &mut key_counts);
+        }
+        let starts = key_counts.as_mut_slice();
+        // Counts to first positions, then each contact to its place, in contact order.
+        let mut total = 0;
+        for start in starts.iter_mut() {
+            let count = *start;
+            *start = total;
+            total += count;
+        }
+        self.order.clear();
+        self.order.resize(total as usize, 0);
+        for (index, &key) in self.keys.iter().enumerate().filter(|(_, k)| **k != NO_KEY) {
+            let place = &mut starts[usize::from(key)];
+            self.order[*place as usize] = index as u32;
+            *place += 1;
+        }
+        // Each key's slot now holds where its run ends: a colour's contacts run from the end
+        // of the colour before to the end of its own last part's last point count, and a
+        // part's from the end of the part before.
+        self.lanes.clear();
+        self.colours.clear();
+        self.part_starts.clear();
+        let run_end =
+            |colour: usize, part: usize| starts[(colour * part_count + part + 1) * POINT_COUNTS - 1] as usize;
+        let mut begin = 0;
+        for colour in 0..COLOURS {
+            let end = run_end(colour, part_count - 1);
+            if end > begin {
+                let start = self.lanes.len();
+                self.part_starts.push(start);
+                for part in 1..part_count {
+                    self.part_starts.push(start + (run_end(colour, part - 1) - begin) / 4);
+                }
+                // Whole fours as they are (a short copy into a filled array was a call to
+                // `memset` and one to `memcpy` per batch), then the rest.
+                let chunks = self.order[begin..end].chunks_exact(4);
+                let rest = chunks.remainder();
+                self.lanes.extend(chunks.map(|c| [c[0], c[1], c[2], c[3]]));
+                if !rest.is_empty() {
+                    self.lanes.push(std::array::from_fn(|i| rest.get(i).copied().unwrap_or(EMPTY_LANE)));
+                }
+                if in_pairs && (self.lanes.len() - start) % 2 == 1 {
+                    self.lanes.push([EMPTY_LANE; 4]);
+                }
+                self.colours.push(start..self.lanes.len());
+            }
+            begin = end;
+        }
+        // Overflow contacts may share bodies with each other: one lane each.
+        let start = self.lanes.len();
+        self.lanes.extend(self.overflow.iter().map(|&i| [i, EMPTY_LANE, EMPTY_LANE, EMPTY_LANE]));
+        if in_pairs && self.overflow.len() % 2 == 1 {
+            self.lanes.push([EMPTY_LANE; 4]);
+        }
+        self.serial = start..self.lanes.len();
+        self.key_counts = key_counts;
+    }
+
+    /// The first pass of [`Batches::build_batches`]: greedy first-fit colours in contact order,
+    /// each contact's sort key, and each key's count (into `key_counts`, zeroed). `SPLIT` says
+    /// there is more than one part.
+    fn colour_in_order<const SPLIT: bool>(
+        &mut self,
+        pairs: &[(u32, u32)],
+        movable: &[bool],
+        points: &[u8],
+        parts: BodyParts,
+        key_counts: &mut [u32],
+    ) {
+        let part_count = if SPLIT { parts.count() } else { 1 };
         for (index, &(a, b)) in pairs.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             let used_a = if movable[a] { self.body_colours[a] } else { 0 };
@@ -142,52 +251,11 @@ impl Batches {
             if movable[b] {
                 self.body_colours[b] |= bit;
             }
-            let key = sort_key(colour, points[index]);
-            starts[usize::from(key)] += 1;
+            let part = if SPLIT { parts.of(if movable[a] { a } else { b } as u32) } else { 0 };
+            let key = sort_key(colour, part, part_count, points[index]);
+            key_counts[usize::from(key)] += 1;
             self.keys.push(key);
         }
-        // Counts to first positions, then each contact to its place, in contact order.
-        let mut total = 0;
-        for start in &mut starts {
-            let count = *start;
-            *start = total;
-            total += count;
-        }
-        self.order.clear();
-        self.order.resize(total as usize, 0);
-        for (index, &key) in self.keys.iter().enumerate().filter(|(_, k)| **k != NO_KEY) {
-            let place = &mut starts[usize::from(key)];
-            self.order[*place as usize] = index as u32;
-            *place += 1;
-        }
-        // Each key's slot now holds where its run ends: a colour's contacts run from the end
-        // of the colour before to the end of its own last point count.
-        self.lanes.clear();
-        self.colours.clear();
-        let mut begin = 0;
-        for colour in 0..COLOURS {
-            let end = starts[colour * POINT_COUNTS + POINT_COUNTS - 1] as usize;
-            if end > begin {
-                let start = self.lanes.len();
-                for chunk in self.order[begin..end].chunks(4) {
-                    let mut lanes = [EMPTY_LANE; 4];
-                    lanes[..chunk.len()].copy_from_slice(chunk);
-                    self.lanes.push(lanes);
-                }
-                if in_pairs && (self.lanes.len() - start) % 2 == 1 {
-                    self.lanes.push([EMPTY_LANE; 4]);
-                }
-                self.colours.push(start..self.lanes.len());
-            }
-            begin = end;
-        }
-        // Overflow contacts may share bodies with each other: one lane each.
-        let start = self.lanes.len();
-        self.lanes.extend(self.overflow.iter().map(|&i| [i, EMPTY_LANE, EMPTY_LANE, EMPTY_LANE]));
-        if in_pairs && self.overflow.len() % 2 == 1 {
-            self.lanes.push([EMPTY_LANE; 4]);
-        }
-        self.serial = start..self.lanes.len();
     }
 
     /// Number of colours in use (for the profile).
@@ -331,7 +399,7 @@ mod tests {
             let (pairs, points, movable) = random_input(&mut state, bodies, len, 5);
             let (mut plain, mut paired) = (Batches::default(), Batches::default());
             plain.build(&pairs, &movable, &points);
-            paired.build_in_pairs(&pairs, &movable, &points);
+            paired.build_in_pairs(&pairs, &movable, &points, BodyParts::WHOLE);
             assert_eq!(plain.colours.len(), paired.colours.len(), "{len} pairs");
             let ranges = plain.colours.iter().chain([&plain.serial]);
             for (want, got) in ranges.zip(paired.colours.iter().chain([&paired.serial])) {
@@ -344,6 +412,52 @@ mod tests {
                 assert!(got.len() - want.len() == want.len() % 2, "{want:?} padded to {got:?}");
                 for lanes in &paired.lanes[got.start + want.len()..got.end] {
                     assert_eq!(*lanes, [EMPTY_LANE; 4]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parts_order_each_colours_contacts_and_change_nothing_else() {
+        // Random pairs over many bodies, in one to four parts (one empty), in pairs of
+        // batches: each colour holds the contacts it holds without parts, part by part (by
+        // the first movable body), by point count within a part, in contact order within
+        // that; and each part's start is the batch that holds its first contact.
+        let mut state = 3u32;
+        for starts in [&[][..], &[700], &[250, 250, 1400], &[100, 900, 1500]] {
+            let parts = BodyParts::new(starts);
+            let (pairs, points, movable) = random_input(&mut state, 2000, 3000, 6);
+            let (mut whole, mut split) = (Batches::default(), Batches::default());
+            whole.build_in_pairs(&pairs, &movable, &points, BodyParts::WHOLE);
+            split.build_in_pairs(&pairs, &movable, &points, parts);
+            assert_eq!(whole.colours, split.colours, "{starts:?}");
+            assert_eq!(&whole.lanes[whole.serial.clone()], &split.lanes[split.serial.clone()]);
+            assert_eq!(split.part_starts.len(), split.colours.len() * parts.count());
+            let part_of = |k: u32| {
+                let (a, b) = pairs[k as usize];
+                parts.of(if movable[a as usize] { a } else { b })
+            };
+            for (c, colour) in split.colours.iter().enumerate() {
+                let contacts = |b: &Batches| -> Vec<u32> {
+                    b.lanes[colour.clone()].iter().flatten().copied().filter(|&l| l != EMPTY_LANE).collect()
+                };
+                let (mut want, got) = (contacts(&whole), contacts(&split));
+                want.sort_by_key(|&k| (part_of(k), points[k as usize], k));
+                assert_eq!(got, want, "colour {c} of {starts:?}");
+                for part in 0..parts.count() {
+                    let first = split.part_starts[c * parts.count() + part];
+                    assert!(colour.start <= first && first <= colour.end);
+                    // Every contact of the part is in its first batch or after; the batch
+                    // before, if in the colour, holds none.
+                    let in_part =
+                        |batch: &[u32; 4]| batch.iter().any(|&l| l != EMPTY_LANE && part_of(l) == part);
+                    assert!(
+                        split.lanes[colour.start..first].iter().all(|b| !in_part(b)),
+                        "part {part} before {first}"
+                    );
+                    if split.lanes[first..colour.end].iter().any(in_part) {
+                        assert!(in_part(&split.lanes[first]), "part {part} does not begin at {first}");
+                    }
                 }
             }
         }

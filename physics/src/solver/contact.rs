@@ -18,6 +18,7 @@ mod passes;
 
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
+use super::body_parts::BodyParts;
 use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Halves, Vec3Lanes, f32x4};
 use super::{Motion, Softness, SolverBody, Velocity};
@@ -25,7 +26,7 @@ use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
-use crate::parallel::{Claims, Team, colour_claims, prefetch_at};
+use crate::parallel::{Claims, ColourParts, Team, colour_claims, prefetch_at};
 #[cfg(feature = "test-support")]
 use crate::world::ContactLanes;
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
@@ -133,6 +134,11 @@ pub(crate) struct ContactSolver {
     wide: Vec<BatchPair>,
     /// Each colour's pairs: the colouring's batch ranges halved (each colour has whole pairs).
     pair_colours: Vec<Range<usize>>,
+    /// The solver bodies' parts the colouring ordered each colour by.
+    part_count: usize,
+    /// Per colour, per part, the pair where the part's contacts begin
+    /// ([`Batches::part_starts`] halved).
+    pair_part_starts: Vec<usize>,
     /// The overflow's pairs, after every colour's.
     pair_serial: Range<usize>,
     /// A claim word per block of the colours, for the team.
@@ -152,15 +158,16 @@ impl ContactSolver {
 
     /// Colours the touching contacts given through [`ContactSolver::touching_mut`] into
     /// batches, to be filled by the solve's team ([`SharedContacts::fill`]); `movable` has an
-    /// entry per solver body, true where the solver moves it.
-    pub fn prepare(&mut self, movable: &[bool], softness: ContactSoftness) {
+    /// entry per solver body, true where the solver moves it. Each colour's contacts go part
+    /// by part of `parts`, where the team's members start ([`BodyParts`]).
+    pub fn prepare(&mut self, movable: &[bool], softness: ContactSoftness, parts: BodyParts) {
         self.softness = softness;
         // Every lane's bodies index the solver arrays; the solve reads them unchecked.
         let n = movable.len() as u32;
         assert!(self.pairs.iter().all(|&(a, b)| a < n && b < n), "a contact's solver body out of range");
         // A half with no points is padding (`point_counts`): every touching contact has one.
         debug_assert!(self.point_counts.iter().all(|&n| n > 0), "a touching contact without points");
-        self.batches.build_in_pairs(&self.pairs, movable, &self.point_counts);
+        self.batches.build_in_pairs(&self.pairs, movable, &self.point_counts, parts);
         let in_pairs = |batches: &Range<usize>| {
             debug_assert!(
                 batches.start.is_multiple_of(2) && batches.end.is_multiple_of(2),
@@ -171,6 +178,9 @@ impl ContactSolver {
         self.pair_colours.clear();
         self.pair_colours.extend(self.batches.colours.iter().map(in_pairs));
         self.pair_serial = in_pairs(&self.batches.serial);
+        self.part_count = parts.count();
+        self.pair_part_starts.clear();
+        self.pair_part_starts.extend(self.batches.part_starts.iter().map(|&batch| batch / 2));
         let pair_count = self.batches.lanes.len() / 2;
         // Enough words for the colours' blocks and for the fill's and store's blocks of pairs.
         self.claims.reset(colour_claims(&self.pair_colours, pair_count.div_ceil(BLOCK_PAIRS)));
@@ -239,6 +249,7 @@ impl ContactSolver {
         SharedContacts {
             wide: SharedSlice::new(&mut self.wide),
             colours: &self.pair_colours,
+            parts: ColourParts::new(self.part_count.max(1), &self.pair_part_starts),
             serial: self.pair_serial.clone(),
             claims: self.claims.words(),
             #[cfg(target_arch = "x86_64")]
@@ -262,6 +273,8 @@ pub(crate) struct SharedContacts<'a> {
     wide: SharedSlice<'a, BatchPair>,
     /// Each colour's pairs.
     colours: &'a [Range<usize>],
+    /// Where each colour's parts begin, for the members to start at their own.
+    parts: ColourParts<'a>,
     /// The overflow's pairs, after the colours'.
     serial: Range<usize>,
     claims: &'a [AtomicU32],
@@ -377,7 +390,7 @@ impl SharedContacts<'_> {
     /// once on eight lanes where the CPU has AVX and they have the same number of points, else
     /// one after the other on four (a half of empty lanes is skipped).
     fn run_pass(&self, team: &Team, pass: &impl Pass) {
-        team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
+        team.for_each_colour(self.colours, self.parts, self.serial.clone(), self.claims, |range| {
             // The serial batches may share bodies: they run one after another, in order. They
             // come after every colour (`Batches::build_in_pairs`), so a range before them is a
             // colour's.
@@ -472,7 +485,7 @@ impl SharedContacts<'_> {
     pub fn apply_restitution(&self, team: &Team, velocities: &SharedSlice<Velocity>, threshold: f32) {
         let threshold = f32x4::splat(-threshold);
         // Once a step, with few bouncing contacts: four lanes at a time.
-        team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
+        team.for_each_colour(self.colours, self.parts, self.serial.clone(), self.claims, |range| {
             // SAFETY: as in `run_pass`.
             for pair in unsafe { self.wide.slice_mut(range) } {
                 for h in pair.filled_halves() {

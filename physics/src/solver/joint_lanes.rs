@@ -16,7 +16,7 @@ use crate::joint::{Joint, JointImpulses, Limits};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
-use crate::parallel::{Claims, Team, colour_claims};
+use crate::parallel::{Claims, ColourParts, Team, colour_claims};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 
@@ -597,7 +597,7 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
         // SAFETY: solver bodies and motions are written only while integrating positions, a
         // stage of its own.
         let (bodies, motions) = unsafe { (arrays.bodies.as_slice(), arrays.motions.as_slice()) };
-        team.for_each_colour(self.colours, self.serial.clone(), self.claims, |range| {
+        team.for_each_colour(self.colours, ColourParts::NONE, self.serial.clone(), self.claims, |range| {
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done.
             for w in unsafe { self.wide.slice_mut(range) } {

@@ -4,6 +4,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx;
+mod body_parts;
 mod colouring;
 mod contact;
 mod joint;
@@ -15,6 +16,7 @@ mod soft;
 mod spherical_joint;
 mod substeps;
 
+pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub(crate) use joint::JointSolver;
 pub use soft::Softness;

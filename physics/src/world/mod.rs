@@ -9,6 +9,7 @@ mod islands;
 mod joints;
 mod recording;
 mod settings;
+mod solver_parts;
 mod step;
 mod terrain;
 #[cfg(feature = "test-support")]

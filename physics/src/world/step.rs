@@ -6,6 +6,7 @@ use super::continuous::time_of_impact;
 use super::flagged::FlaggedBlock;
 use super::islands::IslandTimers;
 use super::joints::joints_blocking_collision;
+use super::solver_parts::SolverParts;
 use super::touching::TouchingBlock;
 use super::wake::WakeCause;
 use super::{StepSettings, TouchEvent, WaterContact, World, body_fat_aabb, graph, tight_aabb};
@@ -20,7 +21,7 @@ use crate::parallel::{Claims, SharedSlice, run_team};
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::query::Ray;
 use crate::solver::{
-    ContactSoftness, ContactSolver, JointSolver, Motion, Softness, SolverBody, SubstepSettings,
+    BodyParts, ContactSoftness, ContactSolver, JointSolver, Motion, Softness, SolverBody, SubstepSettings,
     TouchingContacts, Velocity, solve_substeps,
 };
 use crate::terrain::{ChunkCoord, Terrain};
@@ -51,7 +52,7 @@ const MIN_BODIES_FOR_TEAM: usize = 1024;
 /// Awake bodies before gathering the solver's arrays and finalising run on the world's
 /// threads: they do more per body than the proxy update (the rain's 2005 bodies on two threads:
 /// finalising 0.028 → 0.018 ms, where the proxy update was 0.015 ms slower shared).
-const MIN_SOLVER_BODIES_FOR_TEAM: usize = 1024;
+pub(super) const MIN_SOLVER_BODIES_FOR_TEAM: usize = 1024;
 
 /// What a due rebuild of the movable tree counts as, in awake contacts, towards sharing the
 /// narrowphase stage it runs beside: a rebuild takes about as long as updating this many
@@ -84,7 +85,7 @@ pub(super) fn helpers_for(
 }
 
 /// Body slots in a block of the proxy update (whole words of the awake set).
-const BODY_BLOCK: usize = 512;
+pub(super) const BODY_BLOCK: usize = 512;
 
 /// Bits of a contact's status byte after the narrowphase ([`contact_status`]).
 pub(super) const TOUCHING: u8 = 1;
@@ -123,14 +124,14 @@ pub(crate) struct StepScratch {
     /// Per contact id, its flags after this step's narrowphase (valid for awake contacts).
     pub(super) contact_status: Vec<u8>,
     /// Body slots simulated this step; solver index `k + 1` is `awake[k]`.
-    awake: Vec<u32>,
+    pub(super) awake: Vec<u32>,
     /// Solver index per body slot (`FIXED_SLOT` unless awake this step).
     pub(super) solver_index: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
     /// Per solver body, whether the solver moves it (it has an inverse mass): what the
     /// colourings read, made once per step with the solver indices (on a team before the
     /// gather, [`World::index_solver_bodies`]; alone by it, [`World::gather_solver_bodies`]).
-    movable: Vec<bool>,
+    pub(super) movable: Vec<bool>,
     /// Velocities of the solver bodies (same indices).
     velocities: Vec<Velocity>,
     /// Motion of the solver bodies since the step began (same indices).
@@ -170,6 +171,8 @@ pub(crate) struct StepScratch {
     /// Per awake body, whether it is a moving kinematic body touching a sleeping dynamic
     /// body: only those walk their contact lists ([`World::keep_touched_awake`]).
     touches_sleeper: Vec<bool>,
+    /// The awake bodies cut into a part per thread of the solve, on a team.
+    pub(super) solver_parts: SolverParts,
     /// The contacts the narrowphase's blocks flagged, a list per block of contacts.
     flagged_blocks: Vec<FlaggedBlock>,
     /// The separated contacts of every block, in contact order, for destroying.
@@ -193,6 +196,7 @@ impl StepScratch {
             + self.touching_blocks.iter().map(|b| b.len() * (4 + 8 + 1)).sum::<usize>()
             + self.touches_sleeper.len()
             + self.flagged_blocks.iter().map(FlaggedBlock::bytes).sum::<usize>()
+            + self.solver_parts.bytes()
             + self.separated.len() * 4
             + self.solver_bodies.len() * size_of::<SolverBody>()
             + (self.velocities.len() + self.motions.len()) * size_of::<Velocity>()
@@ -569,7 +573,8 @@ impl World {
         } else {
             self.gather_solver_bodies(h, None);
             self.list_touching_contacts();
-            self.scratch.contact_solver.prepare(&self.scratch.movable, softness);
+            self.scratch.solver_parts.make_whole();
+            self.scratch.contact_solver.prepare(&self.scratch.movable, softness, BodyParts::WHOLE);
         }
         let scratch = &mut self.scratch;
         // The colourings check their lanes' bodies against the flags; the solve then reads the
@@ -642,38 +647,6 @@ impl World {
         scratch.centers[0] = Vec3::ZERO;
     }
 
-    /// Each awake body's solver index, and whether the solver moves it: all that the list of
-    /// touching contacts and the colourings need of the bodies. For a team, whose gather runs
-    /// beside the contacts' colouring ([`World::gather_solver_bodies`]). In blocks of the awake
-    /// list the world's threads share: each entry is one body's alone.
-    fn index_solver_bodies(&mut self) {
-        let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
-        let scratch = &mut self.scratch;
-        let awake_count = scratch.awake.len();
-        scratch.body_block_claims.reset(awake_count.div_ceil(BODY_BLOCK));
-        let (claims, awake, bodies) =
-            (scratch.body_block_claims.words(), &scratch.awake, &self.bodies.bodies);
-        let solver_index = SharedSlice::new(&mut scratch.solver_index);
-        let movable = SharedSlice::new(&mut scratch.movable[1..]);
-        run_team(helpers, |team| {
-            team.for_blocks(awake_count, BODY_BLOCK, claims, |block| {
-                // SAFETY: each block of the awake list (and of the flags, one per awake body)
-                // is one member's in this stage; the awake list holds each body once, so its
-                // solver index is written by this block alone.
-                let movable = unsafe { movable.slice_mut(block.clone()) };
-                for k in block.clone() {
-                    let body = awake[k] as usize;
-                    // SAFETY: as above, body `awake[k]` is this block's alone; it is a body
-                    // slot, and the index array has one entry per slot.
-                    unsafe { solver_index.write(body, k as u32 + 1) };
-                    // What `solver_body` gives an inverse mass.
-                    let b = &bodies[body];
-                    movable[k - block.start] = b.body_type == BodyType::Dynamic && b.inv_mass > 0.0;
-                }
-            });
-        });
-    }
-
     /// Fills the solver arrays [`World::size_solver_arrays`] sized (mass, forces, velocities
     /// and centre of each awake body), in blocks of the awake list the world's threads share.
     /// With `colour_beside`, one member colours the touching contacts meanwhile, from the
@@ -690,6 +663,7 @@ impl World {
         let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
         let (bodies, body_terrain) = (&self.bodies.bodies, &self.body_terrain);
         let contacts = Mutex::new(&mut scratch.contact_solver);
+        let parts = &scratch.solver_parts;
         let solver_index = SharedSlice::new(&mut scratch.solver_index);
         let movable = SharedSlice::new(&mut scratch.movable);
         let solver_bodies = SharedSlice::new(&mut scratch.solver_bodies[1..]);
@@ -702,7 +676,8 @@ impl World {
                 if let Some(softness) = colour_beside {
                     // SAFETY: with a colouring beside, no block writes the flags.
                     let movable = unsafe { movable.as_slice() };
-                    contacts.lock().expect("no member panicked while colouring").prepare(movable, softness);
+                    let mut contacts = contacts.lock().expect("no member panicked while colouring");
+                    contacts.prepare(movable, softness, parts.body_parts());
                 }
             };
             team.for_blocks_beside(awake_count, BODY_BLOCK, claims, colour, |block| {
@@ -847,14 +822,19 @@ impl World {
         }
         #[cfg(debug_assertions)]
         self.assert_touching_lists_agree();
-        for k in 0..self.scratch.awake.len() {
-            if self.scratch.moving_kinematic[k] {
-                let body = self.scratch.awake[k];
-                if self.scratch.touches_sleeper[k] {
-                    self.keep_touching_awake(body);
-                }
-                self.keep_jointed_awake(body);
+        // In body order, whatever order the solve's parts put the awake list in: what wakes
+        // first decides the causes recorded and the order of the woken bodies.
+        let scratch = &self.scratch;
+        let mut moving: Vec<(u32, usize)> = (0..scratch.awake.len())
+            .filter(|&k| scratch.moving_kinematic[k])
+            .map(|k| (scratch.awake[k], k))
+            .collect();
+        moving.sort_unstable();
+        for (body, k) in moving {
+            if self.scratch.touches_sleeper[k] {
+                self.keep_touching_awake(body);
             }
+            self.keep_jointed_awake(body);
         }
     }
 

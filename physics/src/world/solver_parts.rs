@@ -1,0 +1,339 @@
+//! The awake bodies cut through space into one part per thread of a solve on a team: the
+//! solver indices go part by part ([`World::index_solver_bodies`]), and the colouring orders
+//! each colour's contacts by the parts ([`BodyParts`]), so each member works on a region of
+//! the scene of its own in every colour and substep.
+//!
+//! The cut is along the axis the awake bodies' centres spread most along, where it leaves the
+//! same number of bodies on each side. Its axis and range come from the step before (a guide
+//! for a histogram of this step's centres, 256 bins across that range), so one pass over the
+//! bodies finds both the bins and, for the next step, the extent. The parts only order the work:
+//! the solver's numbers are the same for any parts, and on one thread there is one part, in
+//! body order, as there always was.
+
+use super::World;
+use super::step::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
+use crate::body::BodyType;
+use crate::math::Vec3;
+use crate::parallel::{Claims, SharedSlice, run_team};
+use crate::solver::{BodyParts, MAX_PARTS};
+
+/// Bins of the histogram along the cut's axis that the parts are cut from.
+const BINS: usize = 256;
+
+/// Where the awake bodies' centres were at the last split: the axis they spread most along,
+/// and the bins across their extent on it.
+#[derive(Clone, Copy, Debug)]
+struct Guide {
+    axis: usize,
+    low: f32,
+    bins_per_unit: f32,
+}
+
+impl Guide {
+    /// The bin of a centre at `center`: the range's ends take whatever lies beyond them.
+    #[inline]
+    fn bin(&self, center: Vec3) -> u8 {
+        // A float-to-integer cast saturates: below the range (or NaN) is bin 0.
+        (((center[self.axis] - self.low) * self.bins_per_unit) as usize).min(BINS - 1) as u8
+    }
+
+    /// The guide for bodies whose centres span `low..=high`.
+    fn over(low: Vec3, high: Vec3) -> Guide {
+        let extent = high - low;
+        let axis = if extent.x >= extent.y && extent.x >= extent.z {
+            0
+        } else if extent.y >= extent.z {
+            1
+        } else {
+            2
+        };
+        let bins_per_unit = if extent[axis] > 0.0 { BINS as f32 / extent[axis] } else { 0.0 };
+        Guide { axis, low: low[axis], bins_per_unit }
+    }
+}
+
+/// One block of the awake list in the split: its bodies' bins counted, the box of their
+/// centres, and where its bodies of each part go.
+#[derive(Clone, Debug)]
+struct SplitBlock {
+    histogram: [u32; BINS],
+    low: Vec3,
+    high: Vec3,
+    bases: [u32; MAX_PARTS],
+}
+
+impl Default for SplitBlock {
+    fn default() -> SplitBlock {
+        SplitBlock { histogram: [0; BINS], low: Vec3::ZERO, high: Vec3::ZERO, bases: [0; MAX_PARTS] }
+    }
+}
+
+/// What one member decides between the two passes: each bin's part, and the next guide.
+#[derive(Clone, Debug)]
+struct SplitPlan {
+    part_of_bin: [u8; BINS],
+    guide: Option<Guide>,
+}
+
+impl Default for SplitPlan {
+    fn default() -> SplitPlan {
+        SplitPlan { part_of_bin: [0; BINS], guide: None }
+    }
+}
+
+/// The parts of this step's solver bodies and what finding them needs, kept between steps so
+/// that nothing is allocated again. The plan's guide carries the last step's extent into this
+/// one; it only orders the work, so a world restored or copied with another guide (or none)
+/// computes the same numbers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SolverParts {
+    /// The solver index where each part after the first begins (none: one part).
+    starts: Vec<u32>,
+    /// The last split's parts of the bins, and its guide for this one (none before the first
+    /// split, which cuts the awake list in order).
+    plan: SplitPlan,
+    /// Per awake body (in body order), its bin.
+    bins: Vec<u8>,
+    /// Per awake body (in body order), whether the solver moves it.
+    movable: Vec<bool>,
+    /// Per block of the awake list: its bins' counts, its centres' box and its places.
+    blocks: Vec<SplitBlock>,
+    /// The awake bodies part by part: the solver's order.
+    ordered: Vec<u32>,
+    /// A claim word per block of each pass, and the plan's.
+    claims: Claims,
+}
+
+impl SolverParts {
+    /// The parts as the colouring reads them.
+    pub fn body_parts(&self) -> BodyParts<'_> {
+        BodyParts::new(&self.starts)
+    }
+
+    /// One part: every solver body in body order (a solve alone).
+    pub fn make_whole(&mut self) {
+        self.starts.clear();
+    }
+
+    /// Bytes of the arrays a step fills.
+    pub fn bytes(&self) -> usize {
+        self.bins.len()
+            + self.movable.len()
+            + self.ordered.len() * 4
+            + self.blocks.len() * size_of::<SplitBlock>()
+    }
+}
+
+/// Chooses each bin's part so that the `parts` parts hold as equal numbers of the `count`
+/// bodies as whole bins allow, from the blocks' histograms; then where each block's bodies of
+/// each part go, each part's first solver index (`starts`, after the first part's), and the
+/// next step's guide.
+fn cut(blocks: &mut [SplitBlock], plan: &mut SplitPlan, starts: &mut Vec<u32>, count: usize, parts: usize) {
+    let mut totals = [0u32; BINS];
+    let (mut low, mut high) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for block in blocks.iter() {
+        totals.iter_mut().zip(&block.histogram).for_each(|(t, h)| *t += h);
+        low = low.min(block.low);
+        high = high.max(block.high);
+    }
+    // A part ends at the first bin boundary where the bodies before reach its share.
+    let (mut part, mut before) = (0, 0usize);
+    for (bin, &total) in totals.iter().enumerate() {
+        while part + 1 < parts && before * parts >= count * (part + 1) {
+            part += 1;
+        }
+        plan.part_of_bin[bin] = part as u8;
+        before += total as usize;
+    }
+    // Each block's bodies of a part follow those of the blocks before.
+    let mut running = [0u32; MAX_PARTS];
+    for block in blocks.iter_mut() {
+        let mut counts = [0u32; MAX_PARTS];
+        for (bin, &n) in block.histogram.iter().enumerate() {
+            counts[usize::from(plan.part_of_bin[bin])] += n;
+        }
+        block.bases = running;
+        running.iter_mut().zip(&counts).for_each(|(r, c)| *r += c);
+    }
+    // And part `p` begins where the parts before end.
+    let mut firsts = [0u32; MAX_PARTS];
+    for p in 1..parts {
+        firsts[p] = firsts[p - 1] + running[p - 1];
+    }
+    for block in blocks.iter_mut() {
+        block.bases.iter_mut().zip(&firsts).for_each(|(b, f)| *b += f);
+    }
+    starts.clear();
+    // Solver index `k + 1` is place `k` of the ordered list.
+    starts.extend(firsts[1..parts].iter().map(|&f| f + 1));
+    plan.guide = (count > 0).then(|| Guide::over(low, high));
+}
+
+impl World {
+    /// Each awake body's solver index, and whether the solver moves it: all that the list of
+    /// touching contacts and the colourings need of the bodies. For a team, whose gather runs
+    /// beside the contacts' colouring ([`World::gather_solver_bodies`]).
+    ///
+    /// The solver indices go part by part, a part per thread ([`SolverParts`]), and the awake
+    /// list is reordered to match (solver index `k + 1` stays awake body `k`). In three
+    /// stages the world's threads share: each block of the awake list finds its bodies' bins
+    /// and counts them; one member cuts the histogram into parts; each block puts its bodies
+    /// in their places.
+    pub(super) fn index_solver_bodies(&mut self) {
+        let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
+        let parts = helpers.map_or(1, |pool| pool.current_num_threads() + 1).min(MAX_PARTS);
+        let scratch = &mut self.scratch;
+        let SolverParts { starts, plan, bins, movable, blocks: split_blocks, ordered, claims } =
+            &mut scratch.solver_parts;
+        let count = scratch.awake.len();
+        let blocks = count.div_ceil(BODY_BLOCK);
+        bins.resize(count, 0);
+        movable.resize(count, false);
+        ordered.resize(count, 0);
+        split_blocks.resize_with(blocks, SplitBlock::default);
+        claims.reset(2 * blocks + 1);
+        let guide = plan.guide;
+        let (first_pass, rest) = claims.words().split_at(blocks);
+        let (plan_claim, last_pass) = rest.split_first().expect("a claim word for the plan");
+        let (awake, bodies) = (&scratch.awake, &self.bodies.bodies);
+        let (bins, movable) = (SharedSlice::new(bins), SharedSlice::new(movable));
+        let (split_blocks, ordered) = (SharedSlice::new(split_blocks), SharedSlice::new(ordered));
+        let plan = SharedSlice::new(std::slice::from_mut(plan));
+        let starts = SharedSlice::new(std::slice::from_mut(starts));
+        let solver_index = SharedSlice::new(&mut scratch.solver_index);
+        let solver_movable = SharedSlice::new(&mut scratch.movable);
+        run_team(helpers, |team| {
+            team.for_blocks(count, BODY_BLOCK, first_pass, |block| {
+                let j = block.start / BODY_BLOCK;
+                // SAFETY: in this stage each block writes its own entries of the bins and
+                // flags, and its own `SplitBlock`.
+                let (bins, movable, out) = unsafe {
+                    (
+                        bins.slice_mut(block.clone()),
+                        movable.slice_mut(block.clone()),
+                        &mut split_blocks.slice_mut(j..j + 1)[0],
+                    )
+                };
+                *out = SplitBlock {
+                    low: Vec3::splat(f32::MAX),
+                    high: Vec3::splat(f32::MIN),
+                    ..SplitBlock::default()
+                };
+                for k in block.clone() {
+                    let b = &bodies[awake[k] as usize];
+                    let center = b.center();
+                    out.low = out.low.min(center);
+                    out.high = out.high.max(center);
+                    // Before the first split, the awake list's own order cut in parts.
+                    let bin = guide.map_or((k * BINS / count) as u8, |g| g.bin(center));
+                    out.histogram[usize::from(bin)] += 1;
+                    bins[k - block.start] = bin;
+                    // What `solver_body` gives an inverse mass.
+                    movable[k - block.start] = b.body_type == BodyType::Dynamic && b.inv_mass > 0.0;
+                }
+            });
+            team.once(plan_claim, || {
+                // SAFETY: one member runs this stage, after every block of the first.
+                unsafe {
+                    cut(
+                        split_blocks.slice_mut(0..blocks),
+                        &mut plan.slice_mut(0..1)[0],
+                        &mut starts.slice_mut(0..1)[0],
+                        count,
+                        parts,
+                    );
+                }
+            });
+            team.for_blocks(count, BODY_BLOCK, last_pass, |block| {
+                // SAFETY: the bins, flags, blocks and plan are only read in this stage.
+                let (bins, movable, split_blocks, plan) = unsafe {
+                    (bins.as_slice(), movable.as_slice(), split_blocks.as_slice(), &plan.as_slice()[0])
+                };
+                let mut next = split_blocks[block.start / BODY_BLOCK].bases;
+                for k in block {
+                    let part = usize::from(plan.part_of_bin[usize::from(bins[k])]);
+                    let place = next[part] as usize;
+                    next[part] += 1;
+                    let body = awake[k];
+                    // SAFETY: the plan gives each block's bodies of each part places of their
+                    // own (the blocks before hold the places before), so each place of the
+                    // ordered list, and the flag of its solver index, is written by one block;
+                    // the awake list holds each body once, so its solver index is written
+                    // once. The index array has an entry per body slot, the flags one per
+                    // awake body after the fixed one.
+                    unsafe {
+                        ordered.write(place, body);
+                        solver_index.write(body as usize, place as u32 + 1);
+                        solver_movable.write(place + 1, movable[k]);
+                    }
+                }
+            });
+        });
+        std::mem::swap(&mut scratch.awake, &mut scratch.solver_parts.ordered);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyDesc;
+    use crate::shape::Shape;
+    use crate::world::StepSettings;
+
+    /// 2000 balls falling freely from a grid 100 columns long in x (2 m apart) and 20 deep
+    /// in z (1 m apart): nothing touches, and x never changes.
+    fn falling_grid(threads: usize) -> World {
+        let mut world = World::new(StepSettings::default()).expect("default settings");
+        world.set_thread_count(threads).expect("a thread count");
+        for i in 0..100 {
+            for j in 0..20 {
+                let position = Vec3::new(2.0 * i as f32, 10.0, j as f32);
+                let ball = Shape::sphere(0.25).expect("a ball");
+                world.create_body(&BodyDesc::dynamic(ball, position)).expect("a ball body");
+            }
+        }
+        world
+    }
+
+    /// Each part's solver bodies, by their `x`.
+    fn xs_by_part(world: &World) -> Vec<Vec<f32>> {
+        let (awake, starts) = (&world.scratch.awake, &world.scratch.solver_parts.starts);
+        let mut bounds: Vec<usize> = vec![0];
+        bounds.extend(starts.iter().map(|&s| s as usize - 1));
+        bounds.push(awake.len());
+        bounds
+            .windows(2)
+            .map(|w| awake[w[0]..w[1]].iter().map(|&b| world.bodies.bodies[b as usize].center().x).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_team_cuts_the_bodies_into_equal_parts_along_their_widest_spread() {
+        for threads in [2, 3] {
+            let mut world = falling_grid(threads);
+            // The first step cuts the awake list; the second, guided by the first, cuts space.
+            world.step();
+            world.step();
+            let parts = xs_by_part(&world);
+            assert_eq!(parts.len(), threads);
+            // Whole columns of 20: the parts of 2 threads are 50 columns each, of 3, 34, 33
+            // and 33 (a part ends at the first column boundary reaching its share).
+            let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
+            let want: &[usize] = if threads == 2 { &[1000, 1000] } else { &[680, 660, 660] };
+            assert_eq!(sizes, want, "{threads} threads");
+            for pair in parts.windows(2) {
+                let last = pair[0].iter().copied().fold(f32::MIN, f32::max);
+                let first = pair[1].iter().copied().fold(f32::MAX, f32::min);
+                assert!(last < first, "{threads} threads: a part reaches {last}, the next starts at {first}");
+            }
+        }
+    }
+
+    #[test]
+    fn alone_the_solver_keeps_one_part_in_body_order() {
+        let mut world = falling_grid(1);
+        world.step();
+        assert!(world.scratch.solver_parts.starts.is_empty());
+        assert!(world.scratch.awake.windows(2).all(|w| w[0] < w[1]));
+    }
+}
