@@ -2,9 +2,11 @@
 
 mod common;
 
+use atoll_physics::body::{BodyDesc, BodyId, BodyType};
+use atoll_physics::math::Vec3;
 use atoll_physics::scene::builtin;
 use atoll_physics::world::{ContactLanes, TouchEvent};
-use atoll_physics::{Scene, World, state_hash};
+use atoll_physics::{Scene, Shape, StepSettings, WakeCause, World, state_hash};
 
 const SCENES: [&str; 6] =
     ["plane_pyramid.ron", "pyramid_3d.ron", "tower.ron", "rain.ron", "dominoes.ron", "ramp.ron"];
@@ -167,4 +169,54 @@ fn a_long_run_is_the_same_on_one_to_four_threads() {
             .collect();
         assert!(hashes.iter().all(|h| *h == hashes[0]), "{scene}: {hashes:x?}");
     }
+}
+
+/// A plank on the ground between two resting kinematic paddles that touch its ends, and 1100
+/// balls falling far off, spread most along x (so the solve runs on a team, which cuts its parts
+/// across x: on two threads the -x paddle is in the first part, the plank and the +x paddle in
+/// the second). The paddle created first is on the +x side.
+fn paddles_and_a_plank(threads: usize) -> (World, [BodyId; 3]) {
+    let mut world = World::new(StepSettings::default()).unwrap();
+    world.set_thread_count(threads).unwrap();
+    let cuboid = |x: f32, y: f32, z: f32| Shape::cuboid(Vec3::new(x, y, z)).unwrap();
+    world.create_body(&BodyDesc::fixed(cuboid(10.0, 0.5, 10.0), Vec3::new(0.0, -0.5, 0.0))).unwrap();
+    let plank =
+        world.create_body(&BodyDesc::dynamic(cuboid(1.0, 0.25, 0.5), Vec3::new(0.0, 0.25, 0.0))).unwrap();
+    let paddle = |x: f32| BodyDesc::new(BodyType::Kinematic, cuboid(0.2, 0.5, 0.5), Vec3::new(x, 0.6, 0.0));
+    let first = world.create_body(&paddle(1.2)).unwrap();
+    let second = world.create_body(&paddle(-1.2)).unwrap();
+    for i in 0..55 {
+        for j in 0..20 {
+            let at = Vec3::new(2.2 * i as f32 - 60.0, 100.0, 50.0 + 2.2 * j as f32);
+            world.create_body(&BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), at)).unwrap();
+        }
+    }
+    (world, [plank, first, second])
+}
+
+#[test]
+fn kinematic_bodies_wake_what_they_touch_in_body_order_on_any_thread_count() {
+    // The plank falls asleep touching both resting paddles; then both start to rise at once, and
+    // each, moving, wakes what it touches: the one created first wakes the plank (what walks
+    // first records the cause), whichever part of the solve each paddle is in.
+    let causes: Vec<(u64, Option<(WakeCause, u64)>)> = (1..=4)
+        .map(|threads| {
+            let (mut world, [plank, first, second]) = paddles_and_a_plank(threads);
+            common::run(&mut world, 90);
+            assert!(!world.is_awake(plank).unwrap(), "the plank fell asleep between the paddles");
+            for paddle in [first, second] {
+                world.set_linear_velocity(paddle, Vec3::new(0.0, 0.5, 0.0)).unwrap();
+            }
+            world.step();
+            assert!(world.is_awake(plank).unwrap(), "the rising paddles woke the plank");
+            let island = world.body_island(plank).unwrap().unwrap();
+            let cause = world.wake_cause(island).unwrap();
+            assert!(
+                matches!(cause, Some((WakeCause::Kinematic { body, kinematic }, _)) if body == plank && kinematic == first),
+                "{threads} threads: {cause:?}"
+            );
+            (state_hash(&world), cause)
+        })
+        .collect();
+    assert!(causes.iter().all(|c| *c == causes[0]), "{causes:?}");
 }

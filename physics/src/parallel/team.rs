@@ -220,7 +220,7 @@ impl<'a> Team<'a> {
     /// Runs `work` on the blocks of each colour of `colours` (batch ranges, in solve order),
     /// one stage per colour, then on `serial` (batches that may share bodies: one block).
     /// `claims` has a word per block: [`Team::blocks_of`] each colour's length, then one.
-    /// With a member per part of `parts`, each member starts a colour at its part's block.
+    /// With parts, each member with a part starts a colour at its part's block.
     pub fn for_each_colour(
         &self,
         colours: &[Range<usize>],
@@ -230,7 +230,8 @@ impl<'a> Team<'a> {
         mut work: impl FnMut(Range<usize>),
     ) {
         let mut first_claim = 0;
-        let own_part = parts.count > 1 && parts.count == self.size;
+        // Members past the parts (more threads than `MAX_PARTS`) start at their share.
+        let own_part = parts.count > 1 && self.index < parts.count;
         for (c, colour) in colours.iter().enumerate() {
             let count = Team::blocks_of(colour.len());
             let len = colour_block_len(colour.len());

@@ -10,7 +10,8 @@
 //! did alone. The parts change only the order of the work, never its numbers: contacts of one
 //! colour share no moving body, so solving them in any order or lane gives the same bits.
 
-/// Most parts: a team of more members starts its extra members where it would without parts.
+/// Most parts: a team of more members starts its members past the parts where it would without
+/// parts.
 pub(crate) const MAX_PARTS: usize = 8;
 
 /// How the solver indices are split into parts (borrowed from whoever made them).

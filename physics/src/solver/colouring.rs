@@ -8,10 +8,13 @@
 //! many lanes of a batch: no impulse changes their velocity.
 //!
 //! Everything here follows the contact order, so the batches (and with them the solve order) are
-//! the same on every run and for every thread count.
+//! the same on every run. On a team, each colour's contacts also go part by part of the solver
+//! bodies ([`BodyParts`]), so the batches within a colour differ with the thread count; the
+//! colours do not, and neither does any number the solve computes.
 //!
-//! The batches are a function of the pairs, the movable flags and the point counts alone, so
-//! the joints' colouring, given the same three as the step before, keeps the batches it has
+//! The joints' batches (one part) are a function of the pairs, the movable flags and the point
+//! counts alone, so the joints' colouring, given the same three as the step before, keeps the
+//! batches it has
 //! ([`Batches::build_or_keep`]). A joint grid's joints stay the same from step to step, and
 //! colouring its 19 800 joints again was 0.15 ms a step, on one thread whatever the thread
 //! count; comparing the inputs is a scan of a few hundred kilobytes. The contacts do not keep

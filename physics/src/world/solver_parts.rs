@@ -124,6 +124,12 @@ impl SolverParts {
     }
 }
 
+/// The blocks of `BODY_BLOCK` bodies in `range` of the awake list (which starts at a block's).
+fn body_blocks(range: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let end = range.end;
+    range.step_by(BODY_BLOCK).map(move |start| start..(start + BODY_BLOCK).min(end))
+}
+
 /// Chooses each bin's part so that the `parts` parts hold as equal numbers of the `count`
 /// bodies as whole bins allow, from the blocks' histograms; then where each block's bodies of
 /// each part go, each part's first solver index (`starts`, after the first part's), and the
@@ -203,33 +209,37 @@ impl World {
         let solver_index = SharedSlice::new(&mut scratch.solver_index);
         let solver_movable = SharedSlice::new(&mut scratch.movable);
         run_team(helpers, |team| {
-            team.for_blocks(count, BODY_BLOCK, first_pass, |block| {
-                let j = block.start / BODY_BLOCK;
-                // SAFETY: in this stage each block writes its own entries of the bins and
-                // flags, and its own `SplitBlock`.
-                let (bins, movable, out) = unsafe {
-                    (
-                        bins.slice_mut(block.clone()),
-                        movable.slice_mut(block.clone()),
-                        &mut split_blocks.slice_mut(j..j + 1)[0],
-                    )
-                };
-                *out = SplitBlock {
-                    low: Vec3::splat(f32::MAX),
-                    high: Vec3::splat(f32::MIN),
-                    ..SplitBlock::default()
-                };
-                for k in block.clone() {
-                    let b = &bodies[awake[k] as usize];
-                    let center = b.center();
-                    out.low = out.low.min(center);
-                    out.high = out.high.max(center);
-                    // Before the first split, the awake list's own order cut in parts.
-                    let bin = guide.map_or((k * BINS / count) as u8, |g| g.bin(center));
-                    out.histogram[usize::from(bin)] += 1;
-                    bins[k - block.start] = bin;
-                    // What `solver_body` gives an inverse mass.
-                    movable[k - block.start] = b.body_type == BodyType::Dynamic && b.inv_mass > 0.0;
+            // A team's blocks are `BODY_BLOCK` long; alone, the whole list comes as one, which
+            // is cut the same way, since each `SplitBlock` counts one such block.
+            team.for_blocks(count, BODY_BLOCK, first_pass, |range| {
+                for block in body_blocks(range) {
+                    let j = block.start / BODY_BLOCK;
+                    // SAFETY: in this stage each block writes its own entries of the bins and
+                    // flags, and its own `SplitBlock`.
+                    let (bins, movable, out) = unsafe {
+                        (
+                            bins.slice_mut(block.clone()),
+                            movable.slice_mut(block.clone()),
+                            &mut split_blocks.slice_mut(j..j + 1)[0],
+                        )
+                    };
+                    *out = SplitBlock {
+                        low: Vec3::splat(f32::MAX),
+                        high: Vec3::splat(f32::MIN),
+                        ..SplitBlock::default()
+                    };
+                    for k in block.clone() {
+                        let b = &bodies[awake[k] as usize];
+                        let center = b.center();
+                        out.low = out.low.min(center);
+                        out.high = out.high.max(center);
+                        // Before the first split, the awake list's own order cut in parts.
+                        let bin = guide.map_or((k * BINS / count) as u8, |g| g.bin(center));
+                        out.histogram[usize::from(bin)] += 1;
+                        bins[k - block.start] = bin;
+                        // What `solver_body` gives an inverse mass.
+                        movable[k - block.start] = b.body_type == BodyType::Dynamic && b.inv_mass > 0.0;
+                    }
                 }
             });
             team.once(plan_claim, || {
@@ -244,27 +254,31 @@ impl World {
                     );
                 }
             });
-            team.for_blocks(count, BODY_BLOCK, last_pass, |block| {
+            team.for_blocks(count, BODY_BLOCK, last_pass, |range| {
                 // SAFETY: the bins, flags, blocks and plan are only read in this stage.
                 let (bins, movable, split_blocks, plan) = unsafe {
                     (bins.as_slice(), movable.as_slice(), split_blocks.as_slice(), &plan.as_slice()[0])
                 };
-                let mut next = split_blocks[block.start / BODY_BLOCK].bases;
-                for k in block {
-                    let part = usize::from(plan.part_of_bin[usize::from(bins[k])]);
-                    let place = next[part] as usize;
-                    next[part] += 1;
-                    let body = awake[k];
-                    // SAFETY: the plan gives each block's bodies of each part places of their
-                    // own (the blocks before hold the places before), so each place of the
-                    // ordered list, and the flag of its solver index, is written by one block;
-                    // the awake list holds each body once, so its solver index is written
-                    // once. The index array has an entry per body slot, the flags one per
-                    // awake body after the fixed one.
-                    unsafe {
-                        ordered.write(place, body);
-                        solver_index.write(body as usize, place as u32 + 1);
-                        solver_movable.write(place + 1, movable[k]);
+                for block in body_blocks(range) {
+                    let mut next = split_blocks[block.start / BODY_BLOCK].bases;
+                    for k in block {
+                        let part = usize::from(plan.part_of_bin[usize::from(bins[k])]);
+                        let place = next[part] as usize;
+                        next[part] += 1;
+                        // The places are the plan's sums, and the writes below unchecked.
+                        assert!(place < count, "place {place} of {count} awake bodies");
+                        let body = awake[k];
+                        // SAFETY: the plan gives each block's bodies of each part places of their
+                        // own (the blocks before hold the places before), so each place of the
+                        // ordered list, and the flag of its solver index, is written by one block;
+                        // the awake list holds each body once, so its solver index is written
+                        // once. The index array has an entry per body slot, the flags one per
+                        // awake body after the fixed one.
+                        unsafe {
+                            ordered.write(place, body);
+                            solver_index.write(body as usize, place as u32 + 1);
+                            solver_movable.write(place + 1, movable[k]);
+                        }
                     }
                 }
             });

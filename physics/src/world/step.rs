@@ -145,8 +145,8 @@ pub(crate) struct StepScratch {
     /// the touching list's pass).
     pub(super) narrowphase_claims: Claims,
     /// A claim word per block of body slots or of the awake list, for the threads of the proxy
-    /// update, the solver indices, the gather (one more word, the colouring's) and the
-    /// finalisation.
+    /// update, the gather (one more word, the colouring's), the finalisation and the
+    /// continuous stage (the solver indices' passes have their own, [`SolverParts`]).
     body_block_claims: Claims,
     /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
     left_fat: Vec<bool>,
@@ -171,6 +171,9 @@ pub(crate) struct StepScratch {
     /// Per awake body, whether it is a moving kinematic body touching a sleeping dynamic
     /// body: only those walk their contact lists ([`World::keep_touched_awake`]).
     touches_sleeper: Vec<bool>,
+    /// The moving kinematic bodies with their awake index, in body order, for
+    /// [`World::keep_touched_awake`].
+    moving_kinematic_bodies: Vec<(u32, usize)>,
     /// The awake bodies cut into a part per thread of the solve, on a team.
     pub(super) solver_parts: SolverParts,
     /// The contacts the narrowphase's blocks flagged, a list per block of contacts.
@@ -824,18 +827,19 @@ impl World {
         self.assert_touching_lists_agree();
         // In body order, whatever order the solve's parts put the awake list in: what wakes
         // first decides the causes recorded and the order of the woken bodies.
-        let scratch = &self.scratch;
-        let mut moving: Vec<(u32, usize)> = (0..scratch.awake.len())
-            .filter(|&k| scratch.moving_kinematic[k])
-            .map(|k| (scratch.awake[k], k))
-            .collect();
+        let scratch = &mut self.scratch;
+        let mut moving = std::mem::take(&mut scratch.moving_kinematic_bodies);
+        moving.clear();
+        let (awake, flags) = (&scratch.awake, &scratch.moving_kinematic);
+        moving.extend((0..awake.len()).filter(|&k| flags[k]).map(|k| (awake[k], k)));
         moving.sort_unstable();
-        for (body, k) in moving {
+        for &(body, k) in &moving {
             if self.scratch.touches_sleeper[k] {
                 self.keep_touching_awake(body);
             }
             self.keep_jointed_awake(body);
         }
+        self.scratch.moving_kinematic_bodies = moving;
     }
 
     /// Checks that every moving kinematic body's touching contacts, as its contact list has
@@ -1089,8 +1093,12 @@ fn solver_body(b: &Body, water: Option<&WaterContact>, gravity: Vec3, h: f32) ->
         let inv_inertia = b.inv_inertia_world();
         sb.inv_mass = b.inv_mass;
         sb.inv_inertia = inv_inertia;
-        sb.dv = h * (gravity * b.gravity_scale + b.force * b.inv_mass);
-        sb.dw = h * (inv_inertia * b.torque);
+        // Plus +0.0, which turns a -0.0 into +0.0: then no velocity the solver moves is ever
+        // -0.0 (a sum is -0.0 only when both terms are), so the zero impulses of a batch's
+        // padding point slots, which lanes get or not depending on the team's parts, change
+        // no velocity's bits.
+        sb.dv = h * (gravity * b.gravity_scale + b.force * b.inv_mass) + Vec3::ZERO;
+        sb.dw = h * (inv_inertia * b.torque) + Vec3::ZERO;
         let (water_linear, water_angular) =
             water.map_or((0.0, 0.0), |w| (w.linear_damping, w.angular_damping));
         sb.linear_retention = 1.0 / (1.0 + h * (b.linear_damping + water_linear));
