@@ -156,8 +156,7 @@ impl Batches {
         self.keys.clear();
         self.overflow.clear();
         let part_count = parts.count();
-        // Out of `self` while the loop pushes onto its other lists, which could otherwise be
-        // taken to move it.
+        // Taken out of `self` for the colouring pass, a method of `self`, to fill.
         let mut key_counts = std::mem::take(&mut self.key_counts);
         key_counts.clear();
         key_counts.resize(COLOURS * part_count * POINT_COUNTS, 0);
