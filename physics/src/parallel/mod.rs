@@ -4,10 +4,11 @@
 //! write their blocks of one array at once. Every block is computed the same way whoever
 //! claims it, so the result does not depend on the number of threads.
 
+pub(crate) mod door;
 pub(crate) mod prefetch;
 pub(crate) mod shared_slice;
 pub(crate) mod team;
 
 pub(crate) use prefetch::prefetch_at;
 pub(crate) use shared_slice::SharedSlice;
-pub(crate) use team::{Claims, ColourParts, Team, colour_claims, run_team};
+pub(crate) use team::{Claims, ColourParts, Team, colour_claims, helpers_lingering, run_team};

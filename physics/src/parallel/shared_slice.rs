@@ -5,8 +5,8 @@
 //! contacts in the narrowphase are written by every thread at once, at elements the graph
 //! colouring or the blocks keep apart, and read by all in the next stage. Rust's borrows cannot say "disjoint by colour", so
 //! the threads reach the arrays through this raw view; each method states what its caller
-//! guarantees. This and the prefetch hint (`prefetch.rs`) are the engine's `unsafe`
-//! primitives; the solver, the step and the broadphase use them in `unsafe` blocks that each
+//! guarantees. This, the prefetch hint (`prefetch.rs`) and the team's door (`door.rs`) are the
+//! engine's `unsafe` primitives; the solver, the step and the broadphase use them in `unsafe` blocks that each
 //! state why no other member touches the same element. The reason, measured, is the parallel
 //! step's speed-up (`docs/ARCHITECTURE.md`, "Threads").
 

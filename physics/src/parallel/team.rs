@@ -12,6 +12,7 @@
 //! every member to arrive: a member the system has not scheduled (there are other programs,
 //! and sometimes more threads than cores) holds nobody up, the others do its blocks.
 
+use super::door::run_gated;
 use std::cell::Cell;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -59,6 +60,30 @@ const LINGER: Duration = Duration::from_micros(200);
 
 /// Teams started in this process: a lingering helper stops waiting once this changes.
 static TEAMS_STARTED: AtomicU64 = AtomicU64::new(0);
+
+/// When the helpers of the last team in this process began to linger, in nanoseconds since
+/// [`EPOCH`] plus one (0: never).
+static LINGER_BEGAN: AtomicU64 = AtomicU64::new(0);
+
+/// The start of this process's clock for [`LINGER_BEGAN`].
+static EPOCH: OnceLock<Instant> = OnceLock::new();
+
+/// Nanoseconds since [`EPOCH`], plus one.
+fn clock() -> u64 {
+    EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
+}
+
+/// Whether the helpers of the last team are most likely still lingering, so a team started now
+/// has them at once. Otherwise a team first wakes them, which only pays for a large stage:
+/// 30–100 µs on the 2-core Intel Xeon.
+pub(crate) fn helpers_lingering() -> bool {
+    lingering(LINGER_BEGAN.load(Ordering::Relaxed), clock())
+}
+
+/// Whether helpers that began to linger at `began` still do at `now` (both by [`clock`]).
+fn lingering(began: u64, now: u64) -> bool {
+    began != 0 && now.saturating_sub(began) < LINGER.as_nanos() as u64
+}
 
 /// One claim word per block: the last stage that claimed it. Stages are numbered from 1 in
 /// every solve, in the order every member runs them, so a block is claimed in stage `s` by the
@@ -287,7 +312,9 @@ impl<'a> ColourParts<'a> {
 
 /// Runs `work` as a team: the caller's thread is member 0 and starts at once, and every thread
 /// of `helpers` joins as one more member as the system wakes it (one that comes late finds its
-/// blocks done by the others). Alone when there are no helpers.
+/// blocks done by the others). Alone when there are no helpers. A helper that has not begun
+/// by the time the caller's own run through the stages is over does not join at all, and the
+/// caller does not wait for it ([`run_gated`]).
 ///
 /// The caller works rather than waits: had it waited for the pool, every member would wait to
 /// be woken, and the system sometimes put two of them on one core for milliseconds; and an
@@ -300,14 +327,8 @@ pub(crate) fn run_team(helpers: Option<&rayon::ThreadPool>, work: impl Fn(&Team)
     };
     let size = pool.current_num_threads() + 1;
     let state = TeamState::default();
-    let (state, work) = (&state, &work);
     TEAMS_STARTED.fetch_add(1, Ordering::Relaxed);
-    pool.in_place_scope(|scope| {
-        for index in 1..size {
-            scope.spawn(move |_| work(&Team::member(index, size, state)));
-        }
-        work(&Team::member(0, size, state));
-    });
+    run_gated(pool, size, &|index| work(&Team::member(index, size, &state)));
     linger(pool);
 }
 
@@ -323,6 +344,7 @@ fn linger(pool: &rayon::ThreadPool) {
         return;
     }
     let started = TEAMS_STARTED.load(Ordering::Relaxed);
+    LINGER_BEGAN.store(clock(), Ordering::Relaxed);
     for _ in 0..helpers {
         pool.spawn(move || {
             let since = Instant::now();
@@ -345,6 +367,24 @@ pub(crate) fn colour_claims(colours: &[Range<usize>], other_blocks: usize) -> us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn helpers_linger_for_a_while_after_a_team() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+        let ran = AtomicUsize::new(0);
+        run_team(Some(&pool), |_| {
+            ran.fetch_add(1, Ordering::Relaxed);
+        });
+        assert!(ran.load(Ordering::Relaxed) >= 1);
+        // Helpers linger only with a core each (a machine of one core has no helper spare).
+        // Whether they still do depends on how long this thread was off its core since.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(LINGER_BEGAN.load(Ordering::Relaxed) != 0, cores >= 2);
+        let linger = LINGER.as_nanos() as u64;
+        assert!(lingering(1000, 1000 + linger - 1));
+        assert!(!lingering(1000, 1000 + linger));
+        assert!(!lingering(0, 5), "no team yet");
+    }
 
     #[test]
     fn every_batch_is_worked_once_and_colours_in_order() {

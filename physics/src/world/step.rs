@@ -17,7 +17,7 @@ use crate::narrowphase::{
     Contact, Manifold, TERRAIN, TerrainLink, carry_manifold, collide, collide_terrain, update_manifold,
 };
 use crate::parallel::prefetch::prefetch_at;
-use crate::parallel::{Claims, SharedSlice, run_team};
+use crate::parallel::{Claims, SharedSlice, helpers_lingering, run_team};
 use crate::profile::{Counters, Stage, StageTimer};
 use crate::query::Ray;
 use crate::solver::{
@@ -56,7 +56,9 @@ pub(super) const MIN_SOLVER_BODIES_FOR_TEAM: usize = 1024;
 
 /// What a due rebuild of the movable tree counts as, in awake contacts, towards sharing the
 /// narrowphase stage it runs beside: a rebuild takes about as long as updating this many
-/// (a few hundred microseconds for the free fall's 5000 leaves).
+/// (a few hundred microseconds for the free fall's 5000 leaves). It counts only as far as
+/// there are contacts to update beside it: alone, one member would do it while the other
+/// waited (the chain bridge, with no contacts, rebuilt on a team of two in most steps).
 const REBUILD_AS_CONTACTS: usize = MIN_CONTACTS_FOR_TEAM;
 
 /// New pairs ahead for which contact creation asks the cache for the pair lookup, the slot and
@@ -73,6 +75,13 @@ const END_AHEAD: usize = 4;
 /// rain's 15 moved proxies of a quiet step took 0.05–0.07 ms; from 128, as before, its mean pair
 /// query per step on two threads was 0.077–0.088 ms, from 32 it is 0.072–0.078.
 const MIN_MOVED_FOR_TEAM: usize = 32;
+
+/// Moved proxies before the pair queries run on the world's threads when the helpers are no
+/// longer lingering from a team before (`helpers_lingering`): waking them costs more than
+/// [`MIN_MOVED_FOR_TEAM`]'s queries save. The chain bridge's 401 moved links, whose queries
+/// find only their neighbours (20 µs in all), took 57–179 µs on two threads on the Intel Xeon,
+/// with the helper asleep after the serial solve.
+const MIN_MOVED_TO_WAKE_TEAM: usize = 1024;
 
 /// The world's helper threads `threads`, for a stage of `work` items that needs `min` to be
 /// worth sharing (`None`: the caller's thread alone).
@@ -347,7 +356,8 @@ impl World {
         let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
         let keep = |a, b| !contacts.contains(a, b);
         let apart = |body, list: &mut Vec<u32>| joints_blocking_collision(bodies, joints, body, list);
-        let helpers = helpers_for(&self.threads, self.broadphase.moved_count(), MIN_MOVED_FOR_TEAM);
+        let min_moved = if helpers_lingering() { MIN_MOVED_FOR_TEAM } else { MIN_MOVED_TO_WAKE_TEAM };
+        let helpers = helpers_for(&self.threads, self.broadphase.moved_count(), min_moved);
         let warm = |a, b| contacts.prefetch_pair(a, b);
         self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, warm, keep, apart);
         let mut created = 0;
@@ -459,7 +469,8 @@ impl World {
         // The movable tree, when many proxies moved, is built anew beside the updates: they
         // read the bodies' boxes, never the tree.
         let rebuild = self.broadphase.rebuild_due();
-        let work = self.awake_contacts.count() + if rebuild { REBUILD_AS_CONTACTS } else { 0 };
+        let awake_count = self.awake_contacts.count();
+        let work = awake_count + if rebuild { awake_count.min(REBUILD_AS_CONTACTS) } else { 0 };
         let helpers = helpers_for(&self.threads, work, MIN_CONTACTS_FOR_TEAM);
         let status = &mut self.scratch.contact_status;
         status.resize(count, 0);
