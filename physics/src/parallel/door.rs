@@ -12,9 +12,10 @@
 //! later time) cannot hold by a borrow. The job holds a pointer to it instead, which it reads
 //! only between entering and leaving: [`run_gated`] does not return, nor unwind past the
 //! borrowed work, before the door is closed and every helper that entered has left. This is
-//! the engine's third `unsafe` primitive beside `SharedSlice` and the prefetch hint; its
-//! measured reason is above.
+//! the third `unsafe` primitive of `parallel/`, beside `SharedSlice` and the prefetch hint;
+//! its measured reason is above.
 
+use super::team::TeamPoisoned;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -31,7 +32,8 @@ const SPINS_BEFORE_YIELD: u32 = 64;
 struct Door {
     /// [`CLOSED`], and the count of helpers inside in the other bits.
     state: AtomicU32,
-    /// The first panic of a helper inside, raised again on the caller's thread.
+    /// The first panic of a helper inside, raised again on the caller's thread (one of its
+    /// own, rather than [`TeamPoisoned`], when there is one).
     panic: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
@@ -101,8 +103,10 @@ impl ErasedWork {
 }
 
 /// Runs `work(0)` on the caller's thread and `work(i)` for each `i` in `1..members` on a job of
-/// `pool`, but only for the jobs that start before the caller's `work(0)` returns; returns
-/// once those have finished. A panic in any of them is raised again here.
+/// `pool`, but only for the jobs that enter before the door closes, just after the caller's
+/// `work(0)` returns; returns once those have finished. A panic in any of them is raised again
+/// here: the first that is a member's own rather than [`TeamPoisoned`] (a member's panic in a
+/// block makes the others raise that, so none waits forever for its blocks).
 pub(crate) fn run_gated(pool: &rayon::ThreadPool, members: usize, work: &(dyn Fn(usize) + Sync)) {
     let door = Arc::new(Door::default());
     let closing = CloseOnDrop(&door);
@@ -123,16 +127,22 @@ pub(crate) fn run_gated(pool: &rayon::ThreadPool, members: usize, work: &(dyn Fn
             // SAFETY: inside the door, the caller is still in `run_gated` (see above).
             let result = catch_unwind(AssertUnwindSafe(|| unsafe { erased.run(index) }));
             if let Err(payload) = result {
-                door.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(payload);
+                let mut first = door.panic.lock().unwrap_or_else(|e| e.into_inner());
+                if first.as_ref().is_none_or(|kept| kept.is::<TeamPoisoned>()) {
+                    *first = Some(payload);
+                }
             }
             door.leave();
         });
     }
-    work(0);
+    let own = catch_unwind(AssertUnwindSafe(|| work(0)));
     drop(closing);
-    let panic = door.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
-    if let Some(payload) = panic {
-        resume_unwind(payload);
+    let helpers = door.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
+    match (own, helpers) {
+        (Err(own), Some(helper)) if own.is::<TeamPoisoned>() => resume_unwind(helper),
+        (Err(own), _) => resume_unwind(own),
+        (Ok(()), Some(helper)) => resume_unwind(helper),
+        (Ok(()), None) => {}
     }
 }
 
@@ -177,7 +187,7 @@ mod tests {
             arrived.fetch_add(1, Ordering::AcqRel);
             if index == 0 {
                 while arrived.load(Ordering::Acquire) < 4 {
-                    std::hint::spin_loop();
+                    std::thread::yield_now();
                 }
             } else {
                 std::thread::sleep(Duration::from_millis(5 * index as u64));
@@ -185,6 +195,32 @@ mod tests {
             finished.fetch_add(1, Ordering::AcqRel);
         });
         assert_eq!(finished.load(Ordering::Acquire), 4);
+    }
+
+    #[test]
+    fn a_panic_of_the_callers_own_work_waits_for_the_helpers_inside() {
+        // The helper enters, then the caller panics: the panic leaves `run_gated` only after
+        // the helper, still using the borrowed work, has left.
+        let pool = pool(1);
+        let entered = AtomicUsize::new(0);
+        let helper_done = AtomicUsize::new(0);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            run_gated(&pool, 2, &|index| {
+                if index == 1 {
+                    entered.store(1, Ordering::Release);
+                    std::thread::sleep(Duration::from_millis(20));
+                    helper_done.store(1, Ordering::Release);
+                } else {
+                    while entered.load(Ordering::Acquire) == 0 {
+                        std::thread::yield_now();
+                    }
+                    panic!("caller failed");
+                }
+            })
+        }));
+        let payload = outcome.expect_err("the caller's panic is raised");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"caller failed"));
+        assert_eq!(helper_done.load(Ordering::Acquire), 1, "the helper finished first");
     }
 
     #[test]
@@ -198,7 +234,7 @@ mod tests {
                     panic!("helper failed");
                 }
                 while arrived.load(Ordering::Acquire) < 2 {
-                    std::hint::spin_loop();
+                    std::thread::yield_now();
                 }
             })
         }));

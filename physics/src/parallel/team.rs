@@ -16,7 +16,7 @@ use super::door::run_gated;
 use std::cell::Cell;
 use std::ops::Range;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Batches in a block of the joint fill and store, and the most items (joint batches, or pairs
@@ -111,10 +111,27 @@ impl Claims {
     }
 }
 
-/// What the members of one team share: the count of blocks done.
+/// What the members of one team share: the count of blocks done, and whether a member
+/// panicked in a block (its blocks will never be counted, so the others stop waiting).
 #[derive(Debug, Default)]
 struct TeamState {
     done: AtomicUsize,
+    poisoned: AtomicBool,
+}
+
+/// The panic a member raises when another member panicked in a block of the stage it waits for:
+/// [`run_team`] raises the first member's own panic rather than this one.
+#[derive(Debug)]
+pub(crate) struct TeamPoisoned;
+
+/// Marks the team poisoned if dropped, which happens only while a block's panic unwinds (the
+/// normal path forgets it).
+struct PoisonOnUnwind<'a>(&'a AtomicBool);
+
+impl Drop for PoisonOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
 }
 
 /// One member's view of the team running a solve.
@@ -176,25 +193,36 @@ impl<'a> Team<'a> {
         }
         let stage = self.stage.get() + 1;
         self.stage.set(stage);
+        let target = self.target.get() + count;
+        self.target.set(target);
+        // A member that joined late finds the stage over: nothing to claim (claim words only
+        // grow, so the next stage on the same words is unaffected). In the solve's hundreds of
+        // stages this saves a late helper a claim per block, which the caller would wait for.
+        if state.done.load(Ordering::Acquire) >= target {
+            return;
+        }
         let start = first.map_or(count * self.index / self.size, |first| first.min(count - 1));
         let mut done = 0;
+        let poison = PoisonOnUnwind(&state.poisoned);
         for j in (start..count).chain(0..start) {
             if claims[j].fetch_max(stage, Ordering::Relaxed) < stage {
                 work(block(j));
                 done += 1;
             }
         }
+        std::mem::forget(poison);
         // The release sequence of these additions carries every member's writes to whoever
         // sees the total.
         state.done.fetch_add(done, Ordering::AcqRel);
-        let target = self.target.get() + count;
-        self.target.set(target);
         let mut spins = 0;
         while state.done.load(Ordering::Acquire) < target {
             if spins < SPINS_BEFORE_YIELD {
                 spins += 1;
                 std::hint::spin_loop();
             } else {
+                if state.poisoned.load(Ordering::Acquire) {
+                    std::panic::panic_any(TeamPoisoned);
+                }
                 std::thread::yield_now();
             }
         }
@@ -492,5 +520,46 @@ mod tests {
             visited += range.len()
         });
         assert_eq!(visited, 300);
+    }
+
+    #[test]
+    fn a_member_that_panics_in_a_block_stops_the_team_with_its_panic() {
+        // Whichever member claims block 40 panics; the other, waiting for that block, stops
+        // too, and the team raises the block's own panic (not the waiting member's).
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+        for _ in 0..20 {
+            let mut claims = Claims::default();
+            claims.reset(64);
+            let claims = &claims;
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_team(Some(&pool), |team| {
+                    team.for_blocks(64, 1, claims.words(), |block| {
+                        if block.start == 40 {
+                            panic!("block failed");
+                        }
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                    });
+                    team.for_blocks(64, 1, claims.words(), |_| {});
+                })
+            }));
+            let payload = outcome.expect_err("the block's panic stops the team");
+            assert_eq!(payload.downcast_ref::<&str>(), Some(&"block failed"));
+        }
+    }
+
+    #[test]
+    fn a_member_that_comes_late_finds_the_stages_over() {
+        // Member 1 runs after member 0 has done every stage: it claims and does nothing.
+        let mut claims = Claims::default();
+        claims.reset(8);
+        let state = TeamState::default();
+        let (early, late) = (Team::member(0, 2, &state), Team::member(1, 2, &state));
+        let mut done = [0usize; 2];
+        for (i, member) in [early, late].iter().enumerate() {
+            for _ in 0..3 {
+                member.for_blocks(64, 8, claims.words(), |block| done[i] += block.len());
+            }
+        }
+        assert_eq!(done, [192, 0]);
     }
 }
