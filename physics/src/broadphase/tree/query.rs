@@ -10,18 +10,28 @@ impl DynamicTree {
     /// Visits proxies in a deterministic depth-first order (child1 before child2) and never
     /// allocates.
     pub fn query(&self, aabb: &Aabb, mut callback: impl FnMut(u32, u32) -> bool) {
-        let mut stack = self.root_stack();
+        let mut stack = FixedStack::new(NULL_NODE);
+        if self.root != NULL_NODE && self.node(self.root).aabb.overlaps(aabb) {
+            stack.push(self.root);
+        }
+        // Every node on the stack overlaps `aabb`: a parent tests both children's boxes before
+        // pushing them, so the two nodes' loads, independent of each other, wait on memory
+        // together, where popping each child to test it waited for one load after the other
+        // (a query in a moving pile is a chain of such waits).
         while let Some(index) = stack.pop() {
             let node = self.node(index);
-            if !node.aabb.overlaps(aabb) {
-                continue;
-            }
             if node.is_leaf() {
                 if !callback(index, node.user_data) {
                     return;
                 }
-            } else {
+                continue;
+            }
+            let (first, second) = (self.node(node.child1), self.node(node.child2));
+            let (first_overlaps, second_overlaps) = (first.aabb.overlaps(aabb), second.aabb.overlaps(aabb));
+            if second_overlaps {
                 stack.push(node.child2);
+            }
+            if first_overlaps {
                 stack.push(node.child1);
             }
         }

@@ -134,6 +134,54 @@ fn query_order_is_deterministic() {
 }
 
 #[test]
+fn query_visits_proxies_depth_first_child1_first() {
+    // The order the pair finding depends on: every overlapping leaf, depth first, child1
+    // before child2, as a plain recursive walk finds them, on a tree of scattered boxes.
+    fn walk(tree: &DynamicTree, index: u32, aabb: &Aabb, out: &mut Vec<u32>) {
+        let node = tree.node(index);
+        if !node.aabb.overlaps(aabb) {
+            return;
+        }
+        if node.is_leaf() {
+            out.push(index);
+        } else {
+            walk(tree, node.child1, aabb, out);
+            walk(tree, node.child2, aabb, out);
+        }
+    }
+    let mut tree = DynamicTree::new();
+    let mut seed = 7u32;
+    let mut next = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) as f32 / (1u32 << 24) as f32
+    };
+    for i in 0..300 {
+        let (x, y, z) = (next() * 40.0, next() * 40.0, next() * 40.0);
+        tree.create_proxy(cube(x, y, z, 0.5 + next() * 2.0), i);
+    }
+    let mut found = 0;
+    for _ in 0..50 {
+        let region = cube(next() * 40.0, next() * 40.0, next() * 40.0, next() * 8.0);
+        let mut expected = Vec::new();
+        walk(&tree, tree.root, &region, &mut expected);
+        let mut visited = Vec::new();
+        tree.query(&region, |proxy, _| {
+            visited.push(proxy);
+            true
+        });
+        assert_eq!(visited, expected);
+        found += visited.len();
+    }
+    assert!(found > 50, "the queries found {found} proxies");
+    let mut none = Vec::new();
+    DynamicTree::new().query(&cube(0.0, 0.0, 0.0, 1.0), |proxy, _| {
+        none.push(proxy);
+        true
+    });
+    assert!(none.is_empty());
+}
+
+#[test]
 fn ray_cast_hits_in_row_and_clips() {
     let (tree, proxies) = row(10);
     let mut hits = Vec::new();
