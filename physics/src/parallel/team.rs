@@ -77,7 +77,8 @@ fn clock() -> u64 {
 /// has them at once. Otherwise a team first wakes them, which only pays for a large stage:
 /// 30–100 µs on the 2-core Intel Xeon.
 pub(crate) fn helpers_lingering() -> bool {
-    lingering(LINGER_BEGAN.load(Ordering::Relaxed), clock())
+    let began = LINGER_BEGAN.load(Ordering::Relaxed);
+    began != 0 && lingering(began, clock())
 }
 
 /// Whether helpers that began to linger at `began` still do at `now` (both by [`clock`]).

@@ -357,7 +357,9 @@ impl World {
         let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
         let keep = |a, b| !contacts.contains(a, b);
         let apart = |body, list: &mut Vec<u32>| joints_blocking_collision(bodies, joints, body, list);
-        let min_moved = if helpers_lingering() { MIN_MOVED_FOR_TEAM } else { MIN_MOVED_TO_WAKE_TEAM };
+        // (One thread reads no clock.)
+        let lingering = self.threads.is_some() && helpers_lingering();
+        let min_moved = if lingering { MIN_MOVED_FOR_TEAM } else { MIN_MOVED_TO_WAKE_TEAM };
         let helpers = helpers_for(&self.threads, self.broadphase.moved_count(), min_moved);
         let warm = |a, b| contacts.prefetch_pair(a, b);
         self.broadphase.update_pairs_on(helpers, &mut self.scratch.pairs, warm, keep, apart);
