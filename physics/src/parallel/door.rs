@@ -15,7 +15,7 @@
 //! the third `unsafe` primitive of `parallel/`, beside `SharedSlice` and the prefetch hint;
 //! its measured reason is above.
 
-use super::team::TeamPoisoned;
+use super::team::{SPINS_BEFORE_YIELD, TeamPoisoned};
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -23,9 +23,6 @@ use std::sync::{Arc, Mutex};
 
 /// Set in [`Door::state`] once the caller has closed the door.
 const CLOSED: u32 = 1 << 31;
-
-/// Spins while waiting for the helpers inside to leave before yielding the core.
-const SPINS_BEFORE_YIELD: u32 = 64;
 
 /// The door of one team: whether it is still open and how many helpers are inside.
 #[derive(Default)]

@@ -47,9 +47,10 @@ fn colour_block_len(items: usize) -> usize {
 /// Bodies in a block of a body stage (integrating velocities or positions).
 pub(crate) const BLOCK_BODIES: usize = 512;
 
-/// Spins (checks) while waiting for a stage before a member yields its core, to a member the
-/// system has not scheduled yet when there are more members than cores.
-const SPINS_BEFORE_YIELD: u32 = 64;
+/// Spins (checks) while waiting for a stage (or, for the caller, for the helpers inside the
+/// team's door to leave) before a thread yields its core, to a thread the system has not
+/// scheduled yet when there are more threads than cores.
+pub(super) const SPINS_BEFORE_YIELD: u32 = 64;
 
 /// How long a helper keeps its core after a team's work, for the next team of the step. A
 /// helper that went to sleep took about 25 µs to join the next team (woken by the system, on
