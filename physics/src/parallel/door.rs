@@ -6,7 +6,7 @@
 //! woken yet is not needed: the caller does its blocks. Waiting for such a helper anyway (a
 //! thread pool's scope waits for every job it spawned) cost the caller the helper's wake-up
 //! every time it had gone to sleep between two teams: 30–100 µs on the 2-core Intel Xeon,
-//! where the chain bridge's pair stage (20 µs of work) took 57–179 µs on two threads.
+//! where the chain bridge's pair stage (20 µs of work) took 49–179 µs on two threads.
 //!
 //! The team's work borrows the caller's stack, which a helper job (run by the pool at any
 //! later time) cannot hold by a borrow. The job holds a pointer to it instead, which it reads

@@ -79,7 +79,7 @@ const MIN_MOVED_FOR_TEAM: usize = 32;
 /// Moved proxies before the pair queries run on the world's threads when the helpers are no
 /// longer lingering from a team before (`helpers_lingering`): waking them costs more than
 /// [`MIN_MOVED_FOR_TEAM`]'s queries save. The chain bridge's 401 moved links, whose queries
-/// find only their neighbours (20 µs in all), took 57–179 µs on two threads on the Intel Xeon,
+/// find only their neighbours (20 µs in all), took 49–179 µs on two threads on the Intel Xeon,
 /// with the helper asleep after the serial solve; 44–50 µs with the team's door (which spares
 /// the caller the wait for a helper woken too late), 16–21 µs with this threshold too.
 const MIN_MOVED_TO_WAKE_TEAM: usize = 1024;
