@@ -439,7 +439,7 @@ impl World {
                 return;
             }
             // Most pairs in a busy pile are near but apart: their bounds rule them out cheaply.
-            let manifold = if ba.tight.grown(speculative).overlaps(&bb.tight) {
+            let manifold = if within_reach(ba, bb, speculative) {
                 collide(&ba.shape, &ba.transform, &bb.shape, &bb.transform, speculative, &mut c.cache)
             } else {
                 Manifold::default()
@@ -459,7 +459,7 @@ impl World {
                 return false;
             }
             let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
-            !ba.tight.grown(speculative).overlaps(&bb.tight)
+            !within_reach(ba, bb, speculative)
         };
         // Each update also leaves the contact's flags in one byte of a dense array, so the
         // passes below read 1 byte a contact instead of the contact's cache lines.
@@ -1093,6 +1093,29 @@ fn update_terrain_contact(
     update_manifold(c, manifold, &body.transform, &Transform::IDENTITY);
 }
 
+/// Whether `a` and `b` may lie within `speculative` of each other, by two cheap lower bounds on
+/// their distance: the gap between their tight boxes, and the gap between their bounding
+/// spheres (about each body's origin). A pair beyond either has no manifold point, since a
+/// collision keeps only points within `speculative` of the exact closest points, so it needs
+/// no collision. The two bounds fail on different pairs: boxes are loose around a turned body
+/// and along diagonals, spheres along the axes. In a rain of boxes and balls the spheres rule
+/// out a third of the pairs the boxes let through.
+#[inline]
+fn within_reach(a: &Body, b: &Body, speculative: f32) -> bool {
+    if !a.tight.grown(speculative).overlaps(&b.tight) {
+        return false;
+    }
+    let reach = a.bounding_radius + b.bounding_radius + speculative;
+    // A hair beyond the reach, so that rounding in the distance never rules out a pair whose
+    // closest points lie exactly at the reach (a box corner touches its bounding sphere).
+    let distance_sq = a.transform.position.distance_squared(b.transform.position);
+    distance_sq <= reach * reach * SPHERE_REACH_ROUNDING
+}
+
+/// How much [`within_reach`] widens the squared reach of the bounding spheres, for rounding:
+/// relative, as the rounding of a squared distance is.
+const SPHERE_REACH_ROUNDING: f32 = 1.0 + 1e-5;
+
 /// Upper bound on how fast any point of `a` can approach any point of `b`.
 fn approach_speed_bound(a: &Body, b: &Body) -> f32 {
     (a.linear_velocity - b.linear_velocity).length()
@@ -1139,7 +1162,58 @@ fn prefetch_body_for_contact(b: &Body) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::BodyDesc;
     use crate::scene::builtin;
+    use crate::shape::Shape;
+
+    /// A pair [`within_reach`] rules out gets no manifold point from a full collision: over
+    /// random poses of every kind of shape against every other, near enough that their tight
+    /// boxes mostly overlap, and with the speculative distances the step uses. Also that the
+    /// spheres do rule out pairs the boxes let through, so the test checks the new bound.
+    #[test]
+    fn a_pair_out_of_reach_has_no_manifold_point() {
+        let mut state = 12345u32;
+        let mut uniform = move || {
+            state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+            (state >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let tetra =
+            [Vec3::ZERO, Vec3::new(0.6, 0.0, 0.0), Vec3::new(0.0, 0.5, 0.0), Vec3::new(0.1, 0.1, 0.7)];
+        let shapes = [
+            Shape::sphere(0.3).unwrap(),
+            Shape::capsule(0.4, 0.15).unwrap(),
+            Shape::cuboid(Vec3::new(0.5, 0.2, 0.3)).unwrap(),
+            Shape::hull(&tetra).unwrap(),
+        ];
+        let (mut ruled_out_by_spheres, mut compared) = (0, 0);
+        for round in 0..8000 {
+            let mut pose = || {
+                let axis = Vec3::new(uniform() - 0.5, uniform() - 0.5, uniform() - 0.5).normalize_or(Vec3::Y);
+                let rotation = Quat::from_axis_angle(axis, 6.3 * uniform());
+                let position = Vec3::new(uniform(), uniform(), uniform()) * 1.6 - Vec3::splat(0.8);
+                Transform::new(position, rotation)
+            };
+            let (xa, xb) = (pose(), pose());
+            let (sa, sb) = (&shapes[round % 4], &shapes[(round / 4) % 4]);
+            let body = |shape: &Shape, transform: Transform| {
+                let desc =
+                    BodyDesc::dynamic(shape.clone(), transform.position).with_rotation(transform.rotation);
+                Body::from_desc(&desc, 0)
+            };
+            let (ba, bb) = (body(sa, xa), body(sb, xb));
+            let speculative = 0.02 + 0.1 * uniform();
+            if within_reach(&ba, &bb, speculative) {
+                continue;
+            }
+            compared += 1;
+            if ba.tight.grown(speculative).overlaps(&bb.tight) {
+                ruled_out_by_spheres += 1;
+            }
+            let manifold = collide(sa, &xa, sb, &xb, speculative, &mut Default::default());
+            assert_eq!(manifold.count, 0, "round {round}: {sa:?} at {xa:?} and {sb:?} at {xb:?}");
+        }
+        assert!(ruled_out_by_spheres > 200, "the spheres ruled out {ruled_out_by_spheres} of {compared}");
+    }
 
     /// Every awake contact whose status byte says [`QUIET`] is apart and settled, as the
     /// narrowphase's quick path takes it to be.
