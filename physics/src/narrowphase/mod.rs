@@ -27,6 +27,7 @@ pub(crate) use contacts::{
 pub use contacts::{ContactId, PointImpulse};
 pub use dispatch::collide;
 pub use feature::flip_feature;
+pub(crate) use polyhedron::boxes_out_of_reach;
 pub(crate) use reuse::ManifoldAnchors;
 pub(crate) use terrain::collide_terrain;
 
