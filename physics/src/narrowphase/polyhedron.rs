@@ -191,6 +191,7 @@ fn box_bounds_distance(ha: Vec3, hb: Vec3, r: &Mat3, t: Vec3) -> f32 {
 /// neighbours out with: a lower bound on the boxes' distance from their poses alone, so the
 /// narrowphase can apply it before it reads the pair's contact. Beyond the bound by a rounding
 /// margin only, so that it never rules out a pair the collision would give a point.
+#[inline(never)]
 pub(crate) fn boxes_out_of_reach(
     ha: Vec3,
     xa: &Transform,

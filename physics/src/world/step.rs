@@ -1102,7 +1102,11 @@ fn update_terrain_contact(
 /// no collision. The two bounds fail on different pairs: boxes are loose around a turned body
 /// and along diagonals, spheres along the axes. In a rain of boxes and balls the spheres rule
 /// out a third of the pairs the boxes let through.
-#[inline]
+///
+/// Inlined into both callers (the quick check of the quiet pairs and the full update), with
+/// the two boxes' bound out of line: callgrind, `step_count <scene> 120 30`, the rain −0.65 %,
+/// the tumbler −0.39 %, against one call for all of it.
+#[inline(always)]
 fn within_reach(a: &Body, b: &Body, speculative: f32) -> bool {
     if !a.tight.grown(speculative).overlaps(&b.tight) {
         return false;
