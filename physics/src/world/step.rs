@@ -449,8 +449,8 @@ impl World {
             update_manifold(c, manifold, &ba.transform, &bb.transform);
         };
         // Most pairs of a busy pile were apart last step and still are: their bounds tell
-        // (`within_reach`), and nothing of the contact changes (what the full update below would find, from the same
-        // bounds), so its 384 bytes are not read.
+        // (`within_reach`), and nothing of the contact changes (what the full update below
+        // would find, from the same bounds), so its 384 bytes are not read.
         let stays_quiet = |id: usize, status: u8| {
             let (a, b) = pairs[id];
             if status != QUIET || b == TERRAIN {
