@@ -12,20 +12,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== benchmark harness: type check"
+echo "== benchmark harness: type check (${SECONDS} s in)"
 cargo check -p atoll-bench --locked
 # Without the feature the harness still builds and reports Box3D as not built.
 cargo check -p atoll-bench --locked --no-default-features
 
-echo "== benchmark harness: lints and unit tests"
+echo "== benchmark harness: lints and unit tests (${SECONDS} s in)"
 cargo clippy -p atoll-bench --all-targets --locked -- -D warnings
 cargo test -p atoll-bench --locked
 
-echo "== benchmark harness: one step of every scene in every engine"
+echo "== benchmark harness: one step of every scene in every engine (${SECONDS} s in)"
 cargo run --profile test -p atoll-bench --locked -q -- --steps 1 --repeats 1
 
-echo "== benchmark harness: the same on two threads (each engine also on one, for its speed-up)"
+echo "== benchmark harness: the same on two threads (each engine also on one, for its speed-up) (${SECONDS} s in)"
 cargo run --profile test -p atoll-bench --locked -q -- --steps 1 --repeats 1 --threads 2
 
-echo "== benchmark harness: terrain figures, quick (one repeat, few rays)"
+echo "== benchmark harness: terrain figures, quick (one repeat, few rays) (${SECONDS} s in)"
 cargo run --profile test -p atoll-bench --locked -q -- terrain --quick
+echo "== benchmark harness done (${SECONDS} s in)"

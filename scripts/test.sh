@@ -11,7 +11,7 @@ fi
 
 # Software Vulkan (Mesa's lavapipe) for the rendering tests, which fail without a GPU adapter.
 if ! compgen -G "/usr/share/vulkan/icd.d/lvp_icd*.json" >/dev/null; then
-    echo "== installing mesa-vulkan-drivers (software Vulkan for the rendering tests)"
+    echo "== installing mesa-vulkan-drivers (software Vulkan for the rendering tests) (${SECONDS} s in)"
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
     export DEBIAN_FRONTEND=noninteractive
@@ -19,21 +19,22 @@ if ! compgen -G "/usr/share/vulkan/icd.d/lvp_icd*.json" >/dev/null; then
     $sudo apt-get install -y -q mesa-vulkan-drivers
 fi
 
-echo "== format"
+echo "== format (${SECONDS} s in)"
 cargo fmt --all -- --check
 
 # The Rapier benchmark (atoll-bench) is left out here so this script never compiles Rapier;
 # ./scripts/bench-check.sh checks it, and .ci/run calls both.
-echo "== lints"
+echo "== lints (${SECONDS} s in)"
 cargo clippy --workspace --exclude atoll-bench --all-targets --locked -- -D warnings
 
-echo "== headless runner smoke run (reuses the test build's dependencies)"
+echo "== headless runner smoke run (reuses the test build's dependencies) (${SECONDS} s in)"
 cargo run --locked -q -- run scenes/tower.ron --steps 30
 
-echo "== tests"
+echo "== tests (${SECONDS} s in)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --exclude atoll-bench --locked 2>&1 | tee "$log"
 # One closing line over every test binary, so a reader (or CI) sees the total at the end.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
      END { printf "tests: %d passed, %d failed\n", p, f; if (p == 0) exit 1 }' "$log"
+echo "== tests done (${SECONDS} s in)"
