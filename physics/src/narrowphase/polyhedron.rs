@@ -56,7 +56,7 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     cache: &mut CollideCache,
 ) -> Manifold {
     let relative = xa.inverse_mul(xb);
-    let pa = Posed::new(a, Transform::IDENTITY);
+    let pa = Posed::at_identity(a);
     let pb = Posed::new(b, relative);
     // The cached axis is only used to prove separation, which any axis can do exactly, so the
     // manifold never depends on the cache: it only skips work.
@@ -65,8 +65,8 @@ pub(crate) fn collide_polyhedra<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
     }
     let boxes = a.box_half_extents().zip(b.box_half_extents());
     // Two boxes: both face queries in closed form from one rotation matrix.
-    // B's rotation in A's frame, once for both closed forms.
-    let rotation = boxes.map(|_| Mat3::from_quat(relative.rotation));
+    // B's rotation in A's frame, posed once for both closed forms and the searches.
+    let rotation = boxes.map(|_| *pb.rotation());
     let box_faces =
         boxes.zip(rotation.as_ref()).map(|((ha, hb), r)| box_face_queries(ha, hb, r, relative.position));
     let fa = box_faces.map_or_else(|| face_query(&pa, &pb), |(fa, _)| fa);

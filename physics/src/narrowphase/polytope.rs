@@ -175,6 +175,19 @@ impl<'a, P: Polyhedron + ?Sized> Posed<'a, P> {
         Posed { poly, rotation, position: xf.position, inv_rotation: rotation.transpose() }
     }
 
+    /// `poly` in its own frame: the common frame is its local one. (The identity quaternion's
+    /// matrix is the identity matrix, bit for bit, so this is `new` at the identity without the
+    /// products.)
+    pub(crate) fn at_identity(poly: &'a P) -> Self {
+        Posed { poly, rotation: Mat3::IDENTITY, position: Vec3::ZERO, inv_rotation: Mat3::IDENTITY }
+    }
+
+    /// The rotation into the common frame, as a matrix.
+    #[inline]
+    pub(crate) fn rotation(&self) -> &Mat3 {
+        &self.rotation
+    }
+
     /// Vertex `i` in the common frame.
     #[inline]
     pub(crate) fn vertex(&self, i: usize) -> Vec3 {
@@ -224,5 +237,25 @@ impl<'a, P: Polyhedron + ?Sized> Posed<'a, P> {
     pub(crate) fn support(&self, dir: Vec3) -> (usize, Vec3) {
         let i = self.poly.support_index(self.to_local_vector(dir));
         (i, self.vertex(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Posing at the identity without the products gives the matrices `new` computes, bit for
+    /// bit (no `-0.0` among the zeros), so the manifolds are the same.
+    #[test]
+    fn posing_at_the_identity_skips_only_the_products() {
+        let cube = BoxPoly::new(Vec3::new(0.5, 1.0, 2.0));
+        let (posed, skipped) = (Posed::new(&cube, Transform::IDENTITY), Posed::at_identity(&cube));
+        let bits = |m: &Mat3| m.to_cols_array().map(f32::to_bits);
+        assert_eq!(bits(&posed.rotation), bits(&skipped.rotation));
+        assert_eq!(bits(&posed.inv_rotation), bits(&skipped.inv_rotation));
+        assert_eq!(
+            posed.position.to_array().map(f32::to_bits),
+            skipped.position.to_array().map(f32::to_bits)
+        );
     }
 }
