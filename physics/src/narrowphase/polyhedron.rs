@@ -959,9 +959,20 @@ fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
         let c = closest_on_polyhedron(p.poly, p.to_local_point(v));
         consider(&mut best, p.to_common_point(c.on_poly), v);
     }
+    // Q's box in the common frame: an edge of P farther from it than the best pair is from
+    // every edge of Q too (each of their boxes lies inside it, and the gaps round the same way
+    // as the exact ones do, monotonically), so its edges are skipped as the test below would
+    // skip each of them: the same pairs are measured, and the same pair wins.
+    let q_bounds = qv[..nq].iter().fold(Aabb::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |b, &v| {
+        Aabb::new(b.min.min(v), b.max.max(v))
+    });
     for ep in p.poly.edges() {
         let (a0, a1) = (pv[ep.vertices[0] as usize], pv[ep.vertices[1] as usize]);
         let (lo, hi) = (a0.min(a1), a0.max(a1));
+        let gap_to_q = (q_bounds.min - hi).max(lo - q_bounds.max).max(Vec3::ZERO);
+        if gap_to_q.length_squared() >= best.2 * best.2 {
+            continue;
+        }
         for eq in q.poly.edges() {
             let (b0, b1) = (qv[eq.vertices[0] as usize], qv[eq.vertices[1] as usize]);
             // The gap between the two edges' boxes bounds their distance from below.
