@@ -10,11 +10,13 @@ mod clip;
 mod closest;
 mod contacts;
 mod dispatch;
+mod edge_search;
 mod feature;
 mod pair_map;
 mod polyhedron;
 mod polytope;
 mod reuse;
+mod snap;
 mod sphere;
 mod terrain;
 #[cfg(test)]
@@ -32,6 +34,17 @@ pub(crate) use reuse::ManifoldAnchors;
 pub(crate) use terrain::collide_terrain;
 
 use crate::math::Vec3;
+
+/// Numbers in [0, 1) from a linear congruential generator seeded with `seed`: the same random
+/// poses on every run, for the narrowphase's tests.
+#[cfg(test)]
+fn uniform(seed: u32) -> impl FnMut() -> f32 {
+    let mut state = seed;
+    move || {
+        state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+        (state >> 8) as f32 / (1u32 << 24) as f32
+    }
+}
 
 /// Most points a manifold holds.
 pub const MAX_MANIFOLD_POINTS: usize = 4;

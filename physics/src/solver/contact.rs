@@ -354,8 +354,8 @@ impl FillInputs<'_> {
                 let batch = 2 * (start + j) + h;
                 self.prefetch_contacts(batch + FILL_PREFETCH_AHEAD);
                 // Spelled out rather than `each_ref().map(...)`: the array map and its closure
-                // were not inlined, and the four inputs went through memory and a copy (2.6 % of
-                // the rain's instructions).
+                // were not inlined, and the four inputs went through memory and a copy (callgrind:
+                // the rain −1.3 % with them inlined).
                 let lanes = &self.lanes[batch];
                 let inputs = [
                     self.lane_input(sources, lanes[0]),
