@@ -162,10 +162,10 @@ pub(super) fn edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized, I: Iter
     best
 }
 
-/// The plain search (`edge_query`) for two boxes, each edge of B tried against the edges of A that `tried`
-/// lists for its direction (bit `k` of `tried[j]`: A's edge `k` against B's edges along axis
-/// `j`). The same pairs in the same order, so the same result, at a fraction of the work,
-/// which was a fifth of a tumbling pile's instructions:
+/// The plain search (`edge_query`) for two boxes, each edge of B tried against the edges of A
+/// that `tried` lists for its direction (bit `k` of `tried[j]`: A's edge `k` against B's edges
+/// along axis `j`). The same pairs in the same order, so the same result, at a fraction of the
+/// work, which was a fifth of a tumbling pile's instructions:
 /// - B's eight vertices and six normals are posed once, not twice for each of its edges;
 /// - A's arcs come from [`BoxArcs`], the same for every box;
 /// - the crossing test's first two signs are taken for A's four edges along an axis at once,
