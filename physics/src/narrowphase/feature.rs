@@ -14,7 +14,7 @@
 //!   * `0` a vertex of one polyhedron: bit 29 says whose (`0` A, `1` B), bits 6–0 its index.
 //!     (An incident vertex inside the reference face, a corner of the reference face that
 //!     lies over the incident face, or any patch corner within a centimetre of a face vertex
-//!     measured across the normal, A's vertex first: see `SNAP_DISTANCE` in `polyhedron.rs`.)
+//!     measured across the normal, A's vertex first: see `SNAP_DISTANCE` in `snap.rs`.)
 //!   * `1` an edge of A crossing an edge of B (a clipped incident edge against a reference
 //!     side, or an edge–edge contact): A's edge as its vertex pair (lower index first, 7 bits
 //!     each) in bits 13–0, B's in bits 27–14.

@@ -11,7 +11,7 @@ use wide::f32x4;
 /// congruent and aligned (identical boxes stacked), each corner of the patch is at once a vertex
 /// of A, a vertex of B and an edge crossing, and which one clipping reports depends on sub-
 /// millimetre jitter; naming it by the vertex it sits on keeps its id.
-pub(super) const SNAP_DISTANCE: f32 = 0.01;
+const SNAP_DISTANCE: f32 = 0.01;
 
 /// The squared snap distance for these faces (their loops' vertices in the common frame):
 /// [`SNAP_DISTANCE`], or less on faces with short edges so two corners of one face never snap
