@@ -10,7 +10,7 @@ use super::closest::{closest_on_polyhedron, closest_segments};
 use super::edge_search::{EdgeQuery, box_edge_query, box_edges_along, hull_edge_query};
 use super::feature;
 use super::polytope::{Polyhedron, Posed, loop_next, loop_prev};
-use super::snap::{LoopLanes, snap_distance_sq};
+use super::snap::{LoopLanes, boxes_snap_distance_sq, snap_distance_sq};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::MAX_HULL_VERTICES;
@@ -429,7 +429,10 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
         clip::clip_polygon(poly, side, side.dot(v0), clip::side_code(i0, i1), next);
         std::mem::swap(&mut poly, &mut next);
     }
-    let snap_sq = snap_distance_sq(ref_points, inc_points);
+    let boxes = r.poly.box_half_extents().zip(inc.poly.box_half_extents());
+    let snap_sq = boxes
+        .and_then(|(hr, hi)| boxes_snap_distance_sq(hr, hi))
+        .unwrap_or_else(|| snap_distance_sq(ref_points, inc_points));
     let mut count = 0;
     for v in poly.vertices() {
         let s = n.dot(v.p) - d;

@@ -1,10 +1,13 @@
 //! A small read-only view of convex polyhedra, so the box and hull routines share one
 //! implementation without building a heap-allocated hull for every box on every call.
 //!
-//! Boxes use [`BoxPoly`]: their topology (vertex numbering, face loops, edges) is borrowed from
-//! one unit-cube [`ConvexHull`] built once per process, and their geometry is that cube scaled by
-//! the half extents. Because the numbering is the one `ConvexHull::cuboid` uses, a box and the
-//! equivalent hull produce the same contacts and the same feature ids.
+//! Boxes use [`BoxPoly`]: their topology (vertex numbering, face loops, edges) is the one
+//! unit-cube [`ConvexHull`] built once per process has, and their geometry is that cube scaled
+//! by the half extents. The corners, face normals and loops are also kept as constants
+//! (`CORNER_SIGNS`, `FACE_NORMALS`, `FACE_LOOPS`, held equal to the cube's by a test), read
+//! without going through the shared hull; its edges are read from it. Because the numbering is
+//! the one `ConvexHull::cuboid` uses, a box and the equivalent hull produce the same contacts
+//! and the same feature ids.
 
 use crate::math::{Mat3, Transform, Vec3};
 use crate::shape::{ConvexHull, HullEdge};
@@ -105,10 +108,37 @@ impl BoxPoly {
     }
 }
 
+/// The unit cube's corners in [`ConvexHull::cuboid`]'s order (bit 0 of the index: `+x`, bit 1:
+/// `+y`, bit 2: `+z`), kept here so that a box's vertex is one product, without reaching the
+/// shared topology's vertex array through a pointer and a bounds check (about 1 % of a
+/// tumbling pile's instructions).
+const CORNER_SIGNS: [Vec3; 8] = {
+    let mut signs = [Vec3::ZERO; 8];
+    let mut i = 0;
+    while i < 8 {
+        signs[i] = Vec3::new(corner_sign(i, 1), corner_sign(i, 2), corner_sign(i, 4));
+        i += 1;
+    }
+    signs
+};
+
+/// The unit cube's face normals and loops, as [`ConvexHull::cuboid`] makes them (its faces
+/// `-x, +x, -y, +y, -z, +z`), for the same reason.
+const FACE_NORMALS: [Vec3; 6] = [Vec3::NEG_X, Vec3::X, Vec3::NEG_Y, Vec3::Y, Vec3::NEG_Z, Vec3::Z];
+/// See [`FACE_NORMALS`].
+const FACE_LOOPS: [[u16; 4]; 6] =
+    [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+
+/// `+1` where corner `i` has bit `bit` set, else `-1`.
+const fn corner_sign(i: usize, bit: usize) -> f32 {
+    if i & bit == 0 { -1.0 } else { 1.0 }
+}
+
 impl Polyhedron for BoxPoly {
     #[inline]
     fn vertex(&self, i: usize) -> Vec3 {
-        self.topo.vertices()[i] * self.half
+        debug_assert!(i < 8, "box vertex {i}");
+        CORNER_SIGNS[i & 7] * self.half
     }
     #[inline]
     fn vertex_count(&self) -> usize {
@@ -125,12 +155,12 @@ impl Polyhedron for BoxPoly {
     #[inline]
     fn face_plane(&self, i: usize) -> (Vec3, f32) {
         // The unit cube's normals are exact axis vectors, so the offset is one half extent.
-        let n = self.topo.faces()[i].normal;
+        let n = FACE_NORMALS[i];
         (n, n.abs().dot(self.half))
     }
     #[inline]
     fn face_loop(&self, i: usize) -> &[u16] {
-        self.topo.face_vertex_indices(i)
+        &FACE_LOOPS[i]
     }
     #[inline]
     fn edges(&self) -> &[HullEdge] {
@@ -166,20 +196,28 @@ pub(crate) struct Posed<'a, P: ?Sized> {
     rotation: Mat3,
     position: Vec3,
     inv_rotation: Mat3,
+    /// Posed at the identity ([`Posed::at_identity`]): a vertex is its local self.
+    identity: bool,
 }
 
 impl<'a, P: Polyhedron + ?Sized> Posed<'a, P> {
     /// `poly` with its local frame mapped into the common frame by `xf`.
     pub(crate) fn new(poly: &'a P, xf: Transform) -> Self {
         let rotation = Mat3::from_quat(xf.rotation);
-        Posed { poly, rotation, position: xf.position, inv_rotation: rotation.transpose() }
+        Posed { poly, rotation, position: xf.position, inv_rotation: rotation.transpose(), identity: false }
     }
 
     /// `poly` in its own frame: the common frame is its local one. (The identity quaternion's
     /// matrix is the identity matrix, bit for bit, so this is `new` at the identity without the
     /// products.)
     pub(crate) fn at_identity(poly: &'a P) -> Self {
-        Posed { poly, rotation: Mat3::IDENTITY, position: Vec3::ZERO, inv_rotation: Mat3::IDENTITY }
+        Posed {
+            poly,
+            rotation: Mat3::IDENTITY,
+            position: Vec3::ZERO,
+            inv_rotation: Mat3::IDENTITY,
+            identity: true,
+        }
     }
 
     /// The rotation into the common frame, as a matrix.
@@ -191,7 +229,14 @@ impl<'a, P: Polyhedron + ?Sized> Posed<'a, P> {
     /// Vertex `i` in the common frame.
     #[inline]
     pub(crate) fn vertex(&self, i: usize) -> Vec3 {
-        self.rotation * self.poly.vertex(i) + self.position
+        let local = self.poly.vertex(i);
+        if self.identity {
+            // What the products below give at the identity, bit for bit, for a finite vertex:
+            // each component plus zeros, which leaves it, a zero made `+0.0` by the sum.
+            local + Vec3::ZERO
+        } else {
+            self.rotation * local + self.position
+        }
     }
 
     /// Outward normal of face `i` in the common frame.
@@ -257,5 +302,46 @@ mod tests {
             posed.position.to_array().map(f32::to_bits),
             skipped.position.to_array().map(f32::to_bits)
         );
+    }
+
+    /// A box's vertices, face normals and loops are the shared unit cube's (scaled), bit for
+    /// bit.
+    #[test]
+    fn a_box_is_the_unit_cube_scaled() {
+        let half = Vec3::new(0.5, 1.0, 2.0);
+        let (cube, unit) = (BoxPoly::new(half), ConvexHull::cuboid(Vec3::ONE));
+        let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+        for i in 0..8 {
+            assert_eq!(bits(cube.vertex(i)), bits(unit.vertices()[i] * half), "vertex {i}");
+        }
+        for f in 0..6 {
+            assert_eq!(bits(cube.face_plane(f).0), bits(unit.faces()[f].normal), "face {f}");
+            assert_eq!(cube.face_loop(f), unit.face_vertex_indices(f), "face {f}");
+        }
+    }
+
+    /// A vertex posed at the identity without the products is the one the products give, bit
+    /// for bit, signed zeros included: the unit cube's vertices, a box's, and a hull's with
+    /// `-0.0` and `+0.0` components.
+    #[test]
+    fn a_vertex_at_the_identity_is_the_product_at_the_identity() {
+        let hull = crate::shape::ConvexHull::from_points(&[
+            Vec3::new(-0.0, 1.0, 0.0),
+            Vec3::new(1.0, -0.0, -0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(-1.0, -1.0, -1.0),
+            Vec3::new(0.25, 0.5, -0.75),
+        ])
+        .expect("a hull");
+        let cube = BoxPoly::new(Vec3::new(0.5, 1.0, 2.0));
+        let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+        let (posed, skipped) = (Posed::new(&hull, Transform::IDENTITY), Posed::at_identity(&hull));
+        for i in 0..hull.vertex_count() {
+            assert_eq!(bits(posed.vertex(i)), bits(skipped.vertex(i)), "hull vertex {i}");
+        }
+        let (posed, skipped) = (Posed::new(&cube, Transform::IDENTITY), Posed::at_identity(&cube));
+        for i in 0..8 {
+            assert_eq!(bits(posed.vertex(i)), bits(skipped.vertex(i)), "box vertex {i}");
+        }
     }
 }
