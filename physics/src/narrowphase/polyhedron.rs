@@ -14,6 +14,7 @@ use super::snap::{LoopLanes, boxes_snap_distance_sq, snap_distance_sq};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::MAX_HULL_VERTICES;
+use wide::f32x4;
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
 /// (two resting boxes) must not flip the reference from step to step.
@@ -218,28 +219,31 @@ const PARALLEL_SQ: f32 = 1e-2;
 /// hb[j2] |R[i][j1]|` (the classic box–box terms, a few products each instead of three dot
 /// products per entry).
 fn box_edge_separations(ha: Vec3, hb: Vec3, r: &Mat3, t: Vec3) -> [[f32; 3]; 3] {
-    // m[i][j] = R[i][j], and its absolute values.
+    // Row `i` of R on lanes 0–2 (lane `j` is `R[i][j]`), and the same rotated so that lane `j`
+    // holds entry `j + 1` or `j + 2` (mod 3). Lane 3 is zero: its `L` is parallel, and it is
+    // dropped.
     let cols = [r.x_axis, r.y_axis, r.z_axis];
-    let m = |i: usize, j: usize| cols[j][i];
-    let mut out = [[0.0; 3]; 3];
-    for (i, row) in out.iter_mut().enumerate() {
+    let row = |i: usize, shift: usize| {
+        f32x4::new([cols[shift % 3][i], cols[(1 + shift) % 3][i], cols[(2 + shift) % 3][i], 0.0])
+    };
+    let lanes =
+        |v: Vec3, shift: usize| f32x4::new([v[shift % 3], v[(1 + shift) % 3], v[(2 + shift) % 3], 0.0]);
+    let (hb1, hb2) = (lanes(hb, 1), lanes(hb, 2));
+    let parallel_sq = f32x4::splat(PARALLEL_SQ);
+    std::array::from_fn(|i| {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         let across = (t[i1] * t[i1] + t[i2] * t[i2]).sqrt();
         let parallel_bound = across - ha[i1].min(ha[i2]) - hb.min_element();
-        for (j, s) in row.iter_mut().enumerate() {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let (l1, l2) = (-m(i2, j), m(i1, j));
-            let len_sq = l1 * l1 + l2 * l2;
-            *s = if len_sq < PARALLEL_SQ {
-                parallel_bound
-            } else {
-                let ra = ha[i1] * l1.abs() + ha[i2] * l2.abs();
-                let rb = hb[j1] * m(i, j2).abs() + hb[j2] * m(i, j1).abs();
-                ((l1 * t[i1] + l2 * t[i2]).abs() - ra - rb) / len_sq.sqrt()
-            };
-        }
-    }
-    out
+        // Every lane computes the scalar form's operations in its order (see the test).
+        let (l1, l2) = (-row(i2, 0), row(i1, 0));
+        let len_sq = l1 * l1 + l2 * l2;
+        let ra = f32x4::splat(ha[i1]) * l1.abs() + f32x4::splat(ha[i2]) * l2.abs();
+        let rb = hb1 * row(i, 2).abs() + hb2 * row(i, 1).abs();
+        let offset = (l1 * f32x4::splat(t[i1]) + l2 * f32x4::splat(t[i2])).abs();
+        let s = (offset - ra - rb) / len_sq.sqrt();
+        let s = len_sq.simd_lt(parallel_sq).bitselect(f32x4::splat(parallel_bound), s).to_array();
+        [s[0], s[1], s[2]]
+    })
 }
 
 /// Maps a manifold computed in A's local frame to world space.
@@ -583,6 +587,56 @@ mod tests {
     use super::super::edge_search::{EdgeSet, box_edge_axis, edge_query};
     use super::*;
     use crate::shape::HullEdge;
+
+    /// [`box_edge_separations`] one pair of directions at a time: the form the lanes are held
+    /// to, bit for bit.
+    fn box_edge_separations_one_by_one(ha: Vec3, hb: Vec3, r: &Mat3, t: Vec3) -> [[f32; 3]; 3] {
+        // m[i][j] = R[i][j], and its absolute values.
+        let cols = [r.x_axis, r.y_axis, r.z_axis];
+        let m = |i: usize, j: usize| cols[j][i];
+        let mut out = [[0.0; 3]; 3];
+        for (i, row) in out.iter_mut().enumerate() {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            let across = (t[i1] * t[i1] + t[i2] * t[i2]).sqrt();
+            let parallel_bound = across - ha[i1].min(ha[i2]) - hb.min_element();
+            for (j, s) in row.iter_mut().enumerate() {
+                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+                let (l1, l2) = (-m(i2, j), m(i1, j));
+                let len_sq = l1 * l1 + l2 * l2;
+                *s = if len_sq < PARALLEL_SQ {
+                    parallel_bound
+                } else {
+                    let ra = ha[i1] * l1.abs() + ha[i2] * l2.abs();
+                    let rb = hb[j1] * m(i, j2).abs() + hb[j2] * m(i, j1).abs();
+                    ((l1 * t[i1] + l2 * t[i2]).abs() - ra - rb) / len_sq.sqrt()
+                };
+            }
+        }
+        out
+    }
+
+    /// The four-lane edge bounds are the one-by-one form's bits, for random sizes and poses,
+    /// parallel and nearly parallel edges included.
+    #[test]
+    fn the_lanes_bound_the_edges_as_one_by_one() {
+        let mut next = super::super::uniform(17);
+        for round in 0..2000 {
+            let ha = Vec3::new(0.05 + next(), 0.05 + next(), 0.05 + next());
+            let hb = Vec3::new(0.05 + next(), 0.05 + next(), 0.05 + next());
+            let axis = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::Y);
+            // A third of the poses turn about an axis of A by a small angle or none.
+            let angle = if round % 3 == 0 { 0.01 * next() * (round % 2) as f32 } else { 6.0 * next() };
+            let axis = if round % 3 == 0 { [Vec3::X, Vec3::Y, Vec3::Z][round % 9 / 3] } else { axis };
+            let r = Mat3::from_quat(crate::math::Quat::from_axis_angle(axis, angle));
+            let t = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 4.0;
+            let bits = |m: [[f32; 3]; 3]| m.map(|row| row.map(f32::to_bits));
+            assert_eq!(
+                bits(box_edge_separations(ha, hb, &r, t)),
+                bits(box_edge_separations_one_by_one(ha, hb, &r, t)),
+                "round {round}"
+            );
+        }
+    }
 
     /// The manifold of two copies of `shape`, one at the origin and one at `xb`.
     fn same_shapes<P: Polyhedron + ?Sized>(shape: &P, xb: &Transform, speculative: f32) -> Manifold {
