@@ -4,6 +4,7 @@
 //! Everything here uses fixed-size stack buffers: no allocation in the contact hot path.
 
 use super::feature;
+use super::polytope::loop_next;
 use super::{MAX_MANIFOLD_POINTS, ManifoldPoint};
 use crate::math::Vec3;
 use crate::shape::MAX_HULL_VERTICES;
@@ -64,6 +65,22 @@ impl ClipPolygon {
     /// The valid vertices.
     pub(crate) fn vertices(&self) -> &[ClipVertex] {
         &self.v[..self.len]
+    }
+
+    /// Makes this the polygon of an incident face's loop `lp` (vertex ids), its vertex `k`
+    /// (id `lp[k]`) at `point(k, lp[k])`, each tagged with its two edges.
+    #[inline]
+    pub(crate) fn set_face_loop(&mut self, lp: &[u16], mut point: impl FnMut(usize, u16) -> Vec3) {
+        self.len = 0;
+        let Some(&last) = lp.last() else { return };
+        // Each edge's code once: a vertex enters by the edge the one before it leaves by.
+        let mut in_code = incident_edge_code(last, lp[0]);
+        for (k, &cur) in lp.iter().enumerate() {
+            let next = lp[loop_next(k, lp.len())];
+            let out_code = incident_edge_code(cur, next);
+            self.push(ClipVertex { p: point(k, cur), in_code, out_code });
+            in_code = out_code;
+        }
     }
 }
 

@@ -5,11 +5,11 @@
 //! The work happens in A's local frame (B mapped in by `xa⁻¹ · xb`), so A's data is used as
 //! stored and only B's is transformed; the result is mapped to world space at the end.
 
-use super::clip::{self, ClipPolygon, ClipVertex};
+use super::clip::{self, ClipPolygon};
 use super::closest::{closest_on_polyhedron, closest_segments};
 use super::edge_search::{EdgeQuery, box_edge_query, box_edges_along, hull_edge_query};
 use super::feature;
-use super::polytope::{Polyhedron, Posed, loop_next, loop_prev};
+use super::polytope::{Polyhedron, Posed, loop_next};
 use super::snap::{LoopLanes, boxes_snap_distance_sq, snap_distance_sq};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
@@ -421,7 +421,7 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     ref_points.iter_mut().zip(ref_loop).for_each(|(p, &i)| *p = r.vertex(i as usize));
     ref_lanes.fill(ref_points);
     inc_lanes.fill(inc_points);
-    fill_incident_polygon(inc_loop, inc_points, first);
+    first.set_face_loop(inc_loop, |k, _| inc_points[k]);
     // Clip back and forth between the two buffers.
     let (mut poly, mut next) = (first, second);
     for k in 0..ref_loop.len() {
@@ -566,20 +566,6 @@ fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
         }
     }
     best
-}
-
-/// The incident face's loop `lp` (its positions `points` in the common frame) as a clip
-/// polygon, each vertex tagged with its two edges.
-fn fill_incident_polygon(lp: &[u16], points: &[Vec3], poly: &mut ClipPolygon) {
-    poly.len = 0;
-    for k in 0..lp.len() {
-        let (prev, cur, next) = (lp[loop_prev(k, lp.len())], lp[k], lp[loop_next(k, lp.len())]);
-        poly.push(ClipVertex {
-            p: points[k],
-            in_code: clip::incident_edge_code(prev, cur),
-            out_code: clip::incident_edge_code(cur, next),
-        });
-    }
 }
 
 #[cfg(test)]

@@ -21,12 +21,6 @@ pub(crate) fn loop_next(k: usize, len: usize) -> usize {
     if k + 1 == len { 0 } else { k + 1 }
 }
 
-/// The index before `k` in a face loop of `len` vertices, wrapping to the last.
-#[inline]
-pub(crate) fn loop_prev(k: usize, len: usize) -> usize {
-    if k == 0 { len - 1 } else { k - 1 }
-}
-
 /// What the narrowphase needs from a convex polyhedron, in its local frame.
 pub(crate) trait Polyhedron {
     /// Vertex `i`.

@@ -36,7 +36,7 @@
 use super::clip::{self, ClipPolygon, ClipVertex};
 use super::closest::closest_segments;
 use super::feature;
-use super::polytope::{BoxPoly, Polyhedron, Posed as PosedPoly, loop_next, loop_prev};
+use super::polytope::{BoxPoly, Polyhedron, Posed as PosedPoly};
 use super::{Manifold, ManifoldPoint};
 use crate::math::{Aabb, Transform, Vec3};
 use crate::shape::{MAX_HULL_VERTICES, Shape};
@@ -463,15 +463,7 @@ fn poly_triangle<P: Polyhedron + ?Sized>(
         return;
     }
     let lp = posed.poly.face_loop(posed.poly.most_opposed_face(n_local));
-    first.len = 0;
-    for k in 0..lp.len() {
-        let (prev, cur, next) = (lp[loop_prev(k, lp.len())], lp[k], lp[loop_next(k, lp.len())]);
-        first.push(ClipVertex {
-            p: world.get(posed, cur as usize),
-            in_code: clip::incident_edge_code(prev, cur),
-            out_code: clip::incident_edge_code(cur, next),
-        });
-    }
+    first.set_face_loop(lp, |_, vertex| world.get(posed, vertex as usize));
     let (mut poly_in, mut poly_out) = (first, second);
     for k in 0..3 {
         // clip_polygon keeps `normal · x <= offset`: the outward side normal.
