@@ -33,10 +33,11 @@ pub(crate) struct SolverBody {
     /// Rotation since the step began.
     pub dq: Quat,
     pub inv_inertia: Mat3,
-    /// Per-substep velocity change from gravity and applied force.
-    pub dv: Vec3,
-    /// Per-substep angular velocity change from applied torque.
-    pub dw: Vec3,
+    /// Per-substep velocity change from gravity and applied force, padded to four floats (the
+    /// fourth zero) like a [`Velocity`]'s, which it is added to lane by lane.
+    pub dv: [f32; 4],
+    /// Per-substep angular velocity change from applied torque, padded like `dv`.
+    pub dw: [f32; 4],
     /// Per-substep velocity retention from damping, 1 = none.
     pub linear_retention: f32,
     pub angular_retention: f32,
@@ -48,8 +49,8 @@ impl SolverBody {
         inv_mass: 0.0,
         dq: Quat::IDENTITY,
         inv_inertia: Mat3::ZERO,
-        dv: Vec3::ZERO,
-        dw: Vec3::ZERO,
+        dv: [0.0; 4],
+        dw: [0.0; 4],
         linear_retention: 1.0,
         angular_retention: 1.0,
     };

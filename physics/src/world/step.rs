@@ -1153,8 +1153,8 @@ fn solver_body(b: &Body, water: Option<&WaterContact>, gravity: Vec3, h: f32) ->
         // -0.0 (a sum is -0.0 only when both terms are), so the zero impulses of a batch's
         // padding point slots, which lanes get or not depending on the team's parts, change
         // no velocity's bits.
-        sb.dv = h * (gravity * b.gravity_scale + b.force * b.inv_mass) + Vec3::ZERO;
-        sb.dw = h * (inv_inertia * b.torque) + Vec3::ZERO;
+        sb.dv = (h * (gravity * b.gravity_scale + b.force * b.inv_mass) + Vec3::ZERO).extend(0.0).to_array();
+        sb.dw = (h * (inv_inertia * b.torque) + Vec3::ZERO).extend(0.0).to_array();
         let (water_linear, water_angular) =
             water.map_or((0.0, 0.0), |w| (w.linear_damping, w.angular_damping));
         sb.linear_retention = 1.0 / (1.0 + h * (b.linear_damping + water_linear));
