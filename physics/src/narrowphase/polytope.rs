@@ -87,7 +87,8 @@ impl Polyhedron for ConvexHull {
     }
 }
 
-/// A box seen as a polyhedron: no allocation, topology shared with a static unit cube.
+/// A box seen as a polyhedron: no allocation; its edges are a static unit cube's, its corners,
+/// face normals and loops the constants above, which are that cube's.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BoxPoly {
     half: Vec3,

@@ -27,9 +27,11 @@ pub(super) fn snap_distance_sq(ref_points: &[Vec3], inc_points: &[Vec3]) -> f32 
 }
 
 /// Smallest half extent from which a box's faces always get the whole [`SNAP_DISTANCE`]: its
-/// shortest edge, twice that, then has `0.0625 × edge² ≥ 1.01 × SNAP_DISTANCE²`, which the
-/// rounding of posed vertices (parts in a million) cannot bring below it.
-const FULL_SNAP_HALF_EXTENT: f32 = 0.0201;
+/// shortest edge, twice that, then has `0.0625 × edge² ≥ 1.56 × SNAP_DISTANCE²`. A posed edge's
+/// length rounds by parts in ten million of the vertices' coordinates in A's frame (not of the
+/// edge), so that margin holds for boxes kilometres from A's centre: at 2 km a 5 cm edge is
+/// off by under a millimetre, where the margin is a centimetre.
+const FULL_SNAP_HALF_EXTENT: f32 = 0.025;
 
 /// [`snap_distance_sq`] of two boxes' faces, known without posing their edges when neither
 /// box has a half extent below [`FULL_SNAP_HALF_EXTENT`] (`None` otherwise): the same bits,
@@ -131,7 +133,7 @@ mod tests {
 
     /// Two boxes' faces get the snap distance their posed edges give, from the smallest half
     /// extent the shortcut takes on (and the shortcut declines below it): random sizes and
-    /// poses, every pair of faces.
+    /// poses, up to 2 km apart, every pair of faces.
     #[test]
     fn two_boxes_snap_as_their_posed_faces_do() {
         use super::super::polytope::{BoxPoly, Polyhedron, Posed};
@@ -145,8 +147,10 @@ mod tests {
             };
             let (ha, hb) = (size(&mut next), size(&mut next));
             let axis = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::X);
+            // Some poses kilometres away: the posed edges round by parts of the coordinates.
+            let reach = if round % 5 == 0 { 4000.0 } else { 3.0 };
             let pose = Transform {
-                position: Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 3.0,
+                position: Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * reach,
                 rotation: Quat::from_axis_angle(axis, 6.0 * next()),
             };
             let (a, b) = (BoxPoly::new(ha), BoxPoly::new(hb));

@@ -226,6 +226,7 @@ mod tests {
             (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
         };
         let bits = |v: &Velocity| (v.first.map(f32::to_bits), v.second.map(f32::to_bits));
+        let mut capped = 0;
         for round in 0..5000 {
             let (linear, angular, cap) = (next().abs(), next().abs(), next().abs());
             let mut vec = |scale: f32| {
@@ -244,6 +245,8 @@ mod tests {
             };
             let vel = Velocity::new(vec(20.0), vec(200.0));
             let max_angular_speed = 50.0 + 100.0 * cap;
+            let spin = (vel.second() + Vec3::from_slice(&b.dw[..3])) * b.angular_retention;
+            capped += usize::from(spin.length() > max_angular_speed);
             let (lanes, one) = (
                 advance_velocity(&b, &vel, max_angular_speed),
                 advance_velocity_one_by_one(&b, &vel, max_angular_speed),
@@ -258,5 +261,6 @@ mod tests {
             assert_eq!(bits(&m_lanes), bits(&m_one), "motion, round {round}");
             assert_eq!(b_lanes.dq.to_array().map(f32::to_bits), b_one.dq.to_array().map(f32::to_bits));
         }
+        assert!(capped > 500 && capped < 4500, "{capped} of 5000 spins capped");
     }
 }
