@@ -1,11 +1,10 @@
 //! Sutherland–Hodgman clipping of an incident polygon against the side planes of a reference
-//! face, with feature tracking, and the reduction of a contact patch to at most four points.
+//! face, with feature tracking (the patch is then reduced to four points in `reduce.rs`).
 //!
 //! Everything here uses fixed-size stack buffers: no allocation in the contact hot path.
 
 use super::feature;
 use super::polytope::loop_next;
-use super::{MAX_MANIFOLD_POINTS, ManifoldPoint};
 use crate::math::Vec3;
 use crate::shape::MAX_HULL_VERTICES;
 
@@ -135,71 +134,6 @@ pub(crate) fn clip_vertex_id(v: &ClipVertex, ref_is_b: bool) -> u32 {
     }
 }
 
-/// Signed area (times two) of triangle `a b c` seen along `n`.
-#[inline]
-fn area(a: Vec3, b: Vec3, c: Vec3, n: Vec3) -> f32 {
-    (b - a).cross(c - a).dot(n)
-}
-
-/// Index of the maximum of `score` over `0..len` (first on ties), or `None` when no score is
-/// above `floor`.
-fn arg_max(len: usize, floor: f32, mut score: impl FnMut(usize) -> f32) -> Option<usize> {
-    let mut best = None;
-    let mut best_score = floor;
-    for i in 0..len {
-        let s = score(i);
-        if s > best_score {
-            best_score = s;
-            best = Some(i);
-        }
-    }
-    best
-}
-
-/// Picks at most four of `points` that keep the deepest point and span the most area: the
-/// deepest, the farthest from it, the one making the largest triangle with those two, then the
-/// one adding the most area outside that triangle. Ties go to the lower index, so the choice is
-/// deterministic. `n` is the contact normal (for signed areas).
-pub(crate) fn reduce(
-    points: &[ManifoldPoint],
-    n: Vec3,
-    out: &mut [ManifoldPoint; MAX_MANIFOLD_POINTS],
-) -> usize {
-    if points.len() <= MAX_MANIFOLD_POINTS {
-        out[..points.len()].copy_from_slice(points);
-        return points.len();
-    }
-    let len = points.len();
-    let p = |i: usize| points[i].position;
-    let i0 = arg_max(len, f32::MIN, |i| -points[i].separation).unwrap_or(0);
-    let Some(i1) = arg_max(len, 0.0, |i| (p(i) - p(i0)).length_squared()) else {
-        out[0] = points[i0];
-        return 1;
-    };
-    let Some(i2) = arg_max(len, 0.0, |i| area(p(i0), p(i1), p(i), n).abs()) else {
-        out[0] = points[i0];
-        out[1] = points[i1];
-        return 2;
-    };
-    // Orient the triangle counter-clockwise about n, then measure how far outside each edge.
-    let (a, b, c) =
-        if area(p(i0), p(i1), p(i2), n) >= 0.0 { (p(i0), p(i1), p(i2)) } else { (p(i0), p(i2), p(i1)) };
-    let i3 = arg_max(len, 0.0, |i| {
-        let q = p(i);
-        (-area(a, b, q, n)).max(-area(b, c, q, n)).max(-area(c, a, q, n))
-    });
-    out[0] = points[i0];
-    out[1] = points[i1];
-    out[2] = points[i2];
-    match i3 {
-        Some(i3) => {
-            out[3] = points[i3];
-            4
-        }
-        None => 3,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,24 +168,5 @@ mod tests {
         assert_eq!(ids.iter().filter(|&&id| id >> 29 == 1).count(), 2);
         assert_eq!(ids.iter().filter(|&&id| id >> 30 == 1).count(), 2);
         assert!(out.vertices().iter().all(|v| v.p.x <= 0.5 + 1e-6));
-    }
-
-    #[test]
-    fn reduction_keeps_deepest_and_spans_area() {
-        let mut pts = [ManifoldPoint::default(); 8];
-        for (i, pt) in pts.iter_mut().enumerate() {
-            let a = i as f32 * std::f32::consts::TAU / 8.0;
-            pt.position = Vec3::new(a.cos(), 0.0, a.sin());
-            pt.separation = if i == 5 { -0.2 } else { -0.1 };
-            pt.feature = i as u32;
-        }
-        let mut out = [ManifoldPoint::default(); MAX_MANIFOLD_POINTS];
-        let n = reduce(&pts, Vec3::Y, &mut out);
-        assert_eq!(n, 4);
-        assert_eq!(out[0].feature, 5);
-        assert_eq!(out[1].feature, 1);
-        let mut ids: Vec<u32> = out.iter().map(|p| p.feature).collect();
-        ids.sort();
-        assert_eq!(ids, vec![1, 3, 5, 7]);
     }
 }

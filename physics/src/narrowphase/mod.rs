@@ -15,6 +15,7 @@ mod feature;
 mod pair_map;
 mod polyhedron;
 mod polytope;
+mod reduce;
 mod reuse;
 mod snap;
 mod sphere;

@@ -10,6 +10,7 @@ use super::closest::{closest_on_polyhedron, closest_segments};
 use super::edge_search::{EdgeQuery, box_edge_query, box_edges_along, hull_edge_query};
 use super::feature;
 use super::polytope::{Polyhedron, Posed, loop_next};
+use super::reduce;
 use super::snap::{LoopLanes, boxes_snap_distance_sq, snap_distance_sq};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
@@ -466,7 +467,7 @@ fn clip_face<R: Polyhedron + ?Sized, I: Polyhedron + ?Sized>(
     let normal = if ref_is_b { -n } else { n };
     let mut m = Manifold { normal, ..Manifold::default() };
     let mut out = [ManifoldPoint::default(); MAX_MANIFOLD_POINTS];
-    m.count = clip::reduce(&candidates[..count], n, &mut out);
+    m.count = reduce::reduce(&candidates[..count], n, &mut out);
     m.points = out;
     Some(m)
 }

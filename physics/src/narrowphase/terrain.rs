@@ -37,6 +37,7 @@ use super::clip::{self, ClipPolygon, ClipVertex};
 use super::closest::closest_segments;
 use super::feature;
 use super::polytope::{BoxPoly, Polyhedron, Posed as PosedPoly};
+use super::reduce;
 use super::{Manifold, ManifoldPoint};
 use crate::math::{Aabb, Transform, Vec3};
 use crate::shape::{MAX_HULL_VERTICES, Shape};
@@ -246,7 +247,7 @@ fn merge(candidates: &[Candidate], deepest_only: bool, points: &mut Vec<Manifold
     }
     let mut m = Manifold { normal: -n, ..Manifold::default() };
     let mut out = [ManifoldPoint::default(); super::MAX_MANIFOLD_POINTS];
-    m.count = clip::reduce(points, n, &mut out);
+    m.count = reduce::reduce(points, n, &mut out);
     m.points = out;
     m
 }
