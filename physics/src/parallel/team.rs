@@ -171,17 +171,17 @@ impl<'a> Team<'a> {
     }
 
     /// Runs a stage whose blocks are `blocks` (block `j`'s items: its range), with claim words
-    /// `claims` (one per block): this member does the blocks it claims, from block `first`
-    /// on (by default its share's first: `count * index / size`) and then from the stage's
-    /// first; returns once every block of the stage is done. Alone, it runs `whole` at once
-    /// instead.
+    /// `claims` (one per block): this member does the blocks it claims, from its share's first
+    /// (`count * index / size`) on and then from the stage's first, or, with a `cut` that gives
+    /// it a part, its part's blocks first and the others' as below; returns once every block of
+    /// the stage is done. Alone, it runs `whole` at once instead.
     fn stage(
         &self,
         count: usize,
         block: impl Fn(usize) -> Range<usize>,
         claims: &[AtomicU32],
         whole: Range<usize>,
-        first: Option<usize>,
+        cut: Option<&ColourCut>,
         work: &mut impl FnMut(Range<usize>),
     ) {
         let Some(state) = self.state else {
@@ -203,24 +203,53 @@ impl<'a> Team<'a> {
         if state.done.load(Ordering::Acquire) >= target {
             return;
         }
-        let start = first.map_or(count * self.index / self.size, |first| first.min(count - 1));
-        let mut done = 0;
         let poison = PoisonOnUnwind(&state.poisoned);
-        for j in (start..count).chain(0..start) {
-            if claims[j].fetch_max(stage, Ordering::Relaxed) < stage {
+        // Does block `j` unless another member claimed it: 1 if this member did it.
+        let mut try_block = |j: usize| {
+            let free = claims[j].fetch_max(stage, Ordering::Relaxed) < stage;
+            if free {
                 work(block(j));
-                done += 1;
             }
-        }
-        std::mem::forget(poison);
+            usize::from(free)
+        };
+        // With a part of its own, a member does its part's blocks, then only the parts whose
+        // members have not begun (late, or not scheduled yet): the blocks of a part that is
+        // being worked wait for their own member, so the part's bodies stay in one core's
+        // cache. Only once the wait runs long (the member was descheduled) does it sweep up
+        // what is left. Otherwise a member starts at its share's first block and then takes
+        // whatever it finds unclaimed.
+        let own_part = cut.filter(|cut| self.index < cut.parts);
+        let done = match own_part {
+            Some(cut) => {
+                let mut done: usize = cut.part_blocks(self.index).map(&mut try_block).sum();
+                for p in (0..cut.parts).filter(|&p| p != self.index) {
+                    let blocks = cut.part_blocks(p);
+                    if !blocks.is_empty() && claims[blocks.start].load(Ordering::Relaxed) < stage {
+                        done += blocks.map(&mut try_block).sum::<usize>();
+                    }
+                }
+                done
+            }
+            None => {
+                let start = count * self.index / self.size;
+                (start..count).chain(0..start).map(&mut try_block).sum()
+            }
+        };
         // The release sequence of these additions carries every member's writes to whoever
         // sees the total.
         state.done.fetch_add(done, Ordering::AcqRel);
+        let mut swept = false;
         let mut spins = 0;
         while state.done.load(Ordering::Acquire) < target {
             if spins < SPINS_BEFORE_YIELD {
                 spins += 1;
                 std::hint::spin_loop();
+            } else if own_part.is_some() && !swept {
+                // Waited long: take every block still unclaimed, once, from the stage's end
+                // back, so that this member and a part's own member, working up, meet once.
+                let taken: usize = (0..count).rev().map(&mut try_block).sum();
+                state.done.fetch_add(taken, Ordering::AcqRel);
+                swept = true;
             } else {
                 if state.poisoned.load(Ordering::Acquire) {
                     std::panic::panic_any(TeamPoisoned);
@@ -228,6 +257,7 @@ impl<'a> Team<'a> {
                 std::thread::yield_now();
             }
         }
+        std::mem::forget(poison);
     }
 
     /// Runs `work` over `count` items in blocks of `block_len`, as one stage; `claims` has a
@@ -274,8 +304,9 @@ impl<'a> Team<'a> {
 
     /// Runs `work` on the blocks of each colour of `colours` (batch ranges, in solve order),
     /// one stage per colour, then on `serial` (batches that may share bodies: one block).
-    /// `claims` has a word per block: [`Team::blocks_of`] each colour's length, then one.
-    /// With parts, each member with a part starts a colour at its part's block.
+    /// `claims` has a word per block ([`colour_claims`]). With parts, each colour's blocks are
+    /// cut at the parts' boundaries and each member with a part does its own part's blocks,
+    /// leaving the others' to their members unless those have not begun or stall.
     pub fn for_each_colour(
         &self,
         colours: &[Range<usize>],
@@ -288,17 +319,15 @@ impl<'a> Team<'a> {
         // Members past the parts (more threads than `MAX_PARTS`) start at their share.
         let own_part = parts.count > 1 && self.index < parts.count;
         for (c, colour) in colours.iter().enumerate() {
-            let count = Team::blocks_of(colour.len());
             let len = colour_block_len(colour.len());
-            let block = |j: usize| colour.start + j * len..(colour.start + (j + 1) * len).min(colour.end);
-            // The block that holds this member's part's first item.
-            let first = own_part.then(|| (parts.firsts[c * parts.count + self.index] - colour.start) / len);
+            let cut = parts.cut(c, colour, len);
+            let count = cut.blocks();
             self.stage(
                 count,
-                block,
+                |j| cut.block(j),
                 &claims[first_claim..first_claim + count],
                 colour.clone(),
-                first,
+                own_part.then_some(&cut),
                 &mut work,
             );
             first_claim += count;
@@ -332,11 +361,75 @@ impl<'a> ColourParts<'a> {
     /// `count` parts per colour, beginning at `firsts` (`count` per colour, in colour order).
     pub fn new(count: usize, firsts: &'a [usize]) -> ColourParts<'a> {
         debug_assert!(
-            count > 0 && firsts.len().is_multiple_of(count),
+            count > 0 && count <= MOST_PARTS && firsts.len().is_multiple_of(count),
             "{} firsts of {count} parts",
             firsts.len()
         );
         ColourParts { count, firsts }
+    }
+
+    /// Colour `c` (items `colour`) cut into blocks of at most `len` items, each within one
+    /// part. A block that held the end of one part and the start of the next went to the
+    /// member of the second, which started there: its items of the first part, about half a
+    /// block in every colour of every pass, moved their bodies' velocities to the other core
+    /// and back.
+    fn cut(&self, c: usize, colour: &Range<usize>, len: usize) -> ColourCut {
+        let mut cut = ColourCut {
+            starts: [colour.end; MOST_PARTS + 1],
+            first_blocks: [0; MOST_PARTS + 1],
+            parts: 1,
+            len,
+        };
+        if self.count <= 1 {
+            cut.starts[0] = colour.start;
+            cut.first_blocks[1] = colour.len().div_ceil(len);
+            return cut;
+        }
+        cut.parts = self.count;
+        let firsts = &self.firsts[c * self.count..(c + 1) * self.count];
+        // The first part takes the colour's start, and each part starts within the colour,
+        // no earlier than the one before.
+        cut.starts[0] = colour.start;
+        for (p, &first) in firsts.iter().enumerate().skip(1) {
+            cut.starts[p] = first.clamp(cut.starts[p - 1], colour.end);
+        }
+        for p in 0..self.count {
+            let items = cut.starts[p + 1] - cut.starts[p];
+            cut.first_blocks[p + 1] = cut.first_blocks[p] + items.div_ceil(len);
+        }
+        cut
+    }
+}
+
+/// Most parts a colour is cut by ([`ColourParts`]).
+pub(crate) const MOST_PARTS: usize = 8;
+
+/// A colour's blocks, each within one part: part `p`'s items `starts[p]..starts[p + 1]` are
+/// blocks `first_blocks[p]..first_blocks[p + 1]`, `len` items each but the part's last.
+#[derive(Clone, Copy, Debug)]
+struct ColourCut {
+    starts: [usize; MOST_PARTS + 1],
+    first_blocks: [usize; MOST_PARTS + 1],
+    parts: usize,
+    len: usize,
+}
+
+impl ColourCut {
+    /// Blocks of the colour.
+    fn blocks(&self) -> usize {
+        self.first_blocks[self.parts]
+    }
+
+    /// The blocks of part `p`.
+    fn part_blocks(&self, p: usize) -> Range<usize> {
+        self.first_blocks[p]..self.first_blocks[p + 1]
+    }
+
+    /// The items of block `j`.
+    fn block(&self, j: usize) -> Range<usize> {
+        let p = (0..self.parts).rfind(|&p| self.first_blocks[p] <= j).unwrap_or(0);
+        let start = self.starts[p] + (j - self.first_blocks[p]) * self.len;
+        start..(start + self.len).min(self.starts[p + 1])
     }
 }
 
@@ -387,10 +480,12 @@ fn linger(pool: &rayon::ThreadPool) {
     }
 }
 
-/// Claim words for colours of these lengths and a serial block, and at least `other_blocks`
-/// (the most blocks of any other stage over the same claims: a fill or a store).
-pub(crate) fn colour_claims(colours: &[Range<usize>], other_blocks: usize) -> usize {
-    let by_colour = colours.iter().map(|c| Team::blocks_of(c.len())).sum::<usize>() + 1;
+/// Claim words for colours of these lengths cut by `parts` parts and a serial block, and at
+/// least `other_blocks` (the most blocks of any other stage over the same claims: a fill or a
+/// store). Each part boundary inside a colour may add a block.
+pub(crate) fn colour_claims(colours: &[Range<usize>], parts: usize, other_blocks: usize) -> usize {
+    let by_colour =
+        colours.iter().map(|c| Team::blocks_of(c.len()) + parts.saturating_sub(1)).sum::<usize>() + 1;
     by_colour.max(other_blocks)
 }
 
@@ -432,7 +527,7 @@ mod tests {
                 })
                 .collect();
             let parts = if with_parts { ColourParts::new(size, &firsts) } else { ColourParts::NONE };
-            claims.reset(colour_claims(&colours, 1156usize.div_ceil(BLOCK_BATCHES)));
+            claims.reset(colour_claims(&colours, size, 1156usize.div_ceil(BLOCK_BATCHES)));
             let state = TeamState::default();
             let visits: Vec<AtomicUsize> = (0..1156).map(|_| AtomicUsize::new(0)).collect();
             let done = AtomicUsize::new(0);
@@ -514,7 +609,7 @@ mod tests {
         // Two members, one of which never runs: the other does every block.
         let colours = [0..100, 100..300];
         let mut claims = Claims::default();
-        claims.reset(colour_claims(&colours, 1010usize.div_ceil(BLOCK_BATCHES)));
+        claims.reset(colour_claims(&colours, 1, 1010usize.div_ceil(BLOCK_BATCHES)));
         let state = TeamState::default();
         let team = Team::member(0, 2, &state);
         let mut visited = 0;
@@ -522,6 +617,87 @@ mod tests {
             visited += range.len()
         });
         assert_eq!(visited, 300);
+    }
+
+    #[test]
+    fn a_colour_is_cut_into_blocks_at_its_parts_boundaries() {
+        // Colour 100..200, parts from 100 and 137 (the second part's first item mid-block):
+        // blocks of at most 8 items, none holding items of both parts, in order, covering it.
+        let firsts = [100, 137];
+        let cut = ColourParts::new(2, &firsts).cut(0, &(100..200), 8);
+        let blocks: Vec<Range<usize>> = (0..cut.blocks()).map(|j| cut.block(j)).collect();
+        assert_eq!(cut.blocks(), 37usize.div_ceil(8) + 63usize.div_ceil(8));
+        assert_eq!((cut.part_blocks(0), cut.part_blocks(1)), (0..5, 5..13));
+        assert_eq!(blocks[4], 132..137);
+        assert_eq!(blocks[5], 137..145);
+        assert!(blocks.windows(2).all(|w| w[0].end == w[1].start) && blocks[0].start == 100);
+        assert!(blocks.iter().all(|b| b.len() <= 8 && !(b.start < 137 && b.end > 137)));
+        assert_eq!(blocks.last().map(|b| b.end), Some(200));
+        // A part that begins past the colour's end is empty; without parts, one run of blocks.
+        let cut = ColourParts::new(2, &[100, 250]).cut(0, &(100..200), 8);
+        assert_eq!((cut.part_blocks(0), cut.part_blocks(1)), (0..13, 13..13));
+        let cut = ColourParts::NONE.cut(0, &(100..200), 8);
+        assert_eq!((cut.blocks(), cut.block(12)), (13, 196..200));
+    }
+
+    #[test]
+    fn a_part_whose_member_never_comes_is_done_by_the_others() {
+        // Two members with a part each; the second never runs: the first does its own part,
+        // finds the other's not begun, and does that too.
+        let colours = [0..100, 100..300];
+        let firsts = [0, 40, 100, 230];
+        let mut claims = Claims::default();
+        claims.reset(colour_claims(&colours, 2, 0));
+        let state = TeamState::default();
+        let team = Team::member(0, 2, &state);
+        let mut visited = vec![0; 300];
+        team.for_each_colour(&colours, ColourParts::new(2, &firsts), 300..300, claims.words(), |range| {
+            range.for_each(|i| visited[i] += 1)
+        });
+        assert!(visited.iter().all(|&v| v == 1));
+    }
+
+    #[test]
+    fn a_stalled_member_s_part_is_swept_from_its_end() {
+        // The second member stalls in its part's first block (as a descheduled thread would):
+        // the first, done with its own part and waiting, takes the rest of the stalled part
+        // from its end, and every item is done once.
+        let colour = 0..256;
+        let colours = std::slice::from_ref(&colour);
+        let firsts = [0, 128];
+        let mut claims = Claims::default();
+        claims.reset(colour_claims(colours, 2, 0));
+        let state = TeamState::default();
+        let worker: Vec<AtomicUsize> = (0..256).map(|_| AtomicUsize::new(usize::MAX)).collect();
+        let member_one_began = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            for index in 0..2 {
+                let (state, worker, claims, member_one_began) = (&state, &worker, &claims, &member_one_began);
+                let firsts = &firsts;
+                scope.spawn(move || {
+                    if index == 0 {
+                        // The first member starts once the second holds its first block.
+                        while !member_one_began.load(Ordering::SeqCst) {
+                            std::hint::spin_loop();
+                        }
+                    }
+                    let team = Team::member(index, 2, state);
+                    let parts = ColourParts::new(2, firsts);
+                    team.for_each_colour(colours, parts, 256..256, claims.words(), |range| {
+                        if index == 1 && range.start == 128 {
+                            member_one_began.store(true, Ordering::SeqCst);
+                            std::thread::sleep(Duration::from_millis(200));
+                        }
+                        for i in range {
+                            assert_eq!(worker[i].swap(index, Ordering::SeqCst), usize::MAX, "item {i} twice");
+                        }
+                    });
+                });
+            }
+        });
+        let by = |i: usize| worker[i].load(Ordering::SeqCst);
+        assert!((0..128).all(|i| by(i) == 0), "the first part is its own member's");
+        assert_eq!((by(128), by(255)), (1, 0), "the stalled part's first block its own, its last swept");
     }
 
     #[test]

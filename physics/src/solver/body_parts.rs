@@ -14,6 +14,9 @@
 /// parts.
 pub(crate) const MAX_PARTS: usize = 8;
 
+// The team cuts a colour's blocks at every part boundary.
+const _: () = assert!(MAX_PARTS <= crate::parallel::MOST_PARTS);
+
 /// How the solver indices are split into parts (borrowed from whoever made them).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyParts<'a> {

@@ -183,7 +183,11 @@ impl ContactSolver {
         self.pair_part_starts.extend(self.batches.part_starts.iter().map(|&batch| batch / 2));
         let pair_count = self.batches.lanes.len() / 2;
         // Enough words for the colours' blocks and for the fill's and store's blocks of pairs.
-        self.claims.reset(colour_claims(&self.pair_colours, pair_count.div_ceil(BLOCK_PAIRS)));
+        self.claims.reset(colour_claims(
+            &self.pair_colours,
+            self.part_count,
+            pair_count.div_ceil(BLOCK_PAIRS),
+        ));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(pair_count, BatchPair::default);
     }

@@ -473,8 +473,11 @@ impl<W: WideJoint> WideJoints<W> {
         self.ones.clear();
         self.ones.resize(joints.len(), 1);
         self.batches.build_or_keep(&self.pairs, movable, &self.ones);
-        self.claims
-            .reset(colour_claims(&self.batches.colours, self.batches.lanes.len().div_ceil(BLOCK_BATCHES)));
+        self.claims.reset(colour_claims(
+            &self.batches.colours,
+            1,
+            self.batches.lanes.len().div_ceil(BLOCK_BATCHES),
+        ));
         self.wide.resize_with(self.batches.lanes.len(), W::default);
     }
 
