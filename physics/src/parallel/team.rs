@@ -181,7 +181,7 @@ impl<'a> Team<'a> {
         block: impl Fn(usize) -> Range<usize>,
         claims: &[AtomicU32],
         whole: Range<usize>,
-        cut: Option<&ColourCut>,
+        parts: Option<&PartBlocks>,
         work: &mut impl FnMut(Range<usize>),
     ) {
         let Some(state) = self.state else {
@@ -218,7 +218,7 @@ impl<'a> Team<'a> {
         // cache. Only once the wait runs long (the member was descheduled) does it sweep up
         // what is left. Otherwise a member starts at its share's first block and then takes
         // whatever it finds unclaimed.
-        let own_part = cut.filter(|cut| self.index < cut.parts);
+        let own_part = parts.filter(|parts| self.index < parts.parts);
         let done = match own_part {
             Some(cut) => {
                 let mut done: usize = cut.part_blocks(self.index).map(&mut try_block).sum();
@@ -327,7 +327,7 @@ impl<'a> Team<'a> {
                 |j| cut.block(j),
                 &claims[first_claim..first_claim + count],
                 colour.clone(),
-                own_part.then_some(&cut),
+                own_part.then_some(&cut.parts),
                 &mut work,
             );
             first_claim += count;
@@ -336,6 +336,51 @@ impl<'a> Team<'a> {
             let whole = serial.clone();
             self.stage(1, |_| serial.clone(), &claims[first_claim..first_claim + 1], whole, None, &mut work);
         }
+    }
+
+    /// Runs `work` on the items of every colour of `colours` and on `serial` as one stage,
+    /// not colour by colour: for work on each item alone (filling the colours' batches,
+    /// storing their impulses). The blocks are those of [`Team::for_each_colour`], taken part
+    /// by part, so that each member with a part fills and stores the batches it solves.
+    /// `claims` has a word per block ([`colour_claims`]).
+    pub fn for_each_part(
+        &self,
+        colours: &[Range<usize>],
+        parts: ColourParts,
+        serial: Range<usize>,
+        claims: &[AtomicU32],
+        mut work: impl FnMut(Range<usize>),
+    ) {
+        let cut = |c: usize| parts.cut(c, &colours[c], colour_block_len(colours[c].len()));
+        // The stage's blocks part by part, each part's colour by colour, then the serial
+        // batches as one block of no part.
+        let mut by_part = PartBlocks { first_blocks: [0; MOST_PARTS + 1], parts: parts.count.max(1) };
+        for p in 0..by_part.parts {
+            let blocks: usize = (0..colours.len()).map(|c| cut(c).parts.part_blocks(p).len()).sum();
+            by_part.first_blocks[p + 1] = by_part.first_blocks[p] + blocks;
+        }
+        let coloured = by_part.blocks();
+        let count = coloured + usize::from(!serial.is_empty());
+        let block = |j: usize| {
+            if j == coloured {
+                return serial.clone();
+            }
+            let p = (0..by_part.parts).rfind(|&p| by_part.first_blocks[p] <= j).unwrap_or(0);
+            let mut k = j - by_part.first_blocks[p];
+            for c in 0..colours.len() {
+                let cut = cut(c);
+                let blocks = cut.parts.part_blocks(p).len();
+                if k < blocks {
+                    return cut.part_block(p, k);
+                }
+                k -= blocks;
+            }
+            unreachable!("block {j} of {count}")
+        };
+        let start = colours.first().map_or(serial.start, |c| c.start);
+        let end = if serial.is_empty() { colours.last().map_or(start, |c| c.end) } else { serial.end };
+        let own_part = parts.count > 1 && self.index < parts.count;
+        self.stage(count, block, &claims[..count], start..end, own_part.then_some(&by_part), &mut work);
     }
 
     /// Runs `work` once, by whichever member claims it, as one stage (work that is not split).
@@ -376,26 +421,22 @@ impl<'a> ColourParts<'a> {
     fn cut(&self, c: usize, colour: &Range<usize>, len: usize) -> ColourCut {
         let mut cut = ColourCut {
             starts: [colour.end; MOST_PARTS + 1],
-            first_blocks: [0; MOST_PARTS + 1],
-            parts: 1,
+            parts: PartBlocks { first_blocks: [0; MOST_PARTS + 1], parts: self.count.max(1) },
             len,
         };
-        if self.count <= 1 {
-            cut.starts[0] = colour.start;
-            cut.first_blocks[1] = colour.len().div_ceil(len);
-            return cut;
-        }
-        cut.parts = self.count;
-        let firsts = &self.firsts[c * self.count..(c + 1) * self.count];
         // The first part takes the colour's start, and each part starts within the colour,
         // no earlier than the one before.
         cut.starts[0] = colour.start;
-        for (p, &first) in firsts.iter().enumerate().skip(1) {
-            cut.starts[p] = first.clamp(cut.starts[p - 1], colour.end);
+        if self.count > 1 {
+            let firsts = &self.firsts[c * self.count..(c + 1) * self.count];
+            for (p, &first) in firsts.iter().enumerate().skip(1) {
+                cut.starts[p] = first.clamp(cut.starts[p - 1], colour.end);
+            }
         }
-        for p in 0..self.count {
+        let first_blocks = &mut cut.parts.first_blocks;
+        for p in 0..cut.parts.parts {
             let items = cut.starts[p + 1] - cut.starts[p];
-            cut.first_blocks[p + 1] = cut.first_blocks[p] + items.div_ceil(len);
+            first_blocks[p + 1] = first_blocks[p] + items.div_ceil(len);
         }
         cut
     }
@@ -404,18 +445,15 @@ impl<'a> ColourParts<'a> {
 /// Most parts a colour is cut by ([`ColourParts`]).
 pub(crate) const MOST_PARTS: usize = 8;
 
-/// A colour's blocks, each within one part: part `p`'s items `starts[p]..starts[p + 1]` are
-/// blocks `first_blocks[p]..first_blocks[p + 1]`, `len` items each but the part's last.
+/// Which of a stage's blocks are each part's: part `p`'s are `first_blocks[p]..first_blocks[p + 1]`.
 #[derive(Clone, Copy, Debug)]
-struct ColourCut {
-    starts: [usize; MOST_PARTS + 1],
+struct PartBlocks {
     first_blocks: [usize; MOST_PARTS + 1],
     parts: usize,
-    len: usize,
 }
 
-impl ColourCut {
-    /// Blocks of the colour.
+impl PartBlocks {
+    /// Blocks of the stage's parts.
     fn blocks(&self) -> usize {
         self.first_blocks[self.parts]
     }
@@ -424,11 +462,33 @@ impl ColourCut {
     fn part_blocks(&self, p: usize) -> Range<usize> {
         self.first_blocks[p]..self.first_blocks[p + 1]
     }
+}
+
+/// A colour's blocks, each within one part: part `p`'s items `starts[p]..starts[p + 1]` are
+/// its blocks ([`PartBlocks`]), `len` items each but the part's last.
+#[derive(Clone, Copy, Debug)]
+struct ColourCut {
+    starts: [usize; MOST_PARTS + 1],
+    parts: PartBlocks,
+    len: usize,
+}
+
+impl ColourCut {
+    /// Blocks of the colour.
+    fn blocks(&self) -> usize {
+        self.parts.blocks()
+    }
 
     /// The items of block `j`.
     fn block(&self, j: usize) -> Range<usize> {
-        let p = (0..self.parts).rfind(|&p| self.first_blocks[p] <= j).unwrap_or(0);
-        let start = self.starts[p] + (j - self.first_blocks[p]) * self.len;
+        let first_blocks = &self.parts.first_blocks;
+        let p = (0..self.parts.parts).rfind(|&p| first_blocks[p] <= j).unwrap_or(0);
+        self.part_block(p, j - first_blocks[p])
+    }
+
+    /// The items of part `p`'s block `k`.
+    fn part_block(&self, p: usize, k: usize) -> Range<usize> {
+        let start = self.starts[p] + k * self.len;
         start..(start + self.len).min(self.starts[p + 1])
     }
 }
@@ -560,6 +620,39 @@ mod tests {
     }
 
     #[test]
+    fn part_by_part_every_item_is_worked_once() {
+        // The colours of the test above as one stage, part by part, on teams of 1 to 4
+        // threads, with and without parts, and a member that never comes: every item once.
+        let colours = [0..400, 400..403, 403..405, 405..1000, 1000..1001, 1001..1114, 1114..1147];
+        let mut claims = Claims::default();
+        for (size, with_parts) in (1..=4).flat_map(|size| [(size, false), (size, true)]) {
+            let firsts: Vec<usize> =
+                colours.iter().flat_map(|c| (0..size).map(|p| c.start + c.len() * p / size)).collect();
+            let parts = if with_parts { ColourParts::new(size, &firsts) } else { ColourParts::NONE };
+            claims.reset(colour_claims(&colours, size, 0));
+            let state = TeamState::default();
+            let visits: Vec<AtomicUsize> = (0..1156).map(|_| AtomicUsize::new(0)).collect();
+            std::thread::scope(|scope| {
+                // The last member of a team of two or more never comes.
+                for index in 0..size.max(2) - 1 {
+                    let (state, visits, colours, claims, parts) =
+                        (&state, &visits, &colours, &claims, &parts);
+                    scope.spawn(move || {
+                        let team = Team::member(index, size.max(2), state);
+                        team.for_each_part(colours, *parts, 1147..1156, claims.words(), |range| {
+                            range.for_each(|i| _ = visits[i].fetch_add(1, Ordering::SeqCst))
+                        });
+                    });
+                }
+            });
+            assert!(
+                visits.iter().all(|v| v.load(Ordering::SeqCst) == 1),
+                "{size} threads, parts {with_parts}"
+            );
+        }
+    }
+
+    #[test]
     fn a_small_colour_is_cut_into_smaller_blocks() {
         // A big colour in blocks of the full size; a middling one in at least sixteen blocks;
         // a tiny one in blocks of the least size.
@@ -627,7 +720,7 @@ mod tests {
         let cut = ColourParts::new(2, &firsts).cut(0, &(100..200), 8);
         let blocks: Vec<Range<usize>> = (0..cut.blocks()).map(|j| cut.block(j)).collect();
         assert_eq!(cut.blocks(), 37usize.div_ceil(8) + 63usize.div_ceil(8));
-        assert_eq!((cut.part_blocks(0), cut.part_blocks(1)), (0..5, 5..13));
+        assert_eq!((cut.parts.part_blocks(0), cut.parts.part_blocks(1)), (0..5, 5..13));
         assert_eq!(blocks[4], 132..137);
         assert_eq!(blocks[5], 137..145);
         assert!(blocks.windows(2).all(|w| w[0].end == w[1].start) && blocks[0].start == 100);
@@ -635,7 +728,7 @@ mod tests {
         assert_eq!(blocks.last().map(|b| b.end), Some(200));
         // A part that begins past the colour's end is empty; without parts, one run of blocks.
         let cut = ColourParts::new(2, &[100, 250]).cut(0, &(100..200), 8);
-        assert_eq!((cut.part_blocks(0), cut.part_blocks(1)), (0..13, 13..13));
+        assert_eq!((cut.parts.part_blocks(0), cut.parts.part_blocks(1)), (0..13, 13..13));
         let cut = ColourParts::NONE.cut(0, &(100..200), 8);
         assert_eq!((cut.blocks(), cut.block(12)), (13, 196..200));
     }

@@ -25,7 +25,6 @@ use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
-use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, ColourParts, Team, colour_claims, prefetch_at};
 #[cfg(feature = "test-support")]
 use crate::world::ContactLanes;
@@ -182,12 +181,8 @@ impl ContactSolver {
         self.pair_part_starts.clear();
         self.pair_part_starts.extend(self.batches.part_starts.iter().map(|&batch| batch / 2));
         let pair_count = self.batches.lanes.len() / 2;
-        // Enough words for the colours' blocks and for the fill's and store's blocks of pairs.
-        self.claims.reset(colour_claims(
-            &self.pair_colours,
-            self.part_count,
-            pair_count.div_ceil(BLOCK_PAIRS),
-        ));
+        // A word for each of the colours' blocks, which the fill and the store share too.
+        self.claims.reset(colour_claims(&self.pair_colours, self.part_count, 0));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(pair_count, BatchPair::default);
     }
@@ -304,10 +299,6 @@ struct FillInputs<'a> {
     softness: ContactSoftness,
 }
 
-/// Pairs in a block of the fill and the store: as many batches as a block of
-/// [`BLOCK_BATCHES`].
-const BLOCK_PAIRS: usize = BLOCK_BATCHES / 2;
-
 /// How many batches ahead the fill asks for its contacts' memory: a batch's fill takes about as
 /// long as a cache miss (1, 2 and 4 measured the same on the 3D pyramid).
 const FILL_PREFETCH_AHEAD: usize = 2;
@@ -385,18 +376,20 @@ impl FillInputs<'_> {
 }
 
 impl SharedContacts<'_> {
-    /// Fills every batch from its contacts and their bodies at the start of the step, in
-    /// blocks of pairs the team shares (each pair is written by one member).
+    /// Fills every batch from its contacts and their bodies at the start of the step, in the
+    /// colours' blocks taken part by part (`Team::for_each_part`): each member with a part
+    /// writes the batches it then solves (each pair is written by one member).
     pub fn fill(&self, team: &Team, bodies: &SharedSlice<SolverBody>, velocities: &SharedSlice<Velocity>) {
-        let count = self.wide.len();
-        // Any claim words serve: this stage's number is higher than any they hold.
-        let claims = &self.claims[..count.div_ceil(BLOCK_PAIRS)];
         // SAFETY: solver bodies, velocities and contacts are only read in this stage.
         let (bodies, velocities, contacts) =
             unsafe { (bodies.as_slice(), velocities.as_slice(), self.fill.contacts.as_slice()) };
         let empty = empty_contact();
         let sources = FillSources { bodies, velocities, contacts, empty: &empty };
-        team.for_blocks(count, BLOCK_PAIRS, claims, |block| {
+        debug_assert!(
+            self.colours.iter().chain([&self.serial]).all(|r| r.end <= self.wide.len()),
+            "the colours and the serial batches lie within the pairs"
+        );
+        team.for_each_part(self.colours, self.parts, self.serial.clone(), self.claims, |block| {
             // SAFETY: each block of pairs is one member's in this stage.
             let pairs = unsafe { self.wide.slice_mut(block.clone()) };
             #[cfg(target_arch = "x86_64")]
@@ -438,12 +431,10 @@ impl SharedContacts<'_> {
     }
 
     /// Copies the accumulated impulses back into the contacts for next step's warm start, in
-    /// blocks of pairs the team shares (each contact is in one lane of one batch).
+    /// the blocks of the fill (each contact is in one lane of one batch).
     pub fn store(&self, team: &Team) {
-        let count = self.wide.len();
-        let claims = &self.claims[..count.div_ceil(BLOCK_PAIRS)];
         let f = &self.fill;
-        team.for_blocks(count, BLOCK_PAIRS, claims, |block| {
+        team.for_each_part(self.colours, self.parts, self.serial.clone(), self.claims, |block| {
             // SAFETY: each block of pairs is one member's in this stage, and so are the
             // contacts in their lanes (a contact is in one lane of one batch).
             let pairs = unsafe { self.wide.slice_mut(block.clone()) };
