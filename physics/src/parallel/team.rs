@@ -7,7 +7,8 @@
 //! A solve has hundreds of stages (colours × passes × substeps), a few microseconds each on a
 //! small colour. Forking and joining a thread pool per stage costs about that much, so the
 //! team is started once per solve. Within it, members claim blocks with one atomic operation
-//! each (each starts at its own part of a stage, so the same member tends to get the same
+//! each (in the solver's colours each member does its own part's blocks and leaves the others'
+//! to their members unless those have not begun or fall behind, so a member gets the same
 //! bodies in every substep, in its cache) and wait for a stage's blocks to be *done*, not for
 //! every member to arrive: a member the system has not scheduled (there are other programs,
 //! and sometimes more threads than cores) holds nobody up, the others do its blocks.
@@ -172,7 +173,7 @@ impl<'a> Team<'a> {
 
     /// Runs a stage whose blocks are `blocks` (block `j`'s items: its range), with claim words
     /// `claims` (one per block): this member does the blocks it claims, from its share's first
-    /// (`count * index / size`) on and then from the stage's first, or, with a `cut` that gives
+    /// (`count * index / size`) on and then from the stage's first, or, with `parts` that give
     /// it a part, its part's blocks first and the others' as below; returns once every block of
     /// the stage is done. Alone, it runs `whole` at once instead.
     fn stage(
@@ -190,6 +191,22 @@ impl<'a> Team<'a> {
             }
             return;
         };
+        self.stage_on_team(state, count, block, claims, parts, work);
+    }
+
+    /// [`Team::stage`] on a team of more than one. Out of line: the work of a team of one,
+    /// inlined into its caller, then stays as short as it was before the parts (inlined, this
+    /// made the one-thread solve's body stages cost 0.5 % more of a free fall's instructions).
+    #[inline(never)]
+    fn stage_on_team(
+        &self,
+        state: &TeamState,
+        count: usize,
+        block: impl Fn(usize) -> Range<usize>,
+        claims: &[AtomicU32],
+        parts: Option<&PartBlocks>,
+        work: &mut impl FnMut(Range<usize>),
+    ) {
         if count == 0 {
             return;
         }
@@ -228,7 +245,8 @@ impl<'a> Team<'a> {
                         done += blocks.map(&mut try_block).sum::<usize>();
                     }
                 }
-                done
+                // Blocks of no part (the serial batches after the parts' blocks): anyone's.
+                done + (cut.blocks()..count).map(&mut try_block).sum::<usize>()
             }
             None => {
                 let start = count * self.index / self.size;
@@ -306,7 +324,8 @@ impl<'a> Team<'a> {
     /// one stage per colour, then on `serial` (batches that may share bodies: one block).
     /// `claims` has a word per block ([`colour_claims`]). With parts, each colour's blocks are
     /// cut at the parts' boundaries and each member with a part does its own part's blocks,
-    /// leaving the others' to their members unless those have not begun or stall.
+    /// leaving the others' to their members unless those have not begun or stall. The last
+    /// colours of at most [`MIN_COLOUR_BLOCK_BATCHES`] items run with `serial` as one stage.
     pub fn for_each_colour(
         &self,
         colours: &[Range<usize>],
@@ -318,7 +337,12 @@ impl<'a> Team<'a> {
         let mut first_claim = 0;
         // Members past the parts (more threads than `MAX_PARTS`) start at their share.
         let own_part = parts.count > 1 && self.index < parts.count;
-        for (c, colour) in colours.iter().enumerate() {
+        // The last colours, each no more than one block of the least size, and the serial
+        // batches: one stage of one block, which one member runs colour by colour while the
+        // others wait once, where each colour had a stage and a wait of its own (the rain's
+        // last three colours hold one to four pairs each).
+        let tail = colours.iter().rposition(|c| c.len() > MIN_COLOUR_BLOCK_BATCHES).map_or(0, |c| c + 1);
+        for (c, colour) in colours[..tail].iter().enumerate() {
             let len = colour_block_len(colour.len());
             let cut = parts.cut(c, colour, len);
             let count = cut.blocks();
@@ -332,9 +356,12 @@ impl<'a> Team<'a> {
             );
             first_claim += count;
         }
-        if !serial.is_empty() {
-            let whole = serial.clone();
-            self.stage(1, |_| serial.clone(), &claims[first_claim..first_claim + 1], whole, None, &mut work);
+        let last = colours[tail..].iter().chain([&serial]).filter(|range| !range.is_empty());
+        if last.clone().next().is_some() {
+            // The stage's one block stands for all of them; its range is not read.
+            self.stage(1, |_| 0..1, &claims[first_claim..first_claim + 1], 0..1, None, &mut |_| {
+                last.clone().for_each(|range| work(range.clone()))
+            });
         }
     }
 
@@ -577,7 +604,18 @@ mod tests {
         // parts and with a part per member (some empty, some at a colour's end): every batch
         // is visited once, and no batch of a colour is visited before all batches of the
         // colours before it.
-        let colours = [0..400, 400..403, 403..405, 405..1000, 1000..1001, 1001..1114, 1114..1147];
+        // The last two colours are small enough to run with the serial batches as one stage.
+        let colours = [
+            0..400,
+            400..403,
+            403..405,
+            405..1000,
+            1000..1001,
+            1001..1114,
+            1114..1147,
+            1147..1150,
+            1150..1151,
+        ];
         let mut claims = Claims::default();
         for (size, with_parts) in (1..=4).flat_map(|size| [(size, false), (size, true)]) {
             let firsts: Vec<usize> = colours
@@ -599,7 +637,7 @@ mod tests {
                     let parts = &parts;
                     scope.spawn(move || {
                         let team = Team::member(index, size, state);
-                        team.for_each_colour(colours, *parts, 1147..1156, claims.words(), |range| {
+                        team.for_each_colour(colours, *parts, 1151..1156, claims.words(), |range| {
                             for batch in range {
                                 // Every batch of the earlier colours is done already.
                                 let before: usize =

@@ -2,8 +2,8 @@
 //! solver indices. The world makes the parts from a cut through space (the awake bodies on one
 //! side of it get the lower solver indices), so a part's bodies are near each other.
 //!
-//! The colouring orders each colour's contacts part by part, and each member starts a colour at
-//! its own part's batches. A member then mostly updates the velocities of the same bodies in
+//! The colouring orders each colour's contacts part by part, and each member does its own
+//! part's batches of every colour (the team's `ColourParts`). A member then mostly updates the velocities of the same bodies in
 //! every colour and substep, and they stay in its core's cache: with the colours in contact
 //! order, each colour's share moved about half the velocities it read from the other core, and
 //! the rain's two members did about a quarter more work in the colour passes than one thread

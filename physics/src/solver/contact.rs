@@ -266,8 +266,10 @@ impl ContactSolver {
     }
 }
 
-/// The contact batches of one solve, shared by the members of its team: each stage works on
-/// one colour at a time, split across the team in blocks of pairs ([`Team::for_each_colour`]).
+/// The contact batches of one solve, shared by the members of its team: each pass works on
+/// one colour at a time, split across the team in blocks of pairs ([`Team::for_each_colour`]);
+/// the fill and the store take the same blocks part by part as one stage
+/// ([`Team::for_each_part`]).
 pub(crate) struct SharedContacts<'a> {
     wide: SharedSlice<'a, BatchPair>,
     /// Each colour's pairs.
