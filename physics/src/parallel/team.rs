@@ -232,21 +232,22 @@ impl<'a> Team<'a> {
         // With a part of its own, a member does its part's blocks, then only the parts whose
         // members have not begun (late, or not scheduled yet): the blocks of a part that is
         // being worked wait for their own member, so the part's bodies stay in one core's
-        // cache. Only once the wait runs long (the member was descheduled) does it sweep up
-        // what is left. Otherwise a member starts at its share's first block and then takes
-        // whatever it finds unclaimed.
+        // cache. Only once its wait runs past the spins before yielding (the member fell
+        // behind by more than a small colour's work, or stalled) does it sweep up what is
+        // left. Otherwise a member starts at its share's first block and then takes whatever
+        // it finds unclaimed.
         let own_part = parts.filter(|parts| self.index < parts.parts);
         let done = match own_part {
-            Some(cut) => {
-                let mut done: usize = cut.part_blocks(self.index).map(&mut try_block).sum();
-                for p in (0..cut.parts).filter(|&p| p != self.index) {
-                    let blocks = cut.part_blocks(p);
+            Some(parts) => {
+                let mut done: usize = parts.part_blocks(self.index).map(&mut try_block).sum();
+                for p in (0..parts.parts).filter(|&p| p != self.index) {
+                    let blocks = parts.part_blocks(p);
                     if !blocks.is_empty() && claims[blocks.start].load(Ordering::Relaxed) < stage {
                         done += blocks.map(&mut try_block).sum::<usize>();
                     }
                 }
                 // Blocks of no part (the serial batches after the parts' blocks): anyone's.
-                done + (cut.blocks()..count).map(&mut try_block).sum::<usize>()
+                done + (parts.blocks()..count).map(&mut try_block).sum::<usize>()
             }
             None => {
                 let start = count * self.index / self.size;
@@ -340,7 +341,7 @@ impl<'a> Team<'a> {
         // The last colours, each no more than one block of the least size, and the serial
         // batches: one stage of one block, which one member runs colour by colour while the
         // others wait once, where each colour had a stage and a wait of its own (the rain's
-        // last three colours hold one to four pairs each).
+        // last two or three colours hold one to four pairs each).
         let tail = colours.iter().rposition(|c| c.len() > MIN_COLOUR_BLOCK_BATCHES).map_or(0, |c| c + 1);
         for (c, colour) in colours[..tail].iter().enumerate() {
             let len = colour_block_len(colour.len());
