@@ -39,17 +39,21 @@ const BLOCKS_PER_COLOUR: usize = 16;
 /// its work.
 const MIN_COLOUR_BLOCK_BATCHES: usize = 4;
 
-/// Blocks a colour is cut into before the cut at the parts' boundaries, when the team has
-/// parts. A member then does its own part's blocks and leaves the others' to their members, so
-/// the blocks need only be small enough for a member that stalls to be relieved of some; each
-/// block costs a claim on a cache line the other members claim from too, and a call, about a
-/// tenth of a microsecond on the 2-core Intel Xeon, beside 0.4 µs of work in a block of four
-/// pairs. With two (a colour of 40 pairs in one block a part on two threads, where it was in
-/// ten), the two-thread solve took 4–10 % less time than with sixteen on the rain, about 5 %
-/// less on the tumbler and 3–9 % on the 3D pyramid and the pyramid field (paired runs).
+/// Blocks a colour of 32 to 64 items is cut into before the cut at the parts' boundaries,
+/// when the team has parts (a smaller colour makes one or two blocks of
+/// [`MIN_PART_BLOCK_LEN`], a larger one blocks of [`BLOCK_BATCHES`]). A member then does its
+/// own part's blocks and leaves the others' to their members, so the blocks need only be small
+/// enough for a member that stalls to be relieved of some; each block costs a claim on a cache
+/// line the other members claim from too, and a call, about a tenth of a microsecond on the
+/// 2-core Intel Xeon, beside 0.4 µs of work in a block of four pairs. With two (a colour of 40
+/// pairs split evenly by two parts is a block a part, where it was ten blocks), the two-thread
+/// solve took 4–10 % less time than with sixteen on the rain and 5–10 % less on the tumbler
+/// in most series of paired runs (one of the tumbler's read 2 % more), the 3D pyramid's and
+/// the pyramid field's 0–9 % less.
 const PART_BLOCKS_PER_COLOUR: usize = 2;
 
-/// Fewest items in a block of a colour with parts (unless the colour's part has fewer).
+/// Fewest items in a block of a colour with parts, except a part's last block (and a colour
+/// of fewer items, which is one block).
 const MIN_PART_BLOCK_LEN: usize = 16;
 
 /// Most items in a colour of a pass's tail: the last colours of at most this many run with the
@@ -190,7 +194,9 @@ impl<'a> Team<'a> {
         self.index
     }
 
-    /// Blocks for a colour of `batches` batches.
+    /// Blocks for a colour of `batches` batches on a team without parts: never fewer than
+    /// with parts before the parts' cut (whose blocks are as long or longer), so the claim
+    /// words are counted by it ([`colour_claims`]).
     pub fn blocks_of(batches: usize) -> usize {
         batches.div_ceil(colour_block_len(batches, 1))
     }
@@ -594,7 +600,9 @@ fn linger(pool: &rayon::ThreadPool) {
 
 /// Claim words for colours of these lengths cut by `parts` parts and a serial block, and at
 /// least `other_blocks` (the most blocks of any other stage over the same claims: a fill or a
-/// store). Each part boundary inside a colour may add a block.
+/// store). Each part boundary inside a colour may add a block; a colour's blocks with parts are
+/// at least as long as without ([`colour_block_len`]), so [`Team::blocks_of`] bounds them
+/// before the parts' cut.
 pub(crate) fn colour_claims(colours: &[Range<usize>], parts: usize, other_blocks: usize) -> usize {
     let by_colour =
         colours.iter().map(|c| Team::blocks_of(c.len()) + parts.saturating_sub(1)).sum::<usize>() + 1;
@@ -730,9 +738,15 @@ mod tests {
         // With parts, before the parts' cut: the full size, halves, or the least size.
         let parted = |items: usize| colour_block_len(items, 2);
         assert_eq!((parted(10_000), parted(50), parted(40), parted(10)), (BLOCK_BATCHES, 25, 20, 16));
-        // Never more blocks than without parts, which the claim words are counted by.
-        for items in 1..2000usize {
-            assert!(items.div_ceil(parted(items)) <= Team::blocks_of(items), "{items} items");
+        // Cut at any parts' boundary, never more blocks than the claim words are counted for:
+        // the blocks without parts, and one more for the boundary.
+        for items in 1..700usize {
+            for boundary in 0..=items {
+                let firsts = [100, 100 + boundary];
+                let cut = ColourParts::new(2, &firsts).cut(0, &(100..100 + items), parted(items));
+                let most = Team::blocks_of(items) + 1;
+                assert!(cut.blocks() <= most, "{items} items cut at {boundary}: {} blocks", cut.blocks());
+            }
         }
     }
 
