@@ -20,7 +20,7 @@ mod passes;
 use super::avx::Avx;
 use super::body_parts::BodyParts;
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Halves, Vec3Lanes, f32x4};
+use super::simd::{Halves, Vec3Lanes, Vec3x4, f32x4};
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
@@ -102,7 +102,39 @@ pub(crate) struct BatchPair {
     twist_impulse: Halves,
 }
 
+impl WidePoint<Halves> {
+    /// Half `h` as a point no lane has: no mass, no impulse, every value zero, so solving it
+    /// changes no velocity.
+    fn clear_half(&mut self, h: usize) {
+        for lanes in [&mut self.separation, &mut self.mass, &mut self.impulse, &mut self.max_impulse] {
+            lanes.set_half(h, f32x4::ZERO);
+        }
+        self.relative_velocity.set_half(h, f32x4::ZERO);
+        for arm in [&mut self.arm_a, &mut self.arm_b, &mut self.spin_a, &mut self.spin_b] {
+            arm.set_half(h, Vec3x4::ZERO);
+        }
+    }
+}
+
 impl BatchPair {
+    /// Gives both filled halves the larger point count, the other half's extra points cleared
+    /// ([`WidePoint::clear_half`]): both then run as eight lanes at once, where batches of
+    /// two point counts ran one after the other (a colour's batches go by point count, so
+    /// the pair at each change of point count may straddle two). A half of empty lanes keeps
+    /// none. The cleared points add zeros to the lanes' velocities, which change no velocity
+    /// the solver moves (see the determinism notes in `docs/ARCHITECTURE.md`).
+    fn match_point_counts(&mut self) {
+        let [a, b] = self.point_counts;
+        if a == b || a == 0 || b == 0 {
+            return;
+        }
+        let (half, low, high) = if a < b { (0, a, b) } else { (1, b, a) };
+        for point in &mut self.points[low..high] {
+            point.clear_half(half);
+        }
+        self.point_counts[half] = high;
+    }
+
     /// The halves that hold a batch (0, 1 or both, in order): a half of empty lanes, which
     /// pads a colour to whole pairs, has no points and is skipped.
     #[inline(always)]
@@ -362,6 +394,7 @@ impl FillInputs<'_> {
                 ];
                 fill_batch(pair, h, inputs, self.softness);
             }
+            pair.match_point_counts();
         }
     }
 
@@ -523,4 +556,51 @@ fn fill_block_avx(_: Avx, inputs: &FillInputs, sources: &FillSources, start: usi
     }
     // SAFETY: the proof says the CPU has AVX.
     unsafe { fill(inputs, sources, start, pairs) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pair whose every point of both halves holds ones, with these point counts.
+    fn pair_of(point_counts: [usize; 2]) -> BatchPair {
+        let ones = Halves([f32x4::splat(1.0); 2]);
+        let ones3 = Vec3Lanes { x: ones, y: ones, z: ones };
+        let point = WidePoint {
+            separation: ones,
+            arm_a: ones3,
+            arm_b: ones3,
+            spin_a: ones3,
+            spin_b: ones3,
+            mass: ones,
+            impulse: ones,
+            max_impulse: ones,
+            relative_velocity: ones,
+        };
+        BatchPair { point_counts, points: [point; MAX_MANIFOLD_POINTS], ..BatchPair::default() }
+    }
+
+    #[test]
+    fn a_pair_of_two_point_counts_runs_the_larger_with_the_smaller_half_s_extra_points_cleared() {
+        let mut pair = pair_of([3, 1]);
+        pair.match_point_counts();
+        assert_eq!(pair.point_counts, [3, 3]);
+        let half = |p: &WidePoint<Halves>, h: usize| {
+            [p.separation.0[h], p.mass.0[h], p.impulse.0[h], p.arm_a.x.0[h], p.spin_b.z.0[h]]
+                .map(|l| l.to_array())
+        };
+        for (i, point) in pair.points.iter().enumerate() {
+            // The batch of three keeps its points; the batch of one keeps its first.
+            assert_eq!(half(point, 0), [[1.0; 4]; 5], "point {i}, half 0");
+            let want = if i == 0 || i >= 3 { 1.0 } else { 0.0 };
+            assert_eq!(half(point, 1), [[want; 4]; 5], "point {i}, half 1");
+        }
+        // Equal counts, and a half of empty lanes, stay as they are.
+        for counts in [[2, 2], [0, 4], [3, 0]] {
+            let mut pair = pair_of(counts);
+            pair.match_point_counts();
+            assert_eq!(pair.point_counts, counts);
+            assert!(pair.points.iter().all(|p| half(p, 0) == [[1.0; 4]; 5] && half(p, 1) == [[1.0; 4]; 5]));
+        }
+    }
 }
