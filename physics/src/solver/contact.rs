@@ -7,8 +7,9 @@
 //! side, so an iteration is the scalar algorithm run on four contacts (a half) or eight (both
 //! halves, `contact/pair.rs`) at once. Each point keeps its Jacobian's angular parts and their
 //! images under the inverse inertia, computed once per step. Where the CPU has AVX, the passes
-//! run both batches of a pair at once on eight lanes when they have the same number of points,
-//! with the same result bit for bit as one half after the other.
+//! run both batches of a pair at once on eight lanes (the fill gives a colour's pairs of two
+//! point counts the larger for both, [`BatchPair::match_point_counts`]), with the same result
+//! bit for bit as one half after the other.
 
 mod fill;
 mod lanes;
@@ -89,7 +90,8 @@ pub(crate) struct BatchPair {
     bias_rate: Halves,
     mass_scale: Halves,
     impulse_scale: Halves,
-    /// Most points of any lane, per half: zero in a half of empty lanes (a colour with an odd
+    /// Most points of any lane, per half, or the pair's most where the eight-lane passes run
+    /// ([`BatchPair::match_point_counts`]): zero in a half of empty lanes (a colour with an odd
     /// number of batches pads its last pair with one), and only there, as every touching
     /// contact has a point; the passes skip such a half ([`BatchPair::filled_halves`]).
     point_counts: [usize; 2],
@@ -122,7 +124,9 @@ impl BatchPair {
     /// two point counts ran one after the other (a colour's batches go by point count, so
     /// the pair at each change of point count may straddle two). A half of empty lanes keeps
     /// none. The cleared points add zeros to the lanes' velocities, which change no velocity
-    /// the solver moves (see the determinism notes in `docs/ARCHITECTURE.md`).
+    /// the solver moves (see the determinism notes in `docs/ARCHITECTURE.md`); only the
+    /// colours' pairs on eight lanes are matched, so the four-lane passes, which would gain
+    /// nothing, compute the same without them (a test compares the two ways on every scene).
     fn match_point_counts(&mut self) {
         let [a, b] = self.point_counts;
         if a == b || a == 0 || b == 0 {
@@ -375,9 +379,16 @@ impl FillInputs<'_> {
         }
     }
 
-    /// Fills `pairs`, the block of pairs that starts at pair `start`.
+    /// Fills `pairs`, the block of pairs that starts at pair `start`; those before pair
+    /// `matched_before` get their point counts matched ([`BatchPair::match_point_counts`]).
     #[inline(always)]
-    fn fill_block(&self, sources: &FillSources, start: usize, pairs: &mut [BatchPair]) {
+    fn fill_block(
+        &self,
+        sources: &FillSources,
+        start: usize,
+        pairs: &mut [BatchPair],
+        matched_before: usize,
+    ) {
         for (j, pair) in pairs.iter_mut().enumerate() {
             for h in 0..2 {
                 let batch = 2 * (start + j) + h;
@@ -394,7 +405,9 @@ impl FillInputs<'_> {
                 ];
                 fill_batch(pair, h, inputs, self.softness);
             }
-            pair.match_point_counts();
+            if start + j < matched_before {
+                pair.match_point_counts();
+            }
         }
     }
 
@@ -429,15 +442,16 @@ impl SharedContacts<'_> {
             let pairs = unsafe { self.wide.slice_mut(block.clone()) };
             #[cfg(target_arch = "x86_64")]
             if let Some(avx) = self.eight_lanes {
-                fill_block_avx(avx, &self.fill, &sources, block.start, pairs);
+                // The colours' pairs run on eight lanes; the serial ones, after, on four.
+                fill_block_avx(avx, &self.fill, &sources, block.start, pairs, self.serial.start);
                 return;
             }
-            self.fill.fill_block(&sources, block.start, pairs);
+            self.fill.fill_block(&sources, block.start, pairs, 0);
         });
     }
 
     /// Runs `pass` on every pair of this member's share, colour by colour: both batches at
-    /// once on eight lanes where the CPU has AVX and they have the same number of points, else
+    /// once on eight lanes where the CPU has AVX (the fill matched their point counts), else
     /// one after the other on four (a half of empty lanes is skipped).
     fn run_pass(&self, team: &Team, pass: &impl Pass) {
         team.for_each_colour(self.colours, self.parts, self.serial.clone(), self.claims, |range| {
@@ -549,13 +563,26 @@ impl SharedContacts<'_> {
 /// three-operand encoding, which spares the register copies of the two-operand one (the
 /// plane pyramid's fill ran a sixth fewer instructions).
 #[cfg(target_arch = "x86_64")]
-fn fill_block_avx(_: Avx, inputs: &FillInputs, sources: &FillSources, start: usize, pairs: &mut [BatchPair]) {
+fn fill_block_avx(
+    _: Avx,
+    inputs: &FillInputs,
+    sources: &FillSources,
+    start: usize,
+    pairs: &mut [BatchPair],
+    matched_before: usize,
+) {
     #[target_feature(enable = "avx")]
-    fn fill(inputs: &FillInputs, sources: &FillSources, start: usize, pairs: &mut [BatchPair]) {
-        inputs.fill_block(sources, start, pairs)
+    fn fill(
+        inputs: &FillInputs,
+        sources: &FillSources,
+        start: usize,
+        pairs: &mut [BatchPair],
+        matched_before: usize,
+    ) {
+        inputs.fill_block(sources, start, pairs, matched_before)
     }
     // SAFETY: the proof says the CPU has AVX.
-    unsafe { fill(inputs, sources, start, pairs) }
+    unsafe { fill(inputs, sources, start, pairs, matched_before) }
 }
 
 #[cfg(test)]
@@ -580,27 +607,47 @@ mod tests {
         BatchPair { point_counts, points: [point; MAX_MANIFOLD_POINTS], ..BatchPair::default() }
     }
 
+    /// Every value of half `h` of a point, as bits.
+    fn half_bits(p: &WidePoint<Halves>, h: usize) -> Vec<u32> {
+        let lanes = |l: &Halves| l.0[h].to_array();
+        let vec3 = |v: &Vec3Lanes<Halves>| [lanes(&v.x), lanes(&v.y), lanes(&v.z)];
+        let mut all = vec![
+            lanes(&p.separation),
+            lanes(&p.mass),
+            lanes(&p.impulse),
+            lanes(&p.max_impulse),
+            lanes(&p.relative_velocity),
+        ];
+        for v in [&p.arm_a, &p.arm_b, &p.spin_a, &p.spin_b] {
+            all.extend(vec3(v));
+        }
+        all.into_iter().flatten().map(f32::to_bits).collect()
+    }
+
     #[test]
     fn a_pair_of_two_point_counts_runs_the_larger_with_the_smaller_half_s_extra_points_cleared() {
-        let mut pair = pair_of([3, 1]);
-        pair.match_point_counts();
-        assert_eq!(pair.point_counts, [3, 3]);
-        let half = |p: &WidePoint<Halves>, h: usize| {
-            [p.separation.0[h], p.mass.0[h], p.impulse.0[h], p.arm_a.x.0[h], p.spin_b.z.0[h]]
-                .map(|l| l.to_array())
-        };
-        for (i, point) in pair.points.iter().enumerate() {
-            // The batch of three keeps its points; the batch of one keeps its first.
-            assert_eq!(half(point, 0), [[1.0; 4]; 5], "point {i}, half 0");
-            let want = if i == 0 || i >= 3 { 1.0 } else { 0.0 };
-            assert_eq!(half(point, 1), [[want; 4]; 5], "point {i}, half 1");
+        let (ones, zeros) = ([1.0f32.to_bits(); 68], [0.0f32.to_bits(); 68]);
+        // Either half the smaller.
+        for (counts, small) in [([3, 1], 1), ([1, 4], 0)] {
+            let mut pair = pair_of(counts);
+            pair.match_point_counts();
+            let (low, high) = (counts[small], counts[1 - small]);
+            assert_eq!(pair.point_counts, [high; 2]);
+            for (i, point) in pair.points.iter().enumerate() {
+                // The larger batch keeps its points; the smaller keeps its own and has the
+                // ones up to the larger count cleared, every value +0.0; past that, untouched.
+                assert_eq!(half_bits(point, 1 - small), ones, "{counts:?}, point {i}, larger half");
+                let cleared = i >= low && i < high;
+                let want = if cleared { zeros } else { ones };
+                assert_eq!(half_bits(point, small), want, "{counts:?}, point {i}, smaller half");
+            }
         }
         // Equal counts, and a half of empty lanes, stay as they are.
         for counts in [[2, 2], [0, 4], [3, 0]] {
             let mut pair = pair_of(counts);
             pair.match_point_counts();
             assert_eq!(pair.point_counts, counts);
-            assert!(pair.points.iter().all(|p| half(p, 0) == [[1.0; 4]; 5] && half(p, 1) == [[1.0; 4]; 5]));
+            assert!(pair.points.iter().all(|p| half_bits(p, 0) == ones && half_bits(p, 1) == ones));
         }
     }
 }

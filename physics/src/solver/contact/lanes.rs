@@ -52,7 +52,8 @@ pub(super) trait BatchLanes {
     type L: Lanes;
     /// `v` in every lane.
     fn splat(&self, v: f32) -> Self::L;
-    /// Points to solve: the most of any lane.
+    /// Points to solve: the most of any lane (of either half, in a pair whose point counts the
+    /// fill matched).
     fn point_count(&self) -> usize;
     /// The parts all points and rows share.
     fn common(&self) -> BatchCommon<Self::L>;

@@ -7,9 +7,9 @@
 //! each field of its two batches side by side ([`BatchPair`]), so each field loads as eight
 //! lanes in one instruction, or folds into the instruction that uses it.
 //!
-//! The two batches run together when they have the same number of points (most do: a colour's
-//! batches are sorted by point count, and a box resting on a box has four); otherwise, one
-//! after the other on four lanes.
+//! The two batches run together when they have the same number of points, which the fill gives
+//! every pair of a colour with two filled batches (`BatchPair::match_point_counts`); a pair
+//! with a half of empty lanes (a colour's padding) runs its one batch on four lanes.
 
 use super::lanes::{BatchCommon, BatchLanes, HalfLanes, LaneMotions, LaneVelocities};
 use super::passes::Pass;
@@ -28,7 +28,8 @@ struct EightLanes<'a> {
 }
 
 /// Runs `pass` on `pairs`: both batches of a pair at once where they have the same number of
-/// points, else each batch (that is not empty) on four lanes. Compiled twice: for AVX, and for
+/// points (every pair of two filled batches, once the fill matched them), else each batch
+/// (that is not empty) on four lanes. Compiled twice: for AVX, and for
 /// AVX-512VL where the CPU has it, whose 32 registers hold what the passes keep at once (with
 /// sixteen, part of the velocities goes through the stack point after point; the plane
 /// pyramid's solve stage ran about 7 % faster with 32). The operations are the same IEEE
