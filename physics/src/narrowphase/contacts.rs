@@ -97,6 +97,13 @@ const _: () = assert!(
         && Contact::SOLVER_BYTES.end <= 3 * 64
 );
 
+// The carry reads the anchors' normal as one 16-byte load, which must not cross a cache line
+// (see `ManifoldAnchors`: crossing one, it stalled the carry in half of all processes).
+const _: () = assert!(
+    (std::mem::offset_of!(Contact, anchors) + ManifoldAnchors::NORMAL_OFFSET) % 64 + 16 <= 64,
+    "the anchors' normal crosses a cache line"
+);
+
 impl Contact {
     /// The bytes [`ContactStore::create_pending`] writes, and `graph::attach` after it: the
     /// pair and its material; its list links, island and flags. Two of the six cache lines.
