@@ -112,14 +112,15 @@ impl Contact {
         std::mem::offset_of!(Contact, edges)..std::mem::size_of::<Contact>(),
     ];
 
-    /// The terrain chunk of a terrain contact whose link is `link` (its entry in
-    /// [`ContactStore::links`]); none for a body pair, whose entry is a freed slot's.
+    /// The terrain chunk of a terrain contact, whose link `link` gives (its entry in
+    /// [`ContactStore::links`]); none for a body pair, whose entry is a freed slot's and is
+    /// not looked up.
     #[inline]
-    pub fn terrain_chunk(&self, link: Option<&TerrainLink>) -> Option<ChunkCoord> {
+    pub fn terrain_chunk<'a>(&self, link: impl FnOnce() -> Option<&'a TerrainLink>) -> Option<ChunkCoord> {
         if self.body_b != TERRAIN {
             return None;
         }
-        link.map(|l| l.chunk)
+        link().map(|l| l.chunk)
     }
 
     /// A contact [`ContactStore::create_pending`] made gets the rest of what
@@ -328,7 +329,7 @@ impl ContactStore {
 
     /// The chunk of contact `id` when it is a terrain contact.
     pub fn chunk(&self, id: usize) -> Option<ChunkCoord> {
-        self.contacts[id].terrain_chunk(self.links[id].as_ref())
+        self.contacts[id].terrain_chunk(|| self.links[id].as_ref())
     }
 
     /// The id of contact slot `index` as it is now.

@@ -63,7 +63,15 @@ pub struct ManifoldPoint {
 }
 
 /// The contact points between two shapes, sharing one normal.
+///
+/// `repr(C, align(16))`, the normal first: wherever a manifold lies (a contact, a collision's
+/// result on the stack) its normal starts at a 16-byte boundary, so reading it as one 16-byte
+/// load (the vector and the float after it, as the compiled code does) never crosses a cache
+/// line. Laid out by the compiler, the normal sat at byte 88 of an 8-byte aligned manifold, and
+/// reading back the normal of the manifold a clipping had just returned took a quarter of the
+/// shape-pair dispatch's time in a tumbling pile.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(16))]
 pub struct Manifold {
     /// World-space unit normal from A to B.
     pub normal: Vec3,
@@ -72,6 +80,9 @@ pub struct Manifold {
     /// How many points are valid.
     pub count: usize,
 }
+
+// The normal first, at a 16-byte boundary (see `Manifold`).
+const _: () = assert!(std::mem::offset_of!(Manifold, normal) == 0 && std::mem::align_of::<Manifold>() == 16);
 
 impl Manifold {
     /// The valid points.

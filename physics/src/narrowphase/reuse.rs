@@ -43,7 +43,7 @@ pub(crate) struct ManifoldAnchors {
     /// Per point: the point on A's surface in A's frame and on B's surface in B's frame.
     anchors: [(Vec3, Vec3); MAX_MANIFOLD_POINTS],
     /// How many anchors are valid; 0 means there is nothing to reuse.
-    count: usize,
+    count: u32,
 }
 
 impl ManifoldAnchors {
@@ -84,7 +84,7 @@ impl ManifoldAnchors {
             relative: xa.inverse_mul(xb),
             normal: xa.inverse_transform_vector(n),
             anchors,
-            count: manifold.count,
+            count: manifold.count as u32,
         }
     }
 
@@ -98,7 +98,7 @@ impl ManifoldAnchors {
         xb: &Transform,
         speculative: f32,
     ) -> Option<Manifold> {
-        if self.count == 0 || self.count != previous.count {
+        if self.count == 0 || self.count as usize != previous.count {
             return None;
         }
         let relative = xa.inverse_mul(xb);
@@ -111,9 +111,10 @@ impl ManifoldAnchors {
             return None;
         }
         let normal = xa.transform_vector(self.normal);
-        let mut manifold = Manifold { normal, count: self.count, ..Default::default() };
+        let count = self.count as usize;
+        let mut manifold = Manifold { normal, count, ..Default::default() };
         for ((on_a, on_b), (out, old)) in
-            self.anchors[..self.count].iter().zip(manifold.points.iter_mut().zip(previous.points()))
+            self.anchors[..count].iter().zip(manifold.points.iter_mut().zip(previous.points()))
         {
             let (pa, pb) = (xa.transform_point(*on_a), xb.transform_point(*on_b));
             let separation = normal.dot(pb - pa);

@@ -531,7 +531,7 @@ impl World {
                         update((id, (&mut block_contacts[local], &mut block_status[local])));
                         // Most updates flag nothing: the status byte just written says so.
                         if block_status[local] & (SEPARATED | BEGAN | ENDED) != 0 {
-                            flagged.note(id, &block_contacts[local], links[id].as_ref(), body_store);
+                            flagged.note(id, &block_contacts[local], links, body_store);
                         }
                     }
                 }
