@@ -5,7 +5,8 @@
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
 //! those) and prints the state hash and the live and touching contacts at the end. `--trace`
 //! after the counts prints the profile of every 20th warm-up step (`--every N`: every Nth),
-//! `--stages` each stage's median and tenth percentile; `--threads N` steps on N threads (the hash is the same).
+//! `--stages` each stage's median and tenth percentile; `--threads N` steps on N threads (the
+//! hash is the same).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{Scene, World};
@@ -80,7 +81,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 /// The tenth percentile of `values`: a measure of the fast steps.
-fn tenth(mut values: Vec<f64>) -> f64 {
+fn tenth_percentile(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values.get(values.len() / 10).copied().unwrap_or(0.0)
 }
@@ -151,7 +152,13 @@ fn main() {
         // machine's cores (the medians move with the other loads of a shared machine).
         let line: Vec<String> = atoll_physics::Stage::ALL
             .iter()
-            .map(|&s| format!("{} {:.3}", s.name(), tenth(times.iter().map(|t| stage_of(t, s)).collect())))
+            .map(|&s| {
+                format!(
+                    "{} {:.3}",
+                    s.name(),
+                    tenth_percentile(times.iter().map(|t| stage_of(t, s)).collect())
+                )
+            })
             .collect();
         out!("stage tenths ms: {}", line.join(", "));
     }

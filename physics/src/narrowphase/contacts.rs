@@ -98,7 +98,7 @@ const _: () = assert!(
 );
 
 // The carry reads the anchors' normal as one 16-byte load, which must not cross a cache line
-// (see `ManifoldAnchors`: crossing one, it stalled the carry in half of all processes).
+// (see `ManifoldAnchors`: crossing one, it stalled the carry in about half of all processes).
 const _: () = assert!(
     (std::mem::offset_of!(Contact, anchors) + ManifoldAnchors::NORMAL_OFFSET) % 64 + 16 <= 64,
     "the anchors' normal crosses a cache line"
@@ -112,9 +112,9 @@ impl Contact {
         std::mem::offset_of!(Contact, edges)..std::mem::size_of::<Contact>(),
     ];
 
-    /// The terrain chunk of a terrain contact, whose link `link` gives (its entry in
-    /// [`ContactStore::links`]); none for a body pair, whose entry is a freed slot's and is
-    /// not looked up.
+    /// The terrain chunk of a terrain contact; none for a body pair. `link` looks up the
+    /// contact's entry in [`ContactStore::links`], and is called only for a terrain contact (a
+    /// body pair's entry is a freed slot's).
     #[inline]
     pub fn terrain_chunk<'a>(&self, link: impl FnOnce() -> Option<&'a TerrainLink>) -> Option<ChunkCoord> {
         if self.body_b != TERRAIN {
@@ -498,7 +498,7 @@ impl EntryRef<'_> {
 }
 
 /// A live contact without points, and without anything a contact with points carries
-/// (impulses, anchors, an island): what is left of its 368 bytes.
+/// (impulses, anchors, an island): what is left of its 384 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct ApartContact {
     body_a: u32,

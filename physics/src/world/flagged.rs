@@ -45,8 +45,8 @@ impl FlaggedBlock {
 
     /// Notes contact `id`, just updated, when it separated, began or ended touching (in that
     /// order of precedence), with its touch event. `links` are the contacts' terrain links,
-    /// looked up only for a touch event (a body pair's entry is never read: that read was a
-    /// cache miss for every separated pair of a tumbling pile).
+    /// looked up only for a terrain contact's touch event (a body pair's entry is never read:
+    /// that read was a cache miss for every separated pair of a tumbling pile).
     #[inline]
     pub fn note(&mut self, id: usize, c: &Contact, links: &[Option<TerrainLink>], bodies: &BodyStore) {
         let (list, event) = if c.separated {
