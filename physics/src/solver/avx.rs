@@ -10,10 +10,10 @@
 
 use super::simd::{Halves, Lanes, Vec3Lanes, f32x4};
 use std::arch::x86_64::{
-    __m256, _CMP_GT_OS, _mm256_add_ps, _mm256_blendv_ps, _mm256_castps256_ps128, _mm256_cmp_ps,
-    _mm256_div_ps, _mm256_extractf128_ps, _mm256_load_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps,
-    _mm256_set_m128, _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps, _mm256_store_ps, _mm256_sub_ps,
-    _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
+    __m256, _CMP_GT_OS, _mm256_add_ps, _mm256_and_ps, _mm256_blendv_ps, _mm256_castps256_ps128,
+    _mm256_cmp_ps, _mm256_div_ps, _mm256_extractf128_ps, _mm256_load_ps, _mm256_max_ps, _mm256_min_ps,
+    _mm256_mul_ps, _mm256_or_ps, _mm256_set_m128, _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps,
+    _mm256_store_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
 };
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
@@ -184,6 +184,12 @@ impl Lanes for F8 {
         // SAFETY: as in `fast_max`. With every mask lane all ones or all zeros, the blend picks
         // what `f32x4`'s bit select picks.
         F8(unsafe { _mm256_blendv_ps(b.0, a.0, mask.0) })
+    }
+
+    #[inline(always)]
+    fn one_with_sign(self) -> F8 {
+        // SAFETY: as in `fast_max`. The sign bit of each lane, or'ed into 1.0's bits.
+        F8(unsafe { _mm256_or_ps(_mm256_set1_ps(1.0), _mm256_and_ps(self.0, _mm256_set1_ps(-0.0))) })
     }
 }
 

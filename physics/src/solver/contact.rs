@@ -21,9 +21,9 @@ mod passes;
 use super::avx::Avx;
 use super::body_parts::BodyParts;
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Halves, Vec3Lanes, Vec3x4, f32x4};
+use super::simd::{Halves, Lanes, Vec3Lanes, Vec3x4, f32x4};
 use super::{Motion, Softness, SolverBody, Velocity};
-use crate::math::Vec3;
+use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
 use crate::parallel::{Claims, ColourParts, Team, colour_claims, prefetch_at};
@@ -52,12 +52,10 @@ struct WidePoint<L = f32x4> {
     mass: L,
     impulse: L,
     max_impulse: L,
-    /// Normal relative velocity before solving (for restitution).
-    relative_velocity: L,
 }
 
-/// One friction direction at the manifold's centre, four lanes (or eight, as a pair stores it
-/// and as the eight-lane passes read it).
+/// One friction direction at the manifold's centre, four lanes or eight, as the passes see it:
+/// made from the normal and the stored [`WideFriction`] each time it is read.
 #[derive(Clone, Copy, Debug, Default)]
 struct WideFrictionRow<L = f32x4> {
     direction: Vec3Lanes<L>,
@@ -67,6 +65,67 @@ struct WideFrictionRow<L = f32x4> {
     spin_b: Vec3Lanes<L>,
     mass: L,
     impulse: L,
+}
+
+/// The friction at the manifold's centre as a pair stores it (`WideFriction<Halves>`) and as
+/// the passes load it: the two directions and their angular parts (`r × t`) are not kept, as
+/// the passes make them again from the normal and the centre's offsets
+/// ([`WideFriction::rows`]), with the fill's operations and so its bits. A pair is read whole
+/// by every pass of every substep, and on the large scenes the passes wait on memory: twelve
+/// fewer values a lane (with the softness and the restitution's values out of the pair, a
+/// sixth of its bytes) made the 3D pyramid's solve about a tenth faster.
+#[derive(Clone, Copy, Debug, Default)]
+struct WideFriction<L = f32x4> {
+    /// The manifold's centre from each body's centre of mass.
+    offset_a: Vec3Lanes<L>,
+    offset_b: Vec3Lanes<L>,
+    /// Each row's spins a unit impulse gives each body.
+    spin_a: [Vec3Lanes<L>; 2],
+    spin_b: [Vec3Lanes<L>; 2],
+    /// Each row's effective mass and accumulated impulse.
+    mass: [L; 2],
+    impulse: [L; 2],
+}
+
+impl<L: Lanes> WideFriction<L> {
+    /// The two rows about `normal`, `one` 1.0 in every lane. Written out without closures:
+    /// a closure does not take on the eight-lane passes' target features, and each AVX
+    /// intrinsic in one stays a call.
+    #[inline(always)]
+    fn rows(&self, normal: Vec3Lanes<L>, one: L) -> [WideFrictionRow<L>; 2] {
+        let (t1, t2) = normal.orthonormal_basis(one);
+        [
+            WideFrictionRow {
+                direction: t1,
+                arm_a: self.offset_a.cross(t1),
+                arm_b: self.offset_b.cross(t1),
+                spin_a: self.spin_a[0],
+                spin_b: self.spin_b[0],
+                mass: self.mass[0],
+                impulse: self.impulse[0],
+            },
+            WideFrictionRow {
+                direction: t2,
+                arm_a: self.offset_a.cross(t2),
+                arm_b: self.offset_b.cross(t2),
+                spin_a: self.spin_a[1],
+                spin_b: self.spin_b[1],
+                mass: self.mass[1],
+                impulse: self.impulse[1],
+            },
+        ]
+    }
+}
+
+/// What only restitution reads of a pair, once a step, kept beside the pairs rather than in
+/// them so that the substeps' passes do not stream it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairBounce {
+    /// Each lane's restitution coefficient.
+    restitution: Halves,
+    /// Each point's normal relative velocity before the substeps (zero in a batch where no
+    /// lane has restitution: nothing reads it there).
+    approach: [Halves; MAX_MANIFOLD_POINTS],
 }
 
 /// Two batches of four contacts prepared for this step's substeps, one contact per lane,
@@ -80,29 +139,32 @@ pub(crate) struct BatchPair {
     body_a: [[u32; 4]; 2],
     body_b: [[u32; 4]; 2],
     normal: Vec3Lanes<Halves>,
+    /// Each body's inverse mass; zero on either side also picks the stiffer softness against
+    /// immovable bodies ([`ContactSoftness`]), which the pair does not store.
     inv_mass_a: Halves,
     inv_mass_b: Halves,
     friction: Halves,
     /// Friction times the points' mean distance from the centre: the twist limit per unit of
     /// total normal impulse.
     twist_friction: Halves,
-    restitution: Halves,
-    bias_rate: Halves,
-    mass_scale: Halves,
-    impulse_scale: Halves,
     /// Most points of any lane, per half, or the pair's most where the eight-lane passes run
     /// ([`BatchPair::match_point_counts`]): zero in a half of empty lanes (a colour with an odd
     /// number of batches pads its last pair with one), and only there, as every touching
     /// contact has a point; the passes skip such a half ([`BatchPair::filled_halves`]).
     point_counts: [usize; 2],
     points: [WidePoint<Halves>; MAX_MANIFOLD_POINTS],
-    friction_rows: [WideFrictionRow<Halves>; 2],
+    friction_centre: WideFriction<Halves>,
     /// Twist about the normal: each body's spin per unit impulse, effective mass, impulse.
     twist_spin_a: Vec3Lanes<Halves>,
     twist_spin_b: Vec3Lanes<Halves>,
     twist_mass: Halves,
     twist_impulse: Halves,
 }
+
+// A pair is read whole by every pass of every substep: what it keeps is what the passes cannot
+// make cheaply (see `WideFriction` and `PairBounce`). It was 3 968 bytes with the friction's
+// directions and arms, the softness and restitution's values in it.
+const _: () = assert!(std::mem::size_of::<BatchPair>() == 3328, "a contact pair's bytes changed");
 
 impl WidePoint<Halves> {
     /// Half `h` as a point no lane has: no mass, no impulse, every value zero, so solving it
@@ -111,7 +173,6 @@ impl WidePoint<Halves> {
         for lanes in [&mut self.separation, &mut self.mass, &mut self.impulse, &mut self.max_impulse] {
             lanes.set_half(h, f32x4::ZERO);
         }
-        self.relative_velocity.set_half(h, f32x4::ZERO);
         for arm in [&mut self.arm_a, &mut self.arm_b, &mut self.spin_a, &mut self.spin_b] {
             arm.set_half(h, Vec3x4::ZERO);
         }
@@ -167,6 +228,8 @@ pub(crate) struct ContactSolver {
     point_counts: Vec<u8>,
     /// The batches, two by two.
     wide: Vec<BatchPair>,
+    /// What restitution reads of each pair of `wide` (same indices).
+    bounce: Vec<PairBounce>,
     /// Each colour's pairs: the colouring's batch ranges halved (each colour has whole pairs).
     pair_colours: Vec<Range<usize>>,
     /// The solver bodies' parts the colouring ordered each colour by.
@@ -221,6 +284,7 @@ impl ContactSolver {
         self.claims.reset(colour_claims(&self.pair_colours, self.part_count, 0));
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(pair_count, BatchPair::default);
+        self.bounce.resize_with(pair_count, PairBounce::default);
     }
 
     /// Runs the passes (and the fill) no wider than `widest`, even where the CPU allows more:
@@ -283,6 +347,7 @@ impl ContactSolver {
         let eight_lanes = self.eight_lanes();
         SharedContacts {
             wide: SharedSlice::new(&mut self.wide),
+            bounce: SharedSlice::new(&mut self.bounce),
             colours: &self.pair_colours,
             parts: ColourParts::new(self.part_count.max(1), &self.pair_part_starts),
             serial: self.pair_serial.clone(),
@@ -308,6 +373,8 @@ impl ContactSolver {
 /// ([`Team::for_each_part`]).
 pub(crate) struct SharedContacts<'a> {
     wide: SharedSlice<'a, BatchPair>,
+    /// What restitution reads of each pair (same indices).
+    bounce: SharedSlice<'a, PairBounce>,
     /// Each colour's pairs.
     colours: &'a [Range<usize>],
     /// Where each colour's parts begin, for the members to start at their own.
@@ -379,17 +446,19 @@ impl FillInputs<'_> {
         }
     }
 
-    /// Fills `pairs`, the block of pairs that starts at pair `start`; those before pair
-    /// `matched_before` get their point counts matched ([`BatchPair::match_point_counts`]).
+    /// Fills `pairs` and their `bounces`, the block of pairs that starts at pair `start`;
+    /// those before pair `matched_before` get their point counts matched
+    /// ([`BatchPair::match_point_counts`]).
     #[inline(always)]
     fn fill_block(
         &self,
         sources: &FillSources,
         start: usize,
         pairs: &mut [BatchPair],
+        bounces: &mut [PairBounce],
         matched_before: usize,
     ) {
-        for (j, pair) in pairs.iter_mut().enumerate() {
+        for (j, (pair, bounce)) in pairs.iter_mut().zip(bounces.iter_mut()).enumerate() {
             for h in 0..2 {
                 let batch = 2 * (start + j) + h;
                 self.prefetch_contacts(batch + FILL_PREFETCH_AHEAD);
@@ -403,7 +472,7 @@ impl FillInputs<'_> {
                     self.lane_input(sources, lanes[2]),
                     self.lane_input(sources, lanes[3]),
                 ];
-                fill_batch(pair, h, inputs, self.softness);
+                fill_batch(pair, bounce, h, inputs, self.softness);
             }
             if start + j < matched_before {
                 pair.match_point_counts();
@@ -438,15 +507,16 @@ impl SharedContacts<'_> {
             "the colours and the serial batches lie within the pairs"
         );
         team.for_each_part(self.colours, self.parts, self.serial.clone(), self.claims, |block| {
-            // SAFETY: each block of pairs is one member's in this stage.
-            let pairs = unsafe { self.wide.slice_mut(block.clone()) };
+            // SAFETY: each block of pairs (and their bounces) is one member's in this stage.
+            let (pairs, bounces) =
+                unsafe { (self.wide.slice_mut(block.clone()), self.bounce.slice_mut(block.clone())) };
             #[cfg(target_arch = "x86_64")]
             if let Some(avx) = self.eight_lanes {
                 // The colours' pairs run on eight lanes; the serial ones, after, on four.
-                fill_block_avx(avx, &self.fill, &sources, block.start, pairs, self.serial.start);
+                fill_block_avx(avx, &self.fill, &sources, block.start, pairs, bounces, self.serial.start);
                 return;
             }
-            self.fill.fill_block(&sources, block.start, pairs, 0);
+            self.fill.fill_block(&sources, block.start, pairs, bounces, 0);
         });
     }
 
@@ -506,9 +576,10 @@ impl SharedContacts<'_> {
                             stored.normal = p.impulse.lane(j);
                             stored.max_normal = p.max_impulse.lane(j);
                         }
-                        let [t1, t2] = &pair.friction_rows;
-                        c.friction_impulse = t1.direction.lane(j) * t1.impulse.lane(j)
-                            + t2.direction.lane(j) * t2.impulse.lane(j);
+                        // The directions the passes made from the normal, made the same way.
+                        let (t1, t2) = orthonormal_basis(pair.normal.lane(j));
+                        let impulse = &pair.friction_centre.impulse;
+                        c.friction_impulse = t1 * impulse[0].lane(j) + t2 * impulse[1].lane(j);
                         c.twist_impulse = pair.twist_impulse.lane(j);
                     }
                 }
@@ -536,9 +607,18 @@ impl SharedContacts<'_> {
     ) {
         // SAFETY: motions are written only while integrating positions, a stage of its own.
         let motions = unsafe { motions.as_slice() };
+        let softness = self.fill.softness;
         self.run_pass(
             team,
-            &SolvePass { motions, velocities, inv_h, max_push_out: -max_push_out_speed, use_bias },
+            &SolvePass {
+                motions,
+                velocities,
+                inv_h,
+                max_push_out: -max_push_out_speed,
+                use_bias,
+                movable: softness.movable,
+                fixed: softness.fixed,
+            },
         );
     }
 
@@ -548,11 +628,12 @@ impl SharedContacts<'_> {
         let threshold = f32x4::splat(-threshold);
         // Once a step, with few bouncing contacts: four lanes at a time.
         team.for_each_colour(self.colours, self.parts, self.serial.clone(), self.claims, |range| {
-            // SAFETY: as in `run_pass`.
-            for pair in unsafe { self.wide.slice_mut(range) } {
+            // SAFETY: as in `run_pass`; the bounces are only read in this stage.
+            let (pairs, bounces) = unsafe { (self.wide.slice_mut(range.clone()), self.bounce.as_slice()) };
+            for (pair, bounce) in pairs.iter_mut().zip(&bounces[range]) {
                 for h in pair.filled_halves() {
                     // SAFETY: as in `run_pass`.
-                    unsafe { restitute_half(&mut HalfLanes::new(pair, h), velocities, threshold) };
+                    unsafe { restitute_half(&mut HalfLanes::new(pair, h), bounce, velocities, threshold) };
                 }
             }
         });
@@ -569,6 +650,7 @@ fn fill_block_avx(
     sources: &FillSources,
     start: usize,
     pairs: &mut [BatchPair],
+    bounces: &mut [PairBounce],
     matched_before: usize,
 ) {
     #[target_feature(enable = "avx")]
@@ -577,12 +659,13 @@ fn fill_block_avx(
         sources: &FillSources,
         start: usize,
         pairs: &mut [BatchPair],
+        bounces: &mut [PairBounce],
         matched_before: usize,
     ) {
-        inputs.fill_block(sources, start, pairs, matched_before)
+        inputs.fill_block(sources, start, pairs, bounces, matched_before)
     }
     // SAFETY: the proof says the CPU has AVX.
-    unsafe { fill(inputs, sources, start, pairs, matched_before) }
+    unsafe { fill(inputs, sources, start, pairs, bounces, matched_before) }
 }
 
 #[cfg(test)]
@@ -602,7 +685,6 @@ mod tests {
             mass: ones,
             impulse: ones,
             max_impulse: ones,
-            relative_velocity: ones,
         };
         BatchPair { point_counts, points: [point; MAX_MANIFOLD_POINTS], ..BatchPair::default() }
     }
@@ -611,13 +693,7 @@ mod tests {
     fn half_bits(p: &WidePoint<Halves>, h: usize) -> Vec<u32> {
         let lanes = |l: &Halves| l.0[h].to_array();
         let vec3 = |v: &Vec3Lanes<Halves>| [lanes(&v.x), lanes(&v.y), lanes(&v.z)];
-        let mut all = vec![
-            lanes(&p.separation),
-            lanes(&p.mass),
-            lanes(&p.impulse),
-            lanes(&p.max_impulse),
-            lanes(&p.relative_velocity),
-        ];
+        let mut all = vec![lanes(&p.separation), lanes(&p.mass), lanes(&p.impulse), lanes(&p.max_impulse)];
         for v in [&p.arm_a, &p.arm_b, &p.spin_a, &p.spin_b] {
             all.extend(vec3(v));
         }
@@ -626,7 +702,7 @@ mod tests {
 
     #[test]
     fn a_pair_of_two_point_counts_runs_the_larger_with_the_smaller_half_s_extra_points_cleared() {
-        let (ones, zeros) = ([1.0f32.to_bits(); 68], [0.0f32.to_bits(); 68]);
+        let (ones, zeros) = ([1.0f32.to_bits(); 64], [0.0f32.to_bits(); 64]);
         // Either half the smaller.
         for (counts, small) in [([3, 1], 1), ([1, 4], 0)] {
             let mut pair = pair_of(counts);

@@ -37,6 +37,8 @@ pub(crate) trait Lanes:
     fn simd_gt(self, o: Self) -> Self;
     /// Lane-wise `if mask { a } else { b }`, `mask` the result of a comparison.
     fn select(mask: Self, a: Self, b: Self) -> Self;
+    /// Lane-wise `1.0f32.copysign(self)`: one with each lane's sign bit (-1 for -0.0).
+    fn one_with_sign(self) -> Self;
 }
 
 impl Lanes for f32x4 {
@@ -63,6 +65,11 @@ impl Lanes for f32x4 {
     #[inline(always)]
     fn select(mask: f32x4, a: f32x4, b: f32x4) -> f32x4 {
         select(mask, a, b)
+    }
+
+    #[inline(always)]
+    fn one_with_sign(self) -> f32x4 {
+        f32x4::ONE | (self & f32x4::splat(-0.0))
     }
 }
 
@@ -98,6 +105,22 @@ impl<L: Lanes> Vec3Lanes<L> {
             y: self.z * o.x - self.x * o.z,
             z: self.x * o.y - self.y * o.x,
         }
+    }
+
+    /// [`crate::math::orthonormal_basis`] of each lane's unit vector, `one` 1.0 in every
+    /// lane: the same operations in the same order, so the same bits. The contact solver keeps
+    /// no friction directions: each pass makes them from the normal again, which costs less
+    /// than reading them.
+    #[inline(always)]
+    pub fn orthonormal_basis(self, one: L) -> (Vec3Lanes<L>, Vec3Lanes<L>) {
+        let n = self;
+        let sign = n.z.one_with_sign();
+        let a = -one / (sign + n.z);
+        let b = n.x * n.y * a;
+        (
+            Vec3Lanes { x: one + sign * n.x * n.x * a, y: sign * b, z: -sign * n.x },
+            Vec3Lanes { x: b, y: sign + n.y * n.y * a, z: -n.y },
+        )
     }
 }
 

@@ -7,7 +7,7 @@
 //! time changes: one scalar lane at a time, the fill was a sixth of the 3D pyramid's step; four
 //! at a time it runs half the instructions (callgrind, `step_count pyramid3d 30 5`).
 
-use super::{BatchPair, ContactSoftness};
+use super::{BatchPair, ContactSoftness, PairBounce};
 use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::solver::simd::{Mat3x4, Vec3x4, f32x4, select};
@@ -50,12 +50,19 @@ pub(super) fn empty_lane(contact: &Contact) -> LaneInput<'_> {
     LaneInput { contact, a: fixed, b: fixed }
 }
 
-/// Fills half `h` of `pair` (one batch) from `lanes` (an empty lane is [`empty_lane`]). Point
-/// slots past every lane's count are left as they were: nothing reads them. The points'
-/// approach speeds are zero in a batch where no lane has restitution: nothing reads them there
-/// either. The other half is not touched.
+/// Fills half `h` of `pair` (one batch) and of its `bounce` from `lanes` (an empty lane is
+/// [`empty_lane`]). Point slots past every lane's count are left as they were: nothing reads
+/// them. The points' approach speeds are zero in a batch where no lane has restitution:
+/// nothing reads them there either. The other half is not touched. `softness` says only
+/// whether to warm start: the passes pick each lane's softness from its inverse masses.
 #[inline(always)]
-pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], softness: ContactSoftness) {
+pub(super) fn fill_batch(
+    pair: &mut BatchPair,
+    bounce: &mut PairBounce,
+    h: usize,
+    lanes: [LaneInput; 4],
+    softness: ContactSoftness,
+) {
     let (sides_a, sides_b) = (lanes.map(|l| l.a), lanes.map(|l| l.b));
     let contacts = lanes.map(|l| l.contact);
     let inv_masses = |s: &[LaneBody; 4]| f32x4::new(s.map(|b| b.body.inv_mass));
@@ -83,7 +90,7 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
     pair.inv_mass_b.set_half(h, imb);
     pair.friction.set_half(h, friction);
     let restitution = per_contact(|c| c.restitution);
-    pair.restitution.set_half(h, restitution);
+    bounce.restitution.set_half(h, restitution);
     // Only restitution reads the points' approach speeds, and only in a batch where a lane may
     // bounce: a pile without restitution skips them and the velocity lanes they are made of.
     let velocities = restitution.simd_gt(f32x4::ZERO).any().then(|| {
@@ -91,13 +98,6 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
         let (vb, wb) = (vec3s(&sides_b, |b| b.velocity.first()), vec3s(&sides_b, |b| b.velocity.second()));
         (va, wa, vb, wb)
     });
-    let against_fixed = ima.simd_eq(f32x4::ZERO) | imb.simd_eq(f32x4::ZERO);
-    let soft = |pick: fn(&crate::solver::Softness) -> f32| {
-        select(against_fixed, f32x4::splat(pick(&softness.fixed)), f32x4::splat(pick(&softness.movable)))
-    };
-    pair.bias_rate.set_half(h, soft(|s| s.bias_rate));
-    pair.mass_scale.set_half(h, soft(|s| s.mass_scale));
-    pair.impulse_scale.set_half(h, soft(|s| s.impulse_scale));
     pair.point_counts[h] = point_count;
 
     // The spins a unit impulse along a direction gives each body, and the effective mass.
@@ -138,7 +138,7 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
         p.mass.set_half(h, select(valid, mass, f32x4::ZERO));
         p.impulse.set_half(h, select(valid & warm, stored, f32x4::ZERO));
         p.max_impulse.set_half(h, f32x4::ZERO);
-        p.relative_velocity.set_half(
+        bounce.approach[i].set_half(
             h,
             match velocities {
                 Some((va, wa, vb, wb)) => (vb + wb.cross(r_b) - va - wa.cross(r_a)).dot(n),
@@ -151,18 +151,20 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
     pair.twist_friction.set_half(h, friction * twist_radius / divisor);
 
     let (r_a, r_b) = (centre - ca, centre - cb);
-    let (t1, t2) = orthonormal_basis(n);
+    let (t1, t2) = n.orthonormal_basis(f32x4::ONE);
     let friction_impulse = Vec3x4::from_lanes(contacts.map(|c| c.friction_impulse));
-    for (row, t) in pair.friction_rows.iter_mut().zip([t1, t2]) {
+    // Only the offsets and what the inertia gives: the passes make the directions and the
+    // arms again, as here ([`super::WideFriction::rows`]).
+    let f = &mut pair.friction_centre;
+    f.offset_a.set_half(h, r_a);
+    f.offset_b.set_half(h, r_b);
+    for (k, t) in [t1, t2].into_iter().enumerate() {
         let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
         let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
-        row.direction.set_half(h, t);
-        row.arm_a.set_half(h, arm_a);
-        row.arm_b.set_half(h, arm_b);
-        row.spin_a.set_half(h, spin_a);
-        row.spin_b.set_half(h, spin_b);
-        row.mass.set_half(h, mass);
-        row.impulse.set_half(h, select(warm, friction_impulse.dot(t), f32x4::ZERO));
+        f.spin_a[k].set_half(h, spin_a);
+        f.spin_b[k].set_half(h, spin_b);
+        f.mass[k].set_half(h, mass);
+        f.impulse[k].set_half(h, select(warm, friction_impulse.dot(t), f32x4::ZERO));
     }
     let (spin_a, spin_b) = (inertia_a.mul_vec(n), inertia_b.mul_vec(n));
     pair.twist_spin_a.set_half(h, spin_a);
@@ -170,19 +172,6 @@ pub(super) fn fill_batch(pair: &mut BatchPair, h: usize, lanes: [LaneInput; 4], 
     let k_twist = n.dot(spin_a) + n.dot(spin_b);
     pair.twist_mass.set_half(h, select(k_twist.simd_gt(f32x4::ZERO), f32x4::ONE / k_twist, f32x4::ZERO));
     pair.twist_impulse.set_half(h, select(warm, per_contact(|c| c.twist_impulse), f32x4::ZERO));
-}
-
-/// [`crate::math::orthonormal_basis`] per lane, the same operations in the same order.
-#[inline(always)]
-fn orthonormal_basis(n: Vec3x4) -> (Vec3x4, Vec3x4) {
-    // 1 with the sign of n.z (copysign), as bits.
-    let sign = f32x4::ONE | (n.z & f32x4::splat(-0.0));
-    let a = f32x4::splat(-1.0) / (sign + n.z);
-    let b = n.x * n.y * a;
-    (
-        Vec3x4 { x: f32x4::ONE + sign * n.x * n.x * a, y: sign * b, z: -sign * n.x },
-        Vec3x4 { x: b, y: sign + n.y * n.y * a, z: -n.y },
-    )
 }
 
 /// The scalar reference the tests hold the batch fill to.

@@ -3,7 +3,9 @@
 //! (`passes.rs`) are written once against [`BatchLanes`], so the two widths run the same
 //! operations per lane.
 
-use super::{BatchPair, WideFrictionRow, WidePoint};
+use super::PairBounce;
+use super::{BatchPair, WideFriction, WideFrictionRow, WidePoint};
+use crate::narrowphase::MAX_MANIFOLD_POINTS;
 use crate::parallel::SharedSlice;
 use crate::solver::simd::{Halves, Lanes, Vec3Lanes, f32x4, gather, gather_shared, scatter_moving};
 use crate::solver::{Motion, Velocity};
@@ -20,11 +22,6 @@ pub(super) struct BatchCommon<L> {
     pub friction: L,
     /// The twist limit per unit of total normal impulse.
     pub twist_friction: L,
-    /// Soft position feedback: the bias rate, and how the mass and the accumulated impulse
-    /// are scaled ([`crate::solver::Softness`]).
-    pub bias_rate: L,
-    pub mass_scale: L,
-    pub impulse_scale: L,
     /// Twist about the normal: each body's spin per unit impulse, effective mass, impulse.
     pub twist_spin_a: Vec3Lanes<L>,
     pub twist_spin_b: Vec3Lanes<L>,
@@ -61,7 +58,7 @@ pub(super) trait BatchLanes {
     fn point(&self, i: usize) -> WidePoint<Self::L>;
     /// Stores point `i`'s accumulated and largest impulse.
     fn set_point_impulses(&mut self, i: usize, impulse: Self::L, max_impulse: Self::L);
-    /// The two friction rows.
+    /// The two friction rows (made from the normal and the stored centre's offsets).
     fn friction_rows(&self) -> [WideFrictionRow<Self::L>; 2];
     /// Stores the friction rows' and the twist's accumulated impulses.
     fn set_friction_impulses(&mut self, rows: [Self::L; 2], twist: Self::L);
@@ -131,16 +128,11 @@ impl<'a> HalfLanes<'a> {
         HalfLanes { pair, h }
     }
 
-    /// The lanes' restitution coefficients.
+    /// This half's lanes of `bounce` (the pair's): the restitution coefficients, and each
+    /// point's normal approach speed before the substeps.
     #[inline(always)]
-    pub fn restitution(&self) -> f32x4 {
-        self.pair.restitution.half(self.h)
-    }
-
-    /// Point `i`'s normal approach speed before the substeps.
-    #[inline(always)]
-    pub fn approach_speed(&self, i: usize) -> f32x4 {
-        self.pair.points[i].relative_velocity.half(self.h)
+    pub fn bounce(&self, bounce: &PairBounce) -> (f32x4, [f32x4; MAX_MANIFOLD_POINTS]) {
+        (bounce.restitution.half(self.h), bounce.approach.each_ref().map(|a| a.half(self.h)))
     }
 }
 
@@ -156,21 +148,19 @@ fn half_point(p: &WidePoint<Halves>, h: usize) -> WidePoint {
         mass: p.mass.half(h),
         impulse: p.impulse.half(h),
         max_impulse: p.max_impulse.half(h),
-        relative_velocity: p.relative_velocity.half(h),
     }
 }
 
-/// Four lanes of half `h` of each of a friction row's stored fields.
+/// Four lanes of half `h` of the stored friction.
 #[inline(always)]
-fn half_row(r: &WideFrictionRow<Halves>, h: usize) -> WideFrictionRow {
-    WideFrictionRow {
-        direction: r.direction.half(h),
-        arm_a: r.arm_a.half(h),
-        arm_b: r.arm_b.half(h),
-        spin_a: r.spin_a.half(h),
-        spin_b: r.spin_b.half(h),
-        mass: r.mass.half(h),
-        impulse: r.impulse.half(h),
+fn half_friction(f: &WideFriction<Halves>, h: usize) -> WideFriction {
+    WideFriction {
+        offset_a: f.offset_a.half(h),
+        offset_b: f.offset_b.half(h),
+        spin_a: [f.spin_a[0].half(h), f.spin_a[1].half(h)],
+        spin_b: [f.spin_b[0].half(h), f.spin_b[1].half(h)],
+        mass: [f.mass[0].half(h), f.mass[1].half(h)],
+        impulse: [f.impulse[0].half(h), f.impulse[1].half(h)],
     }
 }
 
@@ -196,9 +186,6 @@ impl BatchLanes for HalfLanes<'_> {
             inv_mass_b: p.inv_mass_b.half(h),
             friction: p.friction.half(h),
             twist_friction: p.twist_friction.half(h),
-            bias_rate: p.bias_rate.half(h),
-            mass_scale: p.mass_scale.half(h),
-            impulse_scale: p.impulse_scale.half(h),
             twist_spin_a: p.twist_spin_a.half(h),
             twist_spin_b: p.twist_spin_b.half(h),
             twist_mass: p.twist_mass.half(h),
@@ -220,15 +207,15 @@ impl BatchLanes for HalfLanes<'_> {
 
     #[inline(always)]
     fn friction_rows(&self) -> [WideFrictionRow; 2] {
-        let [r1, r2] = &self.pair.friction_rows;
-        [half_row(r1, self.h), half_row(r2, self.h)]
+        let (p, h) = (&*self.pair, self.h);
+        half_friction(&p.friction_centre, h).rows(p.normal.half(h), f32x4::ONE)
     }
 
     #[inline(always)]
     fn set_friction_impulses(&mut self, rows: [f32x4; 2], twist: f32x4) {
         let h = self.h;
-        self.pair.friction_rows[0].impulse.set_half(h, rows[0]);
-        self.pair.friction_rows[1].impulse.set_half(h, rows[1]);
+        self.pair.friction_centre.impulse[0].set_half(h, rows[0]);
+        self.pair.friction_centre.impulse[1].set_half(h, rows[1]);
         self.pair.twist_impulse.set_half(h, twist);
     }
 

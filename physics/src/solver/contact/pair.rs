@@ -13,7 +13,7 @@
 
 use super::lanes::{BatchCommon, BatchLanes, HalfLanes, LaneMotions, LaneVelocities};
 use super::passes::Pass;
-use super::{BatchPair, WideFrictionRow, WidePoint};
+use super::{BatchPair, WideFriction, WideFrictionRow, WidePoint};
 use crate::parallel::SharedSlice;
 use crate::solver::avx::{Avx, F8, transpose_halves};
 use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
@@ -113,9 +113,6 @@ impl BatchLanes for EightLanes<'_> {
             inv_mass_b: load(&p.inv_mass_b),
             friction: load(&p.friction),
             twist_friction: load(&p.twist_friction),
-            bias_rate: load(&p.bias_rate),
-            mass_scale: load(&p.mass_scale),
-            impulse_scale: load(&p.impulse_scale),
             twist_spin_a: Vec3Lanes::load(avx, &p.twist_spin_a),
             twist_spin_b: Vec3Lanes::load(avx, &p.twist_spin_b),
             twist_mass: load(&p.twist_mass),
@@ -135,7 +132,6 @@ impl BatchLanes for EightLanes<'_> {
             mass: F8::load(avx, &p.mass),
             impulse: F8::load(avx, &p.impulse),
             max_impulse: F8::load(avx, &p.max_impulse),
-            relative_velocity: F8::load(avx, &p.relative_velocity),
         }
     }
 
@@ -148,15 +144,15 @@ impl BatchLanes for EightLanes<'_> {
 
     #[inline(always)]
     fn friction_rows(&self) -> [WideFrictionRow<F8>; 2] {
-        let [r1, r2] = &self.pair.friction_rows;
-        [load_row(self.avx, r1), load_row(self.avx, r2)]
+        let (p, avx) = (&*self.pair, self.avx);
+        load_friction(avx, &p.friction_centre).rows(Vec3Lanes::load(avx, &p.normal), F8::splat(avx, 1.0))
     }
 
     #[inline(always)]
     fn set_friction_impulses(&mut self, rows: [F8; 2], twist: F8) {
-        let [r1, r2] = &mut self.pair.friction_rows;
-        rows[0].store(&mut r1.impulse);
-        rows[1].store(&mut r2.impulse);
+        let [i1, i2] = &mut self.pair.friction_centre.impulse;
+        rows[0].store(i1);
+        rows[1].store(i2);
         twist.store(&mut self.pair.twist_impulse);
     }
 
@@ -252,16 +248,15 @@ unsafe fn scatter_pair(
     }
 }
 
-/// A stored friction row's eight lanes.
+/// The stored friction's eight lanes.
 #[inline(always)]
-fn load_row(avx: Avx, row: &WideFrictionRow<Halves>) -> WideFrictionRow<F8> {
-    WideFrictionRow {
-        direction: Vec3Lanes::load(avx, &row.direction),
-        arm_a: Vec3Lanes::load(avx, &row.arm_a),
-        arm_b: Vec3Lanes::load(avx, &row.arm_b),
-        spin_a: Vec3Lanes::load(avx, &row.spin_a),
-        spin_b: Vec3Lanes::load(avx, &row.spin_b),
-        mass: F8::load(avx, &row.mass),
-        impulse: F8::load(avx, &row.impulse),
+fn load_friction(avx: Avx, f: &WideFriction<Halves>) -> WideFriction<F8> {
+    WideFriction {
+        offset_a: Vec3Lanes::load(avx, &f.offset_a),
+        offset_b: Vec3Lanes::load(avx, &f.offset_b),
+        spin_a: [Vec3Lanes::load(avx, &f.spin_a[0]), Vec3Lanes::load(avx, &f.spin_a[1])],
+        spin_b: [Vec3Lanes::load(avx, &f.spin_b[0]), Vec3Lanes::load(avx, &f.spin_b[1])],
+        mass: [F8::load(avx, &f.mass[0]), F8::load(avx, &f.mass[1])],
+        impulse: [F8::load(avx, &f.impulse[0]), F8::load(avx, &f.impulse[1])],
     }
 }

@@ -1,10 +1,11 @@
 //! The contact passes of a substep, warm start and solve (with or without position feedback),
 //! written once for any [`BatchLanes`]; and restitution, once a step, on four lanes.
 
+use super::PairBounce;
 use super::lanes::{BatchCommon, BatchLanes, HalfLanes, LaneVelocities};
 use crate::parallel::SharedSlice;
 use crate::solver::simd::{Lanes, Vec3Lanes, f32x4, select};
-use crate::solver::{Motion, Velocity};
+use crate::solver::{Motion, Softness, Velocity};
 
 /// A pass over the batches, run on each batch (or pair of batches) of a colour.
 pub(super) trait Pass {
@@ -59,6 +60,10 @@ pub(super) struct SolvePass<'a, 'v> {
     /// The fastest push-out speed, negated.
     pub max_push_out: f32,
     pub use_bias: bool,
+    /// The soft position feedback between two movable bodies, and against an immovable one
+    /// (an inverse mass of zero on either side).
+    pub movable: Softness,
+    pub fixed: Softness,
 }
 
 impl Pass for SolvePass<'_, '_> {
@@ -72,6 +77,16 @@ impl Pass for SolvePass<'_, '_> {
         let (zero, one) = (c.splat(0.0), c.splat(1.0));
         let (inv_h, max_push_out) = (c.splat(self.inv_h), c.splat(self.max_push_out));
         let normal_motion = k.normal.dot(dp);
+        // Each lane's softness, as the fill picked it when the batch kept it: inverse masses
+        // are never negative, so the smaller is above zero exactly where neither is zero.
+        // (Spelled out: a closure does not take on the eight-lane passes' target features.)
+        let between_movable = k.inv_mass_a.fast_min(k.inv_mass_b).simd_gt(zero);
+        let (movable, fixed) = (&self.movable, &self.fixed);
+        let bias_rate = C::L::select(between_movable, c.splat(movable.bias_rate), c.splat(fixed.bias_rate));
+        let soft_mass_scale =
+            C::L::select(between_movable, c.splat(movable.mass_scale), c.splat(fixed.mass_scale));
+        let soft_impulse_scale =
+            C::L::select(between_movable, c.splat(movable.impulse_scale), c.splat(fixed.impulse_scale));
         let mut total = zero;
         for i in 0..c.point_count() {
             let p = c.point(i);
@@ -81,9 +96,9 @@ impl Pass for SolvePass<'_, '_> {
             let speculative = s.simd_gt(zero);
             let (bias, mass_scale, impulse_scale) = if self.use_bias {
                 (
-                    C::L::select(speculative, s * inv_h, (k.bias_rate * s).fast_max(max_push_out)),
-                    C::L::select(speculative, one, k.mass_scale),
-                    C::L::select(speculative, zero, k.impulse_scale),
+                    C::L::select(speculative, s * inv_h, (bias_rate * s).fast_max(max_push_out)),
+                    C::L::select(speculative, one, soft_mass_scale),
+                    C::L::select(speculative, zero, soft_impulse_scale),
                 )
             } else {
                 (C::L::select(speculative, s * inv_h, zero), one, zero)
@@ -137,7 +152,7 @@ fn solve_friction<C: BatchLanes>(
     vel.wb += k.twist_spin_b * (new_twist - old_twist);
 }
 
-/// Restitution for one batch (half a pair): points that approached faster than `-threshold`
+/// Restitution for one batch (half a pair, with the pair's `bounce`): points that approached faster than `-threshold`
 /// and carried load get a normal velocity of `-restitution` times their approach speed.
 ///
 /// # Safety
@@ -145,10 +160,11 @@ fn solve_friction<C: BatchLanes>(
 #[inline(always)]
 pub(super) unsafe fn restitute_half(
     half: &mut HalfLanes,
+    bounce: &PairBounce,
     velocities: &SharedSlice<Velocity>,
     threshold: f32x4,
 ) {
-    let restitution = half.restitution();
+    let (restitution, approach_speeds) = half.bounce(bounce);
     if !restitution.simd_gt(f32x4::ZERO).any() {
         return;
     }
@@ -157,7 +173,7 @@ pub(super) unsafe fn restitute_half(
     let k = half.common();
     for i in 0..half.point_count() {
         let p = half.point(i);
-        let approach = half.approach_speed(i);
+        let approach = approach_speeds[i];
         let bounces = restitution.simd_gt(f32x4::ZERO)
             & threshold.simd_gt(approach)
             & p.max_impulse.simd_gt(f32x4::ZERO);

@@ -5,7 +5,8 @@
 use super::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use crate::math::{Mat3, Quat, Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, ManifoldPoint, PointImpulse};
-use crate::solver::contact::{BatchPair, ContactSoftness};
+use crate::solver::contact::lanes::{BatchLanes, HalfLanes};
+use crate::solver::contact::{BatchPair, ContactSoftness, PairBounce};
 use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
 use crate::solver::{Softness, SolverBody, Velocity};
 
@@ -17,23 +18,29 @@ fn clear(wc: &mut BatchPair, h: usize) {
     wc.inv_mass_b.set_half(h, f32x4::ZERO);
     wc.friction.set_half(h, f32x4::ZERO);
     wc.twist_friction.set_half(h, f32x4::ZERO);
-    wc.restitution.set_half(h, f32x4::ZERO);
     wc.point_counts[h] = 0;
     for p in &mut wc.points {
         p.mass.set_half(h, f32x4::ZERO);
         p.impulse.set_half(h, f32x4::ZERO);
         p.max_impulse.set_half(h, f32x4::ZERO);
     }
-    for row in &mut wc.friction_rows {
-        row.mass.set_half(h, f32x4::ZERO);
-        row.impulse.set_half(h, f32x4::ZERO);
+    let f = &mut wc.friction_centre;
+    for v in f.mass.iter_mut().chain(&mut f.impulse) {
+        v.set_half(h, f32x4::ZERO);
     }
     wc.twist_mass.set_half(h, f32x4::ZERO);
     wc.twist_impulse.set_half(h, f32x4::ZERO);
 }
 
-/// Fills lane `k` of half `h` of `wc` with one contact, one scalar lane at a time.
-fn prepare_lane(wc: &mut BatchPair, h: usize, k: usize, lane: &LaneInput, softness: ContactSoftness) {
+/// Fills lane `k` of half `h` of `wc` and `bounce` with one contact, one scalar lane at a time.
+fn prepare_lane(
+    wc: &mut BatchPair,
+    bounce: &mut PairBounce,
+    h: usize,
+    k: usize,
+    lane: &LaneInput,
+    softness: ContactSoftness,
+) {
     let j = 4 * h + k;
     let set = |x: &mut Halves, k: usize, value: f32| x.set_lane(4 * h + k, value);
     let c = lane.contact;
@@ -54,11 +61,7 @@ fn prepare_lane(wc: &mut BatchPair, h: usize, k: usize, lane: &LaneInput, softne
     set(&mut wc.inv_mass_a, k, ba.inv_mass);
     set(&mut wc.inv_mass_b, k, bb.inv_mass);
     set(&mut wc.friction, k, c.friction);
-    set(&mut wc.restitution, k, c.restitution);
-    let soft = if ba.inv_mass == 0.0 || bb.inv_mass == 0.0 { softness.fixed } else { softness.movable };
-    set(&mut wc.bias_rate, k, soft.bias_rate);
-    set(&mut wc.mass_scale, k, soft.mass_scale);
-    set(&mut wc.impulse_scale, k, soft.impulse_scale);
+    set(&mut bounce.restitution, k, c.restitution);
 
     let points = c.manifold.points();
     wc.point_counts[h] = wc.point_counts[h].max(points.len());
@@ -78,7 +81,7 @@ fn prepare_lane(wc: &mut BatchPair, h: usize, k: usize, lane: &LaneInput, softne
         let stored = c.impulses[i].normal;
         set(&mut p.impulse, k, if softness.warm_starting { stored } else { 0.0 });
         set(&mut p.max_impulse, k, 0.0);
-        set(&mut p.relative_velocity, k, velocity(r_a, r_b).dot(n));
+        set(&mut bounce.approach[i], k, velocity(r_a, r_b).dot(n));
         let offset = mp.position - centre;
         twist_radius += (offset - n * offset.dot(n)).length();
     }
@@ -86,17 +89,17 @@ fn prepare_lane(wc: &mut BatchPair, h: usize, k: usize, lane: &LaneInput, softne
 
     let (r_a, r_b) = (centre - ca, centre - cb);
     let (t1, t2) = orthonormal_basis(n);
-    for (row, t) in wc.friction_rows.iter_mut().zip([t1, t2]) {
+    let f = &mut wc.friction_centre;
+    f.offset_a.set_lane(j, r_a);
+    f.offset_b.set_lane(j, r_b);
+    for (row, t) in [t1, t2].into_iter().enumerate() {
         let (arm_a, arm_b) = (r_a.cross(t), r_b.cross(t));
         let (spin_a, spin_b, mass) = terms(arm_a, arm_b);
-        row.direction.set_lane(j, t);
-        row.arm_a.set_lane(j, arm_a);
-        row.arm_b.set_lane(j, arm_b);
-        row.spin_a.set_lane(j, spin_a);
-        row.spin_b.set_lane(j, spin_b);
-        set(&mut row.mass, k, mass);
+        f.spin_a[row].set_lane(j, spin_a);
+        f.spin_b[row].set_lane(j, spin_b);
+        set(&mut f.mass[row], k, mass);
         let stored = if softness.warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
-        set(&mut row.impulse, k, stored);
+        set(&mut f.impulse[row], k, stored);
     }
     let (spin_a, spin_b) = (ba.inv_inertia * n, bb.inv_inertia * n);
     wc.twist_spin_a.set_lane(j, spin_a);
@@ -189,10 +192,6 @@ fn poisoned() -> BatchPair {
         &mut wc.inv_mass_b,
         &mut wc.friction,
         &mut wc.twist_friction,
-        &mut wc.restitution,
-        &mut wc.bias_rate,
-        &mut wc.mass_scale,
-        &mut wc.impulse_scale,
         &mut wc.twist_mass,
         &mut wc.twist_impulse,
     ] {
@@ -200,13 +199,18 @@ fn poisoned() -> BatchPair {
     }
     for p in &mut wc.points {
         (p.arm_a, p.arm_b, p.spin_a, p.spin_b) = (nan3, nan3, nan3, nan3);
-        (p.separation, p.mass, p.impulse, p.max_impulse, p.relative_velocity) = (nan, nan, nan, nan, nan);
+        (p.separation, p.mass, p.impulse, p.max_impulse) = (nan, nan, nan, nan);
     }
-    for row in &mut wc.friction_rows {
-        (row.direction, row.arm_a, row.arm_b, row.spin_a, row.spin_b) = (nan3, nan3, nan3, nan3, nan3);
-        (row.mass, row.impulse) = (nan, nan);
-    }
+    let f = &mut wc.friction_centre;
+    (f.offset_a, f.offset_b, f.spin_a, f.spin_b) = (nan3, nan3, [nan3; 2], [nan3; 2]);
+    (f.mass, f.impulse) = ([nan; 2], [nan; 2]);
     wc
+}
+
+/// A pair's bounce whose every number is NaN.
+fn poisoned_bounce() -> PairBounce {
+    let nan = Halves([f32x4::splat(f32::NAN); 2]);
+    PairBounce { restitution: nan, approach: [nan; 4] }
 }
 
 /// Every number and index of half `h` of `pair`, as bits.
@@ -220,10 +224,6 @@ fn half_bits(pair: &BatchPair, h: usize) -> Vec<u32> {
         pair.inv_mass_b,
         pair.friction,
         pair.twist_friction,
-        pair.restitution,
-        pair.bias_rate,
-        pair.mass_scale,
-        pair.impulse_scale,
         pair.twist_mass,
         pair.twist_impulse,
     ];
@@ -231,14 +231,23 @@ fn half_bits(pair: &BatchPair, h: usize) -> Vec<u32> {
     scalars.into_iter().chain(vectors.into_iter().flatten()).for_each(&mut add);
     for p in &pair.points {
         let vectors = [vec3(&p.arm_a), vec3(&p.arm_b), vec3(&p.spin_a), vec3(&p.spin_b)];
-        let scalars = [p.separation, p.mass, p.impulse, p.max_impulse, p.relative_velocity];
+        let scalars = [p.separation, p.mass, p.impulse, p.max_impulse];
         scalars.into_iter().chain(vectors.into_iter().flatten()).for_each(&mut add);
     }
-    for r in &pair.friction_rows {
-        let vectors = [vec3(&r.direction), vec3(&r.arm_a), vec3(&r.arm_b), vec3(&r.spin_a), vec3(&r.spin_b)];
-        [r.mass, r.impulse].into_iter().chain(vectors.into_iter().flatten()).for_each(&mut add);
-    }
+    let f = &pair.friction_centre;
+    let vectors =
+        [&f.offset_a, &f.offset_b, &f.spin_a[0], &f.spin_a[1], &f.spin_b[0], &f.spin_b[1]].map(vec3);
+    f.mass.into_iter().chain(f.impulse).chain(vectors.into_iter().flatten()).for_each(&mut add);
     bits
+}
+
+/// Every number of half `h` of `bounce`, as bits.
+fn bounce_bits(bounce: &PairBounce, h: usize) -> Vec<u32> {
+    [bounce.restitution]
+        .iter()
+        .chain(&bounce.approach)
+        .flat_map(|v| v.half(h).to_array().map(f32::to_bits))
+        .collect()
 }
 
 fn bits(v: Halves, j: usize) -> u32 {
@@ -289,19 +298,23 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
         let soft = softness(round % 3 != 0);
         let h = round % 2;
 
-        let mut reference = poisoned();
+        let (mut reference, mut reference_bounce) = (poisoned(), poisoned_bounce());
         clear(&mut reference, h);
+        reference_bounce.restitution.set_half(h, f32x4::ZERO);
         for (k, lane) in lanes.iter().enumerate().filter(|(k, _)| !empty[*k]) {
-            prepare_lane(&mut reference, h, k, lane, soft);
+            prepare_lane(&mut reference, &mut reference_bounce, h, k, lane, soft);
         }
         // The batch starts from leftovers, here NaN everywhere: a field the fill forgot to
         // write shows.
-        let mut wide = poisoned();
-        fill_batch(&mut wide, h, lanes, soft);
+        let (mut wide, mut bounce) = (poisoned(), poisoned_bounce());
+        fill_batch(&mut wide, &mut bounce, h, lanes, soft);
 
         assert_eq!(wide.point_counts[h], reference.point_counts[h], "round {round}");
         // The other half is left as it was, every bit of it.
         assert_eq!(half_bits(&wide, 1 - h), half_bits(&poisoned(), 1 - h), "round {round}");
+        assert_eq!(bounce_bits(&bounce, 1 - h), bounce_bits(&poisoned_bounce(), 1 - h), "round {round}");
+        // The friction rows as the passes make them, from the normal and the offsets.
+        let rows = HalfLanes::new(&mut wide, h).friction_rows();
         if all_empty {
             assert_eq!(wide.point_counts[h], 0, "round {round}");
         }
@@ -315,7 +328,7 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     wide.inv_mass_a,
                     wide.inv_mass_b,
                     wide.friction,
-                    wide.restitution,
+                    bounce.restitution,
                     wide.twist_friction,
                     wide.twist_mass,
                     wide.twist_impulse,
@@ -325,8 +338,9 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                 for p in &wide.points[..point_count] {
                     assert_eq!((bits(p.mass, j), bits(p.impulse, j)), (0, 0), "{at}");
                 }
-                for row in &wide.friction_rows {
-                    assert_eq!((bits(row.mass, j), bits(row.impulse, j)), (0, 0), "{at}");
+                let f = &wide.friction_centre;
+                for (mass, impulse) in f.mass.iter().zip(&f.impulse) {
+                    assert_eq!((bits(*mass, j), bits(*impulse, j)), (0, 0), "{at}");
                 }
                 continue;
             }
@@ -338,10 +352,7 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                 (wide.inv_mass_b, reference.inv_mass_b),
                 (wide.friction, reference.friction),
                 (wide.twist_friction, reference.twist_friction),
-                (wide.restitution, reference.restitution),
-                (wide.bias_rate, reference.bias_rate),
-                (wide.mass_scale, reference.mass_scale),
-                (wide.impulse_scale, reference.impulse_scale),
+                (bounce.restitution, reference_bounce.restitution),
                 (wide.twist_mass, reference.twist_mass),
                 (wide.twist_impulse, reference.twist_impulse),
             ] {
@@ -362,13 +373,13 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                 }
                 // Restitution alone reads the approach speed, in batches where a lane bounces.
                 let bounces = (0..4).any(|j| !empty[j] && contacts[j].restitution > 0.0);
-                let want_approach = if bounces { want.relative_velocity } else { Halves::default() };
+                let want_approach = if bounces { reference_bounce.approach[i] } else { Halves::default() };
                 for (g, w) in [
                     (got.separation, want.separation),
                     (got.mass, want.mass),
                     (got.impulse, want.impulse),
                     (got.max_impulse, want.max_impulse),
-                    (got.relative_velocity, want_approach),
+                    (bounce.approach[i], want_approach),
                 ] {
                     same_lane(g, w, j, &format!("{at}, point {i}"));
                 }
@@ -381,23 +392,34 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
                     same_lane3(g, w, j, &format!("{at}, point {i}"));
                 }
             }
-            for (got, want) in wide.friction_rows.iter().zip(&reference.friction_rows) {
-                same_lane(got.mass, want.mass, j, &at);
-                same_lane(got.impulse, want.impulse, j, &at);
-                for (g, w) in [
-                    (&got.direction, &want.direction),
-                    (&got.arm_a, &want.arm_a),
-                    (&got.arm_b, &want.arm_b),
-                    (&got.spin_a, &want.spin_a),
-                    (&got.spin_b, &want.spin_b),
-                ] {
-                    same_lane3(g, w, j, &at);
-                }
+            let (got, want) = (&wide.friction_centre, &reference.friction_centre);
+            same_lane3(&got.offset_a, &want.offset_a, j, &at);
+            same_lane3(&got.offset_b, &want.offset_b, j, &at);
+            for row in 0..2 {
+                same_lane(got.mass[row], want.mass[row], j, &at);
+                same_lane(got.impulse[row], want.impulse[row], j, &at);
+                same_lane3(&got.spin_a[row], &want.spin_a[row], j, &at);
+                same_lane3(&got.spin_b[row], &want.spin_b[row], j, &at);
+            }
+            // The passes' rows: the scalar basis and arms of this lane's contact, bit for bit.
+            let contact = &contacts[k];
+            let n = contact.manifold.normal;
+            let points = contact.manifold.points();
+            let centre = points.iter().map(|p| p.position).sum::<Vec3>() / points.len() as f32;
+            let (r_a, r_b) = (centre - side(2 * k).center, centre - side(2 * k + 1).center);
+            let (t1, t2) = orthonormal_basis(n);
+            for (row, t) in rows.iter().zip([t1, t2]) {
+                let lane =
+                    |v: &Vec3Lanes<f32x4>| Vec3::new(v.x.as_array()[k], v.y.as_array()[k], v.z.as_array()[k]);
+                let as_bits = |v: Vec3| v.to_array().map(f32::to_bits);
+                assert_eq!(as_bits(lane(&row.direction)), as_bits(t), "{at}, direction");
+                assert_eq!(as_bits(lane(&row.arm_a)), as_bits(r_a.cross(t)), "{at}, arm a");
+                assert_eq!(as_bits(lane(&row.arm_b)), as_bits(r_b.cross(t)), "{at}, arm b");
             }
         }
         // Whatever an inert slot holds is finite: it is multiplied by zero, never added as NaN.
-        for p in &wide.points[..point_count] {
-            for v in [p.separation, p.mass, p.impulse, p.relative_velocity] {
+        for (p, approach) in wide.points[..point_count].iter().zip(bounce.approach) {
+            for v in [p.separation, p.mass, p.impulse, approach] {
                 assert!(v.half(h).as_array().iter().all(|x| x.is_finite()), "round {round}");
             }
             for v in [p.arm_a, p.arm_b, p.spin_a, p.spin_b] {
