@@ -232,31 +232,19 @@ pub(crate) fn validate_shape(shape: &Shape) -> Result<(), AtollError> {
 }
 
 /// One body's state. Kept private: the world exposes it through query methods.
+///
+/// `repr(C)`, what the narrowphase's quick check of a near but apart pair reads first (pose,
+/// shape, both boxes, bounding radius, velocities: bytes 0–124): every awake contact reads both
+/// its bodies every step, in contact order, so out of any order of the body array. Laid out by
+/// the compiler, the bounding radius sat at byte 264, a line of its own. Callgrind's cache
+/// simulation (`step_count <scene>`): 4–7 % fewer first-level data misses on the rain, the
+/// tumbler, the free fall and the terrain rain, the same instructions.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct Body {
-    pub generation: u32,
-    pub alive: bool,
-    pub body_type: BodyType,
-    pub shape: Shape,
-    pub material: Material,
     /// Pose of the body frame.
     pub transform: Transform,
-    /// Centre of mass in the body frame.
-    pub local_center: Vec3,
-    pub linear_velocity: Vec3,
-    pub angular_velocity: Vec3,
-    pub force: Vec3,
-    pub torque: Vec3,
-    pub mass: f32,
-    pub inv_mass: f32,
-    /// Inertia about the centre of mass in body axes.
-    pub inertia_local: Mat3,
-    pub inv_inertia_local: Mat3,
-    pub linear_damping: f32,
-    pub angular_damping: f32,
-    pub gravity_scale: f32,
-    pub can_sleep: bool,
-    pub motion: Option<KinematicMotion>,
+    pub shape: Shape,
     /// World bounds at the current pose, refreshed whenever the pose changes outside the
     /// solver and at the start of each step for awake bodies.
     pub tight: Aabb,
@@ -267,6 +255,28 @@ pub(crate) struct Body {
     /// computed once: every contact needs it every step, and a hull's costs a pass over its
     /// vertices.
     pub bounding_radius: f32,
+    pub linear_velocity: Vec3,
+    pub angular_velocity: Vec3,
+    pub body_type: BodyType,
+    /// Simulated this step (static bodies never are).
+    pub awake: bool,
+    pub alive: bool,
+    pub can_sleep: bool,
+    pub generation: u32,
+    pub material: Material,
+    /// Centre of mass in the body frame.
+    pub local_center: Vec3,
+    pub force: Vec3,
+    pub torque: Vec3,
+    pub mass: f32,
+    pub inv_mass: f32,
+    /// Inertia about the centre of mass in body axes.
+    pub inertia_local: Mat3,
+    pub inv_inertia_local: Mat3,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub gravity_scale: f32,
+    pub motion: Option<KinematicMotion>,
     /// Broadphase proxy key.
     pub proxy: ProxyKey,
     /// The island of a dynamic body and its place in the island's body list
@@ -274,8 +284,6 @@ pub(crate) struct Body {
     pub island: IslandLink,
     /// Seconds the body has been slow enough to sleep.
     pub sleep_timer: f32,
-    /// Simulated this step (static bodies never are).
-    pub awake: bool,
     /// First edge of the body's contact list (`contact << 1 | side`), or [`NONE`].
     pub contact_head: u32,
     /// First edge of the body's joint list (`joint << 1 | side`), or [`NONE`].
