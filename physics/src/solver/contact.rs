@@ -72,8 +72,9 @@ struct WideFrictionRow<L = f32x4> {
 /// the passes make them again from the normal and the centre's offsets
 /// ([`WideFriction::rows`]), with the fill's operations and so its bits. A pair is read whole
 /// by every pass of every substep, and on the large scenes the passes wait on memory: twelve
-/// fewer values a lane (with the softness and the restitution's values out of the pair, a
-/// sixth of its bytes) made the 3D pyramid's solve about a tenth faster.
+/// fewer values a lane, with the softness and the restitution's values out of the pair (a
+/// sixth of its bytes), made the 3D pyramid's solve about 4 % faster (paired runs) for 2 %
+/// more instructions (see `docs/ARCHITECTURE.md`, *What a pair keeps*).
 #[derive(Clone, Copy, Debug, Default)]
 struct WideFriction<L = f32x4> {
     /// The manifold's centre from each body's centre of mass.
@@ -124,7 +125,9 @@ pub(crate) struct PairBounce {
     /// Each lane's restitution coefficient.
     restitution: Halves,
     /// Each point's normal relative velocity before the substeps (zero in a batch where no
-    /// lane has restitution: nothing reads it there).
+    /// lane has restitution: nothing reads it there). A slot past a batch's own points (the
+    /// smaller half of a matched pair) holds what an earlier fill left: restitution never lets
+    /// it through, as the point has no mass and no largest impulse.
     approach: [Halves; MAX_MANIFOLD_POINTS],
 }
 

@@ -171,9 +171,8 @@ pub(super) unsafe fn restitute_half(
     // SAFETY: as the caller guarantees.
     let mut vel = unsafe { half.load(velocities) };
     let k = half.common();
-    for i in 0..half.point_count() {
+    for (i, &approach) in approach_speeds.iter().enumerate().take(half.point_count()) {
         let p = half.point(i);
-        let approach = approach_speeds[i];
         let bounces = restitution.simd_gt(f32x4::ZERO)
             & threshold.simd_gt(approach)
             & p.max_impulse.simd_gt(f32x4::ZERO);
