@@ -290,6 +290,15 @@ pub(crate) struct Body {
     pub joint_head: u32,
 }
 
+// What the narrowphase's quick check reads stays within the body's first 128 bytes (see
+// `Body`): a field added before it would push it on.
+const _: () = assert!(
+    std::mem::offset_of!(Body, transform) == 0
+        && std::mem::offset_of!(Body, angular_velocity) + std::mem::size_of::<Vec3>() <= 128
+        && std::mem::offset_of!(Body, bounding_radius) < 128
+        && std::mem::offset_of!(Body, fat) < 128
+);
+
 /// "No index" for the intrusive lists of bodies, contacts and islands.
 pub(crate) const NONE: u32 = u32::MAX;
 

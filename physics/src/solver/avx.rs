@@ -248,6 +248,9 @@ mod tests {
             check(Lanes::sqrt(a), a_low.sqrt(), a_high.sqrt(), "sqrt");
             let (mask, mask_low, mask_high) = (a.simd_gt(b), a_low.simd_gt(b_low), a_high.simd_gt(b_high));
             check(mask, mask_low, mask_high, "gt");
+            check(a.one_with_sign(), a_low.one_with_sign(), a_high.one_with_sign(), "one with sign");
+            let copysign = |v: f32x4| f32x4::new(v.to_array().map(|x| 1.0f32.copysign(x)));
+            assert_eq!(bits(a_low.one_with_sign()), bits(copysign(a_low)), "one with sign, scalar");
             check(
                 F8::select(mask, a, b),
                 select(mask_low, a_low, b_low),

@@ -89,32 +89,27 @@ struct WideFriction<L = f32x4> {
 }
 
 impl<L: Lanes> WideFriction<L> {
-    /// The two rows about `normal`, `one` 1.0 in every lane. Written out without closures:
+    /// The two rows about `normal`, `one` 1.0 in every lane. Made by methods, not closures:
     /// a closure does not take on the eight-lane passes' target features, and each AVX
     /// intrinsic in one stays a call.
     #[inline(always)]
     fn rows(&self, normal: Vec3Lanes<L>, one: L) -> [WideFrictionRow<L>; 2] {
         let (t1, t2) = normal.orthonormal_basis(one);
-        [
-            WideFrictionRow {
-                direction: t1,
-                arm_a: self.offset_a.cross(t1),
-                arm_b: self.offset_b.cross(t1),
-                spin_a: self.spin_a[0],
-                spin_b: self.spin_b[0],
-                mass: self.mass[0],
-                impulse: self.impulse[0],
-            },
-            WideFrictionRow {
-                direction: t2,
-                arm_a: self.offset_a.cross(t2),
-                arm_b: self.offset_b.cross(t2),
-                spin_a: self.spin_a[1],
-                spin_b: self.spin_b[1],
-                mass: self.mass[1],
-                impulse: self.impulse[1],
-            },
-        ]
+        [self.row(0, t1), self.row(1, t2)]
+    }
+
+    /// Row `k`, along `direction`.
+    #[inline(always)]
+    fn row(&self, k: usize, direction: Vec3Lanes<L>) -> WideFrictionRow<L> {
+        WideFrictionRow {
+            direction,
+            arm_a: self.offset_a.cross(direction),
+            arm_b: self.offset_b.cross(direction),
+            spin_a: self.spin_a[k],
+            spin_b: self.spin_b[k],
+            mass: self.mass[k],
+            impulse: self.impulse[k],
+        }
     }
 }
 
@@ -475,7 +470,7 @@ impl FillInputs<'_> {
                     self.lane_input(sources, lanes[2]),
                     self.lane_input(sources, lanes[3]),
                 ];
-                fill_batch(pair, bounce, h, inputs, self.softness);
+                fill_batch(pair, bounce, h, inputs, self.softness.warm_starting);
             }
             if start + j < matched_before {
                 pair.match_point_counts();

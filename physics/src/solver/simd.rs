@@ -109,8 +109,8 @@ impl<L: Lanes> Vec3Lanes<L> {
 
     /// [`crate::math::orthonormal_basis`] of each lane's unit vector, `one` 1.0 in every
     /// lane: the same operations in the same order, so the same bits. The contact solver keeps
-    /// no friction directions: each pass makes them from the normal again, which costs less
-    /// than reading them.
+    /// no friction directions: each pass makes them from the normal again, which on the large
+    /// scenes, whose passes wait on memory, costs less than reading them.
     #[inline(always)]
     pub fn orthonormal_basis(self, one: L) -> (Vec3Lanes<L>, Vec3Lanes<L>) {
         let n = self;

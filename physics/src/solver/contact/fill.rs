@@ -7,7 +7,7 @@
 //! time changes: one scalar lane at a time, the fill was a sixth of the 3D pyramid's step; four
 //! at a time it runs half the instructions (callgrind, `step_count pyramid3d 30 5`).
 
-use super::{BatchPair, ContactSoftness, PairBounce};
+use super::{BatchPair, PairBounce};
 use crate::math::Vec3;
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::solver::simd::{Mat3x4, Vec3x4, f32x4, select};
@@ -53,15 +53,16 @@ pub(super) fn empty_lane(contact: &Contact) -> LaneInput<'_> {
 /// Fills half `h` of `pair` (one batch) and of its `bounce` from `lanes` (an empty lane is
 /// [`empty_lane`]). Point slots past every lane's count are left as they were: nothing reads
 /// them. The points' approach speeds are zero in a batch where no lane has restitution:
-/// nothing reads them there either. The other half is not touched. `softness` says only
-/// whether to warm start: the passes pick each lane's softness from its inverse masses.
+/// nothing reads them there either. The other half is not touched. With `warm_starting` the
+/// points and rows start from the contacts' stored impulses, else from zero. (The passes pick
+/// each lane's softness from its inverse masses: the batch does not store it.)
 #[inline(always)]
 pub(super) fn fill_batch(
     pair: &mut BatchPair,
     bounce: &mut PairBounce,
     h: usize,
     lanes: [LaneInput; 4],
-    softness: ContactSoftness,
+    warm_starting: bool,
 ) {
     let (sides_a, sides_b) = (lanes.map(|l| l.a), lanes.map(|l| l.b));
     let contacts = lanes.map(|l| l.contact);
@@ -81,7 +82,7 @@ pub(super) fn fill_batch(
     // Empty lanes divide by one: their sums are zero anyway.
     let divisor = count.fast_max(f32x4::ONE);
     // All ones in every lane when warm starting, else all zeros: a mask for `select`.
-    let warm = f32x4::splat(if softness.warm_starting { 1.0 } else { 0.0 }).simd_gt(f32x4::ZERO);
+    let warm = f32x4::splat(if warm_starting { 1.0 } else { 0.0 }).simd_gt(f32x4::ZERO);
 
     pair.body_a[h] = sides_a.map(|b| b.slot);
     pair.body_b[h] = sides_b.map(|b| b.slot);

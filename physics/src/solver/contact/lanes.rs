@@ -3,8 +3,7 @@
 //! (`passes.rs`) are written once against [`BatchLanes`], so the two widths run the same
 //! operations per lane.
 
-use super::PairBounce;
-use super::{BatchPair, WideFriction, WideFrictionRow, WidePoint};
+use super::{BatchPair, PairBounce, WideFriction, WideFrictionRow, WidePoint};
 use crate::narrowphase::MAX_MANIFOLD_POINTS;
 use crate::parallel::SharedSlice;
 use crate::solver::simd::{Halves, Lanes, Vec3Lanes, f32x4, gather, gather_shared, scatter_moving};

@@ -77,16 +77,16 @@ impl Pass for SolvePass<'_, '_> {
         let (zero, one) = (c.splat(0.0), c.splat(1.0));
         let (inv_h, max_push_out) = (c.splat(self.inv_h), c.splat(self.max_push_out));
         let normal_motion = k.normal.dot(dp);
-        // Each lane's softness, as the fill picked it when the batch kept it: inverse masses
-        // are never negative, so the smaller is above zero exactly where neither is zero.
-        // (Spelled out: a closure does not take on the eight-lane passes' target features.)
-        let between_movable = k.inv_mass_a.fast_min(k.inv_mass_b).simd_gt(zero);
+        // (The splats spelled out: a closure does not take on the eight-lane passes' target
+        // features, and each intrinsic in one stays a call.)
         let (movable, fixed) = (&self.movable, &self.fixed);
-        let bias_rate = C::L::select(between_movable, c.splat(movable.bias_rate), c.splat(fixed.bias_rate));
-        let soft_mass_scale =
-            C::L::select(between_movable, c.splat(movable.mass_scale), c.splat(fixed.mass_scale));
-        let soft_impulse_scale =
-            C::L::select(between_movable, c.splat(movable.impulse_scale), c.splat(fixed.impulse_scale));
+        let [bias_rate, soft_mass_scale, soft_impulse_scale] = lane_softness(
+            k.inv_mass_a,
+            k.inv_mass_b,
+            zero,
+            [c.splat(movable.bias_rate), c.splat(movable.mass_scale), c.splat(movable.impulse_scale)],
+            [c.splat(fixed.bias_rate), c.splat(fixed.mass_scale), c.splat(fixed.impulse_scale)],
+        );
         let mut total = zero;
         for i in 0..c.point_count() {
             let p = c.point(i);
@@ -115,6 +115,21 @@ impl Pass for SolvePass<'_, '_> {
         // SAFETY: as the caller guarantees.
         unsafe { c.store(&vel, self.velocities) };
     }
+}
+
+/// Each lane's soft position feedback (a [`Softness`]'s bias rate, mass scale and impulse
+/// scale, each splat in `movable` and `fixed`): `movable` where both inverse masses are above
+/// zero, `fixed` where either is zero (against an immovable body), as the fill picked it when
+/// the pairs stored it. Inverse masses are never negative, so the smaller of the two is above
+/// zero exactly where neither is zero.
+#[inline(always)]
+fn lane_softness<L: Lanes>(inv_mass_a: L, inv_mass_b: L, zero: L, movable: [L; 3], fixed: [L; 3]) -> [L; 3] {
+    let between_movable = inv_mass_a.fast_min(inv_mass_b).simd_gt(zero);
+    [
+        L::select(between_movable, movable[0], fixed[0]),
+        L::select(between_movable, movable[1], fixed[1]),
+        L::select(between_movable, movable[2], fixed[2]),
+    ]
 }
 
 /// Friction at the manifold's centre: two directions limited together to a disc of radius
@@ -152,8 +167,9 @@ fn solve_friction<C: BatchLanes>(
     vel.wb += k.twist_spin_b * (new_twist - old_twist);
 }
 
-/// Restitution for one batch (half a pair, with the pair's `bounce`): points that approached faster than `-threshold`
-/// and carried load get a normal velocity of `-restitution` times their approach speed.
+/// Restitution for one batch (half a pair, with the pair's `bounce`): points that approached
+/// faster than `-threshold` and carried load get a normal velocity of `-restitution` times
+/// their approach speed.
 ///
 /// # Safety
 /// As [`Pass::run`].
@@ -184,4 +200,32 @@ pub(super) unsafe fn restitute_half(
     }
     // SAFETY: as the caller guarantees.
     unsafe { half.store(&vel, velocities) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pass picks each lane's softness as the fill did when the pairs stored it: the
+    /// stiffer one where either inverse mass is zero (of either sign), for inverse masses of
+    /// every kind the engine makes (zero, subnormal, ordinary, large).
+    #[test]
+    fn each_lane_s_softness_is_picked_as_the_fill_picked_it() {
+        let inverse_masses = [0.0, -0.0, f32::MIN_POSITIVE / 8.0, 1.0e-6, 0.5, 3.0, 1.0e30];
+        let (movable, fixed) = ([1.0, 2.0, 3.0], [10.0, 20.0, 30.0]);
+        let splat = |v: [f32; 3]| v.map(f32x4::splat);
+        for &a in &inverse_masses {
+            for chunk in inverse_masses.chunks(4) {
+                let mut b = [0.5f32; 4];
+                b[..chunk.len()].copy_from_slice(chunk);
+                let picked =
+                    lane_softness(f32x4::splat(a), f32x4::new(b), f32x4::ZERO, splat(movable), splat(fixed));
+                for (k, &b) in b.iter().enumerate() {
+                    let want = if a == 0.0 || b == 0.0 { fixed } else { movable };
+                    let got = picked.map(|v| v.to_array()[k]);
+                    assert_eq!(got.map(f32::to_bits), want.map(f32::to_bits), "inverse masses {a} and {b}");
+                }
+            }
+        }
+    }
 }

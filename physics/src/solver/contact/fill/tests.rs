@@ -6,9 +6,9 @@ use super::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use crate::math::{Mat3, Quat, Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, ManifoldPoint, PointImpulse};
 use crate::solver::contact::lanes::{BatchLanes, HalfLanes};
-use crate::solver::contact::{BatchPair, ContactSoftness, PairBounce};
+use crate::solver::contact::{BatchPair, PairBounce};
 use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
-use crate::solver::{Softness, SolverBody, Velocity};
+use crate::solver::{SolverBody, Velocity};
 
 /// Empties every lane of half `h` as the scalar fill did before filling them.
 fn clear(wc: &mut BatchPair, h: usize) {
@@ -39,7 +39,7 @@ fn prepare_lane(
     h: usize,
     k: usize,
     lane: &LaneInput,
-    softness: ContactSoftness,
+    warm_starting: bool,
 ) {
     let j = 4 * h + k;
     let set = |x: &mut Halves, k: usize, value: f32| x.set_lane(4 * h + k, value);
@@ -79,7 +79,7 @@ fn prepare_lane(
         p.spin_b.set_lane(j, spin_b);
         set(&mut p.mass, k, mass);
         let stored = c.impulses[i].normal;
-        set(&mut p.impulse, k, if softness.warm_starting { stored } else { 0.0 });
+        set(&mut p.impulse, k, if warm_starting { stored } else { 0.0 });
         set(&mut p.max_impulse, k, 0.0);
         set(&mut bounce.approach[i], k, velocity(r_a, r_b).dot(n));
         let offset = mp.position - centre;
@@ -98,7 +98,7 @@ fn prepare_lane(
         f.spin_a[row].set_lane(j, spin_a);
         f.spin_b[row].set_lane(j, spin_b);
         set(&mut f.mass[row], k, mass);
-        let stored = if softness.warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
+        let stored = if warm_starting { c.friction_impulse.dot(t) } else { 0.0 };
         set(&mut f.impulse[row], k, stored);
     }
     let (spin_a, spin_b) = (ba.inv_inertia * n, bb.inv_inertia * n);
@@ -106,7 +106,7 @@ fn prepare_lane(
     wc.twist_spin_b.set_lane(j, spin_b);
     let k_twist = n.dot(spin_a) + n.dot(spin_b);
     set(&mut wc.twist_mass, k, if k_twist > 0.0 { 1.0 / k_twist } else { 0.0 });
-    set(&mut wc.twist_impulse, k, if softness.warm_starting { c.twist_impulse } else { 0.0 });
+    set(&mut wc.twist_impulse, k, if warm_starting { c.twist_impulse } else { 0.0 });
 }
 
 /// A small deterministic generator of test values.
@@ -271,11 +271,6 @@ fn same_lane3(got: &Vec3Lanes<Halves>, want: &Vec3Lanes<Halves>, j: usize, at: &
 #[test]
 fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let softness = |warm_starting| ContactSoftness {
-        movable: Softness { bias_rate: 30.0, mass_scale: 0.8, impulse_scale: 0.2 },
-        fixed: Softness { bias_rate: 60.0, mass_scale: 0.9, impulse_scale: 0.1 },
-        warm_starting,
-    };
     for round in 0..500 {
         let bodies: Vec<(SolverBody, Velocity, Vec3)> = (0..8)
             .map(|_| (random_body(&mut rng), Velocity::new(rng.vec(4.0), rng.vec(4.0)), rng.vec(3.0)))
@@ -295,19 +290,19 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
             true => empty_lane(&empty_contact),
             false => LaneInput { contact: &contacts[k], a: side(2 * k), b: side(2 * k + 1) },
         });
-        let soft = softness(round % 3 != 0);
+        let warm_starting = round % 3 != 0;
         let h = round % 2;
 
         let (mut reference, mut reference_bounce) = (poisoned(), poisoned_bounce());
         clear(&mut reference, h);
         reference_bounce.restitution.set_half(h, f32x4::ZERO);
         for (k, lane) in lanes.iter().enumerate().filter(|(k, _)| !empty[*k]) {
-            prepare_lane(&mut reference, &mut reference_bounce, h, k, lane, soft);
+            prepare_lane(&mut reference, &mut reference_bounce, h, k, lane, warm_starting);
         }
         // The batch starts from leftovers, here NaN everywhere: a field the fill forgot to
         // write shows.
         let (mut wide, mut bounce) = (poisoned(), poisoned_bounce());
-        fill_batch(&mut wide, &mut bounce, h, lanes, soft);
+        fill_batch(&mut wide, &mut bounce, h, lanes, warm_starting);
 
         assert_eq!(wide.point_counts[h], reference.point_counts[h], "round {round}");
         // The other half is left as it was, every bit of it.
@@ -408,13 +403,18 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
             let centre = points.iter().map(|p| p.position).sum::<Vec3>() / points.len() as f32;
             let (r_a, r_b) = (centre - side(2 * k).center, centre - side(2 * k + 1).center);
             let (t1, t2) = orthonormal_basis(n);
-            for (row, t) in rows.iter().zip([t1, t2]) {
+            for (i, (row, t)) in rows.iter().zip([t1, t2]).enumerate() {
                 let lane =
                     |v: &Vec3Lanes<f32x4>| Vec3::new(v.x.as_array()[k], v.y.as_array()[k], v.z.as_array()[k]);
                 let as_bits = |v: Vec3| v.to_array().map(f32::to_bits);
                 assert_eq!(as_bits(lane(&row.direction)), as_bits(t), "{at}, direction");
                 assert_eq!(as_bits(lane(&row.arm_a)), as_bits(r_a.cross(t)), "{at}, arm a");
                 assert_eq!(as_bits(lane(&row.arm_b)), as_bits(r_b.cross(t)), "{at}, arm b");
+                // And row `i`'s own spins, mass and impulse.
+                assert_eq!(as_bits(lane(&row.spin_a)), vec_bits(&want.spin_a[i], j), "{at}, spin a");
+                assert_eq!(as_bits(lane(&row.spin_b)), vec_bits(&want.spin_b[i], j), "{at}, spin b");
+                assert_eq!(row.mass.to_array()[k].to_bits(), bits(want.mass[i], j), "{at}, mass");
+                assert_eq!(row.impulse.to_array()[k].to_bits(), bits(want.impulse[i], j), "{at}, impulse");
             }
         }
         // Whatever an inert slot holds is finite: it is multiplied by zero, never added as NaN.
