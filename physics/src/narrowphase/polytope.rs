@@ -85,6 +85,10 @@ impl Polyhedron for ConvexHull {
     fn support_index(&self, dir: Vec3) -> usize {
         ConvexHull::support_index(self, dir)
     }
+    #[inline]
+    fn most_opposed_face(&self, n: Vec3) -> usize {
+        ConvexHull::most_opposed_face(self, n)
+    }
 }
 
 /// A box seen as a polyhedron: no allocation; its edges are a static unit cube's, its corners,

@@ -122,11 +122,46 @@ impl WorldVertices {
     }
 }
 
+/// The body's incident face polygon in world space, made for the first triangle that needs
+/// that face and clipped from again for the next ones: the triangles under a body almost
+/// always pick the same face, and making its polygon (four corners placed, eight edge codes)
+/// was a tenth of each triangle's work.
+#[derive(Default)]
+struct IncidentFace {
+    /// The face the polygon holds, if any.
+    face: Option<usize>,
+    polygon: ClipPolygon,
+}
+
+impl IncidentFace {
+    /// Forgets the polygon, for another body or pose.
+    fn clear(&mut self) {
+        self.face = None;
+    }
+
+    /// Face `face` of `posed` as a clip polygon, its corners from `world`.
+    #[inline]
+    fn polygon<P: Polyhedron + ?Sized>(
+        &mut self,
+        posed: &PosedPoly<P>,
+        world: &mut WorldVertices,
+        face: usize,
+    ) -> &ClipPolygon {
+        if self.face != Some(face) {
+            let lp = posed.poly.face_loop(face);
+            self.polygon.set_face_loop(lp, |_, vertex| world.get(posed, vertex as usize));
+            self.face = Some(face);
+        }
+        &self.polygon
+    }
+}
+
 #[derive(Default)]
 struct Scratch {
     triangles: Vec<u32>,
     near: Vec<Triangle>,
     world: WorldVertices,
+    face: IncidentFace,
     candidates: Vec<Candidate>,
     points: Vec<ManifoldPoint>,
     polygons: [ClipPolygon; 2],
@@ -169,7 +204,9 @@ pub(crate) fn collide_terrain(
         s.near.clear();
         let behind = -BEHIND_TOLERANCE * voxel;
         for &t in &s.triangles {
-            let v = chunk.mesh.triangle(t as usize).map(|p| origin + p * voxel);
+            // The corners' indices once, for the corners and for the neighbour search.
+            let ids = chunk.mesh.triangle_indices(t as usize);
+            let v = ids.map(|i| origin + chunk.mesh.position(i as usize) * voxel);
             let n = (v[1] - v[0]).cross(v[2] - v[0]);
             let area = n.length();
             if area < DEGENERATE_AREA {
@@ -177,10 +214,10 @@ pub(crate) fn collide_terrain(
             }
             let normal = n / area;
             let facing_away = normal.dot(center - v[0]) < behind;
-            let ids = chunk.mesh.triangle_indices(t as usize);
             s.near.push(Triangle { v, normal, index: t, ids, facing_away });
         }
         s.world.clear();
+        s.face.clear();
         // A sphere around the body's box: triangles whose planes it stays clear of are out of
         // reach without looking at the body's shape.
         let (middle, reach) = (tight.center(), tight.half_extents().length() + speculative);
@@ -203,13 +240,13 @@ pub(crate) fn collide_terrain(
                 let cube = BoxPoly::new(*half_extents);
                 let posed = PosedPoly::new(&cube, *xf);
                 for tri in near.iter().filter(in_reach) {
-                    poly_triangle(&posed, &mut s.world, tri, speculative, &mut s.polygons, out);
+                    poly_triangle(&posed, &mut s.world, &mut s.face, tri, speculative, &mut s.polygons, out);
                 }
             }
             Shape::Hull(h) => {
                 let posed = PosedPoly::new(&**h, *xf);
                 for tri in near.iter().filter(in_reach) {
-                    poly_triangle(&posed, &mut s.world, tri, speculative, &mut s.polygons, out);
+                    poly_triangle(&posed, &mut s.world, &mut s.face, tri, speculative, &mut s.polygons, out);
                 }
             }
         }
@@ -451,6 +488,7 @@ fn capsule_triangle(
 fn poly_triangle<P: Polyhedron + ?Sized>(
     posed: &PosedPoly<P>,
     world: &mut WorldVertices,
+    incident: &mut IncidentFace,
     tri: &Triangle,
     speculative: f32,
     [first, second]: &mut [ClipPolygon; 2],
@@ -463,16 +501,18 @@ fn poly_triangle<P: Polyhedron + ?Sized>(
     if n.dot(lowest - tri.v[0]) > speculative {
         return;
     }
-    let lp = posed.poly.face_loop(posed.poly.most_opposed_face(n_local));
-    first.set_face_loop(lp, |_, vertex| world.get(posed, vertex as usize));
-    let (mut poly_in, mut poly_out) = (first, second);
-    for k in 0..3 {
-        // clip_polygon keeps `normal · x <= offset`: the outward side normal.
+    let face = incident.polygon(posed, world, posed.poly.most_opposed_face(n_local));
+    // clip_polygon keeps `normal · x <= offset`: the outward side normal of each of the
+    // triangle's sides in turn, from the face into `first`, then `second`, then `first`.
+    let side = |k: usize| {
         let outward = -tri.side_inward(k);
-        let code = clip::side_code(k as u16, (k as u16 + 1) % 3);
-        clip::clip_polygon(poly_in, outward, outward.dot(tri.v[k]), code, poly_out);
-        std::mem::swap(&mut poly_in, &mut poly_out);
-    }
+        (outward, outward.dot(tri.v[k]), clip::side_code(k as u16, (k as u16 + 1) % 3))
+    };
+    let ((n0, o0, c0), (n1, o1, c1), (n2, o2, c2)) = (side(0), side(1), side(2));
+    clip::clip_polygon(face, n0, o0, c0, first);
+    clip::clip_polygon(first, n1, o1, c1, second);
+    clip::clip_polygon(second, n2, o2, c2, first);
+    let poly_in = &*first;
     for v in poly_in.vertices() {
         let separation = n.dot(v.p - tri.v[0]);
         if separation > speculative {

@@ -2,6 +2,7 @@
 //! adjacent faces (what the separating-axis tests and face clipping need).
 
 use super::mass::{MassProperties, polyhedron_unit_mass};
+use super::scan_rows::ScanRows;
 use crate::error::AtollError;
 use crate::math::{Aabb, Vec3};
 
@@ -42,6 +43,10 @@ pub struct ConvexHull {
     local_aabb: Aabb,
     inner_radius: f32,
     unit_mass: MassProperties,
+    /// The vertices four to a row, for the support scan.
+    vertex_rows: ScanRows,
+    /// The face normals four to a row, for the most-opposed-face scan.
+    normal_rows: ScanRows,
 }
 
 impl ConvexHull {
@@ -112,7 +117,19 @@ impl ConvexHull {
             .map(|f| f.offset - f.normal.dot(unit_mass.local_center))
             .fold(f32::MAX, f32::min)
             .max(0.0);
-        Ok(ConvexHull { vertices, faces, face_vertices, edges, local_aabb, inner_radius, unit_mass })
+        let vertex_rows = ScanRows::new(&vertices);
+        let normal_rows = ScanRows::new(&faces.iter().map(|f| f.normal).collect::<Vec<_>>());
+        Ok(ConvexHull {
+            vertices,
+            faces,
+            face_vertices,
+            edges,
+            local_aabb,
+            inner_radius,
+            unit_mass,
+            vertex_rows,
+            normal_rows,
+        })
     }
 
     /// The box with the given half extents as a hull (8 vertices, 6 faces, 12 edges).
@@ -174,7 +191,30 @@ impl ConvexHull {
     }
 
     /// Index of the vertex farthest along `dir` (lowest index on ties, for determinism).
+    /// Four vertices at a time ([`ScanRows`]), with the answer of the one-by-one scan below.
+    #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
+        self.vertex_rows.first_max(dir).unwrap_or_else(|| self.support_index_by_scan(dir))
+    }
+
+    /// The face whose outward normal is most opposed to `n` (first on ties), four faces at a
+    /// time, with the answer of scanning them in order.
+    #[inline]
+    pub fn most_opposed_face(&self, n: Vec3) -> usize {
+        self.normal_rows.first_min(n).unwrap_or_else(|| {
+            let mut best = (0, f32::MAX);
+            for (f, face) in self.faces.iter().enumerate() {
+                let d = face.normal.dot(n);
+                if d < best.1 {
+                    best = (f, d);
+                }
+            }
+            best.0
+        })
+    }
+
+    /// [`ConvexHull::support_index`] one vertex at a time, for a direction that is not finite.
+    fn support_index_by_scan(&self, dir: Vec3) -> usize {
         let mut best = 0;
         let mut best_dot = f32::MIN;
         for (i, v) in self.vertices.iter().enumerate() {

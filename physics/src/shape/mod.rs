@@ -6,6 +6,7 @@ mod hull;
 mod mass;
 mod quickhull;
 mod raycast;
+mod scan_rows;
 
 pub use hull::{ConvexHull, HullEdge, HullFace, MAX_HULL_VERTICES};
 pub use mass::MassProperties;
