@@ -648,7 +648,7 @@ mod tests {
         }
         directions.extend((0..2000).map(|_| Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5)));
         for n in directions.into_iter().filter(|n| *n != Vec3::ZERO) {
-            // The trait's own scan, over the hull with the box's numbering.
+            // The one-by-one scan, over the hull with the box's numbering.
             let scan = (0..6).fold((0, f32::MAX), |best, f| {
                 let d = hull.faces()[f].normal.dot(n);
                 if d < best.1 { (f, d) } else { best }

@@ -42,17 +42,10 @@ pub(crate) trait Polyhedron {
     /// Index of the vertex farthest along `dir` (lowest index on ties).
     fn support_index(&self, dir: Vec3) -> usize;
     /// The face whose outward normal is most opposed to `n` (first on ties): the incident face
-    /// against a reference plane of normal `n`.
-    fn most_opposed_face(&self, n: Vec3) -> usize {
-        let mut best = (0, f32::MAX);
-        for f in 0..self.face_count() {
-            let d = self.face_plane(f).0.dot(n);
-            if d < best.1 {
-                best = (f, d);
-            }
-        }
-        best.0
-    }
+    /// against a reference plane of normal `n`. Each type answers what scanning its faces in
+    /// order with `d < best` from `f32::MAX` would, faster (a box in closed form, a hull four
+    /// faces at a time).
+    fn most_opposed_face(&self, n: Vec3) -> usize;
 }
 
 impl Polyhedron for ConvexHull {

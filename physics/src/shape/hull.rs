@@ -191,40 +191,18 @@ impl ConvexHull {
     }
 
     /// Index of the vertex farthest along `dir` (lowest index on ties, for determinism).
-    /// Four vertices at a time ([`ScanRows`]), with the answer of the one-by-one scan below.
+    /// Four vertices at a time, from rows kept beside the vertices: the answer of scanning them
+    /// one by one with `d > best` from `f32::MIN`, for any direction.
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        self.vertex_rows.first_max(dir).unwrap_or_else(|| self.support_index_by_scan(dir))
+        self.vertex_rows.first_max(dir)
     }
 
     /// The face whose outward normal is most opposed to `n` (first on ties), four faces at a
-    /// time, with the answer of scanning them in order.
+    /// time: the answer of scanning them in order with `d < best` from `f32::MAX`.
     #[inline]
     pub fn most_opposed_face(&self, n: Vec3) -> usize {
-        self.normal_rows.first_min(n).unwrap_or_else(|| {
-            let mut best = (0, f32::MAX);
-            for (f, face) in self.faces.iter().enumerate() {
-                let d = face.normal.dot(n);
-                if d < best.1 {
-                    best = (f, d);
-                }
-            }
-            best.0
-        })
-    }
-
-    /// [`ConvexHull::support_index`] one vertex at a time, for a direction that is not finite.
-    fn support_index_by_scan(&self, dir: Vec3) -> usize {
-        let mut best = 0;
-        let mut best_dot = f32::MIN;
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.dot(dir);
-            if d > best_dot {
-                best_dot = d;
-                best = i;
-            }
-        }
-        best
+        self.normal_rows.first_min(n)
     }
 }
 

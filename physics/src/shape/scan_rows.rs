@@ -8,8 +8,8 @@
 //! the answer. Every lane computes a dot product with the one-by-one scan's operations in its
 //! order (`x * dx + y * dy + z * dz`, left to right), and compares as it does (strictly, so the
 //! first of equal entries stays), so the answer is the one-by-one scan's bit for bit:
-//! `the_rows_answer_what_the_scan_answers` checks it on random hulls and directions, ties and
-//! zeros of both signs included.
+//! `the_rows_answer_what_the_scan_answers` checks it on random point sets and directions, ties,
+//! zeros of both signs, huge and infinite products and NaN included.
 
 use crate::math::Vec3;
 use wide::f32x4;
@@ -47,42 +47,41 @@ impl ScanRows {
 
     /// The index of the first entry with the largest dot product with `dir`, among those above
     /// `f32::MIN` (entry 0 when none is): what scanning the entries in order with `d > best`
-    /// from `best = f32::MIN` returns. `None` when `dir` is not finite (the caller then scans).
+    /// from `best = f32::MIN` returns, for any `dir` (a NaN product never beats, as there).
     #[inline]
-    pub(crate) fn first_max(&self, dir: Vec3) -> Option<usize> {
-        if !dir.is_finite() {
-            return None;
-        }
-        let mut best = f32x4::splat(f32::MIN);
-        let mut index = f32x4::ZERO;
-        let (mut row_index, four) = (f32x4::from([0.0, 1.0, 2.0, 3.0]), f32x4::splat(4.0));
-        for d in self.dots(dir) {
-            let better = d.simd_gt(best);
-            best = better.bitselect(d, best);
-            index = better.bitselect(row_index, index);
-            row_index += four;
-        }
-        Some(first_best(best.to_array(), index.to_array(), |a, b| a > b))
+    pub(crate) fn first_max(&self, dir: Vec3) -> usize {
+        self.first_by(dir, f32::MIN, |d, best| d.simd_gt(best), |a, b| a > b)
     }
 
     /// The index of the first entry with the smallest dot product with `dir`, among those below
     /// `f32::MAX` (entry 0 when none is): what scanning in order with `d < best` from
-    /// `best = f32::MAX` returns. `None` when `dir` is not finite.
+    /// `best = f32::MAX` returns, for any `dir`.
     #[inline]
-    pub(crate) fn first_min(&self, dir: Vec3) -> Option<usize> {
-        if !dir.is_finite() {
-            return None;
-        }
-        let mut best = f32x4::splat(f32::MAX);
+    pub(crate) fn first_min(&self, dir: Vec3) -> usize {
+        self.first_by(dir, f32::MAX, |d, best| d.simd_lt(best), |a, b| a < b)
+    }
+
+    /// The scan from `start` that keeps an entry when its dot product `beats` the best so far
+    /// (`lane_beats` the same comparison on four lanes): each lane keeps its first best, then
+    /// the lanes' bests give the scan's.
+    #[inline]
+    fn first_by(
+        &self,
+        dir: Vec3,
+        start: f32,
+        lane_beats: impl Fn(f32x4, f32x4) -> f32x4,
+        beats: impl Fn(f32, f32) -> bool,
+    ) -> usize {
+        let mut best = f32x4::splat(start);
         let mut index = f32x4::ZERO;
         let (mut row_index, four) = (f32x4::from([0.0, 1.0, 2.0, 3.0]), f32x4::splat(4.0));
         for d in self.dots(dir) {
-            let better = d.simd_lt(best);
+            let better = lane_beats(d, best);
             best = better.bitselect(d, best);
             index = better.bitselect(row_index, index);
             row_index += four;
         }
-        Some(first_best(best.to_array(), index.to_array(), |a, b| a < b))
+        first_best(best.to_array(), index.to_array(), beats)
     }
 }
 
@@ -148,35 +147,35 @@ mod tests {
     #[test]
     fn the_rows_answer_what_the_scan_answers() {
         let mut rng = Rng(0x5eed_1234_abcd);
+        // Directions whose products overflow to infinities, or make NaN from one.
+        let odd = [
+            Vec3::new(f32::INFINITY, 0.0, 0.0),
+            Vec3::new(f32::NEG_INFINITY, 1.0, 0.0),
+            Vec3::new(f32::NAN, 0.0, 1.0),
+            Vec3::new(0.5, f32::NAN, 0.5),
+            Vec3::splat(f32::MAX),
+            Vec3::splat(-f32::MAX),
+        ];
         for n in 1..=64 {
             for round in 0..40 {
                 // Every third set snapped to a coarse grid, so equal dot products (ties) and
-                // zeros of both signs are common; the rest are general.
-                let snap = |v: Vec3| if round % 3 == 0 { (v * 2.0).round() * 0.5 } else { v };
+                // zeros of both signs are common; every fifth with huge components, whose
+                // products reach f32::MIN, f32::MAX and the infinities; the rest general.
+                let snap = |v: Vec3| match round % 15 {
+                    0 | 3 | 6 | 9 | 12 => (v * 2.0).round() * 0.5,
+                    5 | 10 => v * f32::MAX,
+                    _ => v,
+                };
                 let entries: Vec<Vec3> = (0..n).map(|_| snap(rng.vec())).collect();
                 let rows = ScanRows::new(&entries);
                 let mut dirs: Vec<Vec3> = (0..8).map(|_| snap(rng.vec())).collect();
                 dirs.extend([Vec3::ZERO, -Vec3::ZERO, Vec3::X, -Vec3::Y, Vec3::new(0.0, -0.0, 1.0)]);
+                dirs.extend(odd);
                 for dir in dirs {
-                    assert_eq!(
-                        rows.first_max(dir),
-                        Some(scan_max(&entries, dir)),
-                        "max {n} {dir} {entries:?}"
-                    );
-                    assert_eq!(
-                        rows.first_min(dir),
-                        Some(scan_min(&entries, dir)),
-                        "min {n} {dir} {entries:?}"
-                    );
+                    assert_eq!(rows.first_max(dir), scan_max(&entries, dir), "max {n} {dir} {entries:?}");
+                    assert_eq!(rows.first_min(dir), scan_min(&entries, dir), "min {n} {dir} {entries:?}");
                 }
             }
         }
-    }
-
-    #[test]
-    fn a_direction_that_is_not_finite_is_left_to_the_scan() {
-        let rows = ScanRows::new(&[Vec3::X, Vec3::Y]);
-        assert_eq!(rows.first_max(Vec3::new(f32::NAN, 0.0, 0.0)), None);
-        assert_eq!(rows.first_min(Vec3::new(0.0, f32::INFINITY, 0.0)), None);
     }
 }
