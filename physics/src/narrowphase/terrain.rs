@@ -124,8 +124,9 @@ impl WorldVertices {
 
 /// The body's incident face polygon in world space, made for the first triangle that needs
 /// that face and clipped from again for the next ones: the triangles under a body almost
-/// always pick the same face, and making its polygon (four corners placed, eight edge codes)
-/// was a tenth of each triangle's work.
+/// always pick the same face, and making its polygon for each (four corners placed, eight
+/// edge codes) was 2 % of the terrain rain's instructions (callgrind, `step_count terrain-rain
+/// 100 30`).
 #[derive(Default)]
 struct IncidentFace {
     /// The face the polygon holds, if any.
