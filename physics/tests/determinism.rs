@@ -5,7 +5,7 @@ mod common;
 use atoll_physics::body::{BodyDesc, BodyId, BodyType};
 use atoll_physics::math::Vec3;
 use atoll_physics::scene::builtin;
-use atoll_physics::world::{ContactLanes, TouchEvent};
+use atoll_physics::world::{SolverLanes, TouchEvent};
 use atoll_physics::{Scene, Shape, StepSettings, WakeCause, World, state_hash};
 
 const SCENES: [&str; 6] =
@@ -125,30 +125,30 @@ fn thread_count_never_changes_the_result() {
 
 #[test]
 fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
-    // Where the CPU has AVX the contact passes solve two batches at a time (in AVX-512VL's 32
-    // registers where it has those); each half of the register must do exactly what four
-    // lanes do, so every step's hash is the same every way.
+    // Where the CPU has AVX the contact passes and the plain ball joints' passes solve two
+    // batches at a time (in AVX-512VL's 32 registers where it has those); each half of the
+    // register must do exactly what four lanes do, so every step's hash is the same every way.
     let mut scenes: Vec<(&str, Scene)> = builtin::committed();
     scenes.extend(benchmark_scenes());
     for (name, scene) in &scenes {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
-        let hashes = |widest: ContactLanes| {
+        let hashes = |widest: SolverLanes| {
             let mut used = widest;
             let hashes = hashes_and_events_of(scene, steps, |world| {
-                world.set_contact_lanes(widest);
-                used = world.contact_lanes();
+                world.set_solver_lanes(widest);
+                used = world.solver_lanes();
             });
             (hashes, used)
         };
-        let (four, _) = hashes(ContactLanes::Four);
-        let (avx, used) = hashes(ContactLanes::Avx);
+        let (four, _) = hashes(SolverLanes::Four);
+        let (avx, used) = hashes(SolverLanes::Avx);
         #[cfg(target_arch = "x86_64")]
-        assert_eq!(used, ContactLanes::Avx, "this test runs on x86-64 CPUs with AVX");
+        assert_eq!(used, SolverLanes::Avx, "this test runs on x86-64 CPUs with AVX");
         let first = four.iter().zip(&avx).position(|(a, b)| a != b);
         assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on ({used:?})");
         // The widest way this CPU has (the same as above without AVX-512).
-        let (widest, used) = hashes(ContactLanes::Avx512);
-        eprintln!("{name}: the widest contact lanes here: {used:?}");
+        let (widest, used) = hashes(SolverLanes::Avx512);
+        eprintln!("{name}: the widest solver lanes here: {used:?}");
         let first = four.iter().zip(&widest).position(|(a, b)| a != b);
         assert_eq!(first, None, "{name}: eight lanes differ from four from step {first:?} on ({used:?})");
     }

@@ -9,11 +9,16 @@
 //! result is the same bit for bit with or without AVX.
 
 use super::simd::{Halves, Lanes, Vec3Lanes, f32x4};
+use super::{Vec3Pair, Velocity};
+use crate::parallel::SharedSlice;
+#[cfg(feature = "test-support")]
+use crate::world::SolverLanes;
 use std::arch::x86_64::{
-    __m256, _CMP_GT_OS, _mm256_add_ps, _mm256_and_ps, _mm256_blendv_ps, _mm256_castps256_ps128,
-    _mm256_cmp_ps, _mm256_div_ps, _mm256_extractf128_ps, _mm256_load_ps, _mm256_max_ps, _mm256_min_ps,
-    _mm256_mul_ps, _mm256_or_ps, _mm256_set_m128, _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps,
-    _mm256_store_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps, _mm256_xor_ps,
+    __m256, _CMP_GT_OS, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_ps,
+    _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_div_ps, _mm256_extractf128_ps, _mm256_load_ps,
+    _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_or_ps, _mm256_set_m128,
+    _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps, _mm256_store_ps, _mm256_sub_ps, _mm256_unpackhi_ps,
+    _mm256_unpacklo_ps, _mm256_xor_ps,
 };
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub};
 
@@ -41,6 +46,18 @@ impl Avx {
     #[cfg(feature = "test-support")]
     pub fn without_avx512(self) -> Avx {
         Avx { avx512: false }
+    }
+
+    /// The proof where the CPU has AVX and `widest` allows eight lanes, telling of AVX-512
+    /// only where `widest` allows its registers too (tests run the solver every way).
+    #[cfg(feature = "test-support")]
+    pub fn detect_up_to(widest: SolverLanes) -> Option<Avx> {
+        let avx = Avx::detect()?;
+        match widest {
+            SolverLanes::Four => None,
+            SolverLanes::Avx => Some(avx.without_avx512()),
+            SolverLanes::Avx512 => Some(avx),
+        }
     }
 }
 
@@ -107,6 +124,70 @@ pub(crate) fn transpose_halves(rows: [F8; 4]) -> [F8; 4] {
             F8(_mm256_shuffle_ps::<0b01_00_01_00>(t2, t3)),
             F8(_mm256_shuffle_ps::<0b11_10_11_10>(t2, t3)),
         ]
+    }
+}
+
+/// The two vectors (velocities or motions) of two batches' bodies `bodies` (the first batch's
+/// in lanes 0–3, the second's in lanes 4–7), read by `read`: each two bodies' vectors loaded into one
+/// register, then one transpose per vector.
+#[inline(always)]
+pub(crate) fn gather_eight(
+    avx: Avx,
+    bodies: &[[u32; 4]; 2],
+    read: impl Fn(u32) -> Vec3Pair,
+) -> (Vec3Lanes<F8>, Vec3Lanes<F8>) {
+    let [low, high] = bodies;
+    let (l0, l1, l2, l3) = (read(low[0]), read(low[1]), read(low[2]), read(low[3]));
+    let (h0, h1, h2, h3) = (read(high[0]), read(high[1]), read(high[2]), read(high[3]));
+    let row = |l: [f32; 4], h: [f32; 4]| F8::join(avx, f32x4::new(l), f32x4::new(h));
+    let [vx, vy, vz, _] = transpose_halves([
+        row(l0.first, h0.first),
+        row(l1.first, h1.first),
+        row(l2.first, h2.first),
+        row(l3.first, h3.first),
+    ]);
+    let [wx, wy, wz, _] = transpose_halves([
+        row(l0.second, h0.second),
+        row(l1.second, h1.second),
+        row(l2.second, h2.second),
+        row(l3.second, h3.second),
+    ]);
+    (Vec3Lanes { x: vx, y: vy, z: vz }, Vec3Lanes { x: wx, y: wy, z: wz })
+}
+
+/// Writes back the velocities of two batches' moving bodies (`inv_mass` above zero) on one side,
+/// half 0 then half 1, each in lane order, as the four-lane store does for each batch.
+///
+/// # Safety
+/// Every index in `bodies` is below `velocities.len()`, and no other thread reads or writes
+/// the moving lanes' velocities until the stage is over (the two batches are of one colour,
+/// which the team works on).
+#[inline(always)]
+pub(crate) unsafe fn scatter_pair(
+    avx: Avx,
+    velocities: &SharedSlice<Velocity>,
+    bodies: &[[u32; 4]; 2],
+    inv_mass: &Halves,
+    v: Vec3Lanes<F8>,
+    w: Vec3Lanes<F8>,
+) {
+    // The fourth float of each stored vector is zero, as the four-lane store leaves it.
+    let zero = F8::splat(avx, 0.0);
+    let linear = transpose_halves([v.x, v.y, v.z, zero]);
+    let angular = transpose_halves([w.x, w.y, w.z, zero]);
+    for (h, half_bodies) in bodies.iter().enumerate() {
+        let moving = inv_mass.half(h).simd_gt(f32x4::ZERO).to_bitmask();
+        for k in 0..4 {
+            if moving & (1 << k) != 0 {
+                let (linear_low, linear_high) = linear[k].halves();
+                let (angular_low, angular_high) = angular[k].halves();
+                let (first, second) =
+                    if h == 0 { (linear_low, angular_low) } else { (linear_high, angular_high) };
+                let velocity = Velocity { first: first.to_array(), second: second.to_array() };
+                // SAFETY: as the caller guarantees.
+                unsafe { velocities.write(half_bodies[k] as usize, velocity) };
+            }
+        }
     }
 }
 
@@ -190,6 +271,32 @@ impl Lanes for F8 {
     fn one_with_sign(self) -> F8 {
         // SAFETY: as in `fast_max`. The sign bit of each lane, or'ed into 1.0's bits.
         F8(unsafe { _mm256_or_ps(_mm256_set1_ps(1.0), _mm256_and_ps(self.0, _mm256_set1_ps(-0.0))) })
+    }
+
+    #[inline(always)]
+    fn abs(self) -> F8 {
+        // SAFETY: as in `fast_max`. Every bit but the sign's, as `f32x4::abs` keeps.
+        F8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+    }
+
+    #[inline(always)]
+    fn splat_like(self, v: f32) -> F8 {
+        // SAFETY: as in `fast_max`.
+        F8(unsafe { _mm256_set1_ps(v) })
+    }
+
+    #[inline(always)]
+    fn any(self) -> bool {
+        // SAFETY: as in `fast_max`.
+        unsafe { _mm256_movemask_ps(self.0) != 0 }
+    }
+
+    #[inline(always)]
+    fn any_per_batch(self) -> F8 {
+        let (low, high) = self.halves();
+        let batch = |half: f32x4| if half.any() { f32x4::ZERO.simd_eq(f32x4::ZERO) } else { f32x4::ZERO };
+        // SAFETY: as in `fast_max`.
+        F8(unsafe { _mm256_set_m128(batch(high).into(), batch(low).into()) })
     }
 }
 

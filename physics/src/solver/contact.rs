@@ -28,7 +28,7 @@ use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
 use crate::parallel::{Claims, ColourParts, Team, colour_claims, prefetch_at};
 #[cfg(feature = "test-support")]
-use crate::world::ContactLanes;
+use crate::world::SolverLanes;
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use lanes::HalfLanes;
 use passes::{Pass, SolvePass, WarmStart, restitute_half};
@@ -242,7 +242,7 @@ pub(crate) struct ContactSolver {
     softness: ContactSoftness,
     /// The widest way the passes may run, below what the CPU allows (tests compare the ways).
     #[cfg(feature = "test-support")]
-    widest: ContactLanes,
+    widest: SolverLanes,
 }
 
 impl ContactSolver {
@@ -288,31 +288,27 @@ impl ContactSolver {
     /// Runs the passes (and the fill) no wider than `widest`, even where the CPU allows more:
     /// the result is the same bit for bit, so this is for tests that check it.
     #[cfg(feature = "test-support")]
-    pub fn set_widest_lanes(&mut self, widest: ContactLanes) {
+    pub fn set_widest_lanes(&mut self, widest: SolverLanes) {
         self.widest = widest;
     }
 
     /// The eight-lane passes' proof of AVX, if they run (it tells whether they use AVX-512).
     #[cfg(target_arch = "x86_64")]
     fn eight_lanes(&self) -> Option<Avx> {
-        let avx = Avx::detect()?;
         #[cfg(feature = "test-support")]
-        match self.widest {
-            ContactLanes::Four => return None,
-            ContactLanes::Avx => return Some(avx.without_avx512()),
-            ContactLanes::Avx512 => {}
-        }
-        Some(avx)
+        return Avx::detect_up_to(self.widest);
+        #[cfg(not(feature = "test-support"))]
+        Avx::detect()
     }
 
     /// The way the passes run.
     #[cfg(feature = "test-support")]
-    pub fn lanes_in_use(&self) -> ContactLanes {
+    pub fn lanes_in_use(&self) -> SolverLanes {
         #[cfg(target_arch = "x86_64")]
         if let Some(avx) = self.eight_lanes() {
-            return if avx.has_avx512() { ContactLanes::Avx512 } else { ContactLanes::Avx };
+            return if avx.has_avx512() { SolverLanes::Avx512 } else { SolverLanes::Avx };
         }
-        ContactLanes::Four
+        SolverLanes::Four
     }
 
     /// Manifold points over this step's touching contacts (counted while preparing them, so

@@ -7,7 +7,9 @@
 //! one after another in joint order (each reads the velocities the previous one left). Both
 //! orders follow the joint order alone, so the result is the same on any thread count.
 
-use super::joint_lanes::SharedWideJoints;
+#[cfg(target_arch = "x86_64")]
+use super::avx::Avx;
+use super::joint_lanes::{EightLanes, SharedWideJoints};
 use super::point_joint::{PointJoint, PointJointSolver, WidePointJoint, fill_batch};
 use super::revolute_joint::{PreparedRevolute, RevoluteJointSolver, WideRevolute};
 use super::spherical_joint::{PreparedSpherical, SphericalJointSolver, WideSpherical};
@@ -21,6 +23,8 @@ use crate::math::Vec3;
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, run_team};
+#[cfg(feature = "test-support")]
+use crate::world::SolverLanes;
 use std::sync::atomic::AtomicU32;
 
 /// Solver index of sides that do not move in the solve (the world, static and sleeping
@@ -124,9 +128,31 @@ pub(crate) struct JointSolver {
     breakable: bool,
     rigid: Softness,
     h: f32,
+    /// The widest way the plain ball joints' passes may run, below what the CPU allows (tests
+    /// compare the ways).
+    #[cfg(feature = "test-support")]
+    widest: SolverLanes,
 }
 
 impl JointSolver {
+    /// Runs the plain ball joints' passes no wider than `widest`, even where the CPU allows
+    /// more: the result is the same bit for bit, so this is for tests that check it.
+    #[cfg(feature = "test-support")]
+    pub fn set_widest_lanes(&mut self, widest: SolverLanes) {
+        self.widest = widest;
+    }
+
+    /// The proof of AVX the plain ball joints' passes run two batches at a time with, if they
+    /// do.
+    fn eight_lanes(&self) -> EightLanes {
+        #[cfg(all(target_arch = "x86_64", feature = "test-support"))]
+        return Avx::detect_up_to(self.widest);
+        #[cfg(all(target_arch = "x86_64", not(feature = "test-support")))]
+        return Avx::detect();
+        #[cfg(not(target_arch = "x86_64"))]
+        None
+    }
+
     /// Prepares every enabled joint in `awake` (joint slots) with at least one simulated
     /// dynamic side, in joint order. `solver_index` maps body slots to solver indices;
     /// `movable` marks the solver bodies the solver moves (one flag per solver body). Which
@@ -256,6 +282,7 @@ impl JointSolver {
     /// batched joints' impulses and readouts are stored into `joints` by the team
     /// ([`SharedJoints::store`]).
     pub fn share<'a>(&'a mut self, joints: &'a mut [Joint], bodies: &'a [Body]) -> SharedJoints<'a> {
+        let eight_lanes = self.eight_lanes();
         SharedJoints {
             general: SharedSlice::new(&mut self.prepared),
             revolutes: self.revolutes.batches.share(),
@@ -268,6 +295,7 @@ impl JointSolver {
             general_claim: &self.general_claim.words()[0],
             rigid: self.rigid,
             h: self.h,
+            eight_lanes,
         }
     }
 
@@ -330,6 +358,8 @@ pub(crate) struct SharedJoints<'a> {
     general_claim: &'a AtomicU32,
     rigid: Softness,
     h: f32,
+    /// Proof of AVX where the plain ball joints run two batches at a time on eight lanes.
+    eight_lanes: EightLanes,
 }
 
 impl SharedJoints<'_> {
@@ -396,9 +426,9 @@ impl SharedJoints<'_> {
                 run_general(prepared, pass, bodies, motions, velocities, self.rigid, self.h);
             });
         }
-        self.revolutes.run(team, pass, arrays, self.rigid);
-        self.sphericals.run(team, pass, arrays, self.rigid);
-        self.points.run(team, pass, arrays, self.rigid);
+        self.revolutes.run(team, pass, arrays, self.rigid, None);
+        self.sphericals.run(team, pass, arrays, self.rigid, None);
+        self.points.run(team, pass, arrays, self.rigid, self.eight_lanes);
     }
 }
 

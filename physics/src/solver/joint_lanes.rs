@@ -7,8 +7,13 @@
 //! Empty lanes have the fixed solver body on both sides and zero masses: every impulse they
 //! compute is zero and they write back the fixed body's unchanged velocity.
 
+#[cfg(target_arch = "x86_64")]
+use super::avx::Avx;
 use super::colouring::{Batches, EMPTY_LANE};
-use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, gather, gather_shared, scatter_moving, select};
+use super::simd::{
+    Lanes, QuatLanes, Quatx4, SymMat3x4, SymMatLanes, Vec3Lanes, Vec3x4, f32x4, gather, gather_shared,
+    scatter_moving, select,
+};
 use super::substeps::SolveArrays;
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::joint::rows::{NO_FEEDBACK, Pass};
@@ -27,51 +32,49 @@ pub(crate) struct JointLanes {
     pub body_b: [u32; 4],
     /// Joint slot per lane, [`EMPTY_LANE`] where the batch is not full.
     pub joints: [u32; 4],
-    pub inv_mass_a: f32x4,
-    pub inv_mass_b: f32x4,
-    pub inv_inertia_a: SymMat3x4,
-    pub inv_inertia_b: SymMat3x4,
+    pub masses: SideMasses,
 }
 
 impl Default for JointLanes {
     fn default() -> Self {
-        JointLanes {
-            body_a: [0; 4],
-            body_b: [0; 4],
-            joints: [EMPTY_LANE; 4],
-            inv_mass_a: f32x4::ZERO,
-            inv_mass_b: f32x4::ZERO,
-            inv_inertia_a: SymMat3x4::default(),
-            inv_inertia_b: SymMat3x4::default(),
-        }
+        JointLanes { body_a: [0; 4], body_b: [0; 4], joints: [EMPTY_LANE; 4], masses: SideMasses::default() }
     }
+}
+
+/// The inverse masses and inertias of the two sides of joints, one joint per lane.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SideMasses<L = f32x4> {
+    pub inv_mass_a: L,
+    pub inv_mass_b: L,
+    pub inv_inertia_a: SymMatLanes<L>,
+    pub inv_inertia_b: SymMatLanes<L>,
 }
 
 /// The velocities of a batch's two sides, as lanes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LaneVelocity {
-    pub va: Vec3x4,
-    pub wa: Vec3x4,
-    pub vb: Vec3x4,
-    pub wb: Vec3x4,
+pub(crate) struct LaneVelocity<L = f32x4> {
+    pub va: Vec3Lanes<L>,
+    pub wa: Vec3Lanes<L>,
+    pub vb: Vec3Lanes<L>,
+    pub wb: Vec3Lanes<L>,
 }
 
 /// How far each side has moved and turned since the step began: its centre's translation and
 /// its exact rotation (the solver quaternion).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LaneMotion {
-    pub moved_a: Vec3x4,
-    pub moved_b: Vec3x4,
-    pub turn_a: Quatx4,
-    pub turn_b: Quatx4,
+pub(crate) struct LaneMotion<L = f32x4> {
+    pub moved_a: Vec3Lanes<L>,
+    pub moved_b: Vec3Lanes<L>,
+    pub turn_a: QuatLanes<L>,
+    pub turn_b: QuatLanes<L>,
 }
 
 /// Soft feedback per lane (see [`Softness`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SoftLanes {
-    pub bias_rate: f32x4,
-    pub mass_scale: f32x4,
-    pub impulse_scale: f32x4,
+pub(crate) struct SoftLanes<L = f32x4> {
+    pub bias_rate: L,
+    pub mass_scale: L,
+    pub impulse_scale: L,
 }
 
 impl SoftLanes {
@@ -218,10 +221,11 @@ impl JointLanes {
         self.body_a[k] = body_a;
         self.body_b[k] = body_b;
         self.joints[k] = joint;
-        self.inv_mass_a.as_mut_array()[k] = a.inv_mass;
-        self.inv_mass_b.as_mut_array()[k] = b.inv_mass;
-        self.inv_inertia_a.set_lane(k, &a.inv_inertia);
-        self.inv_inertia_b.set_lane(k, &b.inv_inertia);
+        let m = &mut self.masses;
+        m.inv_mass_a.as_mut_array()[k] = a.inv_mass;
+        m.inv_mass_b.as_mut_array()[k] = b.inv_mass;
+        m.inv_inertia_a.set_lane(k, &a.inv_inertia);
+        m.inv_inertia_b.set_lane(k, &b.inv_inertia);
     }
 
     /// The lanes that hold a joint.
@@ -251,8 +255,8 @@ impl JointLanes {
     pub unsafe fn store_velocity(&self, velocities: &SharedSlice<Velocity>, v: &LaneVelocity) {
         // SAFETY: as the caller guarantees.
         unsafe {
-            scatter_moving(velocities, &self.body_a, self.inv_mass_a, v.va, v.wa);
-            scatter_moving(velocities, &self.body_b, self.inv_mass_b, v.vb, v.wb);
+            scatter_moving(velocities, &self.body_a, self.masses.inv_mass_a, v.va, v.wa);
+            scatter_moving(velocities, &self.body_b, self.masses.inv_mass_b, v.vb, v.wb);
         }
     }
 
@@ -271,8 +275,8 @@ impl JointLanes {
     /// A rotation row about `axis`.
     #[inline(always)]
     pub fn angular_row(&self, axis: Vec3x4) -> AngularRow {
-        let spin_a = self.inv_inertia_a.mul_vec(axis);
-        let spin_b = self.inv_inertia_b.mul_vec(axis);
+        let spin_a = self.masses.inv_inertia_a.mul_vec(axis);
+        let spin_b = self.masses.inv_inertia_b.mul_vec(axis);
         let k = axis.dot(spin_a + spin_b);
         let mass = select(k.simd_gt(f32x4::ZERO), f32x4::splat(1.0) / k, f32x4::ZERO);
         AngularRow { axis, spin_a, spin_b, mass }
@@ -281,8 +285,8 @@ impl JointLanes {
     /// Applies angular impulse `torque` to B and its opposite to A.
     #[inline(always)]
     pub fn apply_torque(&self, v: &mut LaneVelocity, torque: Vec3x4) {
-        v.wa -= self.inv_inertia_a.mul_vec(torque);
-        v.wb += self.inv_inertia_b.mul_vec(torque);
+        v.wa -= self.masses.inv_inertia_a.mul_vec(torque);
+        v.wb += self.masses.inv_inertia_b.mul_vec(torque);
     }
 
     /// Turns B's frame onto A's: `error` is the rotation vector from A's frame to B's target,
@@ -323,10 +327,17 @@ impl JointLanes {
         *accumulated = total;
         self.apply_torque(v, applied);
     }
+}
 
+impl<L: Lanes> SideMasses<L> {
     /// Applies `impulse` at B's anchor (`arm_b` from its centre) and its opposite at A's.
     #[inline(always)]
-    pub fn apply_point(&self, v: &mut LaneVelocity, (arm_a, arm_b): (Vec3x4, Vec3x4), impulse: Vec3x4) {
+    pub fn apply_point(
+        &self,
+        v: &mut LaneVelocity<L>,
+        (arm_a, arm_b): (Vec3Lanes<L>, Vec3Lanes<L>),
+        impulse: Vec3Lanes<L>,
+    ) {
         v.va -= impulse * self.inv_mass_a;
         v.wa -= self.inv_inertia_a.mul_vec(arm_a.cross(impulse));
         v.vb += impulse * self.inv_mass_b;
@@ -338,26 +349,26 @@ impl JointLanes {
     #[inline(always)]
     pub fn solve_point(
         &self,
-        v: &mut LaneVelocity,
-        arms: (Vec3x4, Vec3x4),
-        separation: Vec3x4,
-        soft: &SoftLanes,
-        accumulated: &mut Vec3x4,
+        v: &mut LaneVelocity<L>,
+        arms: (Vec3Lanes<L>, Vec3Lanes<L>),
+        separation: Vec3Lanes<L>,
+        soft: &SoftLanes<L>,
+        accumulated: &mut Vec3Lanes<L>,
     ) {
         let mass = self.point_mass(arms.0, arms.1);
         self.solve_point_with_mass(v, arms, separation, &mass, soft, accumulated);
     }
 
-    /// [`JointLanes::solve_point`] with the point block's mass given.
+    /// [`SideMasses::solve_point`] with the point block's mass given.
     #[inline(always)]
     pub fn solve_point_with_mass(
         &self,
-        v: &mut LaneVelocity,
-        arms: (Vec3x4, Vec3x4),
-        separation: Vec3x4,
-        mass: &SymMat3x4,
-        soft: &SoftLanes,
-        accumulated: &mut Vec3x4,
+        v: &mut LaneVelocity<L>,
+        arms: (Vec3Lanes<L>, Vec3Lanes<L>),
+        separation: Vec3Lanes<L>,
+        mass: &SymMatLanes<L>,
+        soft: &SoftLanes<L>,
+        accumulated: &mut Vec3Lanes<L>,
     ) {
         let (arm_a, arm_b) = arms;
         let rate = v.vb + v.wb.cross(arm_b) - v.va - v.wa.cross(arm_a);
@@ -371,8 +382,8 @@ impl JointLanes {
     /// `K = (m_a⁻¹ + m_b⁻¹) I − [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹ [r_b]×`, built and inverted
     /// as the symmetric matrix it is; a singular lane (an empty one) gets 0.
     #[inline(always)]
-    pub fn point_mass(&self, arm_a: Vec3x4, arm_b: Vec3x4) -> SymMat3x4 {
-        let k = SymMat3x4::diagonal(self.inv_mass_a + self.inv_mass_b)
+    pub fn point_mass(&self, arm_a: Vec3Lanes<L>, arm_b: Vec3Lanes<L>) -> SymMatLanes<L> {
+        let k = SymMatLanes::diagonal(self.inv_mass_a + self.inv_mass_b)
             + self.inv_inertia_a.about_arm(arm_a)
             + self.inv_inertia_b.about_arm(arm_b);
         k.inverse_or_zero()
@@ -401,6 +412,21 @@ pub(crate) trait WideJoint: Default {
     /// state) at the bodies' final `motions`; over the substep `h` a substep's impulse is a
     /// force.
     fn store(&self, bodies: &[SolverBody], motions: &[Motion], h: f32, joints: [Option<&mut Joint>; 4]);
+
+    /// Runs the pass `inputs` describes over `batches` in order, each on four lanes
+    /// ([`run_batch`]). A type may run two side by side where `in_colour` says the batches
+    /// are of one colour.
+    ///
+    /// # Safety
+    /// As [`run_batch`], for every batch; with `in_colour`, the batches share no moving body.
+    #[inline(always)]
+    unsafe fn run_batches(batches: &mut [Self], inputs: &PassInputs, in_colour: bool) {
+        let _ = in_colour;
+        for w in batches {
+            // SAFETY: as the caller guarantees.
+            unsafe { run_batch(w, inputs) };
+        }
+    }
 }
 
 /// Writes each filled lane's impulses into its joint (`joints[k]`, `None` for an empty lane),
@@ -518,7 +544,7 @@ impl<W: WideJoint> WideJoints<W> {
         let (mut bodies, mut motions) = (bodies.to_vec(), motions.to_vec());
         let mut claims = Claims::default();
         let arrays = SolveArrays::new(&mut bodies, &mut motions, velocities, &mut claims);
-        self.share().run(&Team::alone(), pass, &arrays, rigid);
+        self.share().run(&Team::alone(), pass, &arrays, rigid, None);
     }
 
     /// Writes every batch's impulses and readouts into `joints` on the caller's thread alone
@@ -591,37 +617,85 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
 
     /// Runs `pass` (warm start, solve with feedback `rigid`, or relax) over this member's
     /// share of every batch, colour by colour; the force readout is each type's own.
-    pub fn run(&self, team: &Team, pass: Pass, arrays: &SolveArrays, rigid: Softness) {
+    /// `eight_lanes` proves the CPU has AVX where a type may run two batches of a colour
+    /// side by side ([`WideJoint::run_batches`]).
+    pub fn run(
+        &self,
+        team: &Team,
+        pass: Pass,
+        arrays: &SolveArrays,
+        rigid: Softness,
+        eight_lanes: EightLanes,
+    ) {
         if pass == Pass::Reaction {
             return;
         }
-        let rigid = SoftLanes::splat(if pass == Pass::Solve { rigid } else { NO_FEEDBACK });
-        let inv_h = f32x4::splat(1.0 / self.h);
         // SAFETY: solver bodies and motions are written only while integrating positions, a
         // stage of its own.
         let (bodies, motions) = unsafe { (arrays.bodies.as_slice(), arrays.motions.as_slice()) };
+        let inputs = PassInputs {
+            pass,
+            bodies,
+            motions,
+            velocities: &arrays.velocities,
+            rigid: SoftLanes::splat(if pass == Pass::Solve { rigid } else { NO_FEEDBACK }),
+            inv_h: f32x4::splat(1.0 / self.h),
+            eight_lanes,
+        };
         team.for_each_colour(self.colours, ColourParts::NONE, self.serial.clone(), self.claims, |range| {
+            // The serial batches may share bodies; they come after every colour, so a range
+            // before them is a colour's.
+            let in_colour = range.start < self.serial.start;
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
-            // begins when the one before is done.
-            for w in unsafe { self.wide.slice_mut(range) } {
-                let motion = w.lanes().motion(bodies, motions);
-                let turn_w = [motion.turn_a.w, motion.turn_b.w];
-                let pose = w.pose(&motion);
-                // SAFETY: the batches of a colour share no moving body, and the colours are
-                // stages one after another.
-                let mut v = unsafe { w.lanes().velocity(&arrays.velocities) };
-                match pass {
-                    Pass::WarmStart => w.warm_start(&mut v, &pose),
-                    Pass::Solve => {
-                        w.begin_substep(turn_w, &pose);
-                        w.solve(&mut v, &pose, &rigid, inv_h);
-                    }
-                    Pass::Relax => w.solve(&mut v, &pose, &rigid, inv_h),
-                    Pass::Reaction => {}
-                }
-                // SAFETY: as above.
-                unsafe { w.lanes().store_velocity(&arrays.velocities, &v) };
-            }
+            // begins when the one before is done; the batches of a colour share no moving
+            // body, and the colours are stages one after another.
+            unsafe { W::run_batches(self.wide.slice_mut(range), &inputs, in_colour) };
         });
     }
+}
+
+/// Proof of AVX where joint batches may run two at a time on eight lanes (`None` runs them
+/// one at a time on four; always `None` off x86-64).
+#[cfg(target_arch = "x86_64")]
+pub(crate) type EightLanes = Option<Avx>;
+/// Proof of AVX where joint batches may run two at a time on eight lanes (`None` runs them
+/// one at a time on four; always `None` off x86-64).
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) type EightLanes = Option<std::convert::Infallible>;
+
+/// What one pass over joint batches reads besides the batches.
+pub(crate) struct PassInputs<'a> {
+    pub pass: Pass,
+    pub bodies: &'a [SolverBody],
+    pub motions: &'a [Motion],
+    pub velocities: &'a SharedSlice<'a, Velocity>,
+    /// The feedback of the rigid rows in this pass.
+    pub rigid: SoftLanes,
+    pub inv_h: f32x4,
+    pub eight_lanes: EightLanes,
+}
+
+/// Runs the pass `inputs` describes over one batch on four lanes.
+///
+/// # Safety
+/// No other thread accesses the batch's moving sides' velocities until the stage is over (the
+/// batch is one of the colour the team works on, or a serial batch run by one member).
+#[inline(always)]
+pub(crate) unsafe fn run_batch<W: WideJoint>(w: &mut W, inputs: &PassInputs) {
+    let motion = w.lanes().motion(inputs.bodies, inputs.motions);
+    let turn_w = [motion.turn_a.w, motion.turn_b.w];
+    let pose = w.pose(&motion);
+    // SAFETY: as the caller guarantees.
+    let mut v = unsafe { w.lanes().velocity(inputs.velocities) };
+    match inputs.pass {
+        Pass::WarmStart => w.warm_start(&mut v, &pose),
+        Pass::Solve => {
+            w.begin_substep(turn_w, &pose);
+            w.solve(&mut v, &pose, &inputs.rigid, inputs.inv_h);
+        }
+        Pass::Relax => w.solve(&mut v, &pose, &inputs.rigid, inputs.inv_h),
+        Pass::Reaction => {}
+    }
+    // SAFETY: as above.
+    unsafe { w.lanes().store_velocity(inputs.velocities, &v) };
 }

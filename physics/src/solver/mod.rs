@@ -10,6 +10,8 @@ mod contact;
 mod joint;
 mod joint_lanes;
 mod point_joint;
+#[cfg(target_arch = "x86_64")]
+mod point_pairs;
 mod revolute_joint;
 mod simd;
 mod soft;

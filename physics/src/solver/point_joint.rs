@@ -18,8 +18,10 @@
 //! thread count.
 
 use super::colouring::EMPTY_LANE;
-use super::joint_lanes::{JointLanes, LaneMotion, LaneVelocity, SoftLanes, WideJoint, WideJoints};
-use super::simd::{SymMat3x4, Vec3x4, f32x4};
+use super::joint_lanes::{
+    JointLanes, LaneMotion, LaneVelocity, PassInputs, SideMasses, SoftLanes, WideJoint, WideJoints, run_batch,
+};
+use super::simd::{Lanes, SymMat3x4, SymMatLanes, Vec3Lanes, Vec3x4, f32x4};
 use super::{Motion, SolverBody};
 use crate::joint::Joint;
 use crate::math::Vec3;
@@ -43,20 +45,51 @@ pub(crate) struct PointJoint {
 /// Four plain ball joints, one per lane.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WidePointJoint {
-    lanes: JointLanes,
-    arm_a: Vec3x4,
-    arm_b: Vec3x4,
-    delta_center: Vec3x4,
-    impulse: Vec3x4,
+    pub(super) lanes: JointLanes,
+    pub(super) arm_a: Vec3x4,
+    pub(super) arm_b: Vec3x4,
+    pub(super) delta_center: Vec3x4,
+    pub(super) impulse: Vec3x4,
     /// The point block's mass: at the step's start's arms, or, once some lane's side turned
     /// more than about 10° this step, at the arms of each substep (a mass that little off
     /// only slows convergence).
-    mass: SymMat3x4,
+    pub(super) mass: SymMat3x4,
+}
+
+/// A batch's pose: the turned arms and the anchors' separation.
+pub(super) type PointPose<L> = ((Vec3Lanes<L>, Vec3Lanes<L>), Vec3Lanes<L>);
+
+/// The arms `arm_a` and `arm_b` (from the step's start) turned by each side's rotation so
+/// far, and the anchors' separation (the centres `delta_center` apart at the start).
+#[inline(always)]
+pub(super) fn point_pose<L: Lanes>(
+    (arm_a, arm_b): (Vec3Lanes<L>, Vec3Lanes<L>),
+    delta_center: Vec3Lanes<L>,
+    m: &LaneMotion<L>,
+) -> PointPose<L> {
+    let arms = (m.turn_a.rotate(arm_a), m.turn_b.rotate(arm_b));
+    (arms, delta_center + m.moved_b - m.moved_a + arms.1 - arms.0)
+}
+
+/// The point block's mass for a substep, where it changes: in each batch (four lanes) where
+/// some side turned more than about 10° since the step began (|w| of its rotation below
+/// cos 5°, `turn_w` per side), the mass at the turned `arms`; elsewhere `mass`, kept. `None`
+/// where no batch turned that far.
+#[inline(always)]
+pub(super) fn substep_mass<L: Lanes>(
+    masses: &SideMasses<L>,
+    mass: &SymMatLanes<L>,
+    [turn_a, turn_b]: [L; 2],
+    arms: (Vec3Lanes<L>, Vec3Lanes<L>),
+) -> Option<SymMatLanes<L>> {
+    let limit = turn_a.splat_like(0.996);
+    let (turned_a, turned_b) = (limit.simd_gt(turn_a.abs()), limit.simd_gt(turn_b.abs()));
+    let turned = L::select(turned_a, turned_a, turned_b).any_per_batch();
+    turned.any().then(|| SymMatLanes::select(turned, &masses.point_mass(arms.0, arms.1), mass))
 }
 
 impl WideJoint for WidePointJoint {
-    /// The turned arms and the anchors' separation.
-    type Pose = ((Vec3x4, Vec3x4), Vec3x4);
+    type Pose = PointPose<f32x4>;
 
     fn lanes(&self) -> &JointLanes {
         &self.lanes
@@ -64,29 +97,25 @@ impl WideJoint for WidePointJoint {
 
     #[inline(always)]
     fn pose(&self, m: &LaneMotion) -> Self::Pose {
-        let arms = (m.turn_a.rotate(self.arm_a), m.turn_b.rotate(self.arm_b));
-        (arms, self.delta_center + m.moved_b - m.moved_a + arms.1 - arms.0)
+        point_pose((self.arm_a, self.arm_b), self.delta_center, m)
     }
 
     #[inline(always)]
     fn warm_start(&self, v: &mut LaneVelocity, (arms, _): &Self::Pose) {
-        self.lanes.apply_point(v, *arms, self.impulse);
+        self.lanes.masses.apply_point(v, *arms, self.impulse);
     }
 
     #[inline(always)]
-    fn begin_substep(&mut self, [turn_a, turn_b]: [f32x4; 2], (arms, _): &Self::Pose) {
-        // Some side turned more than about 10° since the step began (|w| of its rotation below
-        // cos 5°): its mass follows the arms from now on, every substep.
-        let limit = f32x4::splat(0.996);
-        let turned = turn_a.abs().simd_lt(limit) | turn_b.abs().simd_lt(limit);
-        if turned.any() {
-            self.mass = self.lanes.point_mass(arms.0, arms.1);
+    fn begin_substep(&mut self, turn_w: [f32x4; 2], (arms, _): &Self::Pose) {
+        // Once a side turned that far, the mass follows the arms every substep.
+        if let Some(mass) = substep_mass(&self.lanes.masses, &self.mass, turn_w, *arms) {
+            self.mass = mass;
         }
     }
 
     #[inline(always)]
     fn solve(&mut self, v: &mut LaneVelocity, (arms, separation): &Self::Pose, rigid: &SoftLanes, _: f32x4) {
-        self.lanes.solve_point_with_mass(v, *arms, *separation, &self.mass, rigid, &mut self.impulse);
+        self.lanes.masses.solve_point_with_mass(v, *arms, *separation, &self.mass, rigid, &mut self.impulse);
     }
 
     /// The impulse and the force (impulse over the substep); a plain ball joint carries no
@@ -99,6 +128,23 @@ impl WideJoint for WidePointJoint {
             j.torque = Vec3::ZERO;
             j.motor_load = 0.0;
             j.limit_active = false;
+        }
+    }
+
+    /// Two batches at a time on eight lanes where the CPU has AVX and the batches are one
+    /// colour's (`point_pairs.rs`), else one at a time on four.
+    #[inline(always)]
+    unsafe fn run_batches(batches: &mut [Self], inputs: &PassInputs, in_colour: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx) = inputs.eight_lanes.filter(|_| in_colour) {
+            // SAFETY: as the caller guarantees; `avx` proves the CPU has AVX.
+            unsafe { super::point_pairs::run_pairs(avx, batches, inputs) };
+            return;
+        }
+        let _ = in_colour;
+        for w in batches {
+            // SAFETY: as the caller guarantees.
+            unsafe { run_batch(w, inputs) };
         }
     }
 }
@@ -119,7 +165,7 @@ pub(crate) fn fill_batch(
         w.delta_center.set_lane(k, j.delta_center);
         w.impulse.set_lane(k, j.impulse);
     }
-    w.mass = w.lanes.point_mass(w.arm_a, w.arm_b);
+    w.mass = w.lanes.masses.point_mass(w.arm_a, w.arm_b);
 }
 
 /// The plain ball joints of a step, coloured into batches of four.

@@ -88,7 +88,7 @@ impl WideJoint for WideRevolute {
 
     #[inline(always)]
     fn warm_start(&self, v: &mut LaneVelocity, pose: &LanePose) {
-        self.lanes.apply_point(v, pose.arms, self.point);
+        self.lanes.masses.apply_point(v, pose.arms, self.point);
         self.lanes.apply_torque(v, self.torque(pose));
     }
 
@@ -112,7 +112,7 @@ impl WideJoint for WideRevolute {
                 self.limits.solve(&spin, v, angle, (rigid, inv_h));
             }
         }
-        lanes.solve_point(v, pose.arms, pose.separation, rigid, &mut self.point);
+        lanes.masses.solve_point(v, pose.arms, pose.separation, rigid, &mut self.point);
         // C = b · n changes as (w_b − w_a) · (b × n).
         let b = pose.frame_b.x_axis();
         lanes.angular_row(b.cross(normal)).equality(v, b.dot(normal), rigid, &mut self.tilt[0]);

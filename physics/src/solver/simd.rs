@@ -39,6 +39,17 @@ pub(crate) trait Lanes:
     fn select(mask: Self, a: Self, b: Self) -> Self;
     /// Lane-wise `1.0f32.copysign(self)`: one with each lane's sign bit (-1 for -0.0).
     fn one_with_sign(self) -> Self;
+    /// Lane-wise absolute value: the sign bit cleared.
+    fn abs(self) -> Self;
+    /// `v` in every lane of a register of `self`'s kind: generic code makes its constants
+    /// this way, since eight lanes need the proof of AVX that an existing value carries.
+    fn splat_like(self, v: f32) -> Self;
+    /// Whether some lane of `mask` (the result of a comparison) is set.
+    fn any(self) -> bool;
+    /// All ones in every lane of each batch (each four lanes) where some lane of `mask` is
+    /// set, zeros elsewhere: a decision a four-lane pass makes for its batch as a whole, made
+    /// for each batch alone where two share a register.
+    fn any_per_batch(self) -> Self;
 }
 
 impl Lanes for f32x4 {
@@ -70,6 +81,27 @@ impl Lanes for f32x4 {
     #[inline(always)]
     fn one_with_sign(self) -> f32x4 {
         f32x4::ONE | (self & f32x4::splat(-0.0))
+    }
+
+    #[inline(always)]
+    fn abs(self) -> f32x4 {
+        f32x4::abs(self)
+    }
+
+    #[inline(always)]
+    fn splat_like(self, v: f32) -> f32x4 {
+        f32x4::splat(v)
+    }
+
+    #[inline(always)]
+    fn any(self) -> bool {
+        f32x4::any(self)
+    }
+
+    #[inline(always)]
+    fn any_per_batch(self) -> f32x4 {
+        // The batch is the four lanes: all of them, or none.
+        if f32x4::any(self) { f32x4::ZERO.simd_eq(f32x4::ZERO) } else { f32x4::ZERO }
     }
 }
 
@@ -275,70 +307,63 @@ impl Mat3x4 {
     }
 }
 
-/// Four symmetric 3 × 3 matrices (inverse inertias and the masses built from them), one per
-/// lane, as their six distinct entries: a third less to stream than full matrices, and the
-/// products with cross-product matrices below skip the zeros a general product multiplies.
+/// Symmetric 3 × 3 matrices (inverse inertias and the masses built from them), one per lane,
+/// as their six distinct entries: a third less to stream than full matrices, and the products
+/// with cross-product matrices below skip the zeros a general product multiplies.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct SymMat3x4 {
-    pub xx: f32x4,
-    pub yy: f32x4,
-    pub zz: f32x4,
-    pub xy: f32x4,
-    pub xz: f32x4,
-    pub yz: f32x4,
+pub(crate) struct SymMatLanes<L> {
+    pub xx: L,
+    pub yy: L,
+    pub zz: L,
+    pub xy: L,
+    pub xz: L,
+    pub yz: L,
 }
 
-impl SymMat3x4 {
+/// Four symmetric 3 × 3 matrices, one per lane.
+pub(crate) type SymMat3x4 = SymMatLanes<f32x4>;
+
+impl<L: Lanes> SymMatLanes<L> {
     /// `s` times the identity in every lane.
     #[inline(always)]
-    pub fn diagonal(s: f32x4) -> SymMat3x4 {
-        SymMat3x4 { xx: s, yy: s, zz: s, xy: f32x4::ZERO, xz: f32x4::ZERO, yz: f32x4::ZERO }
+    pub fn diagonal(s: L) -> SymMatLanes<L> {
+        let zero = s.splat_like(0.0);
+        SymMatLanes { xx: s, yy: s, zz: s, xy: zero, xz: zero, yz: zero }
     }
 
     /// Lane-wise matrix times vector.
     #[inline(always)]
-    pub fn mul_vec(&self, v: Vec3x4) -> Vec3x4 {
-        Vec3x4 {
+    pub fn mul_vec(&self, v: Vec3Lanes<L>) -> Vec3Lanes<L> {
+        Vec3Lanes {
             x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
             y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
             z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
         }
     }
 
-    /// Writes the upper triangle of `m` (a symmetric matrix) into lane `k`.
-    pub fn set_lane(&mut self, k: usize, m: &Mat3) {
-        let set = |entry: &mut f32x4, value: f32| entry.as_mut_array()[k] = value;
-        set(&mut self.xx, m.x_axis.x);
-        set(&mut self.yy, m.y_axis.y);
-        set(&mut self.zz, m.z_axis.z);
-        set(&mut self.xy, m.y_axis.x);
-        set(&mut self.xz, m.z_axis.x);
-        set(&mut self.yz, m.z_axis.y);
-    }
-
     /// `[r]×ᵀ M [r]×` per lane (`[r]×` the matrix of `r ×`): what an inverse inertia `M` adds to
     /// the inverse mass of a point `r` from the centre.
     #[inline(always)]
-    pub fn about_arm(&self, r: Vec3x4) -> SymMat3x4 {
-        let Vec3x4 { x, y, z } = r;
+    pub fn about_arm(&self, r: Vec3Lanes<L>) -> SymMatLanes<L> {
+        let Vec3Lanes { x, y, z } = r;
         // The columns of M [r]×; [r]×'s columns are (0, z, -y), (-z, 0, x) and (y, -x, 0).
-        let a0 = Vec3x4 {
+        let a0 = Vec3Lanes {
             x: z * self.xy - y * self.xz,
             y: z * self.yy - y * self.yz,
             z: z * self.yz - y * self.zz,
         };
-        let a1 = Vec3x4 {
+        let a1 = Vec3Lanes {
             x: x * self.xz - z * self.xx,
             y: x * self.yz - z * self.xy,
             z: x * self.zz - z * self.xz,
         };
-        let a2 = Vec3x4 {
+        let a2 = Vec3Lanes {
             x: y * self.xx - x * self.xy,
             y: y * self.xy - x * self.yy,
             z: y * self.xz - x * self.yz,
         };
         // Entry (i, j) is [r]×'s column i dotted with column j above.
-        SymMat3x4 {
+        SymMatLanes {
             xx: z * a0.y - y * a0.z,
             yy: x * a1.z - z * a1.x,
             zz: y * a2.x - x * a2.y,
@@ -351,16 +376,16 @@ impl SymMat3x4 {
     /// Each lane's inverse, or zero where the matrix is singular: the cofactors over the
     /// determinant.
     #[inline(always)]
-    pub fn inverse_or_zero(&self) -> SymMat3x4 {
-        let SymMat3x4 { xx, yy, zz, xy, xz, yz } = *self;
+    pub fn inverse_or_zero(&self) -> SymMatLanes<L> {
+        let SymMatLanes { xx, yy, zz, xy, xz, yz } = *self;
         let c_xx = yy * zz - yz * yz;
         let c_xy = xz * yz - xy * zz;
         let c_xz = xy * yz - xz * yy;
         let det = xx * c_xx + xy * c_xy + xz * c_xz;
-        let usable = det.abs().simd_gt(f32x4::splat(f32::MIN_POSITIVE * 1e6));
+        let usable = det.abs().simd_gt(det.splat_like(f32::MIN_POSITIVE * 1e6));
         // Singular lanes' 1 / det is replaced before it is used.
-        let inv_det = select(usable, f32x4::splat(1.0) / det, f32x4::ZERO);
-        SymMat3x4 {
+        let inv_det = L::select(usable, det.splat_like(1.0) / det, det.splat_like(0.0));
+        SymMatLanes {
             xx: c_xx * inv_det,
             yy: (xx * zz - xz * xz) * inv_det,
             zz: (xx * yy - xy * xy) * inv_det,
@@ -369,13 +394,39 @@ impl SymMat3x4 {
             yz: (xy * xz - xx * yz) * inv_det,
         }
     }
+
+    /// Each entry `a` where `mask` is set, `b` elsewhere.
+    #[inline(always)]
+    pub fn select(mask: L, a: &SymMatLanes<L>, b: &SymMatLanes<L>) -> SymMatLanes<L> {
+        SymMatLanes {
+            xx: L::select(mask, a.xx, b.xx),
+            yy: L::select(mask, a.yy, b.yy),
+            zz: L::select(mask, a.zz, b.zz),
+            xy: L::select(mask, a.xy, b.xy),
+            xz: L::select(mask, a.xz, b.xz),
+            yz: L::select(mask, a.yz, b.yz),
+        }
+    }
 }
 
-impl Add for SymMat3x4 {
-    type Output = SymMat3x4;
+impl SymMat3x4 {
+    /// Writes the upper triangle of `m` (a symmetric matrix) into lane `k`.
+    pub fn set_lane(&mut self, k: usize, m: &Mat3) {
+        let set = |entry: &mut f32x4, value: f32| entry.as_mut_array()[k] = value;
+        set(&mut self.xx, m.x_axis.x);
+        set(&mut self.yy, m.y_axis.y);
+        set(&mut self.zz, m.z_axis.z);
+        set(&mut self.xy, m.y_axis.x);
+        set(&mut self.xz, m.z_axis.x);
+        set(&mut self.yz, m.z_axis.y);
+    }
+}
+
+impl<L: Lanes> Add for SymMatLanes<L> {
+    type Output = SymMatLanes<L>;
     #[inline(always)]
-    fn add(self, o: SymMat3x4) -> SymMat3x4 {
-        SymMat3x4 {
+    fn add(self, o: SymMatLanes<L>) -> SymMatLanes<L> {
+        SymMatLanes {
             xx: self.xx + o.xx,
             yy: self.yy + o.yy,
             zz: self.zz + o.zz,
@@ -386,17 +437,38 @@ impl Add for SymMat3x4 {
     }
 }
 
-/// Four rotations (unit quaternions), one per lane: the vector part and the scalar part. The
-/// default is the identity in every lane (a lane without a rotation of its own turns nothing).
+/// Rotations (unit quaternions), one per lane: the vector part and the scalar part.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Quatx4 {
-    pub xyz: Vec3x4,
-    pub w: f32x4,
+pub(crate) struct QuatLanes<L> {
+    pub xyz: Vec3Lanes<L>,
+    pub w: L,
 }
+
+/// Four rotations, one per lane. The default is the identity in every lane (a lane without a
+/// rotation of its own turns nothing).
+pub(crate) type Quatx4 = QuatLanes<f32x4>;
 
 impl Default for Quatx4 {
     fn default() -> Self {
         Quatx4 { xyz: Vec3x4::ZERO, w: f32x4::splat(1.0) }
+    }
+}
+
+impl<L: Lanes> QuatLanes<L> {
+    /// Each lane's vector turned by its rotation: `v + 2w (q × v) + 2 q × (q × v)`.
+    #[inline(always)]
+    pub fn rotate(&self, v: Vec3Lanes<L>) -> Vec3Lanes<L> {
+        let t = self.xyz.cross(v) * self.w.splat_like(2.0);
+        v + t * self.w + self.xyz.cross(t)
+    }
+
+    /// The product `self * o` per lane (`o` first, then `self`).
+    #[inline(always)]
+    pub fn mul(&self, o: &QuatLanes<L>) -> QuatLanes<L> {
+        QuatLanes {
+            xyz: o.xyz * self.w + self.xyz * o.w + self.xyz.cross(o.xyz),
+            w: self.w * o.w - self.xyz.dot(o.xyz),
+        }
     }
 }
 
@@ -413,23 +485,6 @@ impl Quatx4 {
     pub fn set_lane(&mut self, k: usize, q: Quat) {
         self.xyz.set_lane(k, Vec3::new(q.x, q.y, q.z));
         self.w.as_mut_array()[k] = q.w;
-    }
-
-    /// Each lane's vector turned by its rotation: `v + 2w (q × v) + 2 q × (q × v)`.
-    #[inline(always)]
-    pub fn rotate(&self, v: Vec3x4) -> Vec3x4 {
-        let two = f32x4::splat(2.0);
-        let t = self.xyz.cross(v) * two;
-        v + t * self.w + self.xyz.cross(t)
-    }
-
-    /// The product `self * o` per lane (`o` first, then `self`).
-    #[inline(always)]
-    pub fn mul(&self, o: &Quatx4) -> Quatx4 {
-        Quatx4 {
-            xyz: o.xyz * self.w + self.xyz * o.w + self.xyz.cross(o.xyz),
-            w: self.w * o.w - self.xyz.dot(o.xyz),
-        }
     }
 
     /// The rotated X, Y and Z axes: the columns of each lane's rotation matrix.

@@ -122,7 +122,7 @@ impl WideJoint for WideSpherical {
 
     #[inline(always)]
     fn warm_start(&self, v: &mut LaneVelocity, pose: &LanePose) {
-        self.lanes.apply_point(v, pose.arms, self.point);
+        self.lanes.masses.apply_point(v, pose.arms, self.point);
         self.lanes.apply_torque(v, self.torque(pose));
     }
 
@@ -147,7 +147,7 @@ impl WideJoint for WideSpherical {
             let twist = pose.frame_a.twist_to(&pose.frame_b);
             self.twist.solve(&lanes.angular_row(pose.twist_axis), v, twist, feedback);
         }
-        lanes.solve_point(v, pose.arms, pose.separation, rigid, &mut self.point);
+        lanes.masses.solve_point(v, pose.arms, pose.separation, rigid, &mut self.point);
     }
 
     /// The impulses, and the force, torque, motor load and limit state at the end of the step.

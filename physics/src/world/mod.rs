@@ -15,7 +15,7 @@ mod terrain;
 #[cfg(feature = "test-support")]
 mod test_support;
 #[cfg(feature = "test-support")]
-pub use test_support::ContactLanes;
+pub use test_support::SolverLanes;
 mod touching;
 mod wake;
 mod water;

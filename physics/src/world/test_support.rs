@@ -5,10 +5,11 @@ use super::World;
 use crate::body::{BodyType, NONE};
 use crate::narrowphase::TERRAIN;
 
-/// How the contact passes run. Every way gives the same result bit for bit; tests check it.
+/// How the contact and plain ball joint passes run. Every way gives the same result bit for
+/// bit; tests check it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ContactLanes {
-    /// One batch at a time on four lanes (SSE or NEON), and the batch fill without AVX.
+pub enum SolverLanes {
+    /// One batch at a time on four lanes (SSE or NEON), and the contact fill without AVX.
     Four,
     /// Two batches at a time on eight AVX lanes, in sixteen registers.
     Avx,
@@ -18,13 +19,15 @@ pub enum ContactLanes {
 }
 
 impl World {
-    /// Runs the contact passes the widest way up to `widest` the CPU allows.
-    pub fn set_contact_lanes(&mut self, widest: ContactLanes) {
+    /// Runs the contact and plain ball joint passes the widest way up to `widest` the CPU
+    /// allows.
+    pub fn set_solver_lanes(&mut self, widest: SolverLanes) {
         self.scratch.contact_solver.set_widest_lanes(widest);
+        self.scratch.joint_solver.set_widest_lanes(widest);
     }
 
-    /// The way the contact passes run.
-    pub fn contact_lanes(&self) -> ContactLanes {
+    /// The way the contact and plain ball joint passes run.
+    pub fn solver_lanes(&self) -> SolverLanes {
         self.scratch.contact_solver.lanes_in_use()
     }
 

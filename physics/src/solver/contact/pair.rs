@@ -15,9 +15,9 @@ use super::lanes::{BatchCommon, BatchLanes, HalfLanes, LaneMotions, LaneVelociti
 use super::passes::Pass;
 use super::{BatchPair, WideFriction, WideFrictionRow, WidePoint};
 use crate::parallel::SharedSlice;
-use crate::solver::avx::{Avx, F8, transpose_halves};
-use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
-use crate::solver::{Motion, Vec3Pair, Velocity};
+use crate::solver::avx::{Avx, F8, gather_eight, scatter_pair};
+use crate::solver::simd::{Halves, Vec3Lanes};
+use crate::solver::{Motion, Velocity};
 
 /// Both halves of a pair as eight lanes. Its accessors list the fields one by one, as
 /// `HalfLanes`' do, rather than mapping over arrays of fields (`array::map`, `from_fn`): the
@@ -182,68 +182,6 @@ impl BatchLanes for EightLanes<'_> {
         unsafe {
             scatter_pair(self.avx, velocities, &p.body_a, &p.inv_mass_a, vel.va, vel.wa);
             scatter_pair(self.avx, velocities, &p.body_b, &p.inv_mass_b, vel.vb, vel.wb);
-        }
-    }
-}
-
-/// The two vectors (velocities or motions) of each pair's bodies `bodies` (half 0's in lanes
-/// 0–3, half 1's in lanes 4–7), read by `read`: each two bodies' vectors loaded into one
-/// register, then one transpose per vector.
-#[inline(always)]
-fn gather_eight(
-    avx: Avx,
-    bodies: &[[u32; 4]; 2],
-    read: impl Fn(u32) -> Vec3Pair,
-) -> (Vec3Lanes<F8>, Vec3Lanes<F8>) {
-    let [low, high] = bodies;
-    let (l0, l1, l2, l3) = (read(low[0]), read(low[1]), read(low[2]), read(low[3]));
-    let (h0, h1, h2, h3) = (read(high[0]), read(high[1]), read(high[2]), read(high[3]));
-    let row = |l: [f32; 4], h: [f32; 4]| F8::join(avx, f32x4::new(l), f32x4::new(h));
-    let [vx, vy, vz, _] = transpose_halves([
-        row(l0.first, h0.first),
-        row(l1.first, h1.first),
-        row(l2.first, h2.first),
-        row(l3.first, h3.first),
-    ]);
-    let [wx, wy, wz, _] = transpose_halves([
-        row(l0.second, h0.second),
-        row(l1.second, h1.second),
-        row(l2.second, h2.second),
-        row(l3.second, h3.second),
-    ]);
-    (Vec3Lanes { x: vx, y: vy, z: vz }, Vec3Lanes { x: wx, y: wy, z: wz })
-}
-
-/// Writes back the velocities of the pair's moving bodies (`inv_mass` above zero) on one side,
-/// half 0 then half 1, each in lane order, as the four-lane store does for each batch.
-///
-/// # Safety
-/// As [`BatchLanes::store`], for both batches.
-#[inline(always)]
-unsafe fn scatter_pair(
-    avx: Avx,
-    velocities: &SharedSlice<Velocity>,
-    bodies: &[[u32; 4]; 2],
-    inv_mass: &Halves,
-    v: Vec3Lanes<F8>,
-    w: Vec3Lanes<F8>,
-) {
-    // The fourth float of each stored vector is zero, as the four-lane store leaves it.
-    let zero = F8::splat(avx, 0.0);
-    let linear = transpose_halves([v.x, v.y, v.z, zero]);
-    let angular = transpose_halves([w.x, w.y, w.z, zero]);
-    for (h, half_bodies) in bodies.iter().enumerate() {
-        let moving = inv_mass.half(h).simd_gt(f32x4::ZERO).to_bitmask();
-        for k in 0..4 {
-            if moving & (1 << k) != 0 {
-                let (linear_low, linear_high) = linear[k].halves();
-                let (angular_low, angular_high) = angular[k].halves();
-                let (first, second) =
-                    if h == 0 { (linear_low, angular_low) } else { (linear_high, angular_high) };
-                let velocity = Velocity { first: first.to_array(), second: second.to_array() };
-                // SAFETY: as the caller guarantees.
-                unsafe { velocities.write(half_bodies[k] as usize, velocity) };
-            }
         }
     }
 }
