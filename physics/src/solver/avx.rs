@@ -2,11 +2,12 @@
 //! engine is built for plain x86-64, whose SSE registers hold four).
 //!
 //! A contact batch's solve is a chain: each manifold point reads the velocities the point
-//! before it changed, so four lanes leave the CPU waiting on that chain's latency. Two batches
-//! of a colour share no moving body, so they can run side by side in the two halves of an
-//! eight-lane register, each half doing exactly what four lanes would: every operation here is
-//! the same IEEE operation per lane as its `f32x4` counterpart (no fused multiply-add), so the
-//! result is the same bit for bit with or without AVX.
+//! before it changed, so four lanes leave the CPU waiting on that chain's latency; a plain
+//! ball joint's pass is mostly arithmetic, which eight lanes do in half the instructions. Two
+//! batches of a colour share no moving body, so they can run side by side in the two halves of
+//! an eight-lane register, each half doing exactly what four lanes would: every operation here
+//! is the same IEEE operation per lane as its `f32x4` counterpart (no fused multiply-add), so
+//! the result is the same bit for bit with or without AVX.
 
 use super::simd::{Halves, Lanes, Vec3Lanes, f32x4};
 use super::{Vec3Pair, Velocity};
@@ -156,7 +157,9 @@ pub(crate) fn gather_eight(
 }
 
 /// Writes back the velocities of two batches' moving bodies (`inv_mass` above zero) on one side,
-/// half 0 then half 1, each in lane order, as the four-lane store does for each batch.
+/// half 0 then half 1, each in lane order. The four-lane store writes a batch's two sides
+/// before the next batch's; the order does not matter, since the two batches share no moving
+/// body.
 ///
 /// # Safety
 /// Every index in `bodies` is below `velocities.len()`, and no other thread reads or writes

@@ -3,13 +3,14 @@
 //! with position feedback and relaxed without it, beside the contacts; stored at the end with
 //! the force and torque each joint applied. Revolute joints (`revolute_joint.rs`), spherical
 //! joints (`spherical_joint.rs`, the plain ones apart in `point_joint.rs`) are graph-coloured
-//! and solved four at a time; the other types
+//! and solved four at a time (the plain ones two batches at a time on eight lanes where the
+//! CPU has AVX, `point_pairs.rs`); the other types
 //! one after another in joint order (each reads the velocities the previous one left). Both
 //! orders follow the joint order alone, so the result is the same on any thread count.
 
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
-use super::joint_lanes::{EightLanes, SharedWideJoints};
+use super::joint_lanes::{EightLaneProof, SharedWideJoints};
 use super::point_joint::{PointJoint, PointJointSolver, WidePointJoint, fill_batch};
 use super::revolute_joint::{PreparedRevolute, RevoluteJointSolver, WideRevolute};
 use super::spherical_joint::{PreparedSpherical, SphericalJointSolver, WideSpherical};
@@ -131,6 +132,7 @@ pub(crate) struct JointSolver {
     /// The widest way the plain ball joints' passes may run, below what the CPU allows (tests
     /// compare the ways).
     #[cfg(feature = "test-support")]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     widest: SolverLanes,
 }
 
@@ -144,7 +146,7 @@ impl JointSolver {
 
     /// The proof of AVX the plain ball joints' passes run two batches at a time with, if they
     /// do.
-    fn eight_lanes(&self) -> EightLanes {
+    fn eight_lanes(&self) -> EightLaneProof {
         #[cfg(all(target_arch = "x86_64", feature = "test-support"))]
         return Avx::detect_up_to(self.widest);
         #[cfg(all(target_arch = "x86_64", not(feature = "test-support")))]
@@ -359,7 +361,7 @@ pub(crate) struct SharedJoints<'a> {
     rigid: Softness,
     h: f32,
     /// Proof of AVX where the plain ball joints run two batches at a time on eight lanes.
-    eight_lanes: EightLanes,
+    eight_lanes: EightLaneProof,
 }
 
 impl SharedJoints<'_> {
@@ -493,28 +495,8 @@ mod tests {
     use super::*;
     use crate::body::BodyId;
     use crate::joint::{JointDesc, Limits, Motor, RevoluteJoint, SphericalJoint, Spring};
-    use crate::math::{Mat3, Quat, Vec3};
-
-    /// A small deterministic generator.
-    struct Random(u32);
-
-    impl Random {
-        fn unit(&mut self) -> f32 {
-            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
-            (self.0 >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        }
-        fn vec(&mut self, scale: f32) -> Vec3 {
-            Vec3::new(self.unit(), self.unit(), self.unit()) * scale
-        }
-        fn rotation(&mut self) -> Quat {
-            Quat::from_scaled_axis(self.vec(2.0))
-        }
-        fn inertia(&mut self) -> Mat3 {
-            let q = Mat3::from_quat(self.rotation());
-            let d = Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0) + self.vec(0.5));
-            q * d * q.transpose()
-        }
-    }
+    use crate::math::{Quat, Vec3};
+    use crate::solver::test_random::TestRandom;
 
     /// Four joints between bodies 1–8 (body 0 is the fixed slot), with their solver bodies,
     /// motions and velocities.
@@ -534,7 +516,7 @@ mod tests {
         }
     }
 
-    fn setup(random: &mut Random) -> Setup {
+    fn setup(random: &mut TestRandom) -> Setup {
         let mut bodies = vec![SolverBody::FIXED];
         let mut motions = vec![Motion::ZERO];
         let mut velocities = vec![Velocity::ZERO];
@@ -638,7 +620,7 @@ mod tests {
 
     #[test]
     fn wide_revolute_lanes_match_the_scalar_rows() {
-        let mut random = Random(7);
+        let mut random = TestRandom(7);
         for _ in 0..20 {
             let mut s = setup(&mut random);
             let limits = Limits::new(-0.3 + 0.2 * random.unit(), 0.3 + 0.2 * random.unit());
@@ -674,7 +656,7 @@ mod tests {
             solver.prepare(&prepared, &s.bodies, &s.movable(), H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
-                solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
+                solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID, None);
             }
             let kinds = hinges.map(JointKind::Revolute);
             let mut joints = fresh_joints(&kinds);
@@ -685,7 +667,7 @@ mod tests {
 
     #[test]
     fn wide_spherical_lanes_match_the_scalar_rows() {
-        let mut random = Random(11);
+        let mut random = TestRandom(11);
         for _ in 0..20 {
             let mut s = setup(&mut random);
             let balls = [
@@ -725,7 +707,7 @@ mod tests {
             solver.prepare(&prepared, &s.bodies, &s.movable(), H);
             let mut velocities = s.velocities.clone();
             for &pass in &PASSES {
-                solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID);
+                solver.batches.run(pass, &s.bodies, &s.motions, &mut velocities, RIGID, None);
             }
             let kinds = balls.map(JointKind::Spherical);
             let mut joints = fresh_joints(&kinds);

@@ -1,6 +1,8 @@
 //! What every four-wide joint batch shares: its joints' sides and masses, the bodies'
 //! velocities as lanes, and the row algebra of `joint/rows.rs` one lane per joint (angular
-//! rows as soft equalities, limits and motors, and the point block). A lane computes what the
+//! rows as soft equalities, limits and motors, and the point block, the last written for any
+//! lanes so that two plain ball batches can run on eight, `point_pairs.rs`); and the loop of a
+//! pass over a colour's batches. A lane computes what the
 //! scalar row computes; rows a lane does not have are zeroed (no mass, no bias, no clamp room)
 //! or masked, so one instruction stream serves the four joints of a batch.
 //!
@@ -41,12 +43,18 @@ impl Default for JointLanes {
     }
 }
 
-/// The inverse masses and inertias of the two sides of joints, one joint per lane.
+/// The inverse masses and inertias of the two sides of joints, one joint per lane: what the
+/// point block's algebra reads, written once for four lanes and for eight (two batches,
+/// `point_pairs.rs`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SideMasses<L = f32x4> {
+    /// Side A's inverse mass (0 for a side the solver does not move).
     pub inv_mass_a: L,
+    /// Side B's inverse mass.
     pub inv_mass_b: L,
+    /// Side A's inverse inertia, world axes.
     pub inv_inertia_a: SymMatLanes<L>,
+    /// Side B's inverse inertia, world axes.
     pub inv_inertia_b: SymMatLanes<L>,
 }
 
@@ -421,6 +429,7 @@ pub(crate) trait WideJoint: Default {
     /// As [`run_batch`], for every batch; with `in_colour`, the batches share no moving body.
     #[inline(always)]
     unsafe fn run_batches(batches: &mut [Self], inputs: &PassInputs, in_colour: bool) {
+        // Four lanes run every batch alike.
         let _ = in_colour;
         for w in batches {
             // SAFETY: as the caller guarantees.
@@ -529,8 +538,9 @@ impl<W: WideJoint> WideJoints<W> {
         }
     }
 
-    /// Runs `pass` over every batch on the caller's thread alone (tests compare the lanes with
-    /// the scalar rows this way).
+    /// Runs `pass` over every batch on the caller's thread alone, on eight lanes where
+    /// `eight_lanes` has the proof (tests compare the lanes with the scalar rows, and the ways
+    /// with each other, this way).
     #[cfg(test)]
     pub fn run(
         &mut self,
@@ -539,12 +549,19 @@ impl<W: WideJoint> WideJoints<W> {
         motions: &[Motion],
         velocities: &mut [Velocity],
         rigid: Softness,
+        eight_lanes: EightLaneProof,
     ) {
         // The passes read bodies and motions only; the arrays the team shares are mutable.
         let (mut bodies, mut motions) = (bodies.to_vec(), motions.to_vec());
         let mut claims = Claims::default();
         let arrays = SolveArrays::new(&mut bodies, &mut motions, velocities, &mut claims);
-        self.share().run(&Team::alone(), pass, &arrays, rigid, None);
+        self.share().run(&Team::alone(), pass, &arrays, rigid, eight_lanes);
+    }
+
+    /// The batches that may share bodies, run one after another after the colours'.
+    #[cfg(test)]
+    pub fn serial_batches(&self) -> Range<usize> {
+        self.batches.serial.clone()
     }
 
     /// Writes every batch's impulses and readouts into `joints` on the caller's thread alone
@@ -625,7 +642,7 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
         pass: Pass,
         arrays: &SolveArrays,
         rigid: Softness,
-        eight_lanes: EightLanes,
+        eight_lanes: EightLaneProof,
     ) {
         if pass == Pass::Reaction {
             return;
@@ -644,8 +661,12 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
         };
         team.for_each_colour(self.colours, ColourParts::NONE, self.serial.clone(), self.claims, |range| {
             // The serial batches may share bodies; they come after every colour, so a range
-            // before them is a colour's.
+            // before them is a colour's (a block of one, or all of it).
             let in_colour = range.start < self.serial.start;
+            debug_assert!(
+                !in_colour || self.colours.iter().any(|c| c.start <= range.start && range.end <= c.end),
+                "{range:?} is not within one colour"
+            );
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done; the batches of a colour share no moving
             // body, and the colours are stages one after another.
@@ -657,29 +678,37 @@ impl<W: WideJoint> SharedWideJoints<'_, W> {
 /// Proof of AVX where joint batches may run two at a time on eight lanes (`None` runs them
 /// one at a time on four; always `None` off x86-64).
 #[cfg(target_arch = "x86_64")]
-pub(crate) type EightLanes = Option<Avx>;
+pub(crate) type EightLaneProof = Option<Avx>;
 /// Proof of AVX where joint batches may run two at a time on eight lanes (`None` runs them
 /// one at a time on four; always `None` off x86-64).
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) type EightLanes = Option<std::convert::Infallible>;
+pub(crate) type EightLaneProof = Option<std::convert::Infallible>;
 
 /// What one pass over joint batches reads besides the batches.
 pub(crate) struct PassInputs<'a> {
+    /// Warm start, solve or relax (the force readout runs no pass).
     pub pass: Pass,
+    /// The solver bodies: each side's rotation so far.
     pub bodies: &'a [SolverBody],
+    /// Each side's centre's motion so far.
     pub motions: &'a [Motion],
+    /// The velocities the pass reads and writes.
     pub velocities: &'a SharedSlice<'a, Velocity>,
     /// The feedback of the rigid rows in this pass.
     pub rigid: SoftLanes,
+    /// One over the substep, per lane.
     pub inv_h: f32x4,
-    pub eight_lanes: EightLanes,
+    /// Proof of AVX where a type may run two batches of a colour at a time.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub eight_lanes: EightLaneProof,
 }
 
 /// Runs the pass `inputs` describes over one batch on four lanes.
 ///
 /// # Safety
-/// No other thread accesses the batch's moving sides' velocities until the stage is over (the
-/// batch is one of the colour the team works on, or a serial batch run by one member).
+/// The batch's sides index `inputs.velocities`, and no other thread accesses the batch's
+/// moving sides' velocities until the stage is over (the batch is one of the colour the team
+/// works on, or a serial batch run by one member).
 #[inline(always)]
 pub(crate) unsafe fn run_batch<W: WideJoint>(w: &mut W, inputs: &PassInputs) {
     let motion = w.lanes().motion(inputs.bodies, inputs.motions);

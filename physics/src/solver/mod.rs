@@ -17,6 +17,8 @@ mod simd;
 mod soft;
 mod spherical_joint;
 mod substeps;
+#[cfg(test)]
+mod test_random;
 
 pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};

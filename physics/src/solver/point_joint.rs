@@ -1,7 +1,9 @@
 //! Plain ball joints (spherical joints without limits, springs or friction: a point constraint
 //! and nothing else), four at a time. They are the joints of chains, nets and grids, where
 //! there are thousands of them, so they get what the contacts have: graph colouring into
-//! batches of four that share no moving body (`colouring.rs`) and one `f32x4` lane per joint.
+//! batches of four that share no moving body (`colouring.rs`) and one `f32x4` lane per joint,
+//! and, where the CPU has AVX, two batches of a colour at a time on eight lanes
+//! (`point_pairs.rs`, through the generic [`point_pose`] and [`substep_mass`] here).
 //!
 //! A lane is the scalar point block of `joint/rows.rs`: the arms are turned by each body's
 //! exact rotation so far this step (its solver quaternion, gathered per lane). The contacts'
@@ -84,6 +86,7 @@ pub(super) fn substep_mass<L: Lanes>(
 ) -> Option<SymMatLanes<L>> {
     let limit = turn_a.splat_like(0.996);
     let (turned_a, turned_b) = (limit.simd_gt(turn_a.abs()), limit.simd_gt(turn_b.abs()));
+    // Either side turned: the masks' or, as a select of all-ones or all-zeros lanes.
     let turned = L::select(turned_a, turned_a, turned_b).any_per_batch();
     turned.any().then(|| SymMatLanes::select(turned, &masses.point_mass(arms.0, arms.1), mass))
 }
@@ -141,6 +144,7 @@ impl WideJoint for WidePointJoint {
             unsafe { super::point_pairs::run_pairs(avx, batches, inputs) };
             return;
         }
+        // Read on x86-64 only.
         let _ = in_colour;
         for w in batches {
             // SAFETY: as the caller guarantees.

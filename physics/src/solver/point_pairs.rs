@@ -24,8 +24,9 @@ use crate::joint::rows::Pass;
 /// operations either way, so the results are the same bit for bit.
 ///
 /// # Safety
-/// The batches are of one colour (they share no moving body), and no other thread accesses
-/// their bodies' velocities until the stage is over (as [`run_batch`]).
+/// The batches are of one colour (they share no moving body), every side indexes
+/// `inputs.velocities`, and no other thread accesses their bodies' velocities until the stage
+/// is over (as [`run_batch`]).
 pub(super) unsafe fn run_pairs(avx: Avx, batches: &mut [WidePointJoint], inputs: &PassInputs) {
     if avx.has_avx512() {
         // SAFETY: as the caller guarantees; the proof says the CPU has AVX-512F and VL.
@@ -62,15 +63,13 @@ unsafe fn run_pairs_avx512(avx: Avx, batches: &mut [WidePointJoint], inputs: &Pa
 /// As [`run_pairs`].
 #[inline(always)]
 unsafe fn run_pairs_on(avx: Avx, batches: &mut [WidePointJoint], inputs: &PassInputs) {
-    let mut pairs = batches.chunks_exact_mut(2);
-    for pair in &mut pairs {
-        if let [low, high] = pair {
-            // SAFETY: as the caller guarantees; the two batches share no moving body, so the
-            // pair's bodies are as much this thread's as each batch's.
-            unsafe { run_pair(avx, low, high, inputs) };
-        }
+    let (pairs, odd) = batches.as_chunks_mut::<2>();
+    for [low, high] in pairs {
+        // SAFETY: as the caller guarantees; the two batches share no moving body, so the
+        // pair's bodies are as much this thread's as each batch's.
+        unsafe { run_pair(avx, low, high, inputs) };
     }
-    for w in pairs.into_remainder() {
+    for w in odd {
         // SAFETY: as the caller guarantees.
         unsafe { run_batch(w, inputs) };
     }
@@ -83,13 +82,10 @@ unsafe fn run_pairs_on(avx: Avx, batches: &mut [WidePointJoint], inputs: &PassIn
 /// As [`run_pairs`].
 #[inline(always)]
 unsafe fn run_pair(avx: Avx, low: &mut WidePointJoint, high: &mut WidePointJoint, inputs: &PassInputs) {
-    let join = |l: f32x4, h: f32x4| F8::join(avx, l, h);
-    let join3 =
-        |l: &Vec3x4, h: &Vec3x4| Vec3Lanes { x: join(l.x, h.x), y: join(l.y, h.y), z: join(l.z, h.z) };
     let (lm, hm) = (&low.lanes.masses, &high.lanes.masses);
     let masses = SideMasses {
-        inv_mass_a: join(lm.inv_mass_a, hm.inv_mass_a),
-        inv_mass_b: join(lm.inv_mass_b, hm.inv_mass_b),
+        inv_mass_a: F8::join(avx, lm.inv_mass_a, hm.inv_mass_a),
+        inv_mass_b: F8::join(avx, lm.inv_mass_b, hm.inv_mass_b),
         inv_inertia_a: join_sym(avx, &lm.inv_inertia_a, &hm.inv_inertia_a),
         inv_inertia_b: join_sym(avx, &lm.inv_inertia_b, &hm.inv_inertia_b),
     };
@@ -102,17 +98,14 @@ unsafe fn run_pair(avx: Avx, low: &mut WidePointJoint, high: &mut WidePointJoint
         turn_a: gather_turns(avx, &sides_a, inputs.bodies),
         turn_b: gather_turns(avx, &sides_b, inputs.bodies),
     };
-    let (arms, separation) = point_pose(
-        (join3(&low.arm_a, &high.arm_a), join3(&low.arm_b, &high.arm_b)),
-        join3(&low.delta_center, &high.delta_center),
-        &motion,
-    );
+    let arms = (join3(avx, &low.arm_a, &high.arm_a), join3(avx, &low.arm_b, &high.arm_b));
+    let (arms, separation) = point_pose(arms, join3(avx, &low.delta_center, &high.delta_center), &motion);
     // SAFETY: as the caller guarantees, for both batches; the sides index the velocities
     // (checked when the batches were coloured).
     let read = |b: u32| unsafe { inputs.velocities.read(b as usize) };
     let ((va, wa), (vb, wb)) = (gather_eight(avx, &sides_a, read), gather_eight(avx, &sides_b, read));
     let mut v = LaneVelocity { va, wa, vb, wb };
-    let mut impulse = join3(&low.impulse, &high.impulse);
+    let mut impulse = join3(avx, &low.impulse, &high.impulse);
     match inputs.pass {
         Pass::WarmStart => masses.apply_point(&mut v, arms, impulse),
         Pass::Solve | Pass::Relax => {
@@ -125,9 +118,9 @@ unsafe fn run_pair(avx: Avx, low: &mut WidePointJoint, high: &mut WidePointJoint
             }
             let r = &inputs.rigid;
             let rigid = SoftLanes {
-                bias_rate: join(r.bias_rate, r.bias_rate),
-                mass_scale: join(r.mass_scale, r.mass_scale),
-                impulse_scale: join(r.impulse_scale, r.impulse_scale),
+                bias_rate: F8::join(avx, r.bias_rate, r.bias_rate),
+                mass_scale: F8::join(avx, r.mass_scale, r.mass_scale),
+                impulse_scale: F8::join(avx, r.impulse_scale, r.impulse_scale),
             };
             masses.solve_point_with_mass(&mut v, arms, separation, &mass, &rigid, &mut impulse);
             (low.impulse, high.impulse) = split3(impulse);
@@ -143,27 +136,42 @@ unsafe fn run_pair(avx: Avx, low: &mut WidePointJoint, high: &mut WidePointJoint
 
 /// The rotations so far of two batches' sides `sides` (the first batch's in lanes 0–3, the
 /// second's in lanes 4–7): each two bodies' quaternions loaded into one register, then one
-/// transpose, as `Quatx4::from_lanes` makes four.
+/// transpose, as `Quatx4::from_lanes` makes four. (Functions rather than closures here and
+/// below: a closure does not take on the AVX features of the function it is made in.)
 #[inline(always)]
-fn gather_turns(avx: Avx, sides: &[[u32; 4]; 2], bodies: &[SolverBody]) -> QuatLanes<F8> {
-    let [low, high] = sides;
-    let turn = |b: u32| f32x4::new(bodies[b as usize].dq.to_array());
-    let row = |k: usize| F8::join(avx, turn(low[k]), turn(high[k]));
+fn gather_turns(avx: Avx, [low, high]: &[[u32; 4]; 2], bodies: &[SolverBody]) -> QuatLanes<F8> {
+    let row = |k: usize| turn_row(avx, bodies, low[k], high[k]);
     let [x, y, z, w] = transpose_halves([row(0), row(1), row(2), row(3)]);
     QuatLanes { xyz: Vec3Lanes { x, y, z }, w }
+}
+
+/// Body `low`'s rotation so far in lanes 0–3, body `high`'s in lanes 4–7.
+#[inline(always)]
+fn turn_row(avx: Avx, bodies: &[SolverBody], low: u32, high: u32) -> F8 {
+    let turn = |b: u32| f32x4::new(bodies[b as usize].dq.to_array());
+    F8::join(avx, turn(low), turn(high))
+}
+
+/// Two batches' vectors as eight lanes.
+#[inline(always)]
+fn join3(avx: Avx, low: &Vec3x4, high: &Vec3x4) -> Vec3Lanes<F8> {
+    Vec3Lanes {
+        x: F8::join(avx, low.x, high.x),
+        y: F8::join(avx, low.y, high.y),
+        z: F8::join(avx, low.z, high.z),
+    }
 }
 
 /// Two batches' symmetric matrices as eight lanes.
 #[inline(always)]
 fn join_sym(avx: Avx, low: &SymMat3x4, high: &SymMat3x4) -> SymMatLanes<F8> {
-    let join = |l: f32x4, h: f32x4| F8::join(avx, l, h);
     SymMatLanes {
-        xx: join(low.xx, high.xx),
-        yy: join(low.yy, high.yy),
-        zz: join(low.zz, high.zz),
-        xy: join(low.xy, high.xy),
-        xz: join(low.xz, high.xz),
-        yz: join(low.yz, high.yz),
+        xx: F8::join(avx, low.xx, high.xx),
+        yy: F8::join(avx, low.yy, high.yy),
+        zz: F8::join(avx, low.zz, high.zz),
+        xy: F8::join(avx, low.xy, high.xy),
+        xz: F8::join(avx, low.xz, high.xz),
+        yz: F8::join(avx, low.yz, high.yz),
     }
 }
 
@@ -187,131 +195,187 @@ fn split3(v: Vec3Lanes<F8>) -> (Vec3x4, Vec3x4) {
 
 #[cfg(test)]
 mod tests {
-    //! Two batches on eight lanes against each on four: the same velocities, impulses and
-    //! masses, bit for bit, in every pass, with one batch's side turned past the limit that
-    //! makes the mass follow the arms and the other's not.
+    //! Batches on eight lanes against each on four: the same velocities, impulses and masses,
+    //! bit for bit, pass after pass, with a side of one batch turned past the limit that makes
+    //! the mass follow the arms and the other batches' not; and a solve whose overflow runs
+    //! serially, its batches never paired.
 
     use super::*;
     use crate::joint::rows::NO_FEEDBACK;
-    use crate::math::{Mat3, Quat, Vec3};
-    use crate::parallel::SharedSlice;
+    use crate::math::Quat;
+    use crate::parallel::{SharedSlice, Team};
+    use crate::solver::colouring::EMPTY_LANE;
+    use crate::solver::joint_lanes::WideJoints;
     use crate::solver::point_joint::{PointJoint, fill_batch};
+    use crate::solver::test_random::TestRandom;
     use crate::solver::{Motion, Softness, Velocity};
 
-    /// A small deterministic generator.
-    struct Random(u32);
+    const RIGID: Softness = Softness { bias_rate: 12.0, mass_scale: 0.8, impulse_scale: 0.1 };
+    const PASSES: [Pass; 5] = [Pass::WarmStart, Pass::Solve, Pass::Relax, Pass::Solve, Pass::Relax];
 
-    impl Random {
-        fn unit(&mut self) -> f32 {
-            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
-            (self.0 >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-        }
-        fn vec(&mut self, scale: f32) -> Vec3 {
-            Vec3::new(self.unit(), self.unit(), self.unit()) * scale
-        }
-        fn pair(&mut self, scale: f32) -> Motion {
-            let (a, b) = (self.vec(scale), self.vec(scale));
-            Motion { first: [a.x, a.y, a.z, 0.0], second: [b.x, b.y, b.z, 0.0] }
-        }
+    /// Two random 3-vectors, padded as the solver's pairs are.
+    fn random_pair(random: &mut TestRandom, scale: f32) -> Motion {
+        let (a, b) = (random.vec(scale), random.vec(scale));
+        Motion { first: [a.x, a.y, a.z, 0.0], second: [b.x, b.y, b.z, 0.0] }
     }
 
-    /// Sixteen solver bodies (0 the fixed one) with random masses and motions; those in
+    /// `count` solver bodies (0 the fixed one) with random masses and motions; those in
     /// `turned` have turned about 30° this step, the others less than 10°.
-    fn bodies(random: &mut Random, turned: &[usize]) -> (Vec<SolverBody>, Vec<Motion>, Vec<Velocity>) {
-        let mut bodies = vec![SolverBody::FIXED; 16];
+    fn bodies(
+        random: &mut TestRandom,
+        count: usize,
+        turned: &[u32],
+    ) -> (Vec<SolverBody>, Vec<Motion>, Vec<Velocity>) {
+        let mut bodies = vec![SolverBody::FIXED; count];
         for (i, b) in bodies.iter_mut().enumerate().skip(1) {
-            let spread = random.vec(0.5);
-            let inertia = Mat3::from_diagonal(Vec3::new(1.0, 2.0, 1.5) + spread.abs());
-            let frame = Mat3::from_quat(Quat::from_scaled_axis(random.vec(1.5)));
             b.inv_mass = 0.5 + random.unit().abs();
-            b.inv_inertia = frame * inertia.inverse() * frame.transpose();
-            let angle = if turned.contains(&i) { 0.5 } else { 0.1 };
+            b.inv_inertia = random.inertia();
+            let angle = if turned.contains(&(i as u32)) { 0.5 } else { 0.1 };
             b.dq = Quat::from_scaled_axis(random.vec(1.0).normalize() * angle);
         }
-        let motions = (0..16).map(|i| if i == 0 { Motion::default() } else { random.pair(0.2) }).collect();
-        let velocities =
-            (0..16).map(|i| if i == 0 { Velocity::default() } else { random.pair(3.0) }).collect();
+        let pair = |i: usize, random: &mut TestRandom, scale| {
+            if i == 0 { Motion::default() } else { random_pair(random, scale) }
+        };
+        let motions = (0..count).map(|i| pair(i, random, 0.2)).collect();
+        let velocities = (0..count).map(|i| pair(i, random, 3.0)).collect();
         (bodies, motions, velocities)
     }
 
-    /// Batches of joints between bodies 1–7 and 8–15 (one side of the last is the fixed
-    /// body, and the low batch's last lane is empty), sharing no moving body.
-    fn batches(random: &mut Random, bodies: &[SolverBody]) -> (WidePointJoint, WidePointJoint) {
-        let sides = [(1, 2), (3, 4), (5, 0), (6, 7), (8, 9), (10, 11), (12, 13), (0, 14)];
-        let joints: Vec<PointJoint> = sides
-            .iter()
-            .enumerate()
-            .map(|(k, &bodies)| PointJoint {
-                joint: k as u32,
-                bodies,
-                arm_a: random.vec(0.6),
-                arm_b: random.vec(0.6),
-                delta_center: random.vec(1.0),
-                impulse: random.vec(0.3),
-            })
-            .collect();
-        let (mut low, mut high) = (WidePointJoint::default(), WidePointJoint::default());
-        fill_batch(&mut low, &[0, 1, 2, crate::solver::colouring::EMPTY_LANE], &joints, bodies);
-        fill_batch(&mut high, &[4, 5, 6, 7], &joints, bodies);
-        (low, high)
-    }
-
-    fn vec_bits(v: &Vec3x4) -> Vec<u32> {
-        [v.x, v.y, v.z].iter().flat_map(|l| l.to_array()).map(f32::to_bits).collect()
+    /// Joints between `sides`, with random arms, centres and warm-start impulses.
+    fn joints(random: &mut TestRandom, sides: &[(u32, u32)]) -> Vec<PointJoint> {
+        let joint = |(k, &bodies): (usize, &(u32, u32))| PointJoint {
+            joint: k as u32,
+            bodies,
+            arm_a: random.vec(0.6),
+            arm_b: random.vec(0.6),
+            delta_center: random.vec(1.0),
+            impulse: random.vec(0.3),
+        };
+        sides.iter().enumerate().map(joint).collect()
     }
 
     fn batch_bits(w: &WidePointJoint) -> Vec<u32> {
-        let m = &w.mass;
-        let mut bits = vec_bits(&w.impulse);
-        bits.extend([m.xx, m.yy, m.zz, m.xy, m.xz, m.yz].iter().flat_map(|l| l.to_array()).map(f32::to_bits));
-        bits
+        let (i, m) = (&w.impulse, &w.mass);
+        [i.x, i.y, i.z, m.xx, m.yy, m.zz, m.xy, m.xz, m.yz]
+            .iter()
+            .flat_map(|l| l.to_array())
+            .map(f32::to_bits)
+            .collect()
     }
 
     fn velocity_bits(velocities: &[Velocity]) -> Vec<u32> {
         velocities.iter().flat_map(|v| v.first.iter().chain(&v.second)).map(|x| x.to_bits()).collect()
     }
 
+    /// Runs `pass` over `batches` on four lanes (`eight` `None`) or two at a time on eight.
+    fn run(
+        eight: Option<Avx>,
+        pass: Pass,
+        batches: &mut [WidePointJoint],
+        (bodies, motions, velocities): (&[SolverBody], &[Motion], &mut [Velocity]),
+    ) {
+        let shared = SharedSlice::new(velocities);
+        let softness = if pass == Pass::Solve { RIGID } else { NO_FEEDBACK };
+        let inputs = PassInputs {
+            pass,
+            bodies,
+            motions,
+            velocities: &shared,
+            rigid: SoftLanes::splat(softness),
+            inv_h: f32x4::splat(240.0),
+            eight_lanes: eight,
+        };
+        // SAFETY: the batches share no moving body, their sides index the velocities, and this
+        // thread alone holds them.
+        unsafe {
+            match eight {
+                Some(avx) => run_pairs(avx, batches, &inputs),
+                None => batches.iter_mut().for_each(|w| run_batch(w, &inputs)),
+            }
+        }
+    }
+
     #[test]
-    fn two_batches_on_eight_lanes_do_what_each_does_on_four() {
+    fn batches_on_eight_lanes_do_what_each_does_on_four() {
         let Some(avx) = Avx::detect() else {
             panic!("this test runs on x86-64 CPUs with AVX; this one has none")
         };
-        let rigid = Softness { bias_rate: 12.0, mass_scale: 0.8, impulse_scale: 0.1 };
-        // The high batch's side 11 turned past the limit in one case, none in the other, both.
-        for turned in [&[11][..], &[], &[2, 11]] {
-            let mut random = Random(turned.len() as u32 + 7);
-            let (bodies, motions, velocities) = bodies(&mut random, turned);
-            let (low, high) = batches(&mut random, &bodies);
-            for pass in [Pass::WarmStart, Pass::Solve, Pass::Relax] {
-                let softness = if pass == Pass::Solve { rigid } else { NO_FEEDBACK };
-                let run = |eight: Option<Avx>| {
-                    let (mut batches, mut velocities) = (vec![low.clone(), high.clone()], velocities.clone());
-                    let shared = SharedSlice::new(&mut velocities);
-                    let inputs = PassInputs {
-                        pass,
-                        bodies: &bodies,
-                        motions: &motions,
-                        velocities: &shared,
-                        rigid: SoftLanes::splat(softness),
-                        inv_h: f32x4::splat(240.0),
-                        eight_lanes: eight,
-                    };
-                    // SAFETY: the two batches share no moving body, and this thread alone
-                    // holds the velocities.
-                    unsafe {
-                        match eight {
-                            Some(avx) => run_pairs(avx, &mut batches, &inputs),
-                            None => batches.iter_mut().for_each(|w| run_batch(w, &inputs)),
-                        }
+        // Three batches, sharing no moving body: two run on eight lanes, the third on four.
+        // The first's last lane is empty, a side of two lanes is the fixed body.
+        let sides = [
+            [(1, 2), (3, 4), (5, 0)].as_slice(),
+            &[(8, 9), (10, 11), (12, 13), (0, 14)],
+            &[(15, 16), (17, 18), (19, 20), (21, 22)],
+        ];
+        let flat: Vec<(u32, u32)> = sides.concat();
+        // Sides turned past the limit: none; a side B of the second batch; a side A of it;
+        // a side of the first and of the third.
+        for turned in [&[][..], &[11], &[10], &[2, 17]] {
+            let mut random = TestRandom(turned.len() as u32 + 7);
+            let (bodies, motions, velocities) = bodies(&mut random, 23, turned);
+            let joints = joints(&mut random, &flat);
+            let mut first = 0;
+            let batches: Vec<WidePointJoint> = sides
+                .iter()
+                .map(|batch| {
+                    let mut lanes = [EMPTY_LANE; 4];
+                    for (k, lane) in lanes.iter_mut().enumerate().take(batch.len()) {
+                        *lane = (first + k) as u32;
                     }
-                    (batch_bits(&batches[0]), batch_bits(&batches[1]), velocity_bits(&velocities))
-                };
-                let four = run(None);
-                let eight = run(Some(avx));
-                assert_eq!(four, eight, "{pass:?}, turned {turned:?}");
-                // Without AVX-512's registers too.
-                assert_eq!(four, run(Some(avx.without_avx512())), "{pass:?}, turned {turned:?}");
+                    first += batch.len();
+                    let mut w = WidePointJoint::default();
+                    fill_batch(&mut w, &lanes, &joints, &bodies);
+                    w
+                })
+                .collect();
+            let ways = [None, Some(avx), Some(avx.without_avx512())];
+            let mut states = ways.map(|_| (batches.clone(), velocities.clone()));
+            for (p, pass) in PASSES.into_iter().enumerate() {
+                for (way, (batches, velocities)) in ways.iter().zip(&mut states) {
+                    run(*way, pass, batches, (&bodies, &motions, velocities));
+                }
+                let bits = states
+                    .each_ref()
+                    .map(|(b, v)| (b.iter().map(batch_bits).collect::<Vec<_>>(), velocity_bits(v)));
+                assert_eq!(bits[0], bits[1], "pass {p} ({pass:?}), turned {turned:?}");
+                assert_eq!(bits[0], bits[2], "pass {p} ({pass:?}) without AVX-512, turned {turned:?}");
             }
+            // The mass followed the arms in the batches with a turned side, and only there.
+            for (k, batch) in sides.iter().enumerate() {
+                let was_turned = batch.iter().any(|&(a, b)| turned.contains(&a) || turned.contains(&b));
+                let moved = batch_bits(&states[0].0[k])[12..] != batch_bits(&batches[k])[12..];
+                assert_eq!(moved, was_turned, "batch {k}, turned {turned:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_solve_pairs_a_colour_s_batches_and_never_the_serial_ones() {
+        let Some(avx) = Avx::detect() else {
+            panic!("this test runs on x86-64 CPUs with AVX; this one has none")
+        };
+        // A hub joined to 80 bodies, more joints than there are colours, so the last ones
+        // overflow into batches that run one after another; and a chain beside it.
+        let mut sides: Vec<(u32, u32)> = (2..82).map(|k| (1, k)).collect();
+        sides.extend((82..120).map(|k| (k, k + 1)));
+        let mut random = TestRandom(3);
+        let (bodies, motions, velocities) = bodies(&mut random, 121, &[1, 90]);
+        let joints = joints(&mut random, &sides);
+        let movable: Vec<bool> = (0..bodies.len()).map(|i| i > 0).collect();
+        let mut wide = WideJoints::<WidePointJoint>::default();
+        wide.colour(&joints, |j| j.bodies, &movable, 1.0 / 240.0);
+        assert!(!wide.serial_batches().is_empty(), "the hub overflows the colours");
+        wide.share().fill(&Team::alone(), |w, lanes| fill_batch(w, lanes, &joints, &bodies));
+        let ways = [None, Some(avx)];
+        let mut states = ways.map(|_| (wide.clone(), velocities.clone()));
+        for (p, pass) in PASSES.into_iter().enumerate() {
+            for (way, (wide, velocities)) in ways.iter().zip(&mut states) {
+                wide.run(pass, &bodies, &motions, velocities, RIGID, *way);
+            }
+            let bits = states
+                .each_ref()
+                .map(|(w, v)| (w.wide.iter().map(batch_bits).collect::<Vec<_>>(), velocity_bits(v)));
+            assert_eq!(bits[0], bits[1], "pass {p} ({pass:?})");
         }
     }
 }

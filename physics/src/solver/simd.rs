@@ -4,7 +4,8 @@
 //! lane computes bit for bit what the same scalar code would.
 //!
 //! [`Lanes`] names those operations for code written once for four lanes and for eight (two
-//! contact batches side by side on AVX, `avx.rs`); [`Vec3Lanes`] is a 3-vector of either.
+//! contact or plain ball joint batches side by side on AVX, `avx.rs`); [`Vec3Lanes`],
+//! [`SymMatLanes`] and [`QuatLanes`] are 3-vectors, symmetric matrices and rotations of either.
 
 use super::{Vec3Pair, Velocity};
 use crate::math::{Mat3, Quat, Vec3};
