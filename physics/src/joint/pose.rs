@@ -35,36 +35,70 @@ impl PoseSide {
     pub const WORLD: PoseSide = PoseSide { transform: Transform::IDENTITY, local_center: Vec3::ZERO };
 }
 
+/// Where a joint's anchors are: the part of its pose a plain ball joint reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Anchors {
+    /// A's anchor relative to A's centre of mass, world axes.
+    pub arm_a: Vec3,
+    /// B's anchor relative to B's centre of mass, world axes.
+    pub arm_b: Vec3,
+    /// B's centre of mass minus A's.
+    pub delta_center: Vec3,
+}
+
+impl Anchors {
+    /// The anchors `anchor_a` and `anchor_b` (in their bodies' frames) of sides `a` and `b`.
+    #[inline]
+    pub fn new(a: &PoseSide, anchor_a: Vec3, b: &PoseSide, anchor_b: Vec3) -> Anchors {
+        let center_a = a.transform.transform_point(a.local_center);
+        let center_b = b.transform.transform_point(b.local_center);
+        Anchors {
+            arm_a: a.transform.rotation * (anchor_a - a.local_center),
+            arm_b: b.transform.rotation * (anchor_b - b.local_center),
+            delta_center: center_b - center_a,
+        }
+    }
+}
+
+/// Joint `j`'s two sides with their bodies (by slot in `bodies`) where they are now.
+#[inline]
+fn sides(j: &Joint, bodies: &[Body]) -> (PoseSide, PoseSide) {
+    let side = |body: u32| {
+        if body == NONE {
+            PoseSide::WORLD
+        } else {
+            let b = &bodies[body as usize];
+            PoseSide { transform: b.transform, local_center: b.local_center }
+        }
+    };
+    (side(j.body_a), side(j.body_b))
+}
+
 impl JointPose {
     /// Joint `j`'s pose with its sides' bodies (by slot in `bodies`) where they are now.
     pub fn of(j: &Joint, bodies: &[Body]) -> JointPose {
-        let side = |body: u32| {
-            if body == NONE {
-                PoseSide::WORLD
-            } else {
-                let b = &bodies[body as usize];
-                PoseSide { transform: b.transform, local_center: b.local_center }
-            }
-        };
-        JointPose::new(
-            &side(j.body_a),
-            (j.frame_a.anchor, j.frame_a.rotation),
-            &side(j.body_b),
-            (j.frame_b.anchor, j.frame_b.rotation),
-        )
+        let (a, b) = sides(j, bodies);
+        JointPose::new(&a, (j.frame_a.anchor, j.frame_a.rotation), &b, (j.frame_b.anchor, j.frame_b.rotation))
+    }
+
+    /// What [`JointPose::of`] gives of the anchors alone, the same bits: the arms and the
+    /// centres' offset, without turning the frames, which a plain ball joint never reads (the
+    /// poses of its fill were a twentieth of the joint grid's instructions, some 30 % of them
+    /// the frames).
+    pub fn anchors_of(j: &Joint, bodies: &[Body]) -> Anchors {
+        let (a, b) = sides(j, bodies);
+        Anchors::new(&a, j.frame_a.anchor, &b, j.frame_b.anchor)
     }
 
     /// The pose of frames `(anchor, rotation)` on sides `a` and `b`.
     pub fn new(a: &PoseSide, frame_a: (Vec3, Quat), b: &PoseSide, frame_b: (Vec3, Quat)) -> JointPose {
-        let (qa, qb) = (a.transform.rotation, b.transform.rotation);
-        let center_a = a.transform.transform_point(a.local_center);
-        let center_b = b.transform.transform_point(b.local_center);
+        let Anchors { arm_a, arm_b, delta_center } = Anchors::new(a, frame_a.0, b, frame_b.0);
         JointPose {
-            arm_a: qa * (frame_a.0 - a.local_center),
-            arm_b: qb * (frame_b.0 - b.local_center),
-            delta_center: center_b - center_a,
-            frame_a: qa * frame_a.1,
-            frame_b: qb * frame_b.1,
+            arm_a,
+            arm_b,
+            delta_center,
+            frame_a: a.transform.rotation * frame_a.1,
+            frame_b: b.transform.rotation * frame_b.1,
         }
     }
 

@@ -379,10 +379,10 @@ impl SharedJoints<'_> {
             // SAFETY: each block of the list is one member's in this stage.
             for p in unsafe { self.point_list.slice_mut(block) } {
                 let j = &joints[p.joint as usize];
-                let pose = JointPose::of(j, bodies);
-                p.arm_a = pose.arm_a;
-                p.arm_b = pose.arm_b;
-                p.delta_center = pose.delta_center;
+                let anchors = JointPose::anchors_of(j, bodies);
+                p.arm_a = anchors.arm_a;
+                p.arm_b = anchors.arm_b;
+                p.delta_center = anchors.delta_center;
                 p.impulse = if self.warm_starting { j.impulses.point } else { Vec3::ZERO };
             }
         });
