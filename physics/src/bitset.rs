@@ -88,6 +88,12 @@ impl BitSet {
         self.words[k]
     }
 
+    /// Word `k` of the set, or no bits past the set's last word.
+    #[inline]
+    pub fn word_or_empty(&self, k: usize) -> u64 {
+        self.words.get(k).copied().unwrap_or(0)
+    }
+
     /// The index of the first set bit at or after `start`, for walking a set while changing it.
     pub fn next_from(&self, start: usize) -> Option<usize> {
         let mut k = start / 64;

@@ -115,6 +115,20 @@ const QUIET: u8 = 16;
 /// preparation reads no contact.
 pub(super) const POINTS_SHIFT: u8 = 5;
 
+/// Bit `j` set where `wanted(status[j])` (of at most 64 status bytes): the tests are
+/// independent, so they run without a branch each, where a branch a contact on whether it is
+/// quiet or touching follows no pattern from one contact to the next.
+#[inline(always)]
+pub(super) fn status_bits(status: &[u8], wanted: impl Fn(u8) -> bool) -> u64 {
+    debug_assert!(status.len() <= 64);
+    status.iter().enumerate().fold(0, |bits, (j, &s)| bits | u64::from(wanted(s)) << j)
+}
+
+/// The lowest `n` bits set (all 64 from `n` = 64 on).
+pub(super) fn low_bits(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
 /// The contact's flags after its update, as bits, and its manifold's point count.
 fn contact_status(c: &Contact) -> u8 {
     let flags = (c.touching as u8 * TOUCHING)
@@ -451,9 +465,9 @@ impl World {
         // Most pairs of a busy pile were apart last step and still are: their bounds tell
         // (`within_reach`), and nothing of the contact changes (what the full update below
         // would find, from the same bounds), so its 384 bytes are not read.
-        let stays_quiet = |id: usize, status: u8| {
+        let stays_quiet = |id: usize| {
             let (a, b) = pairs[id];
-            if status != QUIET || b == TERRAIN {
+            if b == TERRAIN {
                 return false;
             }
             let (ba, bb) = (&bodies[a as usize], &bodies[b as usize]);
@@ -512,15 +526,32 @@ impl World {
                         &mut flagged_blocks.slice_mut(start / CONTACT_BLOCK..start / CONTACT_BLOCK + 1)[0]
                     };
                     flagged.clear();
+                    // A word of contacts at a time: which are quiet comes from their status
+                    // bytes as one mask, and the quick check's verdict joins the mask of those
+                    // that need the full update, rather than two branches a contact whose
+                    // outcomes follow no pattern (a fifth of the rain's mispredicted branches).
+                    debug_assert_eq!(chunk.start % 64, 0, "a chunk starts a word of the awake set");
                     let mut full = [0u32; CONTACT_BLOCK];
                     let mut count = 0;
-                    awake.for_each_in(chunk, |id| {
-                        let local = id - block.start;
-                        if !stays_quiet(id, block_status[local]) {
-                            full[count] = local as u32;
-                            count += 1;
+                    for k in chunk.start / 64..chunk.end.div_ceil(64) {
+                        let word_start = k * 64;
+                        let word_status = &block_status[word_start - block.start..];
+                        let word_status = &word_status[..word_status.len().min(64)];
+                        let awake_word = awake.word_or_empty(k) & low_bits(chunk.end - word_start);
+                        let quiet = status_bits(word_status, |s| s == QUIET);
+                        let mut need = awake_word & !quiet;
+                        let mut candidates = awake_word & quiet;
+                        while candidates != 0 {
+                            let j = candidates.trailing_zeros();
+                            candidates &= candidates - 1;
+                            need |= u64::from(!stays_quiet(word_start + j as usize)) << j;
                         }
-                    });
+                        while need != 0 {
+                            full[count] = (word_start - block.start) as u32 + need.trailing_zeros();
+                            count += 1;
+                            need &= need - 1;
+                        }
+                    }
                     let full = &full[..count];
                     for (k, &local) in full.iter().enumerate() {
                         if let Some(&ahead) = full.get(k + PREFETCH_AHEAD) {
@@ -1183,6 +1214,16 @@ mod tests {
     use super::*;
     use crate::body::BodyDesc;
     use crate::scene::builtin;
+
+    #[test]
+    fn status_bits_mark_the_wanted_bytes_and_low_bits_the_first_n() {
+        let status: Vec<u8> = (0..64).map(|j| if j % 3 == 0 { QUIET } else { TOUCHING }).collect();
+        let quiet = status_bits(&status, |s| s == QUIET);
+        assert_eq!(quiet, (0..64).filter(|j| j % 3 == 0).fold(0, |bits, j| bits | 1u64 << j));
+        assert_eq!(status_bits(&status[..5], |s| s == TOUCHING), 0b10110);
+        assert_eq!(status_bits(&[], |_| true), 0);
+        assert_eq!((low_bits(0), low_bits(3), low_bits(64), low_bits(200)), (0, 0b111, u64::MAX, u64::MAX));
+    }
 
     /// A pair [`within_reach`] rules out gets no manifold point from a full collision: over
     /// random poses of every kind of shape against every other, near enough that their tight
