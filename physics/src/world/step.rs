@@ -465,6 +465,7 @@ impl World {
         // Most pairs of a busy pile were apart last step and still are: their bounds tell
         // (`within_reach`), and nothing of the contact changes (what the full update below
         // would find, from the same bounds), so its 384 bytes are not read.
+        // For a contact whose status byte says `QUIET` (the caller picks those).
         let stays_quiet = |id: usize| {
             let (a, b) = pairs[id];
             if b == TERRAIN {
@@ -538,6 +539,10 @@ impl World {
                         let word_status = &block_status[word_start - block.start..];
                         let word_status = &word_status[..word_status.len().min(64)];
                         let awake_word = awake.word_or_empty(k) & low_bits(chunk.end - word_start);
+                        // A sleeping word costs its load alone, as it did contact by contact.
+                        if awake_word == 0 {
+                            continue;
+                        }
                         let quiet = status_bits(word_status, |s| s == QUIET);
                         let mut need = awake_word & !quiet;
                         let mut candidates = awake_word & quiet;
@@ -1303,6 +1308,30 @@ mod tests {
                 assert_eq!(world.contacts.bodies[id], (c.body_a, c.body_b), "{when}: contact {id}'s bodies");
             }
         }
+    }
+
+    /// A quiet pair that comes within reach gets its full update: two balls drifting together
+    /// are a quiet pair for many steps (their fat boxes overlap, their bounds keep them out of
+    /// reach), then begin touching rather than pass through each other.
+    #[test]
+    fn a_quiet_pair_that_comes_within_reach_begins_touching() {
+        let settings = StepSettings { gravity: Vec3::ZERO, sleep_enabled: false, ..StepSettings::default() };
+        let mut world = World::new(settings).expect("valid settings");
+        let ball = Shape::sphere(0.5).expect("a ball");
+        world.create_body(&BodyDesc::dynamic(ball.clone(), Vec3::ZERO)).expect("ball a");
+        // 0.15 m apart: within the fat boxes' margins, beyond the speculative reach.
+        let mut drifting = BodyDesc::dynamic(ball, Vec3::new(1.15, 0.0, 0.0));
+        drifting.linear_velocity = Vec3::new(-0.3, 0.0, 0.0);
+        world.create_body(&drifting).expect("ball b");
+        let (mut quiet_steps, mut touched) = (0, false);
+        for _ in 0..60 {
+            world.step();
+            let status = world.scratch.contact_status.first().copied();
+            quiet_steps += usize::from(status == Some(QUIET));
+            touched |= world.contacts.contacts.first().is_some_and(|c| c.touching);
+        }
+        assert!(quiet_steps >= 10, "the pair was quiet for {quiet_steps} steps only");
+        assert!(touched, "the balls never touched");
     }
 
     #[test]
