@@ -88,10 +88,19 @@ impl BitSet {
         self.words[k]
     }
 
-    /// Word `k` of the set, or no bits past the set's last word.
+    /// Calls `f(word_start, bits)` for each word of the set with a bit in `range` (which starts
+    /// a word), its bits outside `range` cleared, ascending: for walks that test 64 members at
+    /// a time. A word with none of `range`'s bits costs its load alone.
     #[inline]
-    pub fn word_or_empty(&self, k: usize) -> u64 {
-        self.words.get(k).copied().unwrap_or(0)
+    pub fn for_each_word_in(&self, range: std::ops::Range<usize>, mut f: impl FnMut(usize, u64)) {
+        debug_assert_eq!(range.start % 64, 0, "a range starts a word");
+        for k in range.start / 64..range.end.div_ceil(64) {
+            let word_start = k * 64;
+            let bits = self.words.get(k).copied().unwrap_or(0) & low_bits(range.end - word_start);
+            if bits != 0 {
+                f(word_start, bits);
+            }
+        }
     }
 
     /// The index of the first set bit at or after `start`, for walking a set while changing it.
@@ -130,6 +139,11 @@ impl Iterator for Ones<'_> {
     }
 }
 
+/// The lowest `n` bits set (all 64 from `n` = 64 on).
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +180,20 @@ mod tests {
             let expected: Vec<usize> = all.iter().copied().filter(|i| (start..end).contains(i)).collect();
             assert_eq!(got, expected, "{start}..{end}");
         }
+        // A word at a time: the same bits, words without any skipped, past the set's end too.
+        assert!(b.word_count() * 64 < 5000);
+        for (start, end) in [(0, 1024), (0, 64), (64, 512), (64, 70), (128, 129), (640, 5000), (0, 0)] {
+            let mut got = Vec::new();
+            b.for_each_word_in(start..end, |word_start, mut bits| {
+                assert!(bits != 0 && word_start % 64 == 0);
+                while bits != 0 {
+                    got.push(word_start + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+            });
+            let expected: Vec<usize> = all.iter().copied().filter(|i| (start..end).contains(i)).collect();
+            assert_eq!(got, expected, "words of {start}..{end}");
+        }
+        assert_eq!((low_bits(0), low_bits(3), low_bits(64), low_bits(200)), (0, 0b111, u64::MAX, u64::MAX));
     }
 }

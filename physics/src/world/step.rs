@@ -124,11 +124,6 @@ pub(super) fn status_bits(status: &[u8], wanted: impl Fn(u8) -> bool) -> u64 {
     status.iter().enumerate().fold(0, |bits, (j, &s)| bits | u64::from(wanted(s)) << j)
 }
 
-/// The lowest `n` bits set (all 64 from `n` = 64 on).
-pub(super) fn low_bits(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-}
-
 /// The contact's flags after its update, as bits, and its manifold's point count.
 fn contact_status(c: &Contact) -> u8 {
     let flags = (c.touching as u8 * TOUCHING)
@@ -530,19 +525,13 @@ impl World {
                     // A word of contacts at a time: which are quiet comes from their status
                     // bytes as one mask, and the quick check's verdict joins the mask of those
                     // that need the full update, rather than two branches a contact whose
-                    // outcomes follow no pattern (a fifth of the rain's mispredicted branches).
-                    debug_assert_eq!(chunk.start % 64, 0, "a chunk starts a word of the awake set");
+                    // outcomes follow no pattern (the rain's step: 5.5 % fewer mispredicted
+                    // branches). A chunk starts a word: blocks and chunks are whole blocks.
                     let mut full = [0u32; CONTACT_BLOCK];
                     let mut count = 0;
-                    for k in chunk.start / 64..chunk.end.div_ceil(64) {
-                        let word_start = k * 64;
-                        let word_status = &block_status[word_start - block.start..];
-                        let word_status = &word_status[..word_status.len().min(64)];
-                        let awake_word = awake.word_or_empty(k) & low_bits(chunk.end - word_start);
-                        // A sleeping word costs its load alone, as it did contact by contact.
-                        if awake_word == 0 {
-                            continue;
-                        }
+                    awake.for_each_word_in(chunk, |word_start, awake_word| {
+                        let local = word_start - block.start;
+                        let word_status = &block_status[local..block_status.len().min(local + 64)];
                         let quiet = status_bits(word_status, |s| s == QUIET);
                         let mut need = awake_word & !quiet;
                         let mut candidates = awake_word & quiet;
@@ -552,11 +541,11 @@ impl World {
                             need |= u64::from(!stays_quiet(word_start + j as usize)) << j;
                         }
                         while need != 0 {
-                            full[count] = (word_start - block.start) as u32 + need.trailing_zeros();
+                            full[count] = local as u32 + need.trailing_zeros();
                             count += 1;
                             need &= need - 1;
                         }
-                    }
+                    });
                     let full = &full[..count];
                     for (k, &local) in full.iter().enumerate() {
                         if let Some(&ahead) = full.get(k + PREFETCH_AHEAD) {
@@ -1221,13 +1210,12 @@ mod tests {
     use crate::scene::builtin;
 
     #[test]
-    fn status_bits_mark_the_wanted_bytes_and_low_bits_the_first_n() {
+    fn status_bits_mark_the_wanted_bytes() {
         let status: Vec<u8> = (0..64).map(|j| if j % 3 == 0 { QUIET } else { TOUCHING }).collect();
         let quiet = status_bits(&status, |s| s == QUIET);
         assert_eq!(quiet, (0..64).filter(|j| j % 3 == 0).fold(0, |bits, j| bits | 1u64 << j));
         assert_eq!(status_bits(&status[..5], |s| s == TOUCHING), 0b10110);
         assert_eq!(status_bits(&[], |_| true), 0);
-        assert_eq!((low_bits(0), low_bits(3), low_bits(64), low_bits(200)), (0, 0b111, u64::MAX, u64::MAX));
     }
 
     /// A pair [`within_reach`] rules out gets no manifold point from a full collision: over

@@ -5,7 +5,7 @@
 //! threads.
 
 use super::World;
-use super::step::{FIXED_SLOT, POINTS_SHIFT, TOUCHING, helpers_for, low_bits, status_bits};
+use super::step::{FIXED_SLOT, POINTS_SHIFT, TOUCHING, helpers_for, status_bits};
 use crate::bitset::BitSet;
 use crate::narrowphase::TERRAIN;
 use crate::parallel::{SharedSlice, run_team};
@@ -110,22 +110,16 @@ impl World {
 /// whose status byte says touching, in contact order: a word of contacts at a time, the
 /// touching ones found from their status bytes as one mask.
 fn for_each_touching(awake: &BitSet, status: &[u8], range: Range<usize>, mut visit: impl FnMut(usize)) {
-    debug_assert_eq!(range.start % 64, 0, "a range starts a word of the awake set");
     debug_assert!(range.end <= status.len(), "a status byte per contact slot");
-    for k in range.start / 64..range.end.div_ceil(64) {
-        let word_start = k * 64;
-        let awake_word = awake.word_or_empty(k) & low_bits(range.end - word_start);
-        // A sleeping word costs its load alone, as it did contact by contact.
-        if awake_word == 0 {
-            continue;
-        }
-        let word_status = &status[word_start..range.end.min(word_start + 64)];
+    let end = range.end;
+    awake.for_each_word_in(range, |word_start, awake_word| {
+        let word_status = &status[word_start..end.min(word_start + 64)];
         let mut touching = awake_word & status_bits(word_status, |s| s & TOUCHING != 0);
         while touching != 0 {
             visit(word_start + touching.trailing_zeros() as usize);
             touching &= touching - 1;
         }
-    }
+    });
 }
 
 #[cfg(test)]
