@@ -47,15 +47,16 @@ pub(crate) struct Batches {
     pub serial: Range<usize>,
     /// Per colour, per part of the solver bodies ([`BodyParts`]), the batch where the colour's
     /// contacts of that part begin (the batch holding the first, which may end the part before's).
-    /// A colour's contacts go part by part, by a contact's first movable body.
+    /// A colour's contacts go part by part, by a contact's first movable body; within a part,
+    /// those that cross to another part come last.
     pub part_starts: Vec<usize>,
     /// Colours in use, one bit each, per solver body.
     body_colours: Vec<u64>,
-    /// Per contact, its colour, part and point count as one sort key ([`sort_key`]), or
+    /// Per contact, its colour, part, crossing and point count as one sort key ([`sort_key`]), or
     /// `NO_KEY` in the overflow.
     keys: Vec<u16>,
-    /// The coloured contacts sorted by key, stably: colour by colour, part by part within, by
-    /// point count within that.
+    /// The coloured contacts sorted by key, stably: colour by colour, part by part within, the
+    /// part's own before those that cross, by point count within those.
     order: Vec<u32>,
     /// Contacts that found no free colour (a body with more than `COLOURS` contacts).
     overflow: Vec<u32>,
@@ -74,14 +75,28 @@ const POINT_COUNTS: usize = MAX_MANIFOLD_POINTS + 1;
 /// The key of an overflowing contact.
 const NO_KEY: u16 = u16::MAX;
 
-// Sort keys of every colour's parts' point counts fit in a `u16`, below `NO_KEY`.
-const _: () = assert!(COLOURS * MAX_PARTS * POINT_COUNTS < NO_KEY as usize);
+/// Sort keys of one part of one colour: its contacts within the part, then those that cross
+/// to another part (their two movable bodies in different parts), each by point count.
+///
+/// A crossing contact reads and writes a velocity the other part's member last wrote, a
+/// miss from the other core that the batch waits for. Spread through a part's contacts in
+/// contact order, the rain's 3 % crossing contacts put one in about a fifth of its batch
+/// pairs; kept together at the part's end, they fill few. The two-thread step took 1–3 % less
+/// time on the rain, the tumbler and the 3D pyramid (paired medians of 6–8 alternating runs,
+/// `step_count <scene> 100 150 --threads 2`, the Intel Xeon, 2026-11-29); at the part's start
+/// it measured the same as at its end. Alone, no contact crosses: one part.
+const PART_KEYS: usize = 2 * POINT_COUNTS;
 
-/// The sort key of a contact of colour `colour`, in part `part` of `parts`, with `points`
-/// manifold points: colours in order, parts in order within each, point counts within those.
-fn sort_key(colour: usize, part: usize, parts: usize, points: u8) -> u16 {
+// Sort keys of every colour's parts' point counts fit in a `u16`, below `NO_KEY`.
+const _: () = assert!(COLOURS * MAX_PARTS * PART_KEYS < NO_KEY as usize);
+
+/// The sort key of a contact of colour `colour`, in part `part` of `parts`, crossing to
+/// another part or not, with `points` manifold points: colours in order, parts in order within
+/// each, a part's contacts within it before those that cross, point counts within those.
+fn sort_key(colour: usize, part: usize, parts: usize, crossing: bool, points: u8) -> u16 {
     debug_assert!(usize::from(points) < POINT_COUNTS, "{points} manifold points");
-    ((colour * parts + part) * POINT_COUNTS + usize::from(points).min(POINT_COUNTS - 1)) as u16
+    let points = usize::from(points).min(POINT_COUNTS - 1);
+    ((colour * parts + part) * PART_KEYS + usize::from(crossing) * POINT_COUNTS + points) as u16
 }
 
 impl Batches {
@@ -98,7 +113,8 @@ impl Batches {
     /// then holds batches of two colours.
     ///
     /// Within a colour, contacts go part by part of `parts` (by the part of the contact's first
-    /// movable body), and by point count within a part: the order a team's members find their
+    /// movable body), a part's own contacts before those that cross to another part
+    /// ([`PART_KEYS`]), and by point count within those: the order a team's members find their
     /// own bodies in ([`Batches::part_starts`]). The colours are the same for any parts.
     pub fn build_in_pairs(
         &mut self,
@@ -140,7 +156,7 @@ impl Batches {
     }
 
     /// Colours and batches `pairs`: greedy colours in contact order, then one counting sort
-    /// by (colour, part, point count), stable in contact order, cut into batches. (Pushing
+    /// by (colour, part, crossing, point count), stable in contact order, cut into batches. (Pushing
     /// each contact onto its colour's list and ordering each list by point count afterwards
     /// took a third more instructions: 3D pyramid, 15 500 contacts.)
     fn build_batches(
@@ -159,7 +175,7 @@ impl Batches {
         // Taken out of `self` for the colouring pass, a method of `self`, to fill.
         let mut key_counts = std::mem::take(&mut self.key_counts);
         key_counts.clear();
-        key_counts.resize(COLOURS * part_count * POINT_COUNTS, 0);
+        key_counts.resize(COLOURS * part_count * PART_KEYS, 0);
         // One thread's single part keeps the loop it had before parts.
         if part_count == 1 {
             self.colour_in_order::<false>(pairs, movable, points, parts, &mut key_counts);
@@ -188,7 +204,7 @@ impl Batches {
         self.colours.clear();
         self.part_starts.clear();
         let run_end =
-            |colour: usize, part: usize| starts[(colour * part_count + part + 1) * POINT_COUNTS - 1] as usize;
+            |colour: usize, part: usize| starts[(colour * part_count + part + 1) * PART_KEYS - 1] as usize;
         let mut begin = 0;
         for colour in 0..COLOURS {
             let end = run_end(colour, part_count - 1);
@@ -253,8 +269,13 @@ impl Batches {
             if movable[b] {
                 self.body_colours[b] |= bit;
             }
-            let part = if SPLIT { parts.of(if movable[a] { a } else { b } as u32) } else { 0 };
-            let key = sort_key(colour, part, part_count, points[index]);
+            let (part, crossing) = if SPLIT {
+                let part = parts.of(if movable[a] { a } else { b } as u32);
+                (part, movable[a] && movable[b] && parts.of(b as u32) != part)
+            } else {
+                (0, false)
+            };
+            let key = sort_key(colour, part, part_count, crossing, points[index]);
             key_counts[usize::from(key)] += 1;
             self.keys.push(key);
         }
@@ -423,8 +444,9 @@ mod tests {
     fn parts_order_each_colours_contacts_and_change_nothing_else() {
         // Random pairs over many bodies, in one to four parts (one empty), in pairs of
         // batches: each colour holds the contacts it holds without parts, part by part (by
-        // the first movable body), by point count within a part, in contact order within
-        // that; and each part's start is the batch that holds its first contact.
+        // the first movable body), within a part those whose other movable body is in the part
+        // before those that cross to another, by point count within those, in contact order
+        // within that; and each part's start is the batch that holds its first contact.
         let mut state = 3u32;
         for starts in [&[][..], &[700], &[250, 250, 1400], &[100, 900, 1500]] {
             let parts = BodyParts::new(starts);
@@ -439,12 +461,19 @@ mod tests {
                 let (a, b) = pairs[k as usize];
                 parts.of(if movable[a as usize] { a } else { b })
             };
+            let crossing = |k: u32| {
+                let (a, b) = pairs[k as usize];
+                movable[a as usize] && movable[b as usize] && parts.of(a) != parts.of(b)
+            };
+            if parts.count() > 1 {
+                assert!((0..pairs.len() as u32).any(crossing), "the random pairs cross parts");
+            }
             for (c, colour) in split.colours.iter().enumerate() {
                 let contacts = |b: &Batches| -> Vec<u32> {
                     b.lanes[colour.clone()].iter().flatten().copied().filter(|&l| l != EMPTY_LANE).collect()
                 };
                 let (mut want, got) = (contacts(&whole), contacts(&split));
-                want.sort_by_key(|&k| (part_of(k), points[k as usize], k));
+                want.sort_by_key(|&k| (part_of(k), crossing(k), points[k as usize], k));
                 assert_eq!(got, want, "colour {c} of {starts:?}");
                 for part in 0..parts.count() {
                     let first = split.part_starts[c * parts.count() + part];
