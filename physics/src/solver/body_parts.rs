@@ -46,8 +46,9 @@ impl<'a> BodyParts<'a> {
     /// The part of solver body `index`.
     #[inline]
     pub fn of(&self, index: u32) -> usize {
-        // A few parts at most: a scan beats a binary search.
-        self.starts.iter().take_while(|&&start| index >= start).count()
+        // A few parts at most: a count of the starts at or below beats a search, and has no
+        // branch that depends on the index (the starts ascend, so it is the scan's count).
+        self.starts.iter().map(|&start| usize::from(index >= start)).sum()
     }
 }
 
