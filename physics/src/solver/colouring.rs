@@ -87,16 +87,22 @@ const NO_KEY: u16 = u16::MAX;
 /// it measured the same as at its end. Alone, no contact crosses: one part.
 const PART_KEYS: usize = 2 * POINT_COUNTS;
 
-// Sort keys of every colour's parts' point counts fit in a `u16`, below `NO_KEY`.
+// Sort keys of every colour's parts' crossings and point counts fit in a `u16`, below `NO_KEY`.
 const _: () = assert!(COLOURS * MAX_PARTS * PART_KEYS < NO_KEY as usize);
+
+/// Sort keys of a part of a colour for `parts` parts: one part has no crossing contacts.
+fn part_keys(parts: usize) -> usize {
+    if parts > 1 { PART_KEYS } else { POINT_COUNTS }
+}
 
 /// The sort key of a contact of colour `colour`, in part `part` of `parts`, crossing to
 /// another part or not, with `points` manifold points: colours in order, parts in order within
 /// each, a part's contacts within it before those that cross, point counts within those.
 fn sort_key(colour: usize, part: usize, parts: usize, crossing: bool, points: u8) -> u16 {
     debug_assert!(usize::from(points) < POINT_COUNTS, "{points} manifold points");
+    debug_assert!(parts > 1 || !crossing, "a crossing contact with one part");
     let points = usize::from(points).min(POINT_COUNTS - 1);
-    ((colour * parts + part) * PART_KEYS + usize::from(crossing) * POINT_COUNTS + points) as u16
+    ((colour * parts + part) * part_keys(parts) + usize::from(crossing) * POINT_COUNTS + points) as u16
 }
 
 impl Batches {
@@ -156,9 +162,9 @@ impl Batches {
     }
 
     /// Colours and batches `pairs`: greedy colours in contact order, then one counting sort
-    /// by (colour, part, crossing, point count), stable in contact order, cut into batches. (Pushing
-    /// each contact onto its colour's list and ordering each list by point count afterwards
-    /// took a third more instructions: 3D pyramid, 15 500 contacts.)
+    /// by (colour, part, crossing, point count), stable in contact order, cut into batches.
+    /// (Pushing each contact onto its colour's list and ordering each list by point count
+    /// afterwards took a third more instructions: 3D pyramid, 15 500 contacts.)
     fn build_batches(
         &mut self,
         pairs: &[(u32, u32)],
@@ -175,7 +181,7 @@ impl Batches {
         // Taken out of `self` for the colouring pass, a method of `self`, to fill.
         let mut key_counts = std::mem::take(&mut self.key_counts);
         key_counts.clear();
-        key_counts.resize(COLOURS * part_count * PART_KEYS, 0);
+        key_counts.resize(COLOURS * part_count * part_keys(part_count), 0);
         // One thread's single part keeps the loop it had before parts.
         if part_count == 1 {
             self.colour_in_order::<false>(pairs, movable, points, parts, &mut key_counts);
@@ -203,8 +209,9 @@ impl Batches {
         self.lanes.clear();
         self.colours.clear();
         self.part_starts.clear();
-        let run_end =
-            |colour: usize, part: usize| starts[(colour * part_count + part + 1) * PART_KEYS - 1] as usize;
+        let run_end = |colour: usize, part: usize| {
+            starts[(colour * part_count + part + 1) * part_keys(part_count) - 1] as usize
+        };
         let mut begin = 0;
         for colour in 0..COLOURS {
             let end = run_end(colour, part_count - 1);

@@ -28,8 +28,12 @@ const PART_RUNS: usize = 2;
 /// Runs of every part.
 const RUNS: usize = PART_RUNS * MAX_PARTS;
 
-/// Most bins on either side of a boundary between parts whose bodies count as near it.
-const MOST_NEAR_BINS: usize = 32;
+// A bin's run is a byte.
+const _: () = assert!(RUNS <= u8::MAX as usize + 1);
+
+/// Most bins on either side of a boundary between parts whose bodies count as near it: an
+/// eighth of the bins, so that with the most parts a part is not all near.
+const MOST_NEAR_BINS: usize = BINS / MAX_PARTS;
 
 /// Where the awake bodies' centres were at the last split: the axis they spread most along,
 /// and the bins across their extent on it.
@@ -64,7 +68,7 @@ impl Guide {
 }
 
 /// One block of the awake list in the split: its bodies' bins counted, the box of their
-/// centres, and where its bodies of each part go.
+/// centres, and where its bodies of each run go.
 #[derive(Clone, Debug)]
 struct SplitBlock {
     histogram: [u32; BINS],
@@ -72,6 +76,8 @@ struct SplitBlock {
     high: Vec3,
     /// The sum of its bodies' bounding radii.
     radii: f32,
+    /// Per run (part `p`'s runs are `PART_RUNS * p` and the one after), the place in the
+    /// ordered list of this block's first body of that run.
     bases: [u32; RUNS],
 }
 
@@ -81,11 +87,13 @@ impl Default for SplitBlock {
     }
 }
 
-/// What one member decides between the two passes: each bin's part and run (the part's
-/// `PART_RUNS` runs in part order), and the next guide.
+/// What one member decides between the two passes: each bin's part and run, and the next
+/// guide.
 #[derive(Clone, Debug)]
 struct SplitPlan {
     part_of_bin: [u8; BINS],
+    /// `PART_RUNS * part`, plus one for a bin near a boundary between parts: the runs in
+    /// solver order.
     run_of_bin: [u8; BINS],
     guide: Option<Guide>,
 }
@@ -194,18 +202,24 @@ fn cut(blocks: &mut [SplitBlock], plan: &mut SplitPlan, starts: &mut Vec<u32>, c
     let near = near_bins(plan.guide, radii / count.max(1) as f32);
     let mut boundaries = [0usize; MAX_PARTS];
     let mut boundary_count = 0;
-    for p in 1..parts {
-        let below = |bin: &usize| usize::from(plan.part_of_bin[*bin]) < p && totals[*bin] > 0;
-        let above = |bin: &usize| usize::from(plan.part_of_bin[*bin]) >= p && totals[*bin] > 0;
-        if let (Some(last), Some(first)) = ((0..BINS).rev().find(below), (0..BINS).find(above)) {
-            boundaries[boundary_count] = last + 1 + first;
-            boundary_count += 1;
+    if near > 0 {
+        // The parts' bins ascend: a boundary is where the part changes between one occupied
+        // bin and the next.
+        let mut occupied = (0..BINS).filter(|&bin| totals[bin] > 0);
+        if let Some(mut last) = occupied.next() {
+            for bin in occupied {
+                if plan.part_of_bin[bin] != plan.part_of_bin[last] {
+                    boundaries[boundary_count] = last + 1 + bin;
+                    boundary_count += 1;
+                }
+                last = bin;
+            }
         }
     }
     for bin in 0..BINS {
         let middle = 2 * bin + 1;
         let by_boundary = boundaries[..boundary_count].iter().any(|&b| middle.abs_diff(b) <= 2 * near);
-        plan.run_of_bin[bin] = PART_RUNS as u8 * plan.part_of_bin[bin] + u8::from(near > 0 && by_boundary);
+        plan.run_of_bin[bin] = PART_RUNS as u8 * plan.part_of_bin[bin] + u8::from(by_boundary);
     }
     // Each block's bodies of a run follow those of the blocks before.
     let mut running = [0u32; RUNS];
@@ -325,7 +339,7 @@ impl World {
                         // The places are the plan's sums, and the writes below unchecked.
                         assert!(place < count, "place {place} of {count} awake bodies");
                         let body = awake[k];
-                        // SAFETY: the plan gives each block's bodies of each part places of their
+                        // SAFETY: the plan gives each block's bodies of each run places of their
                         // own (the blocks before hold the places before), so each place of the
                         // ordered list, and the flag of its solver index, is written by one block;
                         // the awake list holds each body once, so its solver index is written
@@ -383,6 +397,21 @@ mod tests {
             .collect()
     }
 
+    /// Where each cut between neighbouring parts (their `x`, as [`xs_by_part`] gives them)
+    /// lies: midway between the last body of one and the first of the next. Asserts that
+    /// the parts do not overlap.
+    fn cuts(parts: &[Vec<f32>]) -> Vec<f32> {
+        parts
+            .windows(2)
+            .map(|pair| {
+                let last = pair[0].iter().copied().fold(f32::MIN, f32::max);
+                let first = pair[1].iter().copied().fold(f32::MAX, f32::min);
+                assert!(last < first, "a part reaches {last}, the next starts at {first}");
+                (last + first) / 2.0
+            })
+            .collect()
+    }
+
     #[test]
     fn a_team_cuts_the_bodies_into_equal_parts_along_their_widest_spread() {
         for threads in [2, 3] {
@@ -397,20 +426,16 @@ mod tests {
             let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
             let want: &[usize] = if threads == 2 { &[1000, 1000] } else { &[680, 660, 660] };
             assert_eq!(sizes, want, "{threads} threads");
-            for pair in parts.windows(2) {
-                let last = pair[0].iter().copied().fold(f32::MIN, f32::max);
-                let first = pair[1].iter().copied().fold(f32::MAX, f32::min);
-                assert!(last < first, "{threads} threads: a part reaches {last}, the next starts at {first}");
-            }
+            assert_eq!(cuts(&parts).len(), threads - 1);
         }
     }
 
     #[test]
     fn the_bodies_near_the_cut_come_last_in_their_part() {
-        // Balls 1.8 m across, 2 m apart in x (the cut's axis) and 3 m in z: the columns on
-        // either side of a cut are within a diameter of each other. A part's bodies within a
-        // metre of a cut (those columns) come last, with at most one more column on each side
-        // (the zone is whole bins of about 0.8 m).
+        // Balls of radius 0.9 m, 2 m apart in x (the cut's axis) and 3 m in z: the columns
+        // on either side of a cut lie 1 m from it, inside the near zone of ceil(0.9 × 1.29)
+        // = 2 bins (256 bins over 198 m, about 1.55 m), and the next columns, 3 m away,
+        // outside it. A part's bodies within a metre of a cut come last.
         let radius = 0.9;
         for threads in [2, 3] {
             let mut world = falling_grid_of(threads, radius, 3.0);
@@ -418,14 +443,7 @@ mod tests {
             world.step();
             let parts = xs_by_part(&world);
             assert_eq!(parts.len(), threads);
-            let cuts: Vec<f32> = parts
-                .windows(2)
-                .map(|pair| {
-                    let last = pair[0].iter().copied().fold(f32::MIN, f32::max);
-                    let first = pair[1].iter().copied().fold(f32::MAX, f32::min);
-                    (last + first) / 2.0
-                })
-                .collect();
+            let cuts = cuts(&parts);
             let from_cut = |x: f32| cuts.iter().map(|c| (x - c).abs()).fold(f32::MAX, f32::min);
             for (p, xs) in parts.iter().enumerate() {
                 let near = |x: f32| from_cut(x) <= 1.0;
@@ -440,7 +458,7 @@ mod tests {
                 assert!(tail.len() <= 20 * columns, "part {p}: a tail of {} bodies", tail.len());
             }
         }
-        // Alone, and on the first step's cut (by list order), no body is near: one run a part.
+        // On the first split (no guide: the list's order, not space) no body is near.
         assert_eq!(near_bins(None, radius), 0);
         let guide = Guide { axis: 0, low: 0.0, bins_per_unit: 1.0 };
         assert_eq!(near_bins(Some(guide), 0.2), 1, "at least a bin");
