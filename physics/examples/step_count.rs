@@ -6,7 +6,7 @@
 //! those) and prints the state hash and the live and touching contacts at the end. `--trace`
 //! after the counts prints the profile of every 20th warm-up step (`--every N`: every Nth),
 //! `--stages` each stage's median and tenth percentile; `--threads N` steps on N threads (the
-//! hash is the same).
+//! hash is the same). A scene named `name:N` is built at size `N` (`pyramid3d:14`, 14 layers).
 
 use atoll_physics::scene::builtin;
 use atoll_physics::{Scene, World};
@@ -22,20 +22,27 @@ macro_rules! out {
     }};
 }
 
+/// The scene `name`, as the benchmark builds it; `name:N` sets its size (bodies, layers,
+/// pyramids a side or grid side, as its generator counts) in place of the benchmark's.
 fn scene(name: &str) -> Scene {
+    let (name, size) = match name.split_once(':') {
+        Some((name, size)) => (name, Some(size.parse::<u32>().expect("a scene size is a whole number"))),
+        None => (name, None),
+    };
+    let size = |default: u32| size.unwrap_or(default);
     let mut scene = match name {
-        "rain" => builtin::rain_boxes_balls(2000),
-        "tumbler" => builtin::tumbler(2000),
-        "pyramid3d" => builtin::pyramid_3d(20),
-        "pyramid" => builtin::plane_pyramid(40),
-        "pyramids" => builtin::pyramid_field(14, 14, 10),
-        "joint-grid" => builtin::joint_grid(100),
-        "chain-bridge" => builtin::chain_bridge(400),
-        "ragdoll-rain" => builtin::ragdoll_rain(100),
-        "free-fall" => builtin::free_fall(5000),
+        "rain" => builtin::rain_boxes_balls(size(2000)),
+        "tumbler" => builtin::tumbler(size(2000)),
+        "pyramid3d" => builtin::pyramid_3d(size(20)),
+        "pyramid" => builtin::plane_pyramid(size(40)),
+        "pyramids" => builtin::pyramid_field(size(14), size(14), 10),
+        "joint-grid" => builtin::joint_grid(size(100) as usize),
+        "chain-bridge" => builtin::chain_bridge(size(400) as usize),
+        "ragdoll-rain" => builtin::ragdoll_rain(size(100) as usize),
+        "free-fall" => builtin::free_fall(size(5000)),
         "terrain-rain" => {
             // As the benchmark has it: the lake emptied (the other engines have no water).
-            let mut scene = builtin::terrain_rain(1000);
+            let mut scene = builtin::terrain_rain(size(1000));
             scene.settings.water_density = 0.0;
             scene.settings.water_linear_drag = 0.0;
             scene.settings.water_angular_drag = 0.0;

@@ -237,6 +237,8 @@ pub(crate) struct ContactSolver {
     pair_part_starts: Vec<usize>,
     /// The overflow's pairs, after every colour's.
     pair_serial: Range<usize>,
+    /// Per solver body, the warm start a relax pass leaves for the next substep.
+    pending: Vec<Velocity>,
     /// A claim word per block of the colours, for the team.
     claims: Claims,
     softness: ContactSoftness,
@@ -283,6 +285,8 @@ impl ContactSolver {
         // Filled in place: the batches of the last step are overwritten, not reallocated.
         self.wide.resize_with(pair_count, BatchPair::default);
         self.bounce.resize_with(pair_count, PairBounce::default);
+        // Zeroed by the first substep's body stage.
+        self.pending.resize(movable.len(), Velocity::ZERO);
     }
 
     /// Runs the passes (and the fill) no wider than `widest`, even where the CPU allows more:
@@ -340,6 +344,7 @@ impl ContactSolver {
         #[cfg(target_arch = "x86_64")]
         let eight_lanes = self.eight_lanes();
         SharedContacts {
+            pending: SharedSlice::new(&mut self.pending),
             wide: SharedSlice::new(&mut self.wide),
             bounce: SharedSlice::new(&mut self.bounce),
             colours: &self.pair_colours,
@@ -377,6 +382,9 @@ pub(crate) struct SharedContacts<'a> {
     serial: Range<usize>,
     claims: &'a [AtomicU32],
     fill: FillInputs<'a>,
+    /// Per solver body, the warm start a relax pass leaves for the next substep (the body
+    /// stage adds it to the velocity and zeroes it).
+    pending: SharedSlice<'a, Velocity>,
     /// Proof of AVX when the passes may run two batches at a time on eight lanes and the fill
     /// is compiled for AVX.
     #[cfg(target_arch = "x86_64")]
@@ -581,14 +589,22 @@ impl SharedContacts<'_> {
         });
     }
 
-    /// Applies the accumulated impulses (warm start).
+    /// Applies the accumulated impulses (the first substep's warm start).
     pub fn warm_start(&self, team: &Team, velocities: &SharedSlice<Velocity>) {
         self.run_pass(team, &WarmStart { velocities });
     }
 
+    /// Per solver body, the warm start the last relax pass left for this substep, for the
+    /// body stage to add.
+    pub fn pending(&self) -> &SharedSlice<'_, Velocity> {
+        &self.pending
+    }
+
     /// One pass over all contacts. With `use_bias` the soft position feedback pushes
     /// overlapping bodies apart; without it (the relax pass) only velocities are made
-    /// consistent.
+    /// consistent. With `leave_pending` (a relax pass before another substep), each contact
+    /// adds the warm start of the impulses it ends with to its bodies'
+    /// [`SharedContacts::pending`].
     #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &self,
@@ -598,6 +614,7 @@ impl SharedContacts<'_> {
         inv_h: f32,
         max_push_out_speed: f32,
         use_bias: bool,
+        leave_pending: bool,
     ) {
         // SAFETY: motions are written only while integrating positions, a stage of its own.
         let motions = unsafe { motions.as_slice() };
@@ -612,6 +629,7 @@ impl SharedContacts<'_> {
                 use_bias,
                 movable: softness.movable,
                 fixed: softness.fixed,
+                pending: leave_pending.then_some(&self.pending),
             },
         );
     }

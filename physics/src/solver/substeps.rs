@@ -113,32 +113,73 @@ fn run_substeps(
     let inv_h = 1.0 / s.h;
     joints.fill(team, arrays);
     contacts.fill(team, &arrays.bodies, &arrays.velocities);
-    for _ in 0..s.substeps {
-        integrate_velocities(team, arrays, s.max_angular_speed);
+    let (v, m) = (&arrays.velocities, &arrays.motions);
+    for substep in 0..s.substeps {
+        let first = substep == 0;
+        // The contacts' warm start: the first substep's from the filled impulses, a pass over
+        // the colours; the others' as the relax before left it, with the velocities.
+        integrate_velocities(team, arrays, s.max_angular_speed, contacts.pending(), first);
         joints.warm_start(team, arrays);
-        contacts.warm_start(team, &arrays.velocities);
+        if first {
+            contacts.warm_start(team, v);
+        }
         joints.solve(team, arrays, true);
-        contacts.solve(team, &arrays.motions, &arrays.velocities, inv_h, s.max_push_out_speed, true);
+        contacts.solve(team, m, v, inv_h, s.max_push_out_speed, true, false);
         integrate_positions(team, arrays, s.h);
         joints.solve(team, arrays, false);
-        contacts.solve(team, &arrays.motions, &arrays.velocities, inv_h, s.max_push_out_speed, false);
+        let leave_pending = substep + 1 < s.substeps;
+        contacts.solve(team, m, v, inv_h, s.max_push_out_speed, false, leave_pending);
     }
     contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
     contacts.store(team);
     joints.store(team, arrays);
 }
 
-/// Adds gravity, forces and damping for one substep, to this member's share of the bodies.
-fn integrate_velocities(team: &Team, arrays: &SolveArrays, max_angular_speed: f32) {
+/// Adds gravity, forces and damping for one substep, then the contacts' warm start the relax
+/// before left in `pending`, to this member's share of the bodies, and zeroes `pending` for
+/// the next relax; in the `first` substep there is none yet, and `pending` is only zeroed.
+fn integrate_velocities(
+    team: &Team,
+    arrays: &SolveArrays,
+    max_angular_speed: f32,
+    pending: &SharedSlice<Velocity>,
+    first: bool,
+) {
     team.for_blocks(arrays.bodies.len(), BLOCK_BODIES, arrays.claims, |block| {
-        // SAFETY: solver bodies are only read in this stage; each block's velocities are its
-        // member's alone.
-        let (bodies, velocities) =
-            unsafe { (arrays.bodies.as_slice(), arrays.velocities.slice_mut(block.clone())) };
-        for (b, vel) in bodies[block].iter().zip(velocities.iter_mut()).filter(|(b, _)| b.inv_mass > 0.0) {
-            *vel = advance_velocity(b, vel, max_angular_speed);
+        // SAFETY: solver bodies are only read in this stage; each block's velocities and
+        // pending warm starts are its member's alone.
+        let (bodies, velocities, pending) = unsafe {
+            (
+                arrays.bodies.as_slice(),
+                arrays.velocities.slice_mut(block.clone()),
+                pending.slice_mut(block.clone()),
+            )
+        };
+        let bodies = bodies[block].iter().zip(velocities.iter_mut()).zip(pending.iter_mut());
+        if first {
+            for ((b, vel), pending) in bodies {
+                if b.inv_mass > 0.0 {
+                    *vel = advance_velocity(b, vel, max_angular_speed);
+                }
+                *pending = Velocity::ZERO;
+            }
+        } else {
+            for ((b, vel), pending) in bodies {
+                if b.inv_mass > 0.0 {
+                    *vel = add_pending(&advance_velocity(b, vel, max_angular_speed), pending);
+                }
+                *pending = Velocity::ZERO;
+            }
         }
     });
+}
+
+/// `vel` with the warm start `pending` added, component by component.
+#[inline]
+fn add_pending(vel: &Velocity, pending: &Velocity) -> Velocity {
+    let v = f32x4::new(vel.first) + f32x4::new(pending.first);
+    let w = f32x4::new(vel.second) + f32x4::new(pending.second);
+    Velocity { first: v.to_array(), second: w.to_array() }
 }
 
 /// A moving body's velocity `vel` after one substep's forces and damping, its spin capped at
@@ -262,5 +303,52 @@ mod tests {
             assert_eq!(b_lanes.dq.to_array().map(f32::to_bits), b_one.dq.to_array().map(f32::to_bits));
         }
         assert!(capped > 500 && capped < 4500, "{capped} of 5000 spins capped");
+    }
+
+    /// The velocity stage adds each moving body's pending warm start to its advanced velocity
+    /// (none in the first substep) and leaves every pending warm start zero, for the next
+    /// relax to add to; a body the solver does not move keeps its velocity.
+    #[test]
+    fn the_velocity_stage_adds_the_pending_warm_start_and_clears_it() {
+        let mut random = crate::solver::test_random::TestRandom(7);
+        let count = 3 * BLOCK_BODIES + 5;
+        let mut bodies: Vec<SolverBody> = (0..count)
+            .map(|i| SolverBody {
+                inv_mass: if i % 5 == 0 { 0.0 } else { 1.0 },
+                dv: random.vec(0.1).extend(0.0).to_array(),
+                dw: random.vec(0.1).extend(0.0).to_array(),
+                linear_retention: 0.99,
+                angular_retention: 0.98,
+                ..SolverBody::FIXED
+            })
+            .collect();
+        let start: Vec<Velocity> =
+            (0..count).map(|_| Velocity::new(random.vec(5.0), random.vec(5.0))).collect();
+        let left: Vec<Velocity> =
+            (0..count).map(|_| Velocity::new(random.vec(1.0), random.vec(1.0))).collect();
+        let max_angular_speed = 7.0;
+        for first in [true, false] {
+            let (mut motions, mut velocities, mut pending) =
+                (vec![Motion::ZERO; count], start.clone(), left.clone());
+            let mut claims = Claims::default();
+            {
+                let arrays = SolveArrays::new(&mut bodies, &mut motions, &mut velocities, &mut claims);
+                let pending = SharedSlice::new(&mut pending);
+                integrate_velocities(&Team::alone(), &arrays, max_angular_speed, &pending, first);
+            }
+            for (i, b) in bodies.iter().enumerate() {
+                let advanced = advance_velocity(b, &start[i], max_angular_speed);
+                let want = match (b.inv_mass > 0.0, first) {
+                    (false, _) => start[i],
+                    (true, true) => advanced,
+                    (true, false) => add_pending(&advanced, &left[i]),
+                };
+                assert_eq!(velocities[i], want, "body {i}, first substep: {first}");
+            }
+            assert!(pending.iter().all(|p| *p == Velocity::ZERO), "first substep: {first}");
+        }
+        // The warm start changed the velocities (not added as a zero).
+        let advanced = advance_velocity(&bodies[1], &start[1], max_angular_speed);
+        assert_ne!(add_pending(&advanced, &left[1]), advanced);
     }
 }

@@ -1,8 +1,8 @@
 //! The contact passes of a substep, warm start and solve (with or without position feedback),
 //! written once for any [`BatchLanes`]; and restitution, once a step, on four lanes.
 
-use super::PairBounce;
 use super::lanes::{BatchCommon, BatchLanes, HalfLanes, LaneVelocities};
+use super::{PairBounce, WideFrictionRow, WidePoint};
 use crate::parallel::SharedSlice;
 use crate::solver::simd::{Lanes, Vec3Lanes, f32x4, select};
 use crate::solver::{Motion, Softness, Velocity};
@@ -18,7 +18,8 @@ pub(super) trait Pass {
     unsafe fn run<C: BatchLanes>(&self, batch: &mut C);
 }
 
-/// Applies the accumulated impulses.
+/// Applies the accumulated impulses: the first substep's warm start (a relax pass leaves the
+/// next substep's, [`SolvePass::pending`]).
 pub(super) struct WarmStart<'a, 'v> {
     pub velocities: &'a SharedSlice<'v, Velocity>,
 }
@@ -28,26 +29,67 @@ impl Pass for WarmStart<'_, '_> {
     unsafe fn run<C: BatchLanes>(&self, c: &mut C) {
         // SAFETY: as the caller guarantees.
         let mut vel = unsafe { c.load(self.velocities) };
-        let k = c.common();
-        let mut total = c.splat(0.0);
-        let (mut spin_a, mut spin_b) = (Vec3Lanes::splat(total), Vec3Lanes::splat(total));
-        for i in 0..c.point_count() {
-            let p = c.point(i);
-            total += p.impulse;
-            spin_a += p.spin_a * p.impulse;
-            spin_b += p.spin_b * p.impulse;
-        }
-        vel.va -= k.normal * (total * k.inv_mass_a);
-        vel.wa -= spin_a;
-        vel.vb += k.normal * (total * k.inv_mass_b);
-        vel.wb += spin_b;
-        let [r1, r2] = c.friction_rows();
-        vel.push(&k, r1.direction, r1.spin_a, r1.spin_b, r1.impulse);
-        vel.push(&k, r2.direction, r2.spin_a, r2.spin_b, r2.impulse);
-        vel.wa -= k.twist_spin_a * k.twist_impulse;
-        vel.wb += k.twist_spin_b * k.twist_impulse;
+        add_warm_start(c, &mut vel);
         // SAFETY: as the caller guarantees.
         unsafe { c.store(&vel, self.velocities) };
+    }
+}
+
+/// Adds to `vel` what the batch's accumulated impulses change of its bodies' velocities.
+#[inline(always)]
+fn add_warm_start<C: BatchLanes>(c: &C, vel: &mut LaneVelocities<C::L>) {
+    let k = c.common();
+    let mut sums = NormalSums::new(c.splat(0.0));
+    for i in 0..c.point_count() {
+        let p = c.point(i);
+        sums.add(&p, p.impulse);
+    }
+    let [r1, r2] = c.friction_rows();
+    sums.push_with_friction(vel, &k, [&r1, &r2], [r1.impulse, r2.impulse], k.twist_impulse);
+}
+
+/// A batch's normal impulses summed over its points, as the warm start applies them: the
+/// total, and each body's spin from them.
+struct NormalSums<L> {
+    total: L,
+    spin_a: Vec3Lanes<L>,
+    spin_b: Vec3Lanes<L>,
+}
+
+impl<L: Lanes> NormalSums<L> {
+    /// Nothing summed yet (`zero` +0.0 in every lane).
+    #[inline(always)]
+    fn new(zero: L) -> NormalSums<L> {
+        NormalSums { total: zero, spin_a: Vec3Lanes::splat(zero), spin_b: Vec3Lanes::splat(zero) }
+    }
+
+    /// Adds point `p`'s impulse `impulse`.
+    #[inline(always)]
+    fn add(&mut self, p: &WidePoint<L>, impulse: L) {
+        self.total += impulse;
+        self.spin_a += p.spin_a * impulse;
+        self.spin_b += p.spin_b * impulse;
+    }
+
+    /// Applies the summed normal impulses to `vel`, then the friction rows' `impulses` and
+    /// the twist impulse `twist`: the warm start's operations, in its order.
+    #[inline(always)]
+    fn push_with_friction(
+        &self,
+        vel: &mut LaneVelocities<L>,
+        k: &BatchCommon<L>,
+        rows: [&WideFrictionRow<L>; 2],
+        impulses: [L; 2],
+        twist: L,
+    ) {
+        vel.va -= k.normal * (self.total * k.inv_mass_a);
+        vel.wa -= self.spin_a;
+        vel.vb += k.normal * (self.total * k.inv_mass_b);
+        vel.wb += self.spin_b;
+        vel.push(k, rows[0].direction, rows[0].spin_a, rows[0].spin_b, impulses[0]);
+        vel.push(k, rows[1].direction, rows[1].spin_a, rows[1].spin_b, impulses[1]);
+        vel.wa -= k.twist_spin_a * twist;
+        vel.wb += k.twist_spin_b * twist;
     }
 }
 
@@ -64,6 +106,10 @@ pub(super) struct SolvePass<'a, 'v> {
     /// (an inverse mass of zero on either side).
     pub movable: Softness,
     pub fixed: Softness,
+    /// Where a relax pass adds each body's warm start for the next substep, from the impulses
+    /// it ends with (per solver body, as the velocities): `None` in the solve pass and in the
+    /// last substep's relax.
+    pub pending: Option<&'a SharedSlice<'v, Velocity>>,
 }
 
 impl Pass for SolvePass<'_, '_> {
@@ -88,6 +134,10 @@ impl Pass for SolvePass<'_, '_> {
             [c.splat(fixed.bias_rate), c.splat(fixed.mass_scale), c.splat(fixed.impulse_scale)],
         );
         let mut total = zero;
+        // What the relax leaves for the next warm start, summed as it goes: the impulses are
+        // then at hand.
+        let leave_pending = self.pending.is_some();
+        let mut sums = NormalSums::new(zero);
         for i in 0..c.point_count() {
             let p = c.point(i);
             // Current separation from the bodies' motion since the step began.
@@ -109,11 +159,22 @@ impl Pass for SolvePass<'_, '_> {
             let applied = new_impulse - p.impulse;
             c.set_point_impulses(i, new_impulse, p.max_impulse.fast_max(new_impulse));
             total += new_impulse;
+            if leave_pending {
+                sums.add(&p, new_impulse);
+            }
             vel.push(&k, k.normal, p.spin_a, p.spin_b, applied);
         }
-        solve_friction(&mut vel, c, &k, total, one);
+        let friction = solve_friction(&mut vel, c, &k, total, one);
         // SAFETY: as the caller guarantees.
         unsafe { c.store(&vel, self.velocities) };
+        if let Some(pending) = self.pending {
+            // SAFETY: as for the velocities, which `pending` is indexed as.
+            let mut next = unsafe { c.load(pending) };
+            let [r1, r2] = &friction.rows;
+            sums.push_with_friction(&mut next, &k, [r1, r2], friction.impulses, friction.twist);
+            // SAFETY: as above.
+            unsafe { c.store(&next, pending) };
+        }
     }
 }
 
@@ -141,7 +202,7 @@ fn solve_friction<C: BatchLanes>(
     k: &BatchCommon<C::L>,
     total_normal: C::L,
     one: C::L,
-) {
+) -> SolvedFriction<C::L> {
     let [r1, r2] = c.friction_rows();
     let old = [r1.impulse, r2.impulse];
     let mut new = [
@@ -165,6 +226,14 @@ fn solve_friction<C: BatchLanes>(
     c.set_friction_impulses(new, new_twist);
     vel.wa -= k.twist_spin_a * (new_twist - old_twist);
     vel.wb += k.twist_spin_b * (new_twist - old_twist);
+    SolvedFriction { rows: [r1, r2], impulses: new, twist: new_twist }
+}
+
+/// What [`solve_friction`] ends with: the rows, their new impulses and the new twist impulse.
+struct SolvedFriction<L> {
+    rows: [WideFrictionRow<L>; 2],
+    impulses: [L; 2],
+    twist: L,
 }
 
 /// Restitution for one batch (half a pair, with the pair's `bounce`): points that approached

@@ -1,14 +1,17 @@
 //! The batch fill against the scalar preparation of one lane at a time (what the solver ran
 //! before the fill was four-wide), bit for bit, on random contacts, bodies and empty lanes, in
-//! either half of a pair.
+//! either half of a pair; and, on batches so filled, what a relax pass leaves for the next
+//! substep's warm start.
 
 use super::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use crate::math::{Mat3, Quat, Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, ManifoldPoint, PointImpulse};
+use crate::parallel::SharedSlice;
 use crate::solver::contact::lanes::{BatchLanes, HalfLanes};
+use crate::solver::contact::passes::{Pass, SolvePass, WarmStart};
 use crate::solver::contact::{BatchPair, PairBounce};
 use crate::solver::simd::{Halves, Vec3Lanes, f32x4};
-use crate::solver::{SolverBody, Velocity};
+use crate::solver::{Motion, Softness, SolverBody, Velocity};
 
 /// Empties every lane of half `h` as the scalar fill did before filling them.
 fn clear(wc: &mut BatchPair, h: usize) {
@@ -427,4 +430,75 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
             }
         }
     }
+}
+
+/// A relax pass that leaves the next substep's warm start adds to each moving body's pending
+/// velocity exactly what the warm start pass would add, from the impulses the relax ends with:
+/// bit for bit, on filled batches of random contacts, bodies (fixed ones among them),
+/// velocities, motions and empty lanes. Bodies the batch does not move get nothing.
+#[test]
+fn the_relax_leaves_what_the_warm_start_makes_of_its_impulses() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let h_sub = 1.0 / 240.0;
+    let (movable, fixed) = (Softness::new(30.0, 10.0, h_sub), Softness::new(60.0, 10.0, h_sub));
+    let mut changed = 0;
+    for round in 0..300 {
+        let bodies: Vec<(SolverBody, Velocity, Vec3)> = (0..8)
+            .map(|_| (random_body(&mut rng), Velocity::new(rng.vec(4.0), rng.vec(4.0)), rng.vec(3.0)))
+            .collect();
+        let contacts: Vec<Contact> = (0..4).map(|_| random_contact(&mut rng)).collect();
+        let side = |slot: usize| LaneBody {
+            slot: slot as u32,
+            body: &bodies[slot].0,
+            velocity: bodies[slot].1,
+            center: bodies[slot].2,
+        };
+        let empty: [bool; 4] = std::array::from_fn(|_| rng.chance(0.2));
+        let empty_contact = empty_contact();
+        let lanes: [LaneInput; 4] = std::array::from_fn(|k| match empty[k] {
+            true => empty_lane(&empty_contact),
+            false => LaneInput { contact: &contacts[k], a: side(2 * k), b: side(2 * k + 1) },
+        });
+        let h = round % 2;
+        let (mut pair, mut bounce) = (BatchPair::default(), PairBounce::default());
+        fill_batch(&mut pair, &mut bounce, h, lanes, true);
+        if pair.point_counts[h] == 0 {
+            continue;
+        }
+        let motions: Vec<Motion> = (0..8).map(|_| Motion::new(rng.vec(0.02), rng.vec(0.02))).collect();
+        let mut velocities: Vec<Velocity> = bodies.iter().map(|b| b.1).collect();
+        // Pending warm starts start at zero, as the body stage leaves them.
+        let mut pending = vec![Velocity::ZERO; 8];
+        {
+            let (velocities, pending) = (SharedSlice::new(&mut velocities), SharedSlice::new(&mut pending));
+            let relax = SolvePass {
+                motions: &motions,
+                velocities: &velocities,
+                inv_h: 1.0 / h_sub,
+                max_push_out: -3.0,
+                use_bias: false,
+                movable,
+                fixed,
+                pending: Some(&pending),
+            };
+            // SAFETY: one thread; every lane's bodies index the arrays.
+            unsafe { relax.run(&mut HalfLanes::new(&mut pair, h)) };
+        }
+        let mut warm_started = vec![Velocity::ZERO; 8];
+        {
+            let velocities = SharedSlice::new(&mut warm_started);
+            // SAFETY: as above.
+            unsafe { WarmStart { velocities: &velocities }.run(&mut HalfLanes::new(&mut pair, h)) };
+        }
+        for (slot, (got, want)) in pending.iter().zip(&warm_started).enumerate() {
+            let bits = |v: &Velocity| [v.first, v.second].map(|half| half.map(f32::to_bits));
+            assert_eq!(bits(got), bits(want), "round {round}, body {slot}");
+            let moved = !empty[slot / 2] && bodies[slot].0.inv_mass > 0.0;
+            if !moved {
+                assert_eq!(*got, Velocity::ZERO, "round {round}: body {slot} is not the batch's to move");
+            }
+            changed += usize::from(*got != Velocity::ZERO);
+        }
+    }
+    assert!(changed > 1000, "the relax left a warm start for only {changed} bodies");
 }
