@@ -1,5 +1,6 @@
 //! Steps one of the Rapier benchmark's scenes in Atoll alone, with the benchmark's settings
-//! (dt 1/60, 4 substeps or 8 for the joint scenes, sleeping off, one thread), for instruction counting under callgrind:
+//! (dt 1/60, 4 substeps or 8 for the joint scenes, sleeping off; one thread unless told), for
+//! instruction counting under callgrind:
 //! `cargo run -p atoll-physics --release --example step_count -- rain 120 60`
 //! warms up 120 steps, then steps 60 inside `measured_steps` (so
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
@@ -25,11 +26,14 @@ macro_rules! out {
 /// The scene `name`, as the benchmark builds it; `name:N` sets its size (bodies, layers,
 /// pyramids a side or grid side, as its generator counts) in place of the benchmark's.
 fn scene(name: &str) -> Scene {
-    let (name, size) = match name.split_once(':') {
-        Some((name, size)) => (name, Some(size.parse::<u32>().expect("a scene size is a whole number"))),
+    let (name, given_size) = match name.split_once(':') {
+        Some((name, size)) => {
+            let parsed = size.parse::<u32>().unwrap_or_else(|e| panic!("scene size {size:?}: {e}"));
+            (name, Some(parsed))
+        }
         None => (name, None),
     };
-    let size = |default: u32| size.unwrap_or(default);
+    let size = |default: u32| given_size.unwrap_or(default);
     let mut scene = match name {
         "rain" => builtin::rain_boxes_balls(size(2000)),
         "tumbler" => builtin::tumbler(size(2000)),

@@ -256,7 +256,8 @@ impl ContactSolver {
 
     /// Colours the touching contacts given through [`ContactSolver::touching_mut`] into
     /// batches, to be filled by the solve's team ([`SharedContacts::fill`]); `movable` has an
-    /// entry per solver body, true where the solver moves it. Each colour's contacts go part
+    /// entry per solver body, true where the solver moves it (and so does the pending warm
+    /// start, [`SharedContacts::pending`]). Each colour's contacts go part
     /// by part of `parts`, where the team's members start ([`BodyParts`]).
     pub fn prepare(&mut self, movable: &[bool], softness: ContactSoftness, parts: BodyParts) {
         self.softness = softness;
@@ -595,17 +596,18 @@ impl SharedContacts<'_> {
     }
 
     /// Per solver body, the warm start the last relax pass left for this substep, for the
-    /// body stage to add.
+    /// body stage to add (as long as the solver arrays).
     pub fn pending(&self) -> &SharedSlice<'_, Velocity> {
         &self.pending
     }
 
-    /// One pass over all contacts. With `use_bias` the soft position feedback pushes
-    /// overlapping bodies apart; without it (the relax pass) only velocities are made
-    /// consistent. With `leave_pending` (a relax pass before another substep), each contact
-    /// adds the warm start of the impulses it ends with to its bodies'
-    /// [`SharedContacts::pending`].
-    #[allow(clippy::too_many_arguments)]
+    /// Whether there is no contact to solve (no batch in any colour or the overflow).
+    pub fn is_empty(&self) -> bool {
+        self.wide.len() == 0
+    }
+
+    /// One solve pass over all contacts: the soft position feedback pushes overlapping bodies
+    /// apart.
     pub fn solve(
         &self,
         team: &Team,
@@ -613,8 +615,37 @@ impl SharedContacts<'_> {
         velocities: &SharedSlice<Velocity>,
         inv_h: f32,
         max_push_out_speed: f32,
-        use_bias: bool,
+    ) {
+        self.run_solve(team, motions, velocities, inv_h, max_push_out_speed, true, None);
+    }
+
+    /// One relax pass over all contacts: velocities made consistent, without position
+    /// feedback. With `leave_pending` (a substep follows), each contact adds the warm start of
+    /// the impulses it ends with to its moving bodies' [`SharedContacts::pending`].
+    pub fn relax(
+        &self,
+        team: &Team,
+        motions: &SharedSlice<Motion>,
+        velocities: &SharedSlice<Velocity>,
+        inv_h: f32,
+        max_push_out_speed: f32,
         leave_pending: bool,
+    ) {
+        let pending = leave_pending.then_some(&self.pending);
+        self.run_solve(team, motions, velocities, inv_h, max_push_out_speed, false, pending);
+    }
+
+    /// A solve pass (`use_bias`) or a relax pass, leaving the next warm start in `pending`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_solve(
+        &self,
+        team: &Team,
+        motions: &SharedSlice<Motion>,
+        velocities: &SharedSlice<Velocity>,
+        inv_h: f32,
+        max_push_out_speed: f32,
+        use_bias: bool,
+        pending: Option<&SharedSlice<Velocity>>,
     ) {
         // SAFETY: motions are written only while integrating positions, a stage of its own.
         let motions = unsafe { motions.as_slice() };
@@ -629,7 +660,7 @@ impl SharedContacts<'_> {
                 use_bias,
                 movable: softness.movable,
                 fixed: softness.fixed,
-                pending: leave_pending.then_some(&self.pending),
+                pending,
             },
         );
     }

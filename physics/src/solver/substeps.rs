@@ -102,7 +102,8 @@ pub(crate) fn solve_substeps(
 }
 
 /// One member's run through every stage of the substeps. Joints go first in each stage, so the
-/// contacts, solved last, have the final word on penetration.
+/// contacts, solved last, have the final word on penetration; after the first substep, the
+/// contacts' warm start comes before the joints', with the velocities (the relax before left it).
 fn run_substeps(
     team: &Team,
     s: &SubstepSettings,
@@ -114,59 +115,74 @@ fn run_substeps(
     joints.fill(team, arrays);
     contacts.fill(team, &arrays.bodies, &arrays.velocities);
     let (v, m) = (&arrays.velocities, &arrays.motions);
+    debug_assert_eq!(contacts.pending().len(), arrays.bodies.len(), "a pending warm start per solver body");
     for substep in 0..s.substeps {
         let first = substep == 0;
         // The contacts' warm start: the first substep's from the filled impulses, a pass over
         // the colours; the others' as the relax before left it, with the velocities.
-        integrate_velocities(team, arrays, s.max_angular_speed, contacts.pending(), first);
+        let pending = match (contacts.is_empty(), first) {
+            (true, _) => Pending::None,
+            (false, true) => Pending::Clear(contacts.pending()),
+            (false, false) => Pending::AddAndClear(contacts.pending()),
+        };
+        integrate_velocities(team, arrays, s.max_angular_speed, pending);
         joints.warm_start(team, arrays);
         if first {
             contacts.warm_start(team, v);
         }
         joints.solve(team, arrays, true);
-        contacts.solve(team, m, v, inv_h, s.max_push_out_speed, true, false);
+        contacts.solve(team, m, v, inv_h, s.max_push_out_speed);
         integrate_positions(team, arrays, s.h);
         joints.solve(team, arrays, false);
         let leave_pending = substep + 1 < s.substeps;
-        contacts.solve(team, m, v, inv_h, s.max_push_out_speed, false, leave_pending);
+        contacts.relax(team, m, v, inv_h, s.max_push_out_speed, leave_pending);
     }
     contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
     contacts.store(team);
     joints.store(team, arrays);
 }
 
+/// What the velocity stage does with the contacts' pending warm starts
+/// ([`SharedContacts::pending`], one per solver body).
+#[derive(Clone, Copy)]
+enum Pending<'s, 'a> {
+    /// No contact is solved: nothing is pending, and nothing will be.
+    None,
+    /// The first substep: none yet; they are zeroed for the relax to add to.
+    Clear(&'s SharedSlice<'a, Velocity>),
+    /// Each is added to its body's velocity, then zeroed.
+    AddAndClear(&'s SharedSlice<'a, Velocity>),
+}
+
 /// Adds gravity, forces and damping for one substep, then the contacts' warm start the relax
-/// before left in `pending`, to this member's share of the bodies, and zeroes `pending` for
-/// the next relax; in the `first` substep there is none yet, and `pending` is only zeroed.
-fn integrate_velocities(
-    team: &Team,
-    arrays: &SolveArrays,
-    max_angular_speed: f32,
-    pending: &SharedSlice<Velocity>,
-    first: bool,
-) {
+/// before left (`pending`), to this member's share of the bodies.
+fn integrate_velocities(team: &Team, arrays: &SolveArrays, max_angular_speed: f32, pending: Pending) {
     team.for_blocks(arrays.bodies.len(), BLOCK_BODIES, arrays.claims, |block| {
         // SAFETY: solver bodies are only read in this stage; each block's velocities and
         // pending warm starts are its member's alone.
-        let (bodies, velocities, pending) = unsafe {
-            (
-                arrays.bodies.as_slice(),
-                arrays.velocities.slice_mut(block.clone()),
-                pending.slice_mut(block.clone()),
-            )
+        let (bodies, velocities) =
+            unsafe { (&arrays.bodies.as_slice()[block.clone()], arrays.velocities.slice_mut(block.clone())) };
+        let add = matches!(pending, Pending::AddAndClear(_));
+        let (Pending::Clear(slots) | Pending::AddAndClear(slots)) = pending else {
+            for (b, vel) in bodies.iter().zip(velocities.iter_mut()).filter(|(b, _)| b.inv_mass > 0.0) {
+                *vel = advance_velocity(b, vel, max_angular_speed);
+            }
+            return;
         };
-        let bodies = bodies[block].iter().zip(velocities.iter_mut()).zip(pending.iter_mut());
-        if first {
+        // SAFETY: as above.
+        let pending = unsafe { slots.slice_mut(block) };
+        let bodies = bodies.iter().zip(velocities.iter_mut()).zip(pending.iter_mut());
+        if add {
             for ((b, vel), pending) in bodies {
                 if b.inv_mass > 0.0 {
-                    *vel = advance_velocity(b, vel, max_angular_speed);
+                    *vel = add_pending(&advance_velocity(b, vel, max_angular_speed), pending);
                 }
                 *pending = Velocity::ZERO;
             }
         } else {
             for ((b, vel), pending) in bodies {
                 if b.inv_mass > 0.0 {
-                    *vel = add_pending(&advance_velocity(b, vel, max_angular_speed), pending);
+                    *vel = advance_velocity(b, vel, max_angular_speed);
                 }
                 *pending = Velocity::ZERO;
             }
@@ -307,7 +323,8 @@ mod tests {
 
     /// The velocity stage adds each moving body's pending warm start to its advanced velocity
     /// (none in the first substep) and leaves every pending warm start zero, for the next
-    /// relax to add to; a body the solver does not move keeps its velocity.
+    /// relax to add to; a body the solver does not move keeps its velocity. Without contacts
+    /// it does not touch them.
     #[test]
     fn the_velocity_stage_adds_the_pending_warm_start_and_clears_it() {
         let mut random = crate::solver::test_random::TestRandom(7);
@@ -327,25 +344,29 @@ mod tests {
         let left: Vec<Velocity> =
             (0..count).map(|_| Velocity::new(random.vec(1.0), random.vec(1.0))).collect();
         let max_angular_speed = 7.0;
-        for first in [true, false] {
+        let bits = |v: &Velocity| (v.first.map(f32::to_bits), v.second.map(f32::to_bits));
+        // No contacts (nothing pending, left untouched), the first substep, a later one.
+        for kind in 0..3 {
             let (mut motions, mut velocities, mut pending) =
                 (vec![Motion::ZERO; count], start.clone(), left.clone());
             let mut claims = Claims::default();
             {
                 let arrays = SolveArrays::new(&mut bodies, &mut motions, &mut velocities, &mut claims);
-                let pending = SharedSlice::new(&mut pending);
-                integrate_velocities(&Team::alone(), &arrays, max_angular_speed, &pending, first);
+                let slots = SharedSlice::new(&mut pending);
+                let pending = [Pending::None, Pending::Clear(&slots), Pending::AddAndClear(&slots)][kind];
+                integrate_velocities(&Team::alone(), &arrays, max_angular_speed, pending);
             }
             for (i, b) in bodies.iter().enumerate() {
                 let advanced = advance_velocity(b, &start[i], max_angular_speed);
-                let want = match (b.inv_mass > 0.0, first) {
+                let want = match (b.inv_mass > 0.0, kind) {
                     (false, _) => start[i],
-                    (true, true) => advanced,
-                    (true, false) => add_pending(&advanced, &left[i]),
+                    (true, 2) => add_pending(&advanced, &left[i]),
+                    (true, _) => advanced,
                 };
-                assert_eq!(velocities[i], want, "body {i}, first substep: {first}");
+                assert_eq!(bits(&velocities[i]), bits(&want), "body {i}, kind {kind}");
             }
-            assert!(pending.iter().all(|p| *p == Velocity::ZERO), "first substep: {first}");
+            let cleared = pending.iter().all(|p| bits(p) == bits(&Velocity::ZERO));
+            assert_eq!(cleared, kind > 0, "kind {kind}");
         }
         // The warm start changed the velocities (not added as a zero).
         let advanced = advance_velocity(&bodies[1], &start[1], max_angular_speed);

@@ -14,7 +14,8 @@ pub(super) trait Pass {
     /// # Safety
     /// No other thread writes the batch's bodies' velocities, or reads its moving bodies'
     /// velocities, until the stage is over, and every body indexes the velocities (as
-    /// [`BatchLanes::load`] and [`BatchLanes::store`]).
+    /// [`BatchLanes::load`] and [`BatchLanes::store`]); the same of their pending warm starts
+    /// ([`SolvePass::pending`], indexed as the velocities).
     unsafe fn run<C: BatchLanes>(&self, batch: &mut C);
 }
 
@@ -168,7 +169,7 @@ impl Pass for SolvePass<'_, '_> {
         // SAFETY: as the caller guarantees.
         unsafe { c.store(&vel, self.velocities) };
         if let Some(pending) = self.pending {
-            // SAFETY: as for the velocities, which `pending` is indexed as.
+            // SAFETY: as the caller guarantees (`pending` is indexed as the velocities).
             let mut next = unsafe { c.load(pending) };
             let [r1, r2] = &friction.rows;
             sums.push_with_friction(&mut next, &k, [r1, r2], friction.impulses, friction.twist);
@@ -229,10 +230,13 @@ fn solve_friction<C: BatchLanes>(
     SolvedFriction { rows: [r1, r2], impulses: new, twist: new_twist }
 }
 
-/// What [`solve_friction`] ends with: the rows, their new impulses and the new twist impulse.
+/// What [`solve_friction`] ends with, for the warm start a relax leaves.
 struct SolvedFriction<L> {
+    /// The two rows as the pass made them.
     rows: [WideFrictionRow<L>; 2],
+    /// Their accumulated impulses, as stored.
     impulses: [L; 2],
+    /// The twist's accumulated impulse, as stored.
     twist: L,
 }
 
