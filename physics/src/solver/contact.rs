@@ -606,8 +606,8 @@ impl SharedContacts<'_> {
         self.wide.len() == 0
     }
 
-    /// One solve pass over all contacts: the soft position feedback pushes overlapping bodies
-    /// apart.
+    /// One pass over all contacts of kind `kind`: a solve, whose soft position feedback pushes
+    /// overlapping bodies apart, or a relax, which only makes the velocities consistent.
     pub fn solve(
         &self,
         team: &Team,
@@ -615,38 +615,13 @@ impl SharedContacts<'_> {
         velocities: &SharedSlice<Velocity>,
         inv_h: f32,
         max_push_out_speed: f32,
+        kind: SolveKind,
     ) {
-        self.run_solve(team, motions, velocities, inv_h, max_push_out_speed, true, None);
-    }
-
-    /// One relax pass over all contacts: velocities made consistent, without position
-    /// feedback. With `leave_pending` (a substep follows), each contact adds the warm start of
-    /// the impulses it ends with to its moving bodies' [`SharedContacts::pending`].
-    pub fn relax(
-        &self,
-        team: &Team,
-        motions: &SharedSlice<Motion>,
-        velocities: &SharedSlice<Velocity>,
-        inv_h: f32,
-        max_push_out_speed: f32,
-        leave_pending: bool,
-    ) {
-        let pending = leave_pending.then_some(&self.pending);
-        self.run_solve(team, motions, velocities, inv_h, max_push_out_speed, false, pending);
-    }
-
-    /// A solve pass (`use_bias`) or a relax pass, leaving the next warm start in `pending`.
-    #[allow(clippy::too_many_arguments)]
-    fn run_solve(
-        &self,
-        team: &Team,
-        motions: &SharedSlice<Motion>,
-        velocities: &SharedSlice<Velocity>,
-        inv_h: f32,
-        max_push_out_speed: f32,
-        use_bias: bool,
-        pending: Option<&SharedSlice<Velocity>>,
-    ) {
+        let (use_bias, pending) = match kind {
+            SolveKind::Solve => (true, None),
+            SolveKind::Relax => (false, None),
+            SolveKind::RelaxLeavingWarmStart => (false, Some(&self.pending)),
+        };
         // SAFETY: motions are written only while integrating positions, a stage of its own.
         let motions = unsafe { motions.as_slice() };
         let softness = self.fill.softness;
@@ -681,6 +656,18 @@ impl SharedContacts<'_> {
             }
         });
     }
+}
+
+/// The kinds of pass [`SharedContacts::solve`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SolveKind {
+    /// With the soft position feedback.
+    Solve,
+    /// Without it: the last substep's relax.
+    Relax,
+    /// A relax with a substep after it: each contact also adds the warm start of the impulses
+    /// it ends with to its moving bodies' [`SharedContacts::pending`].
+    RelaxLeavingWarmStart,
 }
 
 /// [`FillInputs::fill_block`] compiled for AVX: the same four-lane operations, in the

@@ -4,7 +4,7 @@
 //! constraints colour by colour) and ends when all its blocks are done, so one thread and many
 //! compute the same numbers in the same order per body, bit for bit.
 
-use super::contact::{ContactSolver, SharedContacts};
+use super::contact::{ContactSolver, SharedContacts, SolveKind};
 use super::joint::{JointSolver, SharedJoints};
 use super::{Motion, SolverBody, Velocity};
 use crate::body::Body;
@@ -131,11 +131,12 @@ fn run_substeps(
             contacts.warm_start(team, v);
         }
         joints.solve(team, arrays, true);
-        contacts.solve(team, m, v, inv_h, s.max_push_out_speed);
+        contacts.solve(team, m, v, inv_h, s.max_push_out_speed, SolveKind::Solve);
         integrate_positions(team, arrays, s.h);
         joints.solve(team, arrays, false);
-        let leave_pending = substep + 1 < s.substeps;
-        contacts.relax(team, m, v, inv_h, s.max_push_out_speed, leave_pending);
+        let relax =
+            if substep + 1 < s.substeps { SolveKind::RelaxLeavingWarmStart } else { SolveKind::Relax };
+        contacts.solve(team, m, v, inv_h, s.max_push_out_speed, relax);
     }
     contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
     contacts.store(team);

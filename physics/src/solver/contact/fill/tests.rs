@@ -271,28 +271,49 @@ fn same_lane3(got: &Vec3Lanes<Halves>, want: &Vec3Lanes<Halves>, j: usize, at: &
     assert_eq!(vec_bits(got, j), vec_bits(want, j), "{at}");
 }
 
+/// A batch's random input: eight bodies (each lane its own two, as a colour's lanes share no
+/// moving body), with their velocities and centres, four contacts, and which lanes are empty.
+struct RandomBatch {
+    bodies: Vec<(SolverBody, Velocity, Vec3)>,
+    contacts: Vec<Contact>,
+    empty: [bool; 4],
+    empty_contact: Contact,
+}
+
+impl RandomBatch {
+    /// A new batch; with `all_empty`, every lane empty.
+    fn new(rng: &mut Rng, all_empty: bool) -> RandomBatch {
+        let bodies = (0..8)
+            .map(|_| (random_body(rng), Velocity::new(rng.vec(4.0), rng.vec(4.0)), rng.vec(3.0)))
+            .collect();
+        let contacts = (0..4).map(|_| random_contact(rng)).collect();
+        let empty = std::array::from_fn(|_| rng.chance(0.2) || all_empty);
+        RandomBatch { bodies, contacts, empty, empty_contact: empty_contact() }
+    }
+
+    /// The fill's four lane inputs.
+    fn lanes(&self) -> [LaneInput<'_>; 4] {
+        let side = |slot: usize| LaneBody {
+            slot: slot as u32,
+            body: &self.bodies[slot].0,
+            velocity: self.bodies[slot].1,
+            center: self.bodies[slot].2,
+        };
+        std::array::from_fn(|k| match self.empty[k] {
+            true => empty_lane(&self.empty_contact),
+            false => LaneInput { contact: &self.contacts[k], a: side(2 * k), b: side(2 * k + 1) },
+        })
+    }
+}
+
 #[test]
 fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for round in 0..500 {
-        let bodies: Vec<(SolverBody, Velocity, Vec3)> = (0..8)
-            .map(|_| (random_body(&mut rng), Velocity::new(rng.vec(4.0), rng.vec(4.0)), rng.vec(3.0)))
-            .collect();
-        let contacts: Vec<Contact> = (0..4).map(|_| random_contact(&mut rng)).collect();
-        let side = |slot: usize| LaneBody {
-            slot: slot as u32,
-            body: &bodies[slot].0,
-            velocity: bodies[slot].1,
-            center: bodies[slot].2,
-        };
         // Now and then a batch of empty lanes only, as pads a colour to whole pairs.
         let all_empty = round % 25 == 3;
-        let empty: [bool; 4] = std::array::from_fn(|_| rng.chance(0.2) || all_empty);
-        let empty_contact = empty_contact();
-        let lanes: [LaneInput; 4] = std::array::from_fn(|k| match empty[k] {
-            true => empty_lane(&empty_contact),
-            false => LaneInput { contact: &contacts[k], a: side(2 * k), b: side(2 * k + 1) },
-        });
+        let batch = RandomBatch::new(&mut rng, all_empty);
+        let (empty, lanes, contacts) = (batch.empty, batch.lanes(), &batch.contacts);
         let warm_starting = round % 3 != 0;
         let h = round % 2;
 
@@ -404,7 +425,7 @@ fn the_batch_fill_matches_one_lane_at_a_time_bit_for_bit() {
             let n = contact.manifold.normal;
             let points = contact.manifold.points();
             let centre = points.iter().map(|p| p.position).sum::<Vec3>() / points.len() as f32;
-            let (r_a, r_b) = (centre - side(2 * k).center, centre - side(2 * k + 1).center);
+            let (r_a, r_b) = (centre - batch.bodies[2 * k].2, centre - batch.bodies[2 * k + 1].2);
             let (t1, t2) = orthonormal_basis(n);
             for (i, (row, t)) in rows.iter().zip([t1, t2]).enumerate() {
                 let lane =
@@ -445,25 +466,11 @@ fn the_relax_leaves_what_the_warm_start_makes_of_its_impulses() {
     let (movable, fixed) = (Softness::new(30.0, 10.0, h_sub), Softness::new(60.0, 10.0, h_sub));
     let mut changed = 0;
     for round in 0..300 {
-        let bodies: Vec<(SolverBody, Velocity, Vec3)> = (0..8)
-            .map(|_| (random_body(&mut rng), Velocity::new(rng.vec(4.0), rng.vec(4.0)), rng.vec(3.0)))
-            .collect();
-        let contacts: Vec<Contact> = (0..4).map(|_| random_contact(&mut rng)).collect();
-        let side = |slot: usize| LaneBody {
-            slot: slot as u32,
-            body: &bodies[slot].0,
-            velocity: bodies[slot].1,
-            center: bodies[slot].2,
-        };
-        let empty: [bool; 4] = std::array::from_fn(|_| rng.chance(0.2));
-        let empty_contact = empty_contact();
-        let lanes: [LaneInput; 4] = std::array::from_fn(|k| match empty[k] {
-            true => empty_lane(&empty_contact),
-            false => LaneInput { contact: &contacts[k], a: side(2 * k), b: side(2 * k + 1) },
-        });
+        let batch = RandomBatch::new(&mut rng, false);
+        let (bodies, empty) = (&batch.bodies, batch.empty);
         let h = round % 2;
         let (mut pair, mut bounce) = (BatchPair::default(), PairBounce::default());
-        fill_batch(&mut pair, &mut bounce, h, lanes, true);
+        fill_batch(&mut pair, &mut bounce, h, batch.lanes(), true);
         if pair.point_counts[h] == 0 {
             continue;
         }
