@@ -3,9 +3,8 @@
 //! each colour's contacts by the parts ([`BodyParts`]), so each member works on a region of
 //! the scene of its own in every colour and substep.
 //!
-//! The cut is along the axis the awake bodies' centres spread most along (gravity's counting at
-//! half its spread, [`VERTICAL_SPREAD_WEIGHT`]), where it leaves the same number of bodies on
-//! each side. Its axis and range come from the step before (a guide
+//! The cut is along the axis the awake bodies' centres spread most along, where it leaves the
+//! same number of bodies on each side. Its axis and range come from the step before (a guide
 //! for a histogram of this step's centres, 256 bins across that range), so one pass over the
 //! bodies finds both the bins and, for the next step, the extent. Within a part, the bodies
 //! near the cut come last ([`near_bins`]). The parts only order the work: the solver's numbers
@@ -36,31 +35,6 @@ const _: () = assert!(RUNS <= u8::MAX as usize + 1);
 /// eighth of the bins, so that with the most parts a part is not all near.
 const MOST_NEAR_BINS: usize = BINS / MAX_PARTS;
 
-/// What the spread along gravity counts for in the choice of the cut's axis: a pile is layered
-/// by gravity, dense at its bottom and loose or in flight at its top, so a cut across the
-/// vertical leaves the same number of bodies on each side but not the same contacts, which are
-/// the solve's work. Across the horizontal a pile's layers are alike. The tumbler's drum
-/// spreads its boxes about as far up as across, and its cut flipped between the two from step
-/// to step: with the vertical one, one part held 342 contact pairs where the other held 280
-/// (a probe). So the vertical is cut only where the bodies spread over twice as far along it
-/// as along any other axis (a tower).
-const VERTICAL_SPREAD_WEIGHT: f32 = 0.5;
-
-/// The axis of `gravity`'s largest component, or none without gravity.
-fn vertical_axis(gravity: Vec3) -> Option<usize> {
-    let g = gravity.abs();
-    if g == Vec3::ZERO {
-        return None;
-    }
-    Some(if g.x >= g.y && g.x >= g.z {
-        0
-    } else if g.y >= g.z {
-        1
-    } else {
-        2
-    })
-}
-
 /// Where the awake bodies' centres were at the last split: the axis they spread most along,
 /// and the bins across their extent on it.
 #[derive(Clone, Copy, Debug)]
@@ -78,18 +52,12 @@ impl Guide {
         (((center[self.axis] - self.low) * self.bins_per_unit) as usize).min(BINS - 1) as u8
     }
 
-    /// The guide for bodies whose centres span `low..=high`: along the axis they spread most
-    /// along, where the `vertical` axis (gravity's, if any) counts at
-    /// [`VERTICAL_SPREAD_WEIGHT`] of its spread.
-    fn over(low: Vec3, high: Vec3, vertical: Option<usize>) -> Guide {
+    /// The guide for bodies whose centres span `low..=high`.
+    fn over(low: Vec3, high: Vec3) -> Guide {
         let extent = high - low;
-        let mut weighed = extent;
-        if let Some(v) = vertical {
-            weighed[v] *= VERTICAL_SPREAD_WEIGHT;
-        }
-        let axis = if weighed.x >= weighed.y && weighed.x >= weighed.z {
+        let axis = if extent.x >= extent.y && extent.x >= extent.z {
             0
-        } else if weighed.y >= weighed.z {
+        } else if extent.y >= extent.z {
             1
         } else {
             2
@@ -211,16 +179,8 @@ fn body_blocks(range: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::
 /// Chooses each bin's part so that the `parts` parts hold as equal numbers of the `count`
 /// bodies as whole bins allow, from the blocks' histograms; then each bin's run (a part's
 /// bodies near another part after the rest), where each block's bodies of each run go, each
-/// part's first solver index (`starts`, after the first part's), and the next step's guide
-/// (with gravity along `vertical`).
-fn cut(
-    blocks: &mut [SplitBlock],
-    plan: &mut SplitPlan,
-    starts: &mut Vec<u32>,
-    count: usize,
-    parts: usize,
-    vertical: Option<usize>,
-) {
+/// part's first solver index (`starts`, after the first part's), and the next step's guide.
+fn cut(blocks: &mut [SplitBlock], plan: &mut SplitPlan, starts: &mut Vec<u32>, count: usize, parts: usize) {
     let mut totals = [0u32; BINS];
     let (mut low, mut high) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
     for block in blocks.iter() {
@@ -284,7 +244,7 @@ fn cut(
     starts.clear();
     // Solver index `k + 1` is place `k` of the ordered list; a part begins with its first run.
     starts.extend((1..parts).map(|p| firsts[PART_RUNS * p] + 1));
-    plan.guide = (count > 0).then(|| Guide::over(low, high, vertical));
+    plan.guide = (count > 0).then(|| Guide::over(low, high));
 }
 
 impl World {
@@ -300,7 +260,6 @@ impl World {
     pub(super) fn index_solver_bodies(&mut self) {
         let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
         let parts = helpers.map_or(1, |pool| pool.current_num_threads() + 1).min(MAX_PARTS);
-        let vertical = vertical_axis(self.settings.gravity);
         let scratch = &mut self.scratch;
         let SolverParts { starts, plan, bins, movable, blocks: split_blocks, ordered, claims } =
             &mut scratch.solver_parts;
@@ -365,7 +324,6 @@ impl World {
                         &mut starts.slice_mut(0..1)[0],
                         count,
                         parts,
-                        vertical,
                     );
                 }
             });
@@ -472,26 +430,6 @@ mod tests {
             assert_eq!(sizes, want, "{threads} threads");
             assert_eq!(cuts(&parts).len(), threads - 1);
         }
-    }
-
-    #[test]
-    fn the_cut_is_across_the_vertical_only_where_the_bodies_spread_twice_as_far_up() {
-        let gravity = Vec3::new(0.0, -9.81, 0.0);
-        let vertical = vertical_axis(gravity);
-        assert_eq!(vertical, Some(1));
-        assert_eq!(vertical_axis(Vec3::new(0.3, 0.2, -4.0)), Some(2));
-        assert_eq!(vertical_axis(Vec3::ZERO), None);
-        let axis = |extent: Vec3, vertical| Guide::over(Vec3::ZERO, extent, vertical).axis;
-        // A drum as tall as it is deep (the tumbler): across the depth, not the height.
-        assert_eq!(axis(Vec3::new(10.3, 12.9, 12.5), vertical), 2);
-        // A tower: up once it is more than twice as tall as it is wide.
-        assert_eq!(axis(Vec3::new(4.0, 7.9, 3.0), vertical), 0);
-        assert_eq!(axis(Vec3::new(4.0, 8.1, 3.0), vertical), 1);
-        // Without gravity, the widest spread.
-        assert_eq!(axis(Vec3::new(10.3, 12.9, 12.5), None), 1);
-        // The bins span the chosen axis's own spread.
-        let guide = Guide::over(Vec3::ZERO, Vec3::new(10.3, 12.9, 12.5), vertical);
-        assert_eq!(guide.bins_per_unit, BINS as f32 / 12.5);
     }
 
     #[test]
