@@ -141,6 +141,51 @@ fn a_scripted_kinematic_rotation_stays_on_its_circle() {
 }
 
 #[test]
+fn scripted_motions_follow_their_bodies_through_removal_and_replacement() {
+    use atoll_physics::{BodyType, KinematicMotion};
+    let mut world = World::new(StepSettings::default()).unwrap();
+    // A kinematic box turning a quarter a second about a pivot 3 m from it, `z` apart.
+    let turning = |z: f32| {
+        let mut desc = BodyDesc::new(
+            BodyType::Kinematic,
+            Shape::cuboid(Vec3::splat(0.5)).unwrap(),
+            Vec3::new(3.0, 1.0, z),
+        );
+        let omega = Vec3::new(0.0, 0.0, std::f32::consts::FRAC_PI_2);
+        desc.motion =
+            Some(KinematicMotion::Rotate { pivot: Vec3::new(0.0, 1.0, z), angular_velocity: omega });
+        desc
+    };
+    let still = BodyDesc::new(
+        BodyType::Kinematic,
+        Shape::cuboid(Vec3::splat(0.5)).unwrap(),
+        Vec3::new(3.0, 1.0, -10.0),
+    );
+    let plain = world.create_body(&still).unwrap();
+    let removed = world.create_body(&turning(20.0)).unwrap();
+    let kept = world.create_body(&turning(10.0)).unwrap();
+    world.destroy_body(removed).unwrap();
+    // A body without a motion replaced by one with a motion, and one made in the freed slot.
+    world.replace_body(plain, &turning(-10.0)).unwrap();
+    let reused = world.create_body(&turning(30.0)).unwrap();
+    assert_eq!(reused.index(), removed.index(), "the freed slot is reused");
+    common::run(&mut world, 60);
+    for (id, z) in [(plain, -10.0), (kept, 10.0), (reused, 30.0)] {
+        let at = world.transform(id).unwrap().position;
+        assert!((at - Vec3::new(0.0, 4.0, z)).length() < 1e-3, "body at z {z} ended at {at}");
+    }
+    // Replaced by a body without a motion, it stays where it is.
+    world
+        .replace_body(
+            kept,
+            &BodyDesc::new(BodyType::Kinematic, Shape::sphere(0.5).unwrap(), Vec3::new(0.0, 4.0, 10.0)),
+        )
+        .unwrap();
+    common::run(&mut world, 30);
+    assert_eq!(world.transform(kept).unwrap().position, Vec3::new(0.0, 4.0, 10.0));
+}
+
+#[test]
 fn replacing_a_body_keeps_its_id_and_slot_and_refuses_bad_descriptions() {
     let (mut world, floor) = common::world_with_floor();
     let ball =

@@ -326,9 +326,9 @@ impl World {
         self.detach_body(id.index());
         self.broadphase.destroy_proxy(self.bodies.bodies[slot].proxy);
         // Its joints stay, with their frames in the body's frame.
-        let joint_head = self.bodies.bodies[slot].joint_head;
-        self.bodies.bodies[slot] = Body::from_desc(desc, id.generation());
-        self.bodies.bodies[slot].joint_head = joint_head;
+        let mut body = Body::from_desc(desc, id.generation());
+        body.joint_head = self.bodies.bodies[slot].joint_head;
+        self.bodies.replace(id.index(), body);
         self.attach_body(id);
         self.relink_joints(id.index());
         self.log_input(|| Input::ReplaceBody { body: id, desc: SceneBody::from_desc(desc) });

@@ -302,7 +302,11 @@ impl World {
     /// exactly where the motion says (a chord of the circle, landing on it).
     fn drive_kinematic_motions(&mut self) {
         let dt = self.settings.dt;
-        for i in self.awake_bodies.iter() {
+        for k in 0..self.bodies.scripted().len() {
+            let i = self.bodies.scripted()[k] as usize;
+            if !self.awake_bodies.get(i) {
+                continue;
+            }
             let b = &mut self.bodies.bodies[i];
             let Some(motion) = b.motion else { continue };
             let center = b.center();
