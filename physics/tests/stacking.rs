@@ -198,6 +198,46 @@ fn fast_box_never_passes_a_thin_wall() {
 }
 
 #[test]
+fn a_volley_of_fast_balls_stops_at_a_thin_wall_alike_on_any_thread_count() {
+    // 1200 balls across the wall's face at 150-198 m/s, spread along x: enough bodies for
+    // finalising to run on a team, and hundreds swept to the wall in a step, so the continuous
+    // stage runs on one too. (Boxes among them glance off the wall into their neighbours,
+    // which can press a ball through it: a crowd's contacts are soft.)
+    let run = |threads: usize| {
+        let mut world = world_with_thin_wall();
+        world.set_thread_count(threads).unwrap();
+        let bullets: Vec<_> = (0..1200)
+            .map(|i| {
+                // One to a lane, the lanes too far apart for neighbours to touch in flight.
+                let (row, column) = ((i / 30) as f32, (i % 30) as f32);
+                let at = Vec3::new(-8.0 - 0.37 * (i % 7) as f32, -4.8 + 0.24 * row, -4.5 + 0.3 * column);
+                let desc = BodyDesc::dynamic(Shape::sphere(0.1).unwrap(), at)
+                    .with_linear_velocity(Vec3::new(150.0 + 0.04 * i as f32, 0.0, 0.0));
+                world.create_body(&desc).unwrap()
+            })
+            .collect();
+        let mut most_hits = 0;
+        for _ in 0..30 {
+            world.step();
+            most_hits = most_hits.max(world.profile().counters.continuous_hits);
+            for &b in &bullets {
+                let x = world.transform(b).unwrap().position.x;
+                assert!(x < 0.0, "{threads} threads: a ball passed the wall (x = {x})");
+            }
+        }
+        assert!(
+            most_hits >= 100,
+            "{threads} threads: at most {most_hits} bodies swept to the wall in a step"
+        );
+        atoll_physics::state_hash(&world)
+    };
+    let one = run(1);
+    for threads in 2..=4 {
+        assert_eq!(run(threads), one, "{threads} threads differ from one");
+    }
+}
+
+#[test]
 fn rain_of_mixed_shapes_comes_to_rest_in_its_bin() {
     let (mut world, ids) = common::builtin("rain.ron");
     common::run(&mut world, 12 * 60);

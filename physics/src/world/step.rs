@@ -46,10 +46,18 @@ const MIN_CONTACTS_FOR_TEAM: usize = 512;
 /// before it is read.
 const PREFETCH_AHEAD: usize = 2;
 
-/// Awake bodies before the proxy update and the continuous stage run on the world's threads
-/// (with the helpers lingering between teams, sharing them also keeps a helper awake for the
-/// narrowphase after them).
+/// Awake bodies before the proxy update runs on the world's threads (with the helpers
+/// lingering between teams, sharing them also keeps a helper awake for the narrowphase after
+/// it), and bodies to sweep before the continuous stage does when its helpers have gone to
+/// sleep.
 const MIN_BODIES_FOR_TEAM: usize = 1024;
+
+/// Bodies to sweep before the continuous stage runs on the world's threads while they linger
+/// from finalising, and bodies in each of its blocks: each sweep is a fast body's time of
+/// impact against what static lies near its path, about a microsecond (the 5000-body free
+/// fall sweeps about 95 a step).
+const MIN_SWEEPS_FOR_TEAM: usize = 32;
+const SWEEP_BLOCK: usize = 8;
 
 /// Awake bodies before gathering the solver's arrays and finalising run on the world's
 /// threads: they do more per body than the proxy update (the rain's 2005 bodies on two threads:
@@ -172,7 +180,13 @@ pub(crate) struct StepScratch {
     /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
     left_fat: Vec<bool>,
     pub(super) candidates: Vec<u32>,
-    /// Per awake body, the fraction of its move at which it first touched something static.
+    /// Per awake body, whether its move this step may have reached something static
+    /// ([`may_reach_static`], worked out while finalising).
+    may_reach_static: Vec<bool>,
+    /// The awake indices `may_reach_static` marks, ascending: the continuous stage's bodies.
+    sweeps: Vec<u32>,
+    /// Per body of [`Self::sweeps`], the fraction of its move at which it first touched
+    /// something static.
     impacts: Vec<f32>,
     /// Per awake body, whether it is a kinematic body that moved this step (set while
     /// finalising, so the pass that keeps what such bodies touch awake reads a byte a body).
@@ -215,6 +229,8 @@ impl StepScratch {
             + (self.touching.len() + self.awake.len() + self.solver_index.len() + self.candidates.len()) * 4
             + self.contact_status.len()
             + self.moving_kinematic.len()
+            + self.may_reach_static.len()
+            + (self.sweeps.len() + self.impacts.len()) * 4
             + (self.sleep_timers.len() + self.body_islands.len()) * 4
             + self.island_timers.len() * size_of::<IslandTimers>()
             + self.touching_blocks.iter().map(|b| b.len() * (4 + 8 + 1)).sum::<usize>()
@@ -770,10 +786,12 @@ impl World {
     fn finalize_bodies(&mut self) {
         let s = self.settings;
         let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
+        let static_bounds = if s.continuous_collision { self.static_bounds() } else { None };
         let scratch = &mut self.scratch;
         let count = scratch.awake.len();
         scratch.body_block_claims.reset(count.div_ceil(BODY_BLOCK));
         scratch.moving_kinematic.resize(count, false);
+        scratch.may_reach_static.resize(count, false);
         scratch.sleep_timers.resize(count, 0.0);
         scratch.body_islands.resize(count, NONE);
         let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
@@ -781,15 +799,17 @@ impl World {
             (&scratch.solver_bodies, &scratch.motions, &scratch.velocities);
         let bodies = SharedSlice::new(&mut self.bodies.bodies);
         let moving_kinematic = SharedSlice::new(&mut scratch.moving_kinematic);
+        let may_reach = SharedSlice::new(&mut scratch.may_reach_static);
         let sleep_timers = SharedSlice::new(&mut scratch.sleep_timers);
         let body_islands = SharedSlice::new(&mut scratch.body_islands);
         // In blocks of the awake list the world's threads share: each body is written once.
         run_team(helpers, |team| {
             team.for_blocks(count, BODY_BLOCK, claims, |block| {
                 // SAFETY: each block of the awake list is one member's in this stage.
-                let (moving_kinematic, sleep_timers, body_islands) = unsafe {
+                let (moving_kinematic, may_reach, sleep_timers, body_islands) = unsafe {
                     (
                         moving_kinematic.slice_mut(block.clone()),
+                        may_reach.slice_mut(block.clone()),
                         sleep_timers.slice_mut(block.clone()),
                         body_islands.slice_mut(block.clone()),
                     )
@@ -817,6 +837,11 @@ impl World {
                     sleep_timers[local] = b.sleep_timer;
                     body_islands[local] = b.island.id;
                     moving_kinematic[local] = b.body_type == BodyType::Kinematic && restless;
+                    // The continuous stage's quick test, here where the body's lines are at
+                    // hand: it reads nothing finalising changes.
+                    may_reach[local] = static_bounds.is_some_and(|bounds| {
+                        may_reach_static(b, sb, motions[k + 1].first(), &bounds, s.continuous_gap)
+                    });
                 }
             });
         });
@@ -940,48 +965,50 @@ impl World {
 
     /// Time of impact for dynamic bodies that moved farther than half their thickness this step,
     /// against static bodies: such a body is put back where it first touches. Its velocity is
-    /// kept; next step's speculative contact stops it. The times are found in blocks of the
-    /// awake list the world's threads share (each reads the world and writes only its own
-    /// entry); the bodies move afterwards, in order.
+    /// kept; next step's speculative contact stops it. Finalising marked the bodies whose move
+    /// may have reached something static ([`may_reach_static`]), while it had each body at
+    /// hand; their times are found in blocks the world's threads share (each reads the world
+    /// and writes only its own entry), and the bodies move afterwards, in order.
     fn clip_fast_bodies(&mut self) -> u32 {
-        // What static there is: the static bodies' bounds, or everywhere when there is terrain.
-        let static_bounds = if self.terrain.chunk_count() > 0 {
-            Some(Aabb::new(Vec3::splat(f32::MIN), Vec3::splat(f32::MAX)))
-        } else {
-            self.broadphase.tree(ProxyType::Static).root_aabb()
-        };
-        let Some(static_bounds) = static_bounds else { return 0 };
-        let count = self.scratch.awake.len();
-        let helpers = helpers_for(&self.threads, count, MIN_BODIES_FOR_TEAM);
+        if self.static_bounds().is_none() {
+            return 0;
+        }
         let scratch = &mut self.scratch;
+        let may_reach = &scratch.may_reach_static[..scratch.awake.len()];
+        scratch.sweeps.clear();
+        scratch.sweeps.extend((0..may_reach.len()).filter(|&k| may_reach[k]).map(|k| k as u32));
+        let count = scratch.sweeps.len();
+        // (One thread reads no clock.)
+        let lingering = self.threads.is_some() && helpers_lingering();
+        let min_sweeps = if lingering { MIN_SWEEPS_FOR_TEAM } else { MIN_BODIES_FOR_TEAM };
+        let helpers = helpers_for(&self.threads, count, min_sweeps);
         scratch.impacts.clear();
         scratch.impacts.resize(count, 1.0);
-        scratch.body_block_claims.reset(count.div_ceil(BODY_BLOCK));
+        scratch.body_block_claims.reset(count.div_ceil(SWEEP_BLOCK));
         let claims = scratch.body_block_claims.words();
         let impacts = SharedSlice::new(&mut scratch.impacts);
+        let list = &scratch.sweeps;
         let sweeps = FastSweeps {
             awake: &scratch.awake,
             solver_bodies: &scratch.solver_bodies,
-            motions: &scratch.motions,
             centers: &scratch.centers,
             bodies: &self.bodies.bodies,
             static_tree: self.broadphase.tree(ProxyType::Static),
             terrain: &self.terrain,
-            static_bounds,
             gap: self.settings.continuous_gap,
         };
         run_team(helpers, |team| {
-            team.for_blocks(count, BODY_BLOCK, claims, |block| {
+            team.for_blocks(count, SWEEP_BLOCK, claims, |block| {
                 // SAFETY: each block of the impacts is one member's in this stage.
                 let out = unsafe { impacts.slice_mut(block.clone()) };
-                for k in block.clone() {
-                    out[k - block.start] = sweeps.first_impact(k);
+                for j in block.clone() {
+                    out[j - block.start] = sweeps.first_impact(list[j] as usize);
                 }
             });
         });
         let mut hits = 0;
-        for k in 0..count {
-            let first = self.scratch.impacts[k];
+        for j in 0..count {
+            let (k, first) = (self.scratch.sweeps[j] as usize, self.scratch.impacts[j]);
             if first < 1.0 {
                 let (start, end) = self.awake_sweep(k);
                 let b = &mut self.bodies.bodies[self.scratch.awake[k] as usize];
@@ -990,6 +1017,16 @@ impl World {
             }
         }
         hits
+    }
+
+    /// What static there is, for the continuous stage: the static bodies' bounds, or everywhere
+    /// when there is terrain; none when there is neither.
+    fn static_bounds(&self) -> Option<Aabb> {
+        if self.terrain.chunk_count() > 0 {
+            Some(Aabb::new(Vec3::splat(f32::MIN), Vec3::splat(f32::MAX)))
+        } else {
+            self.broadphase.tree(ProxyType::Static).root_aabb()
+        }
     }
 
     /// Awake body `k`'s pose at the start and at the end of this step's move.
@@ -1011,39 +1048,41 @@ fn sweep_ends(b: &Body, sb: &SolverBody, start_center: Vec3) -> (Transform, Tran
 struct FastSweeps<'a> {
     awake: &'a [u32],
     solver_bodies: &'a [SolverBody],
-    motions: &'a [Motion],
     centers: &'a [Vec3],
     bodies: &'a [Body],
     static_tree: &'a crate::broadphase::DynamicTree,
     terrain: &'a Terrain,
-    /// Holds every static body and the terrain.
-    static_bounds: Aabb,
     gap: f32,
 }
 
+/// Whether a dynamic body's move this step (`motion` of its centre and `sb.dq` of its turn,
+/// from where its tight box was) needs the continuous stage's sweep: it moved at least half its
+/// thickness and may have come within `gap` of something static, inside `static_bounds`.
+///
+/// Most fast bodies fly far from anything static: a box around the step's motion (the start
+/// box moved, grown by the most a turn can move a point: the angle is at most π |dq.xyz|)
+/// rules them out before the exact sweep is worked out. The impact counts within the gap, so
+/// the box is grown by it too (the static bodies' fat boxes need not cover it: the margin may
+/// be zero).
+fn may_reach_static(b: &Body, sb: &SolverBody, motion: Vec3, static_bounds: &Aabb, gap: f32) -> bool {
+    if b.body_type != BodyType::Dynamic {
+        return false;
+    }
+    let turn_reach =
+        std::f32::consts::PI * sb.dq.xyz().length() * (b.bounding_radius + b.local_center.length());
+    if !static_bounds.overlaps(&b.tight.swept(motion).grown(turn_reach + gap)) {
+        return false;
+    }
+    let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
+    motion.length() + angle * b.bounding_radius >= 0.5 * b.shape.min_half_extent()
+}
+
 impl FastSweeps<'_> {
-    /// The fraction of its move at which awake body `k` first touches something static: 1 when
-    /// it never does, or when it is not dynamic or moved less than half its thickness.
+    /// The fraction of its move at which awake body `k`, one [`may_reach_static`] let through,
+    /// first touches something static: 1 when it never does.
     fn first_impact(&self, k: usize) -> f32 {
         let b = &self.bodies[self.awake[k] as usize];
-        let (sb, motion) = (&self.solver_bodies[k + 1], self.motions[k + 1].first());
-        if b.body_type != BodyType::Dynamic {
-            return 1.0;
-        }
-        // Most fast bodies fly far from anything static: a box around the step's motion (the
-        // start box moved, grown by the most a turn can move a point: the angle is at most
-        // π |dq.xyz|) rules them out before the exact sweep is worked out.
-        // The impact counts within the gap, so the box is grown by it too (the static bodies'
-        // fat boxes need not cover it: the margin may be zero).
-        let turn_reach =
-            std::f32::consts::PI * sb.dq.xyz().length() * (b.bounding_radius + b.local_center.length());
-        if !self.static_bounds.overlaps(&b.tight.swept(motion).grown(turn_reach + self.gap)) {
-            return 1.0;
-        }
-        let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
-        if motion.length() + angle * b.bounding_radius < 0.5 * b.shape.min_half_extent() {
-            return 1.0;
-        }
+        let sb = &self.solver_bodies[k + 1];
         let (start, end) = sweep_ends(b, sb, self.centers[k + 1]);
         let swept = b.shape.world_aabb(&start).union(&tight_aabb(b));
         let mut first = 1.0f32;
