@@ -201,8 +201,10 @@ fn fast_box_never_passes_a_thin_wall() {
 fn a_volley_of_fast_balls_stops_at_a_thin_wall_alike_on_any_thread_count() {
     // 1200 balls across the wall's face at 150-198 m/s, spread along x: enough bodies for
     // finalising to run on a team, and hundreds swept to the wall in a step, so the continuous
-    // stage runs on one too. (Boxes among them glance off the wall into their neighbours,
-    // which can press a ball through it: a crowd's contacts are soft.)
+    // stage runs on one too whenever the helpers still linger from it (a matter of the clock,
+    // which changes who sweeps, never the result). Boxes would not do: they glance off the
+    // wall into their neighbours, which can press a ball through it (a crowd's contacts are
+    // soft).
     let run = |threads: usize| {
         let mut world = world_with_thin_wall();
         world.set_thread_count(threads).unwrap();

@@ -53,7 +53,8 @@ const PREFETCH_AHEAD: usize = 2;
 const MIN_BODIES_FOR_TEAM: usize = 1024;
 
 /// Bodies to sweep before the continuous stage runs on the world's threads while they linger
-/// from finalising, and bodies in each of its blocks: each sweep is a fast body's time of
+/// from a team before it (finalising's, from 1024 awake bodies, or the solve's), and bodies in
+/// each of its blocks: each sweep is a fast body's time of
 /// impact against what static lies near its path, about a microsecond (the 5000-body free
 /// fall sweeps about 95 a step).
 const MIN_SWEEPS_FOR_TEAM: usize = 32;
@@ -173,9 +174,10 @@ pub(crate) struct StepScratch {
     /// A claim word per block of contacts, for the threads of the narrowphase (and then of
     /// the touching list's pass).
     pub(super) narrowphase_claims: Claims,
-    /// A claim word per block of body slots or of the awake list, for the threads of the proxy
-    /// update, the gather (one more word, the colouring's), the finalisation and the
-    /// continuous stage (the solver indices' passes have their own, [`SolverParts`]).
+    /// A claim word per block of body slots, of the awake list or of the bodies to sweep, for
+    /// the threads of the proxy update, the gather (one more word, the colouring's), the
+    /// finalisation and the continuous stage (the solver indices' passes have their own,
+    /// [`SolverParts`]).
     body_block_claims: Claims,
     /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
     left_fat: Vec<bool>,
