@@ -11,7 +11,7 @@ use super::touching::TouchingBlock;
 use super::wake::WakeCause;
 use super::{StepSettings, TouchEvent, WaterContact, World, body_fat_aabb, graph, tight_aabb};
 use crate::body::{Body, BodyId, BodyStore, BodyType, NONE};
-use crate::broadphase::ProxyType;
+use crate::broadphase::{ProxyKey, ProxyType};
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{
     Contact, Manifold, TERRAIN, TerrainLink, boxes_out_of_reach, carry_manifold, collide, collide_terrain,
@@ -179,8 +179,9 @@ pub(crate) struct StepScratch {
     /// finalisation and the continuous stage (the solver indices' passes have their own,
     /// [`SolverParts`]).
     body_block_claims: Claims,
-    /// Per body slot: its tight box left its fat box this step (valid for awake bodies).
-    left_fat: Vec<bool>,
+    /// Per block of the proxy update, the proxies of its bodies whose tight box left the fat
+    /// one, with their new fat boxes, in body order.
+    moved_blocks: Vec<Vec<(ProxyKey, Aabb)>>,
     pub(super) candidates: Vec<u32>,
     /// Per awake body, whether its move this step may have reached something static
     /// ([`may_reach_static`], worked out while finalising).
@@ -236,6 +237,7 @@ impl StepScratch {
             + (self.sleep_timers.len() + self.body_islands.len()) * 4
             + self.island_timers.len() * size_of::<IslandTimers>()
             + self.touching_blocks.iter().map(|b| b.len() * (4 + 8 + 1)).sum::<usize>()
+            + self.moved_blocks.iter().map(|b| b.len() * size_of::<(ProxyKey, Aabb)>()).sum::<usize>()
             + self.touches_sleeper.len()
             + self.flagged_blocks.iter().map(FlaggedBlock::bytes).sum::<usize>()
             + self.solver_parts.bytes()
@@ -335,8 +337,10 @@ impl World {
     }
 
     /// [`Stage::Broadphase`]: re-insert a proxy only when its body's tight box left the fat one.
-    /// The boxes are computed in blocks of bodies the world's threads share; the proxies move
-    /// afterwards on the caller's thread, since they change the tree: one after another in body
+    /// The boxes are computed in blocks of bodies the world's threads share, each listing its
+    /// moved proxies with their new boxes (so the moves after need not read the bodies again,
+    /// whose lines the blocks left in their members' caches); the proxies move afterwards on
+    /// the caller's thread, since they change the tree: one after another in body
     /// order, or, when a twelfth of the movable tree moved, by giving the leaves their boxes in
     /// place and growing their ancestors
     /// ([`crate::broadphase::Broadphase::move_proxies`]); the tree is then rebuilt beside the
@@ -344,34 +348,40 @@ impl World {
     fn update_proxies(&mut self) -> u32 {
         let settings = self.settings;
         let count = self.bodies.bodies.len();
-        let left = &mut self.scratch.left_fat;
-        left.resize(count, false);
+        let blocks = count.div_ceil(BODY_BLOCK);
+        let moved = &mut self.scratch.moved_blocks;
+        if moved.len() < blocks {
+            moved.resize_with(blocks, Vec::new);
+        }
+        moved[..blocks].iter_mut().for_each(Vec::clear);
         let claims = &mut self.scratch.body_block_claims;
-        claims.reset(count.div_ceil(BODY_BLOCK));
+        claims.reset(blocks);
         let claims = claims.words();
-        let (bodies, left_shared) = (SharedSlice::new(&mut self.bodies.bodies), SharedSlice::new(left));
+        let (bodies, moved) =
+            (SharedSlice::new(&mut self.bodies.bodies), SharedSlice::new(&mut moved[..blocks]));
         let awake = &self.awake_bodies;
         run_team(helpers_for(&self.threads, self.awake_bodies.count(), MIN_BODIES_FOR_TEAM), |team| {
             team.for_blocks(count, BODY_BLOCK, claims, |block| {
-                // SAFETY: each block of bodies and their flags is one member's in this stage.
-                let (block_bodies, block_left) =
-                    unsafe { (bodies.slice_mut(block.clone()), left_shared.slice_mut(block.clone())) };
+                // Alone, the whole range comes as one block: its moves go to the first list.
+                let list = block.start / BODY_BLOCK;
+                // SAFETY: each block of bodies and its list of moves are one member's in this
+                // stage.
+                let (block_bodies, moves) =
+                    unsafe { (bodies.slice_mut(block.clone()), &mut moved.slice_mut(list..list + 1)[0]) };
                 awake.for_each_in(block.clone(), |i| {
                     let b = &mut block_bodies[i - block.start];
                     let tight = tight_aabb(b);
                     b.tight = tight;
-                    let outside = !b.fat.contains(&tight);
-                    if outside {
+                    if !b.fat.contains(&tight) {
                         b.fat = body_fat_aabb(b, &tight, &settings);
+                        moves.push((b.proxy, b.fat));
                     }
-                    block_left[i - block.start] = outside;
                 });
             });
         });
-        let (left, bodies) = (&self.scratch.left_fat, &self.bodies.bodies);
-        let moved = || self.awake_bodies.iter().filter(|&i| left[i]);
-        let reinserted = moved().count();
-        self.broadphase.move_proxies(moved().map(|i| (bodies[i].proxy, bodies[i].fat)), reinserted);
+        let moved = &self.scratch.moved_blocks[..blocks];
+        let reinserted: usize = moved.iter().map(Vec::len).sum();
+        self.broadphase.move_proxies(moved.iter().flatten().copied(), reinserted);
         #[cfg(debug_assertions)]
         for i in self.awake_bodies.iter() {
             let b = &self.bodies.bodies[i];
