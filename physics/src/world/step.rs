@@ -53,11 +53,14 @@ const PREFETCH_AHEAD: usize = 2;
 const MIN_BODIES_FOR_TEAM: usize = 1024;
 
 /// Bodies to sweep before the continuous stage runs on the world's threads while they linger
-/// from a team before it (finalising's, from 1024 awake bodies, or the solve's), and bodies in
-/// each of its blocks: each sweep is a fast body's time of
-/// impact against what static lies near its path, about a microsecond (the 5000-body free
-/// fall sweeps about 95 a step).
+/// from a team before it (finalising's, from 1024 awake bodies, or the solve's). Each sweep is
+/// a fast body's time of impact against what static lies near its path, about a microsecond
+/// (the 5000-body free fall sweeps about 95 a step).
 const MIN_SWEEPS_FOR_TEAM: usize = 32;
+
+/// Bodies to sweep in each block of the continuous stage's team: about 8 µs of work, enough
+/// for a block's claim to cost little beside it and few enough for both members to share
+/// the free fall's hundred.
 const SWEEP_BLOCK: usize = 8;
 
 /// Awake bodies before gathering the solver's arrays and finalising run on the world's
