@@ -65,10 +65,26 @@ impl QuantizedBox {
     pub(crate) fn new(b: &Aabb) -> QuantizedBox {
         const OFFSET: i32 = POSITION_STEPS as i32;
         // `as` saturates: an infinite bound keeps every step on its side.
-        let min = b.min.to_array().map(|x| ((x * POSITION_STEPS).ceil() as i32).saturating_add(OFFSET));
-        let max = b.max.to_array().map(|x| ((x * POSITION_STEPS).floor() as i32).saturating_add(OFFSET));
+        let min = b.min.to_array().map(|x| ceil_to_i32(x * POSITION_STEPS).saturating_add(OFFSET));
+        let max = b.max.to_array().map(|x| floor_to_i32(x * POSITION_STEPS).saturating_add(OFFSET));
         QuantizedBox { min, max }
     }
+}
+
+/// `x.floor() as i32` without the library call `floor` is on plain x86-64 (which has no
+/// rounding instruction before SSE4.1): the truncation, one lower when it rounded up.
+/// Saturating, and NaN to 0, as `as` is.
+#[inline]
+fn floor_to_i32(x: f32) -> i32 {
+    let t = x as i32;
+    if (t as f32) > x { t.saturating_sub(1) } else { t }
+}
+
+/// `x.ceil() as i32`, as [`floor_to_i32`]: the truncation, one higher when it rounded down.
+#[inline]
+fn ceil_to_i32(x: f32) -> i32 {
+    let t = x as i32;
+    if (t as f32) < x { t.saturating_add(1) } else { t }
 }
 
 /// Bits per packed vertex index.
@@ -126,10 +142,14 @@ impl ChunkMesh {
     pub(crate) fn triangle_overlaps(&self, t: usize, b: &QuantizedBox) -> bool {
         let [i, j, k] = self.triangle_indices(t);
         let (p, q, r) = (self.positions[i as usize], self.positions[j as usize], self.positions[k as usize]);
-        (0..3).all(|a| {
+        // All six comparisons, joined without a branch: whether a triangle of a body's
+        // neighbourhood lies beyond the box follows no pattern a branch predictor finds.
+        let mut overlaps = true;
+        for a in 0..3 {
             let (lo, hi) = (p[a].min(q[a]).min(r[a]) as i32, p[a].max(q[a]).max(r[a]) as i32);
-            lo <= b.max[a] && hi >= b.min[a]
-        })
+            overlaps &= (lo <= b.max[a]) & (hi >= b.min[a]);
+        }
+        overlaps
     }
 
     /// The corners of triangle `t` in local voxel units.
@@ -350,6 +370,55 @@ impl Terrain {
             normals,
             triangles: (0..m.triangle_count()).map(|t| m.triangle_indices(t)).collect(),
             materials: m.materials,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The roundings without the library call give what `floor` and `ceil` then `as` give, on
+    /// whole and fractional values of both signs, the ends of `i32`, infinities and NaN.
+    #[test]
+    fn the_roundings_to_whole_steps_are_floor_and_ceil() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            1e-40,
+            -1e-40,
+            4095.999,
+            -4095.999,
+            8_388_607.5,
+            -8_388_607.5,
+            16_777_216.0,
+            2_147_483_520.0,
+            2_147_483_648.0,
+            -2_147_483_648.0,
+            -2_147_483_904.0,
+            1e30,
+            -1e30,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut seed = 0x9e37_79b9_u32;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            values.push(f32::from_bits(seed));
+            values.push((seed as i32 >> 8) as f32 / 64.0);
+        }
+        for x in values {
+            assert_eq!(floor_to_i32(x), x.floor() as i32, "floor of {x:e}");
+            assert_eq!(ceil_to_i32(x), x.ceil() as i32, "ceil of {x:e}");
         }
     }
 }
