@@ -71,9 +71,9 @@ impl QuantizedBox {
     }
 }
 
-/// `x.floor() as i32` without the library call `floor` is on plain x86-64 (which has no
-/// rounding instruction before SSE4.1): the truncation, one lower when it rounded up.
-/// Saturating, and NaN to 0, as `as` is.
+/// `x.floor() as i32` without a call: on plain x86-64 (no `roundss` before SSE4.1) `floor`
+/// compiles to a call to `floorf`. The truncation, one lower when it rounded up; saturating,
+/// and NaN to 0, as `as` is.
 #[inline]
 fn floor_to_i32(x: f32) -> i32 {
     let t = x as i32;
@@ -379,7 +379,9 @@ mod tests {
     use super::*;
 
     /// The roundings without the library call give what `floor` and `ceil` then `as` give, on
-    /// whole and fractional values of both signs, the ends of `i32`, infinities and NaN.
+    /// whole and fractional values of both signs and the floats on either side of each, the
+    /// ends of `i32`, infinities, NaN of both signs and random bit patterns; and a box of
+    /// infinite bounds keeps every step inside it.
     #[test]
     fn the_roundings_to_whole_steps_are_floor_and_ceil() {
         let mut values = vec![
@@ -398,8 +400,11 @@ mod tests {
             16_777_216.0,
             2_147_483_520.0,
             2_147_483_648.0,
+            -2_147_483_520.0,
             -2_147_483_648.0,
             -2_147_483_904.0,
+            f32::from_bits(1),
+            -f32::from_bits(1),
             1e30,
             -1e30,
             f32::MAX,
@@ -407,7 +412,10 @@ mod tests {
             f32::INFINITY,
             f32::NEG_INFINITY,
             f32::NAN,
+            -f32::NAN,
         ];
+        let neighbours: Vec<f32> = values.iter().flat_map(|v| [v.next_up(), v.next_down()]).collect();
+        values.extend(neighbours);
         let mut seed = 0x9e37_79b9_u32;
         for _ in 0..100_000 {
             seed ^= seed << 13;
@@ -420,5 +428,10 @@ mod tests {
             assert_eq!(floor_to_i32(x), x.floor() as i32, "floor of {x:e}");
             assert_eq!(ceil_to_i32(x), x.ceil() as i32, "ceil of {x:e}");
         }
+        let everything = QuantizedBox::new(&Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY));
+        assert_eq!(
+            everything,
+            QuantizedBox { min: [i32::MIN + POSITION_STEPS as i32; 3], max: [i32::MAX; 3] }
+        );
     }
 }
