@@ -263,7 +263,7 @@ pub(super) fn hull_edge_query<A: Polyhedron + ?Sized, B: Polyhedron + ?Sized>(
         lanes.extend(arcs.chunks(4).map(ArcLanes::new));
         // B's vertices and (negated) face normals posed once each: every vertex ends about
         // five edges of a rock and every face borders three, and posing them edge by edge
-        // was a sixth of the query.
+        // was 1 % of the terrain rain's instructions.
         vertices_b.clear();
         vertices_b.extend((0..pb.poly.vertex_count()).map(|i| pb.vertex(i)));
         normals_b.clear();
