@@ -34,7 +34,7 @@
 //! points made by clipping at a triangle's edges name the triangle too.
 
 use super::clip::{self, ClipPolygon, ClipVertex};
-use super::closest::closest_segments;
+use super::closest::{closest_segments_x4, lane, to_lanes};
 use super::feature;
 use super::polytope::{BoxPoly, Polyhedron, Posed as PosedPoly};
 use super::reduce;
@@ -468,10 +468,14 @@ fn capsule_triangle(
         }
         return;
     }
-    // Beside the footprint: the closest approach is to an edge.
+    // Beside the footprint: the closest approach is to an edge, the first of the closest
+    // (the three edges measured at once, one per lane; the fourth lane repeats the third).
+    let [a, b, c] = tri.v;
+    let (on_seg, on_edge) =
+        closest_segments_x4(seg[0], seg[1], to_lanes([a, b, c, c]), to_lanes([b, c, a, a]));
     let mut best: Option<(f32, Vec3, Vec3, usize)> = None;
     for k in 0..3 {
-        let (_, _, on_seg, on_edge) = closest_segments(seg[0], seg[1], tri.v[k], tri.v[(k + 1) % 3]);
+        let (on_seg, on_edge) = (lane(&on_seg, k), lane(&on_edge, k));
         let dist = (on_seg - on_edge).length_squared();
         if best.is_none_or(|(b, ..)| dist < b) {
             best = Some((dist, on_seg, on_edge, k));
