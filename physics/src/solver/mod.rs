@@ -24,7 +24,7 @@ pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub(crate) use joint::JointSolver;
 pub use soft::Softness;
-pub(crate) use substeps::{SubstepSettings, TouchingContacts, solve_substeps};
+pub(crate) use substeps::{MIN_BATCHES_FOR_TEAM, SubstepSettings, TouchingContacts, solve_substeps};
 
 use crate::math::{Mat3, Quat, Vec3};
 

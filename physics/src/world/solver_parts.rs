@@ -417,7 +417,9 @@ mod tests {
     #[test]
     fn a_team_cuts_the_bodies_into_equal_parts_along_their_widest_spread() {
         for threads in [2, 3] {
-            let mut world = falling_grid(threads);
+            // Balls of radius 0.9 m: each one's box overlaps its neighbours' in x (about 1900
+            // contacts, 475 batches, enough for a team), and none touches.
+            let mut world = falling_grid_of(threads, 0.9, 3.0);
             // The first step cuts the awake list; the second, guided by the first, cuts space.
             world.step();
             world.step();
@@ -466,6 +468,17 @@ mod tests {
         assert_eq!(near_bins(Some(guide), 0.2), 1, "at least a bin");
         assert_eq!(near_bins(Some(guide), 1e9), MOST_NEAR_BINS);
         assert_eq!(near_bins(Some(guide), f32::NAN), 1);
+    }
+
+    #[test]
+    fn a_solve_of_few_constraints_keeps_one_part_on_a_team() {
+        // 2000 balls 2 m apart and 0.5 m wide: not a contact between them, so the solve,
+        // bodies alone, is prepared and run on the caller's thread.
+        let mut world = falling_grid(2);
+        world.step();
+        world.step();
+        assert!(world.scratch.solver_parts.starts.is_empty());
+        assert!(world.scratch.awake.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
