@@ -349,6 +349,23 @@ mod tests {
             }
         }
         assert!(compared > 40_000, "{compared} lanes of finite points");
+        // Directed cases: a free optimum of -0.0 (kept by the clamp, and by `-c` where `0 - c`
+        // would give +0.0) against an edge beside it, a parallel pair, and segments clamped at
+        // either end.
+        let cases = [
+            (Vec3::splat(-0.0), Vec3::X, [Vec3::new(-0.0, 1.0, 0.0), Vec3::new(0.0, 2.0, 0.0)]),
+            (Vec3::ZERO, Vec3::X, [Vec3::Y, Vec3::new(1.0, 1.0, 0.0)]),
+            (Vec3::ZERO, Vec3::X, [Vec3::new(-2.0, 1.0, 0.0), Vec3::new(-1.0, 1.0, 1.0)]),
+            (Vec3::ZERO, Vec3::X, [Vec3::new(3.0, -1.0, 0.0), Vec3::new(4.0, 1.0, 0.0)]),
+        ];
+        for (p0, p1, [q0, q1]) in cases {
+            let (on_p, on_q) = closest_segments_x4(p0, p1, to_lanes([q0; 4]), to_lanes([q1; 4]));
+            let (_, _, sp, sq) = closest_segments(p0, p1, q0, q1);
+            assert_eq!(bits(lane(&on_p, 0)), bits(sp), "{p0} {p1} {q0} {q1}");
+            assert_eq!(bits(lane(&on_q, 0)), bits(sq), "{p0} {p1} {q0} {q1}");
+        }
+        let (_, _, sp, _) = closest_segments(cases[0].0, cases[0].1, cases[0].2[0], cases[0].2[1]);
+        assert_eq!(sp.x.to_bits(), (-0.0f32).to_bits(), "the directed case keeps -0.0");
     }
 
     #[test]

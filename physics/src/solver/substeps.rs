@@ -17,10 +17,10 @@ use crate::parallel::{Claims, Team, run_team};
 use std::sync::atomic::AtomicU32;
 use wide::f32x4;
 
-/// Constraint batches (contacts' and joints', four constraints each) a solve needs before the
-/// world's other threads join it: below this, starting them and the waits between its
-/// hundreds of stages cost more than they save. Bodies do not count: a solve of few
-/// constraints over many bodies is faster on one thread, since its body stages gain little
+/// Constraint batches (the contacts' and joints' batches as the colourings make them) a solve
+/// needs before the world's other threads join it: below this, starting them and the waits
+/// between its hundreds of stages cost more than they save. Bodies do not count: a solve of
+/// few constraints over many bodies is faster on one thread, since its body stages gain little
 /// from a second core and pay for every stage's wait (the free fall's 5000 bodies with 700
 /// touching contacts, `step_count free-fall 0 300` on two threads: the solve stage 0.43–0.46 ms
 /// on the team, 0.35–0.38 alone, where bodies counted as a sixteenth of a batch each).

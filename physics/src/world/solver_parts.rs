@@ -373,9 +373,12 @@ mod tests {
         falling_grid_of(threads, 0.25, 1.0)
     }
 
-    /// [`falling_grid`] of balls of radius `radius`, its rows `row_spacing` apart in z.
+    /// [`falling_grid`] of balls of radius `radius`, its rows `row_spacing` apart in z. The
+    /// boxes' margin is 0.2 m, so balls of radius 0.9 m, 2 m apart in x, have contacts with
+    /// their neighbours (their boxes overlap by 0.2 m) without touching them (0.2 m apart).
     fn falling_grid_of(threads: usize, radius: f32, row_spacing: f32) -> World {
-        let mut world = World::new(StepSettings::default()).expect("default settings");
+        let settings = StepSettings { aabb_margin: 0.2, ..StepSettings::default() };
+        let mut world = World::new(settings).expect("valid settings");
         world.set_thread_count(threads).expect("a thread count");
         for i in 0..100 {
             for j in 0..20 {
@@ -417,8 +420,9 @@ mod tests {
     #[test]
     fn a_team_cuts_the_bodies_into_equal_parts_along_their_widest_spread() {
         for threads in [2, 3] {
-            // Balls of radius 0.9 m: each one's box overlaps its neighbours' in x (about 1900
-            // contacts, 475 batches, enough for a team), and none touches.
+            // Balls of radius 0.9 m: each one's box overlaps its neighbours' in x (1980
+            // contacts, enough for the solve's preparation on a team to cut the parts), and
+            // none touches.
             let mut world = falling_grid_of(threads, 0.9, 3.0);
             // The first step cuts the awake list; the second, guided by the first, cuts space.
             world.step();

@@ -644,9 +644,11 @@ impl World {
         // the colouring reads, needs the solver indices first: they come in a pass of their
         // own. Alone, the gather writes them, in its one pass over the bodies. A solve of too
         // few constraints for a team (`MIN_BATCHES_FOR_TEAM`) is prepared alone too, without
-        // the parts' cut (58 µs of the free fall's 5000 bodies on two threads): its
-        // constraints are counted before the touching list exists, as the awake contacts and
-        // joints, at least as many as it will solve.
+        // the parts' cut (58 µs of the free fall's 5000 bodies on two threads): an estimate
+        // before the touching list exists, the awake contacts and joints four to a batch (at
+        // least as many constraints as it will solve, though the colourings' batches may
+        // differ). Either path gives the same result; the substeps decide their team from
+        // the batches they have.
         let constraint_batches = (self.awake_contacts.count() + self.awake_joints.count()).div_ceil(4);
         let shared = constraint_batches >= MIN_BATCHES_FOR_TEAM
             && helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM).is_some();
