@@ -38,7 +38,11 @@ pub struct StepSettings {
     pub speculative_distance: f32,
     /// Fat AABB margin (m) around each body's tight box in the broadphase; the fat box is also
     /// stretched over the path its velocity and gravity take it on in the next steps (six for
-    /// a body touching nothing, two otherwise).
+    /// a body touching nothing, two otherwise). The path covers the motion the step can
+    /// predict, so the margin only covers what it cannot (a push from a contact). The default,
+    /// 5 cm, is small beside the bodies of a pile: every pair of overlapping fat boxes is a
+    /// contact the narrowphase updates every step, and 10 cm around the tumbler's 0.4 m boxes
+    /// made 28 000 of them for 5 100 touching (16 000 at 5 cm).
     pub aabb_margin: f32,
     /// Run time-of-impact checks for fast bodies (those that moved more than half their
     /// thinnest extent in a step) against static bodies and the terrain.
@@ -81,7 +85,7 @@ impl Default for StepSettings {
             restitution_threshold: 1.0,
             warm_starting: true,
             speculative_distance: 0.02,
-            aabb_margin: 0.1,
+            aabb_margin: 0.05,
             continuous_collision: true,
             continuous_gap: 0.005,
             max_angular_speed: 100.0,

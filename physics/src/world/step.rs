@@ -1368,7 +1368,13 @@ mod tests {
     /// reach), then begin touching rather than pass through each other.
     #[test]
     fn a_quiet_pair_that_comes_within_reach_begins_touching() {
-        let settings = StepSettings { gravity: Vec3::ZERO, sleep_enabled: false, ..StepSettings::default() };
+        // Margins of 0.1 m, so the pair overlaps in the broadphase while it drifts 0.15 m.
+        let settings = StepSettings {
+            gravity: Vec3::ZERO,
+            sleep_enabled: false,
+            aabb_margin: 0.1,
+            ..StepSettings::default()
+        };
         let mut world = World::new(settings).expect("valid settings");
         let ball = Shape::sphere(0.5).expect("a ball");
         world.create_body(&BodyDesc::dynamic(ball.clone(), Vec3::ZERO)).expect("ball a");
