@@ -135,18 +135,21 @@ pub struct Broadphase {
     /// Whether the movable tree grew in place for many moves and is to be built anew
     /// ([`Broadphase::rebuild_if_due`]).
     rebuild_due: bool,
+    /// Movable proxies grown in place since the movable tree was last built (each counted
+    /// every time it grew).
+    grown_since_build: usize,
     /// The movable proxies [`Broadphase::move_proxies`] grows in place, with their boxes
     /// (kept for its room).
     enlarged: Vec<(u32, Aabb)>,
 }
 
-/// The movable tree is rebuilt when at least this share (one in so many) of its proxies move
-/// in one step: a rebuild costs about what a twelfth of the leaves' reinsertions do (the joint
-/// grid's 10 000 leaves: 0.33 ms against 0.4 µs a reinsertion), and leaves a better tree for
-/// the queries.
+/// The movable tree's leaves grow in place, for a rebuild later, when at least this share
+/// (one in so many) of its proxies move in one step: a rebuild costs about what a twelfth of
+/// the leaves' reinsertions do (the joint grid's 10 000 leaves: 0.33 ms against 0.4 µs a
+/// reinsertion), and leaves a better tree for the queries.
 const REBUILD_SHARE: usize = 12;
 
-/// Moves in one step below which the tree is never rebuilt.
+/// Moves in one step below which the leaves never grow in place.
 const MIN_PROXIES_FOR_REBUILD: usize = 64;
 
 /// Neighbours of a moved proxy whose pairs are warmed together before they are tested: enough
@@ -197,17 +200,18 @@ impl Broadphase {
     /// Gives the proxies `moves` lists (`count` of them, each at most once) new fat boxes and
     /// queues them for pair finding. When they are a large share of the movable tree (a rain
     /// of bodies spawned together leaves its boxes in the same steps), the leaves take their
-    /// boxes in place, their ancestors grow to hold them, and the tree is due to be built anew
-    /// once ([`Self::rebuild_if_due`]): that costs less than taking each leaf out and putting
-    /// it back and leaves a better tree for the next step's queries. The step finds this
+    /// boxes in place and their ancestors grow to hold them, which costs less than taking each
+    /// leaf out and putting it back; once as many leaves have grown so as the tree holds, the
+    /// tree is due to be built anew ([`Self::rebuild_if_due`]) for the next queries. The step finds this
     /// step's pairs on the grown tree first and rebuilds beside the narrowphase, which does
     /// not read the tree, so on several threads the rebuild is off the serial path.
     pub fn move_proxies(&mut self, moves: impl Iterator<Item = (ProxyKey, Aabb)>, count: usize) {
-        let rebuild = count >= MIN_PROXIES_FOR_REBUILD.max(self.movable_tree.proxy_count() / REBUILD_SHARE);
+        let leaves = self.movable_tree.proxy_count();
+        let grow_in_place = count >= MIN_PROXIES_FOR_REBUILD.max(leaves / REBUILD_SHARE);
         let mut enlarged = std::mem::take(&mut self.enlarged);
         enlarged.clear();
         for (key, fat) in moves {
-            if rebuild && key.kind() == ProxyType::Movable {
+            if grow_in_place && key.kind() == ProxyType::Movable {
                 enlarged.push((key.node(), fat));
             } else {
                 self.move_proxy(key, fat);
@@ -219,8 +223,13 @@ impl Broadphase {
             let body = self.movable_tree.user_data(node);
             self.mark_moved(ProxyKey::new(ProxyType::Movable, node), body);
         }
+        self.grown_since_build += enlarged.len();
         self.enlarged = enlarged;
-        self.rebuild_due |= rebuild;
+        // Built anew only once as many leaves grew as the tree holds: a build of every leaf
+        // costs more than the queries lose on the grown tree in the few steps before (the
+        // free fall grows a sixth of its leaves every step; building each step took 14 % of
+        // its instructions).
+        self.rebuild_due |= grow_in_place && self.grown_since_build >= leaves;
     }
 
     /// Whether [`Self::move_proxies`] left the movable tree to be built anew.
@@ -233,6 +242,7 @@ impl Broadphase {
     /// and every tree built from the same leaves is the same.
     pub fn rebuild_if_due(&mut self) {
         if std::mem::take(&mut self.rebuild_due) {
+            self.grown_since_build = 0;
             self.movable_tree.rebuild();
         }
     }
