@@ -266,9 +266,9 @@ proptest! {
     }
 }
 
-/// Moving many proxies at once (grown in place, then, once as many leaves grew as the tree
-/// holds, a rebuild of the movable tree) and moving them one at a time find the same pairs, and
-/// leave a valid tree.
+/// Moving many proxies at once (grown in place, then a rebuild of the movable tree once as
+/// many leaves grew as it holds, or once the moves stopped) and moving them one at a time find
+/// the same pairs, and leave a valid tree.
 #[test]
 fn moving_many_proxies_at_once_finds_what_moving_them_one_by_one_does() {
     use atoll_physics::broadphase::{Broadphase, ProxyType};
@@ -300,7 +300,8 @@ fn moving_many_proxies_at_once_finds_what_moving_them_one_by_one_does() {
     assert_eq!(first, second);
     let moves: Vec<_> = keys.iter().step_by(2).map(|&key| (key, cube(40.0))).collect();
     at_once.move_proxies(moves.iter().copied(), moves.len());
-    // Half the leaves grew in place: the tree is not yet worth building anew.
+    // Half the leaves grew in place: while the moves go on, the tree is not yet worth
+    // building anew.
     assert!(!at_once.rebuild_due());
     for &(key, fat) in &moves {
         one_by_one.move_proxy(key, fat);
@@ -311,12 +312,9 @@ fn moving_many_proxies_at_once_finds_what_moving_them_one_by_one_does() {
     one_by_one.update_pairs(&mut second);
     assert!(!first.is_empty());
     assert_eq!(first, second);
-    at_once.rebuild_if_due();
-    assert!(!at_once.rebuild_due());
-    at_once.tree(ProxyType::Movable).validate().unwrap();
     assert_eq!(at_once.reinsertions_last_step(), 200);
-    // When they all move again (by nothing), 600 leaves have grown: the tree is built anew,
-    // after the pairs are found on the grown one, and finds the same pairs.
+    // When they all move again (by nothing), 600 growths reach the 400 leaves: the tree is
+    // due to be built anew, after the pairs are found on the grown one.
     let again: Vec<_> = keys.iter().map(|&key| (key, at_once.fat_aabb(key))).collect();
     at_once.move_proxies(again.iter().copied(), again.len());
     assert!(at_once.rebuild_due());
@@ -333,6 +331,30 @@ fn moving_many_proxies_at_once_finds_what_moving_them_one_by_one_does() {
     // the one-at-a-time tree is AVL-balanced.
     assert!(at_once.tree(ProxyType::Movable).height() <= 14);
     assert_eq!(at_once.reinsertions_last_step(), 400);
+    // The rebuilt tree finds every pair the other does.
+    let all_pairs = |broadphase: &mut Broadphase, pairs: &mut Vec<(u32, u32)>| {
+        keys.iter().for_each(|&key| broadphase.touch_proxy(key));
+        broadphase.update_pairs(pairs);
+    };
+    all_pairs(&mut at_once, &mut first);
+    all_pairs(&mut one_by_one, &mut second);
+    assert!(!first.is_empty());
+    assert_eq!(first, second);
+    // A few leaves grown, then a step of few moves: the moves stopped, so the tree is built
+    // anew at once rather than left grown while its bodies rest.
+    let burst: Vec<_> = keys.iter().take(64).map(|&key| (key, cube(40.0))).collect();
+    at_once.move_proxies(burst.iter().copied(), burst.len());
+    assert!(!at_once.rebuild_due());
+    at_once.move_proxies(std::iter::empty(), 0);
+    assert!(at_once.rebuild_due());
+    at_once.rebuild_if_due();
+    at_once.tree(ProxyType::Movable).validate().unwrap();
+    for &(key, fat) in &burst {
+        one_by_one.move_proxy(key, fat);
+    }
+    all_pairs(&mut at_once, &mut first);
+    all_pairs(&mut one_by_one, &mut second);
+    assert_eq!(first, second);
     assert!(
         at_once.tree(ProxyType::Movable).stats().total_surface_area
             < one_by_one.tree(ProxyType::Movable).stats().total_surface_area

@@ -210,8 +210,9 @@ mod tests {
 
     #[test]
     fn the_tree_overlay_colours_each_box_by_its_depth() {
-        // A rain spawned together rebuilds its movable tree, whose spatial splits leave
-        // siblings of different heights: each box still takes its own depth's colour.
+        // A rain spawned together, five steps on: its movable tree, grown or built by
+        // spatial splits, has siblings of different heights; each box still takes its own
+        // depth's colour.
         let (mut world, _) = atoll_physics::scene::builtin::rain_boxes_balls(500).build_world().unwrap();
         for _ in 0..5 {
             world.step();

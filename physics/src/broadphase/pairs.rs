@@ -132,7 +132,7 @@ pub struct Broadphase {
     member_query: Vec<QueryLists>,
     /// A claim word per block of moved proxies, for the threads of the pair update.
     claims: Claims,
-    /// Whether the movable tree grew in place for many moves and is to be built anew
+    /// Whether the movable tree, grown in place, is to be built anew
     /// ([`Broadphase::rebuild_if_due`]).
     rebuild_due: bool,
     /// Movable proxies grown in place since the movable tree was last built (each counted
@@ -144,13 +144,15 @@ pub struct Broadphase {
 }
 
 /// The movable tree's leaves grow in place, for a rebuild later, when at least this share
-/// (one in so many) of its proxies move in one step: a rebuild costs about what a twelfth of
-/// the leaves' reinsertions do (the joint grid's 10 000 leaves: 0.33 ms against 0.4 µs a
-/// reinsertion), and leaves a better tree for the queries.
-const REBUILD_SHARE: usize = 12;
+/// (one in so many) of its proxies move in one step. Chosen when the tree was built anew after
+/// every such step: a build costs about what a twelfth of the leaves' reinsertions do (the
+/// joint grid's 10 000 leaves: 0.33 ms against 0.4 µs a reinsertion). With a build only every
+/// few such steps, a smaller share (32, 96) cost the rains at most 0.11 % fewer instructions,
+/// and it was left as it is.
+const GROW_IN_PLACE_SHARE: usize = 12;
 
 /// Moves in one step below which the leaves never grow in place.
-const MIN_PROXIES_FOR_REBUILD: usize = 64;
+const MIN_MOVES_TO_GROW_IN_PLACE: usize = 64;
 
 /// Neighbours of a moved proxy whose pairs are warmed together before they are tested: enough
 /// to overlap their cache misses, few enough that the first are still cached when tested.
@@ -198,16 +200,17 @@ impl Broadphase {
     }
 
     /// Gives the proxies `moves` lists (`count` of them, each at most once) new fat boxes and
-    /// queues them for pair finding. When they are a large share of the movable tree (a rain
-    /// of bodies spawned together leaves its boxes in the same steps), the leaves take their
-    /// boxes in place and their ancestors grow to hold them, which costs less than taking each
-    /// leaf out and putting it back; once as many leaves have grown so as the tree holds, the
-    /// tree is due to be built anew ([`Self::rebuild_if_due`]) for the next queries. The step finds this
-    /// step's pairs on the grown tree first and rebuilds beside the narrowphase, which does
-    /// not read the tree, so on several threads the rebuild is off the serial path.
+    /// queues them for pair finding; the world calls it once a step. When they are a large
+    /// share of the movable tree (a rain of bodies spawned together leaves its boxes in the
+    /// same steps), the leaves take their boxes in place and their ancestors grow to hold them,
+    /// which costs less than taking each leaf out and putting it back. The tree is then due to
+    /// be built anew ([`Self::rebuild_if_due`]) once as many leaves have grown so as it holds,
+    /// or at the first step after growing whose moves are few. The step finds this step's
+    /// pairs on the tree as it is and rebuilds beside the narrowphase, which does not read the
+    /// tree, so on several threads the rebuild is off the serial path.
     pub fn move_proxies(&mut self, moves: impl Iterator<Item = (ProxyKey, Aabb)>, count: usize) {
         let leaves = self.movable_tree.proxy_count();
-        let grow_in_place = count >= MIN_PROXIES_FOR_REBUILD.max(leaves / REBUILD_SHARE);
+        let grow_in_place = count >= MIN_MOVES_TO_GROW_IN_PLACE.max(leaves / GROW_IN_PLACE_SHARE);
         let mut enlarged = std::mem::take(&mut self.enlarged);
         enlarged.clear();
         for (key, fat) in moves {
@@ -225,11 +228,13 @@ impl Broadphase {
         }
         self.grown_since_build += enlarged.len();
         self.enlarged = enlarged;
-        // Built anew only once as many leaves grew as the tree holds: a build of every leaf
-        // costs more than the queries lose on the grown tree in the few steps before (the
-        // free fall grows a sixth of its leaves every step; building each step took 14 % of
-        // its instructions).
-        self.rebuild_due |= grow_in_place && self.grown_since_build >= leaves;
+        // While the moves go on, built anew only once as many leaves grew as the tree holds:
+        // a build of every leaf costs more than the queries lose on the grown tree in the few
+        // steps before (the free fall grows a sixth of its leaves every step; building after
+        // each took 14 % of its instructions). When they stop (a rain landed), at once: the
+        // grown nodes would stay wide while the bodies rest.
+        let moves_stopped = !grow_in_place && self.grown_since_build > 0;
+        self.rebuild_due |= moves_stopped || (grow_in_place && self.grown_since_build >= leaves);
     }
 
     /// Whether [`Self::move_proxies`] left the movable tree to be built anew.
@@ -237,9 +242,10 @@ impl Broadphase {
         self.rebuild_due
     }
 
-    /// Builds the movable tree anew if [`Self::move_proxies`] left it grown in place. The
-    /// tree answers every query the same either way; this only makes later queries cheaper,
-    /// and every tree built from the same leaves is the same.
+    /// Builds the movable tree anew if [`Self::move_proxies`] found a build due. The tree
+    /// answers every query the same either way (each node holds every box below it); this
+    /// only makes later queries cheaper, and every tree built from the same leaves is the
+    /// same.
     pub fn rebuild_if_due(&mut self) {
         if std::mem::take(&mut self.rebuild_due) {
             self.grown_since_build = 0;

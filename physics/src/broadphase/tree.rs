@@ -1,5 +1,6 @@
 //! The dynamic AABB tree: a bounding-volume hierarchy over fat proxy AABBs, updated one proxy at
-//! a time, or built anew over all its leaves when many moved at once ([`DynamicTree::rebuild`]).
+//! a time, or, when many move at once, grown in place and built anew over all its leaves later
+//! ([`DynamicTree::enlarge_proxies`], [`DynamicTree::rebuild`]).
 //!
 //! Nodes live in one pool indexed by `u32`, so proxy ids are stable and the tree clones cheaply.
 //! Leaves are placed by a surface-area heuristic and one-at-a-time changes keep the tree
@@ -245,8 +246,9 @@ impl DynamicTree {
 
     /// Gives a proxy a new fat AABB in place and grows its ancestors' boxes, up to the first
     /// that already holds it, leaving the tree's shape as it was: for a batch of moves that a
-    /// [`Self::rebuild`] follows. Until then every query finds what it would on the rebuilt
-    /// tree (each node still holds all below it), at the cost of visiting wider nodes.
+    /// [`Self::rebuild`] follows, possibly some steps and single changes later. Until then
+    /// every query finds what it would on the rebuilt tree (each node still holds all below
+    /// it), at the cost of visiting wider nodes.
     pub fn enlarge_proxy(&mut self, proxy: u32, fat_aabb: Aabb) {
         self.debug_assert_proxy(proxy);
         debug_assert!(is_valid_aabb(&fat_aabb), "invalid proxy AABB {fat_aabb:?}");
@@ -571,7 +573,7 @@ impl DynamicTree {
             self.refit(top);
             let node = self.node(top);
             // A node whose box and height came out as they were leaves everything above as it
-            // was (each ancestor is the union of its children, and balance reads heights only):
+            // was (each ancestor holds its children's boxes, and balance reads heights only):
             // most moves of a slow body end a level or two up instead of at the root.
             if top == index && (node.aabb, node.height) == before {
                 break;

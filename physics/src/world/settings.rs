@@ -39,10 +39,13 @@ pub struct StepSettings {
     /// Fat AABB margin (m) around each body's tight box in the broadphase; the fat box is also
     /// stretched over the path its velocity and gravity take it on in the next steps (six for
     /// a body touching nothing, two otherwise). The path covers the motion the step can
-    /// predict, so the margin only covers what it cannot (a push from a contact). The default,
-    /// 5 cm, is small beside the bodies of a pile: every pair of overlapping fat boxes is a
-    /// contact the narrowphase updates every step, and 10 cm around the tumbler's 0.4 m boxes
-    /// made 28 000 of them for 5 100 touching (16 000 at 5 cm).
+    /// predict, so the margin only covers what it cannot: a velocity the solver, a joint or
+    /// `set_linear_velocity` changed, and a turning body's corners. Two bodies closing at a
+    /// speed neither's fat box was made for, faster than twice the margin a step (6 m/s at
+    /// 60 Hz and 5 cm), may meet a step before their contact exists and overlap for that step.
+    /// The default, 5 cm, is small beside the bodies of a pile: every pair of overlapping fat
+    /// boxes is a contact the narrowphase updates every step, and 10 cm around the tumbler's
+    /// 0.4 m boxes made 28 000 of them for 5 100 touching (16 000 at 5 cm).
     pub aabb_margin: f32,
     /// Run time-of-impact checks for fast bodies (those that moved more than half their
     /// thinnest extent in a step) against static bodies and the terrain.

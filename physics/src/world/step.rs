@@ -346,8 +346,8 @@ impl World {
     /// the caller's thread, since they change the tree: one after another in body
     /// order, or, when a twelfth of the movable tree moved, by giving the leaves their boxes in
     /// place and growing their ancestors
-    /// ([`crate::broadphase::Broadphase::move_proxies`]); the tree is then rebuilt beside the
-    /// narrowphase ([`crate::broadphase::Broadphase::rebuild_if_due`]).
+    /// ([`crate::broadphase::Broadphase::move_proxies`]); once due, the tree is rebuilt beside
+    /// the narrowphase ([`crate::broadphase::Broadphase::rebuild_if_due`]).
     fn update_proxies(&mut self) -> u32 {
         let settings = self.settings;
         let count = self.bodies.bodies.len();
@@ -516,7 +516,7 @@ impl World {
             *status = contact_status(c);
         };
         let count = self.contacts.contacts.len();
-        // The movable tree, when many proxies moved, is built anew beside the updates: they
+        // The movable tree, when a rebuild is due, is built anew beside the updates: they
         // read the bodies' boxes, never the tree.
         let rebuild = self.broadphase.rebuild_due();
         let awake_count = self.awake_contacts.count();
@@ -1368,7 +1368,6 @@ mod tests {
     /// reach), then begin touching rather than pass through each other.
     #[test]
     fn a_quiet_pair_that_comes_within_reach_begins_touching() {
-        // Margins of 0.1 m, so the pair overlaps in the broadphase while it drifts 0.15 m.
         let settings = StepSettings {
             gravity: Vec3::ZERO,
             sleep_enabled: false,
@@ -1378,7 +1377,8 @@ mod tests {
         let mut world = World::new(settings).expect("valid settings");
         let ball = Shape::sphere(0.5).expect("a ball");
         world.create_body(&BodyDesc::dynamic(ball.clone(), Vec3::ZERO)).expect("ball a");
-        // 0.15 m apart: within the fat boxes' margins, beyond the speculative reach.
+        // 0.15 m apart: within the fat boxes' margins of 0.1 m (set above, so the test does not
+        // follow the default), beyond the speculative reach.
         let mut drifting = BodyDesc::dynamic(ball, Vec3::new(1.15, 0.0, 0.0));
         drifting.linear_velocity = Vec3::new(-0.3, 0.0, 0.0);
         world.create_body(&drifting).expect("ball b");
