@@ -220,3 +220,22 @@ fn kinematic_bodies_wake_what_they_touch_in_body_order_on_any_thread_count() {
         .collect();
     assert!(causes.iter().all(|c| *c == causes[0]), "{causes:?}");
 }
+
+#[test]
+fn a_solve_of_contacts_on_a_team_runs_as_a_pipeline_of_its_parts() {
+    // The 3D pyramid settling: contacts alone, on a team of two and of four, run as a pipeline
+    // of as many parts (whose result the test above compares with one thread's); alone, or
+    // with joints (the joint grid), colour by colour.
+    let scenes = benchmark_scenes();
+    let scene = |wanted: &str| &scenes.iter().find(|(name, _)| *name == wanted).expect("a benchmark scene").1;
+    for (name, threads, parts) in
+        [("pyramid3d", 1, 0), ("pyramid3d", 2, 2), ("pyramid3d", 4, 4), ("joint-grid", 2, 0)]
+    {
+        let (mut world, _) = scene(name).build_world().unwrap();
+        world.set_thread_count(threads).unwrap();
+        for _ in 0..3 {
+            world.step();
+        }
+        assert_eq!(world.pipelined_parts(), parts, "{name} on {threads} threads");
+    }
+}

@@ -11,4 +11,6 @@ pub(crate) mod team;
 
 pub(crate) use prefetch::prefetch_at;
 pub(crate) use shared_slice::SharedSlice;
-pub(crate) use team::{Claims, ColourParts, MOST_PARTS, Team, colour_claims, helpers_lingering, run_team};
+pub(crate) use team::{
+    Claims, ColourParts, MOST_PARTS, Pipeline, Team, Unit, colour_claims, helpers_lingering, run_team,
+};

@@ -57,6 +57,18 @@ impl<'a, T> SharedSlice<'a, T> {
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 
+    /// Elements `range`, to read.
+    ///
+    /// # Safety
+    /// No thread writes these elements while the returned slice lives.
+    #[inline(always)]
+    pub unsafe fn slice(&self, range: Range<usize>) -> &[T] {
+        assert!(range.start <= range.end && range.end <= self.len, "range {range:?} of {}", self.len);
+        // SAFETY: in bounds (checked above) of a live `&'a mut [T]`; the caller guarantees
+        // that nothing writes these elements meanwhile.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(range.start), range.end - range.start) }
+    }
+
     /// Elements `range`, to change.
     ///
     /// # Safety

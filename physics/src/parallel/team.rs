@@ -13,6 +13,10 @@
 //! every member to arrive: a member the system has not scheduled (there are other programs,
 //! and sometimes more threads than cores) holds nobody up, the others do its blocks.
 
+mod pipeline;
+
+pub(crate) use pipeline::{Pipeline, Unit};
+
 use super::door::run_gated;
 use std::cell::Cell;
 use std::ops::Range;

@@ -38,6 +38,11 @@ impl<'a> BodyParts<'a> {
         BodyParts { starts }
     }
 
+    /// First solver index of each part after the first.
+    pub fn starts(&self) -> &'a [u32] {
+        self.starts
+    }
+
     /// Number of parts.
     pub fn count(&self) -> usize {
         self.starts.len() + 1

@@ -47,12 +47,21 @@ pub(crate) struct Batches {
     pub serial: Range<usize>,
     /// Per colour, per part of the solver bodies ([`BodyParts`]), the batch where the colour's
     /// contacts of that part begin (the batch holding the first, which may end the part before's).
-    /// A colour's contacts go part by part, by a contact's first movable body; within a part,
-    /// those that cross to another part come last.
+    /// A colour's contacts go part by part, by a contact's first movable body, each part's in
+    /// whole batches (whole pairs of them when built in pairs); within a part, those that reach
+    /// another part's bodies come first, then those that touch a body another part's contacts
+    /// move, then the part's inner contacts ([`Reach`]).
     pub part_starts: Vec<usize>,
+    /// Per colour, per part, the first batch of the part's inner run: from it to the part's
+    /// end, no batch holds a contact that reads or moves a body another part's contacts touch
+    /// (a batch pair that holds the run's first inner contacts after others is before it). The
+    /// part's start with one part.
+    pub inner_starts: Vec<usize>,
+    /// Per solver body, whether a contact between two parts moves it (built with parts).
+    edge_bodies: Vec<bool>,
     /// Colours in use, one bit each, per solver body.
     body_colours: Vec<u64>,
-    /// Per contact, its colour, part, crossing and point count as one sort key ([`sort_key`]), or
+    /// Per contact, its colour, part, reach and point count as one sort key ([`sort_key`]), or
     /// `NO_KEY` in the overflow.
     keys: Vec<u16>,
     /// The coloured contacts sorted by key, stably: colour by colour, part by part within, the
@@ -75,34 +84,50 @@ const POINT_COUNTS: usize = MAX_MANIFOLD_POINTS + 1;
 /// The key of an overflowing contact.
 const NO_KEY: u16 = u16::MAX;
 
-/// Sort keys of one part of one colour: its contacts within the part, then those that cross
-/// to another part (their two movable bodies in different parts), each by point count.
+/// How far a contact of a part reaches beyond it, in the order a part's contacts of a colour
+/// go: the team's members solve their parts' inner contacts without waiting for one another
+/// (`Team::pipeline`), and only a part's first runs wait for the other parts' first runs of the
+/// colour before.
 ///
-/// A crossing contact reads and writes a velocity the other part's member last wrote, a
-/// miss from the other core that the batch waits for. Spread through a part's contacts in
-/// contact order, the rain's 3 % crossing contacts put one in about a fifth of its batch
-/// pairs; kept together at the part's end, they fill few. The two-thread step took 1–3 % less
-/// time on the rain, the tumbler and the 3D pyramid (paired medians of 6–8 alternating runs,
-/// `step_count <scene> 100 150 --threads 2`, the Intel Xeon, 2026-11-29); at the part's start
-/// it measured the same as at its end. Alone, no contact crosses: one part.
-const PART_KEYS: usize = 2 * POINT_COUNTS;
+/// Kept together, the rain's 3 % crossing contacts fill few batch pairs: spread through a
+/// part's contacts in contact order, one sat in about a fifth of them, and each waits for a
+/// velocity from the other core (the two-thread step took 1–3 % less time on the rain, the
+/// tumbler and the 3D pyramid with them together, the Intel Xeon, 2026-11-29; at the part's
+/// start they measured the same as at its end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Reach {
+    /// Its other body (not the fixed one) is in another part: it moves, or reads, a body that
+    /// another part's member moves.
+    Across,
+    /// Within the part, but one of its bodies is moved by a contact across parts.
+    Edge,
+    /// Within the part, touching only bodies no other part's contact moves or reads.
+    Inner,
+}
 
-// Sort keys of every colour's parts' crossings and point counts fit in a `u16`, below `NO_KEY`.
+/// Reaches a part's contacts are told apart by.
+const REACHES: usize = 3;
+
+/// Sort keys of one part of one colour: its contacts by reach ([`Reach`]), each by point
+/// count. Alone, nothing reaches another part: one part, by point count.
+const PART_KEYS: usize = REACHES * POINT_COUNTS;
+
+// Sort keys of every colour's parts' reaches and point counts fit in a `u16`, below `NO_KEY`.
 const _: () = assert!(COLOURS * MAX_PARTS * PART_KEYS < NO_KEY as usize);
 
-/// Sort keys of a part of a colour for `parts` parts: one part has no crossing contacts.
+/// Sort keys of a part of a colour for `parts` parts: one part has no reaches.
 fn part_keys(parts: usize) -> usize {
     if parts > 1 { PART_KEYS } else { POINT_COUNTS }
 }
 
-/// The sort key of a contact of colour `colour`, in part `part` of `parts`, crossing to
-/// another part or not, with `points` manifold points: colours in order, parts in order within
-/// each, a part's contacts within it before those that cross, point counts within those.
-fn sort_key(colour: usize, part: usize, parts: usize, crossing: bool, points: u8) -> u16 {
+/// The sort key of a contact of colour `colour`, in part `part` of `parts`, of reach `reach`,
+/// with `points` manifold points: colours in order, parts in order within each, a part's
+/// contacts by reach, point counts within those.
+fn sort_key(colour: usize, part: usize, parts: usize, reach: Reach, points: u8) -> u16 {
     debug_assert!(usize::from(points) < POINT_COUNTS, "{points} manifold points");
-    debug_assert!(parts > 1 || !crossing, "a crossing contact with one part");
     let points = usize::from(points).min(POINT_COUNTS - 1);
-    ((colour * parts + part) * part_keys(parts) + usize::from(crossing) * POINT_COUNTS + points) as u16
+    let reach = if parts > 1 { reach as usize } else { 0 };
+    ((colour * parts + part) * part_keys(parts) + reach * POINT_COUNTS + points) as u16
 }
 
 impl Batches {
@@ -162,7 +187,8 @@ impl Batches {
     }
 
     /// Colours and batches `pairs`: greedy colours in contact order, then one counting sort
-    /// by (colour, part, crossing, point count), stable in contact order, cut into batches.
+    /// by (colour, part, reach, point count), stable in contact order, cut into batches (with
+    /// parts, each part's into batches, or pairs of them, of its own).
     /// (Pushing each contact onto its colour's list and ordering each list by point count
     /// afterwards took a third more instructions: 3D pyramid, 15 500 contacts.)
     fn build_batches(
@@ -204,33 +230,45 @@ impl Batches {
             *place += 1;
         }
         // Each key's slot now holds where its run ends: a colour's contacts run from the end
-        // of the colour before to the end of its own last part's last point count, and a
-        // part's from the end of the part before.
+        // of the colour before to the end of its own last part's last key, a part's from the
+        // end of the part before, and its inner contacts from the end of its last edge key.
         self.lanes.clear();
         self.colours.clear();
         self.part_starts.clear();
+        self.inner_starts.clear();
+        let keys_per_part = part_keys(part_count);
         let run_end = |colour: usize, part: usize| {
-            starts[(colour * part_count + part + 1) * part_keys(part_count) - 1] as usize
+            starts[(colour * part_count + part + 1) * keys_per_part - 1] as usize
         };
+        let edge_end = |colour: usize, part: usize| {
+            starts[(colour * part_count + part) * keys_per_part + Reach::Inner as usize * POINT_COUNTS - 1]
+                as usize
+        };
+        // Batches per group a part is padded to: a pair when built in pairs.
+        let group = if in_pairs { 2 } else { 1 };
         let mut begin = 0;
         for colour in 0..COLOURS {
             let end = run_end(colour, part_count - 1);
             if end > begin {
                 let start = self.lanes.len();
-                self.part_starts.push(start);
-                for part in 1..part_count {
-                    self.part_starts.push(start + (run_end(colour, part - 1) - begin) / 4);
-                }
-                // Whole fours as they are (a short copy into a filled array was a call to
-                // `memset` and one to `memcpy` per batch), then the rest.
-                let chunks = self.order[begin..end].chunks_exact(4);
-                let rest = chunks.remainder();
-                self.lanes.extend(chunks.map(|c| [c[0], c[1], c[2], c[3]]));
-                if !rest.is_empty() {
-                    self.lanes.push(std::array::from_fn(|i| rest.get(i).copied().unwrap_or(EMPTY_LANE)));
-                }
-                if in_pairs && (self.lanes.len() - start) % 2 == 1 {
-                    self.lanes.push([EMPTY_LANE; 4]);
+                if part_count == 1 {
+                    self.part_starts.push(start);
+                    self.inner_starts.push(start);
+                    self.push_batches(begin..end, group);
+                } else {
+                    // Each part in whole groups, so that no batch pair holds two parts' contacts
+                    // and each part's runs can be told by pair.
+                    let mut part_begin = begin;
+                    for part in 0..part_count {
+                        let part_end = run_end(colour, part);
+                        let first = self.lanes.len();
+                        self.part_starts.push(first);
+                        self.push_batches(part_begin..part_end, group);
+                        let reaching = edge_end(colour, part) - part_begin;
+                        let inner = first + reaching.div_ceil(4 * group) * group;
+                        self.inner_starts.push(inner.min(self.lanes.len()));
+                        part_begin = part_end;
+                    }
                 }
                 self.colours.push(start..self.lanes.len());
             }
@@ -246,6 +284,37 @@ impl Batches {
         self.key_counts = key_counts;
     }
 
+    /// Appends the batches of the sorted contacts `run` (`self.order`'s), four to a batch, the
+    /// last padded with empty lanes, and then empty batches to a whole number of `group`s.
+    fn push_batches(&mut self, run: Range<usize>, group: usize) {
+        let start = self.lanes.len();
+        // Whole fours as they are (a short copy into a filled array was a call to `memset` and
+        // one to `memcpy` per batch), then the rest.
+        let chunks = self.order[run].chunks_exact(4);
+        let rest = chunks.remainder();
+        self.lanes.extend(chunks.map(|c| [c[0], c[1], c[2], c[3]]));
+        if !rest.is_empty() {
+            self.lanes.push(std::array::from_fn(|i| rest.get(i).copied().unwrap_or(EMPTY_LANE)));
+        }
+        while !(self.lanes.len() - start).is_multiple_of(group) {
+            self.lanes.push([EMPTY_LANE; 4]);
+        }
+    }
+
+    /// Marks, in `edge_bodies`, every movable body of a contact whose two movable bodies lie in
+    /// different parts of `parts`.
+    fn mark_edge_bodies(&mut self, pairs: &[(u32, u32)], movable: &[bool], parts: BodyParts) {
+        self.edge_bodies.clear();
+        self.edge_bodies.resize(movable.len(), false);
+        for &(a, b) in pairs {
+            let (a, b) = (a as usize, b as usize);
+            if movable[a] & movable[b] && parts.of(a as u32) != parts.of(b as u32) {
+                self.edge_bodies[a] = true;
+                self.edge_bodies[b] = true;
+            }
+        }
+    }
+
     /// The first pass of [`Batches::build_batches`]: greedy first-fit colours in contact order,
     /// each contact's sort key, and each key's count (into `key_counts`, zeroed). `SPLIT` says
     /// there is more than one part.
@@ -258,6 +327,9 @@ impl Batches {
         key_counts: &mut [u32],
     ) {
         let part_count = if SPLIT { parts.count() } else { 1 };
+        if SPLIT {
+            self.mark_edge_bodies(pairs, movable, parts);
+        }
         for (index, &(a, b)) in pairs.iter().enumerate() {
             let (a, b) = (a as usize, b as usize);
             let used_a = if movable[a] { self.body_colours[a] } else { 0 };
@@ -280,14 +352,25 @@ impl Batches {
             // in follows no pattern along the contact order, and the scan's and `&&`'s
             // branches were mispredicted. The rain's colouring on two threads took 47 µs,
             // where one thread's, without parts, took 21; now 30 (a probe, 2026-11-29).
-            let (part, crossing) = if SPLIT {
+            let (part, reach) = if SPLIT {
                 let (part_a, part_b) = (parts.of(a as u32), parts.of(b as u32));
                 let part = [part_b, part_a][usize::from(movable[a])];
-                (part, movable[a] & movable[b] & (part_a != part_b))
+                // The other body: a moving one, or a kinematic one whose motion its part's
+                // member integrates; the fixed body (solver index 0) never changes.
+                let other_part = [part_a, part_b][usize::from(movable[a])];
+                let other = [a, b][usize::from(movable[a])];
+                let reach = if other != 0 && other_part != part {
+                    Reach::Across
+                } else if self.edge_bodies[a] | self.edge_bodies[b] {
+                    Reach::Edge
+                } else {
+                    Reach::Inner
+                };
+                (part, reach)
             } else {
-                (0, false)
+                (0, Reach::Inner)
             };
-            let key = sort_key(colour, part, part_count, crossing, points[index]);
+            let key = sort_key(colour, part, part_count, reach, points[index]);
             key_counts[usize::from(key)] += 1;
             self.keys.push(key);
         }
@@ -456,9 +539,9 @@ mod tests {
     fn parts_order_each_colours_contacts_and_change_nothing_else() {
         // Random pairs over many bodies, in one to four parts (one empty), in pairs of
         // batches: each colour holds the contacts it holds without parts, part by part (by
-        // the first movable body), within a part those whose other movable body is in the part
-        // before those that cross to another, by point count within those, in contact order
-        // within that; and each part's start is the batch that holds its first contact.
+        // the first movable body), each part in whole pairs of batches of its own, within a
+        // part by reach (across parts, at an edge, inner), by point count within those, in
+        // contact order within that.
         let mut state = 3u32;
         for starts in [&[][..], &[700], &[250, 250, 1400], &[100, 900, 1500]] {
             let parts = BodyParts::new(starts);
@@ -466,40 +549,78 @@ mod tests {
             let (mut whole, mut split) = (Batches::default(), Batches::default());
             whole.build_in_pairs(&pairs, &movable, &points, BodyParts::WHOLE);
             split.build_in_pairs(&pairs, &movable, &points, parts);
-            assert_eq!(whole.colours, split.colours, "{starts:?}");
+            assert_eq!(whole.colours.len(), split.colours.len(), "{starts:?}");
             assert_eq!(&whole.lanes[whole.serial.clone()], &split.lanes[split.serial.clone()]);
             assert_eq!(split.part_starts.len(), split.colours.len() * parts.count());
-            let part_of = |k: u32| {
+            assert_eq!(split.inner_starts.len(), split.part_starts.len());
+            let first_movable = |k: u32| {
                 let (a, b) = pairs[k as usize];
-                parts.of(if movable[a as usize] { a } else { b })
+                if movable[a as usize] { (a, b) } else { (b, a) }
             };
+            let part_of = |k: u32| parts.of(first_movable(k).0);
             let crossing = |k: u32| {
                 let (a, b) = pairs[k as usize];
                 movable[a as usize] && movable[b as usize] && parts.of(a) != parts.of(b)
             };
+            let mut edge = vec![false; movable.len()];
+            for k in (0..pairs.len() as u32).filter(|&k| crossing(k)) {
+                let (a, b) = pairs[k as usize];
+                edge[a as usize] = true;
+                edge[b as usize] = true;
+            }
+            let reach = |k: u32| {
+                let ((_, other), (a, b)) = (first_movable(k), pairs[k as usize]);
+                if parts.count() == 1 {
+                    Reach::Inner
+                } else if other != 0 && parts.of(other) != part_of(k) {
+                    Reach::Across
+                } else if edge[a as usize] || edge[b as usize] {
+                    Reach::Edge
+                } else {
+                    Reach::Inner
+                }
+            };
             if parts.count() > 1 {
                 assert!((0..pairs.len() as u32).any(crossing), "the random pairs cross parts");
             }
+            let contacts = |b: &Batches, batches: Range<usize>| -> Vec<u32> {
+                b.lanes[batches].iter().flatten().copied().filter(|&l| l != EMPTY_LANE).collect()
+            };
             for (c, colour) in split.colours.iter().enumerate() {
-                let contacts = |b: &Batches| -> Vec<u32> {
-                    b.lanes[colour.clone()].iter().flatten().copied().filter(|&l| l != EMPTY_LANE).collect()
-                };
-                let (mut want, got) = (contacts(&whole), contacts(&split));
-                want.sort_by_key(|&k| (part_of(k), crossing(k), points[k as usize], k));
+                let (mut want, got) =
+                    (contacts(&whole, whole.colours[c].clone()), contacts(&split, colour.clone()));
+                want.sort_by_key(|&k| (part_of(k), reach(k), points[k as usize], k));
                 assert_eq!(got, want, "colour {c} of {starts:?}");
                 for part in 0..parts.count() {
-                    let first = split.part_starts[c * parts.count() + part];
-                    assert!(colour.start <= first && first <= colour.end);
-                    // Every contact of the part is in its first batch or after; the batch
-                    // before, if in the colour, holds none.
-                    let in_part =
-                        |batch: &[u32; 4]| batch.iter().any(|&l| l != EMPTY_LANE && part_of(l) == part);
-                    assert!(
-                        split.lanes[colour.start..first].iter().all(|b| !in_part(b)),
-                        "part {part} before {first}"
-                    );
-                    if split.lanes[first..colour.end].iter().any(in_part) {
-                        assert!(in_part(&split.lanes[first]), "part {part} does not begin at {first}");
+                    let at = c * parts.count() + part;
+                    let (first, inner) = (split.part_starts[at], split.inner_starts[at]);
+                    let end = split
+                        .part_starts
+                        .get(at + 1)
+                        .filter(|_| part + 1 < parts.count())
+                        .map_or(colour.end, |&e| e);
+                    assert!(colour.start <= first && first <= inner && inner <= end && end <= colour.end);
+                    assert!(first.is_multiple_of(2) && inner.is_multiple_of(2), "whole pairs");
+                    // The part's batches hold its contacts alone; from the inner start on,
+                    // only inner ones, and every one before a pair holding inner ones alone.
+                    let held = contacts(&split, first..end);
+                    assert!(held.iter().all(|&k| part_of(k) == part), "colour {c} part {part}");
+                    let inner_contacts = contacts(&split, inner..end);
+                    assert!(inner_contacts.iter().all(|&k| reach(k) == Reach::Inner));
+                    let reaching = held.iter().filter(|&&k| reach(k) != Reach::Inner).count();
+                    assert_eq!(inner - first, reaching.div_ceil(8) * 2, "colour {c} part {part}");
+                }
+            }
+            // An inner contact's moving bodies are touched by no other part's contact.
+            for k in (0..pairs.len() as u32).filter(|&k| reach(k) == Reach::Inner && parts.count() > 1) {
+                let (a, b) = pairs[k as usize];
+                for x in [a, b].into_iter().filter(|&x| movable[x as usize]) {
+                    let touching = (0..pairs.len() as u32).filter(|&j| {
+                        let (p, q) = pairs[j as usize];
+                        (p == x || q == x) && !split.overflow.contains(&j)
+                    });
+                    for j in touching {
+                        assert_eq!(part_of(j), part_of(k), "inner contact {k}'s body {x} in contact {j}");
                     }
                 }
             }

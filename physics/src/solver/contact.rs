@@ -26,7 +26,7 @@ use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
-use crate::parallel::{Claims, ColourParts, Team, colour_claims, prefetch_at};
+use crate::parallel::{Claims, ColourParts, Team, Unit, colour_claims, prefetch_at};
 #[cfg(feature = "test-support")]
 use crate::world::SolverLanes;
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
@@ -235,6 +235,13 @@ pub(crate) struct ContactSolver {
     /// Per colour, per part, the pair where the part's contacts begin
     /// ([`Batches::part_starts`] halved).
     pair_part_starts: Vec<usize>,
+    /// Per colour, per part, the pair where the part's inner contacts begin
+    /// ([`Batches::inner_starts`] halved).
+    pair_inner_starts: Vec<usize>,
+    /// The first solver index of each part of the bodies after the first ([`BodyParts`]).
+    body_part_starts: Vec<u32>,
+    /// The parts the last solve's substeps ran as a pipeline of, or 0.
+    pipelined: usize,
     /// The overflow's pairs, after every colour's.
     pair_serial: Range<usize>,
     /// Per solver body, the warm start a relax pass leaves for the next substep.
@@ -280,6 +287,10 @@ impl ContactSolver {
         self.part_count = parts.count();
         self.pair_part_starts.clear();
         self.pair_part_starts.extend(self.batches.part_starts.iter().map(|&batch| batch / 2));
+        self.pair_inner_starts.clear();
+        self.pair_inner_starts.extend(self.batches.inner_starts.iter().map(|&batch| batch / 2));
+        self.body_part_starts.clear();
+        self.body_part_starts.extend_from_slice(parts.starts());
         let pair_count = self.batches.lanes.len() / 2;
         // A word for each of the colours' blocks, which the fill and the store share too.
         self.claims.reset(colour_claims(&self.pair_colours, self.part_count, 0));
@@ -332,6 +343,25 @@ impl ContactSolver {
         self.batches.colour_count()
     }
 
+    /// The parts a pipelined solve would run the colours' pairs by (`Team::pipeline`): the
+    /// colouring's parts, when there are more than one and no serial batches (which may share
+    /// bodies with any part).
+    pub fn pipeline_parts(&self) -> Option<usize> {
+        let coloured = !self.pair_colours.is_empty() && self.pair_serial.is_empty();
+        (self.part_count > 1 && coloured).then_some(self.part_count)
+    }
+
+    /// Notes the parts the substeps run as a pipeline of (0: colour by colour), for tests.
+    pub fn note_pipelined(&mut self, parts: usize) {
+        self.pipelined = parts;
+    }
+
+    /// The parts the last solve's substeps ran as a pipeline of, or 0.
+    #[cfg(feature = "test-support")]
+    pub fn pipelined_parts(&self) -> usize {
+        self.pipelined
+    }
+
     /// The batches as the solve's team shares them, to be filled from `contacts` (the
     /// touching ones `touching` lists, in the order of the pairs given through
     /// [`ContactSolver::touching_mut`]) with the solver bodies' centres `centers`, and to store
@@ -350,6 +380,10 @@ impl ContactSolver {
             bounce: SharedSlice::new(&mut self.bounce),
             colours: &self.pair_colours,
             parts: ColourParts::new(self.part_count.max(1), &self.pair_part_starts),
+            part_count: self.part_count.max(1),
+            part_starts: &self.pair_part_starts,
+            inner_starts: &self.pair_inner_starts,
+            body_part_starts: &self.body_part_starts,
             serial: self.pair_serial.clone(),
             claims: self.claims.words(),
             #[cfg(target_arch = "x86_64")]
@@ -379,6 +413,13 @@ pub(crate) struct SharedContacts<'a> {
     colours: &'a [Range<usize>],
     /// Where each colour's parts begin, for the members to start at their own.
     parts: ColourParts<'a>,
+    /// The parts each colour's pairs go by, and per colour and part the first pair of the
+    /// part and of its inner contacts ([`Batches::inner_starts`]), for a pipelined solve.
+    part_count: usize,
+    part_starts: &'a [usize],
+    inner_starts: &'a [usize],
+    /// The first solver index of each body part after the first.
+    body_part_starts: &'a [u32],
     /// The overflow's pairs, after the colours'.
     serial: Range<usize>,
     claims: &'a [AtomicU32],
@@ -528,28 +569,116 @@ impl SharedContacts<'_> {
     /// one after the other on four (a half of empty lanes is skipped).
     fn run_pass(&self, team: &Team, pass: &impl Pass) {
         team.for_each_colour(self.colours, self.parts, self.serial.clone(), self.claims, |range| {
-            // The serial batches may share bodies: they run one after another, in order. They
-            // come after every colour (`Batches::build_in_pairs`), so a range before them is a
-            // colour's.
-            #[cfg(target_arch = "x86_64")]
-            let in_colour = range.start < self.serial.start;
             // SAFETY: `for_each_colour` gives each block of a stage to one member, and a stage
             // begins when the one before is done.
-            let pairs = unsafe { self.wide.slice_mut(range) };
-            #[cfg(target_arch = "x86_64")]
-            if let Some(avx) = self.eight_lanes.filter(|_| in_colour) {
-                // SAFETY: the batches of a colour share no moving body, and the colours are
-                // stages one after another; `avx` proves the CPU has AVX.
-                unsafe { pair::run_pairs(avx, pairs, pass) };
-                return;
-            }
-            for pair in pairs {
-                for h in pair.filled_halves() {
-                    // SAFETY: as above; a serial batch's bodies are this member's alone.
-                    unsafe { pass.run(&mut HalfLanes::new(pair, h)) };
-                }
-            }
+            unsafe { self.run_pairs(pass, range) }
         });
+    }
+
+    /// Runs `pass` on the pairs `range`: those of a colour both batches at once on eight
+    /// lanes where the CPU has AVX, the serial ones one after another on four.
+    ///
+    /// # Safety
+    /// No other thread touches the pairs meanwhile, nor the bodies they move or read (as
+    /// [`Pass::run`] has it), until the pass over them is over.
+    #[inline(always)]
+    unsafe fn run_pairs(&self, pass: &impl Pass, range: Range<usize>) {
+        // The serial batches may share bodies: they run one after another, in order. They
+        // come after every colour (`Batches::build_in_pairs`), so a range before them is a
+        // colour's.
+        #[cfg(target_arch = "x86_64")]
+        let in_colour = range.start < self.serial.start;
+        // SAFETY: as the caller guarantees.
+        let pairs = unsafe { self.wide.slice_mut(range) };
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx) = self.eight_lanes.filter(|_| in_colour) {
+            // SAFETY: the batches of a colour share no moving body, and the caller keeps the
+            // others' work off their bodies; `avx` proves the CPU has AVX.
+            unsafe { pair::run_pairs(avx, pairs, pass) };
+            return;
+        }
+        for pair in pairs {
+            for h in pair.filled_halves() {
+                // SAFETY: as above; a serial batch's bodies are this member's alone.
+                unsafe { pass.run(&mut HalfLanes::new(pair, h)) };
+            }
+        }
+    }
+
+    /// The solver bodies of part `part` of a pipelined solve over `count` solver bodies: its
+    /// run of solver indices, less the fixed body (index 0, which no stage changes).
+    pub fn part_bodies(&self, part: usize, count: usize) -> Range<usize> {
+        let start = if part == 0 { 0 } else { self.body_part_starts[part - 1] as usize };
+        let end = self.body_part_starts.get(part).map_or(count, |&end| end as usize);
+        start.max(1).min(end)..end
+    }
+
+    /// Colours of the passes.
+    pub fn colour_count(&self) -> usize {
+        self.colours.len()
+    }
+
+    /// The pairs of part `part`'s unit `unit` of colour `colour`: the pairs of its contacts
+    /// that reach another part's bodies, or those of its inner contacts.
+    fn unit_pairs(&self, colour: usize, part: usize, unit: Unit) -> Range<usize> {
+        let at = colour * self.part_count + part;
+        let end =
+            if part + 1 < self.part_count { self.part_starts[at + 1] } else { self.colours[colour].end };
+        match unit {
+            Unit::Edge => self.part_starts[at]..self.inner_starts[at],
+            Unit::Inner => self.inner_starts[at]..end,
+        }
+    }
+
+    /// The passes of a pipelined solve, made once for all its units: the warm start, the
+    /// solve, the relax that leaves the next substep's warm start and the last relax.
+    pub fn passes<'s>(
+        &'s self,
+        motions: &'s SharedSlice<'s, Motion>,
+        velocities: &'s SharedSlice<'s, Velocity>,
+        inv_h: f32,
+        max_push_out_speed: f32,
+    ) -> ContactPasses<'s> {
+        let solve = |kind| self.solve_pass(motions, velocities, inv_h, max_push_out_speed, kind);
+        ContactPasses {
+            warm: WarmStart { velocities },
+            solve: solve(SolveKind::Solve),
+            relax_leaving: solve(SolveKind::RelaxLeavingWarmStart),
+            relax: solve(SolveKind::Relax),
+        }
+    }
+
+    /// Runs one unit of a pipelined solve: pass `pass` (of `passes`) on part `part`'s pairs of
+    /// colour `colour` of unit `unit`.
+    ///
+    /// # Safety
+    /// The team runs the units by the pipeline's rule (`Team::pipeline`): the colouring makes a
+    /// part's edge unit of each colour hold every contact of the part that reaches a body
+    /// another part's contacts touch, so no other thread touches this unit's pairs or bodies
+    /// until it is over.
+    pub unsafe fn run_unit(
+        &self,
+        passes: &ContactPasses,
+        pass: PassKind,
+        colour: usize,
+        part: usize,
+        unit: Unit,
+    ) {
+        let range = self.unit_pairs(colour, part, unit);
+        if range.is_empty() {
+            return;
+        }
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            match pass {
+                PassKind::WarmStart => self.run_pairs(&passes.warm, range),
+                PassKind::Solve(SolveKind::Solve) => self.run_pairs(&passes.solve, range),
+                PassKind::Solve(SolveKind::RelaxLeavingWarmStart) => {
+                    self.run_pairs(&passes.relax_leaving, range)
+                }
+                PassKind::Solve(SolveKind::Relax) => self.run_pairs(&passes.relax, range),
+            }
+        }
     }
 
     /// Copies the accumulated impulses back into the contacts for next step's warm start, in
@@ -617,27 +746,35 @@ impl SharedContacts<'_> {
         max_push_out_speed: f32,
         kind: SolveKind,
     ) {
+        // Motions are written only while integrating positions, a stage of its own.
+        self.run_pass(team, &self.solve_pass(motions, velocities, inv_h, max_push_out_speed, kind));
+    }
+
+    /// The pass of kind `kind`.
+    fn solve_pass<'s>(
+        &'s self,
+        motions: &'s SharedSlice<'s, Motion>,
+        velocities: &'s SharedSlice<'s, Velocity>,
+        inv_h: f32,
+        max_push_out_speed: f32,
+        kind: SolveKind,
+    ) -> SolvePass<'s, 's> {
         let (use_bias, pending) = match kind {
             SolveKind::Solve => (true, None),
             SolveKind::Relax => (false, None),
             SolveKind::RelaxLeavingWarmStart => (false, Some(&self.pending)),
         };
-        // SAFETY: motions are written only while integrating positions, a stage of its own.
-        let motions = unsafe { motions.as_slice() };
         let softness = self.fill.softness;
-        self.run_pass(
-            team,
-            &SolvePass {
-                motions,
-                velocities,
-                inv_h,
-                max_push_out: -max_push_out_speed,
-                use_bias,
-                movable: softness.movable,
-                fixed: softness.fixed,
-                pending,
-            },
-        );
+        SolvePass {
+            motions,
+            velocities,
+            inv_h,
+            max_push_out: -max_push_out_speed,
+            use_bias,
+            movable: softness.movable,
+            fixed: softness.fixed,
+            pending,
+        }
     }
 
     /// Restitution, once after the substeps: points that approached faster than `threshold`
@@ -656,6 +793,23 @@ impl SharedContacts<'_> {
             }
         });
     }
+}
+
+/// The passes of a pipelined solve ([`SharedContacts::passes`]).
+pub(crate) struct ContactPasses<'s> {
+    warm: WarmStart<'s, 's>,
+    solve: SolvePass<'s, 's>,
+    relax_leaving: SolvePass<'s, 's>,
+    relax: SolvePass<'s, 's>,
+}
+
+/// A contact pass of a pipelined solve's stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PassKind {
+    /// The first substep's warm start.
+    WarmStart,
+    /// A solve or relax pass.
+    Solve(SolveKind),
 }
 
 /// The kinds of pass [`SharedContacts::solve`] runs.

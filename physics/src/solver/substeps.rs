@@ -4,7 +4,7 @@
 //! constraints colour by colour) and ends when all its blocks are done, so one thread and many
 //! compute the same numbers in the same order per body, bit for bit.
 
-use super::contact::{ContactSolver, SharedContacts, SolveKind};
+use super::contact::{ContactPasses, ContactSolver, PassKind, SharedContacts, SolveKind};
 use super::joint::{JointSolver, SharedJoints};
 use super::{Motion, SolverBody, Velocity};
 use crate::body::Body;
@@ -13,7 +13,8 @@ use crate::math::{Quat, Vec3};
 use crate::narrowphase::Contact;
 use crate::parallel::SharedSlice;
 use crate::parallel::team::BLOCK_BODIES;
-use crate::parallel::{Claims, Team, run_team};
+use crate::parallel::{Claims, Pipeline, Team, Unit, run_team};
+use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 use wide::f32x4;
 
@@ -98,11 +99,125 @@ pub(crate) fn solve_substeps(
     touching: TouchingContacts,
 ) {
     let work = contacts.batch_count() + joints.batch_count();
+    let jointless = joints.batch_count() == 0;
+    let helpers = pool.filter(|_| work >= MIN_BATCHES_FOR_TEAM);
+    // Contacts alone, cut into parts, on a team: the substeps run as a pipeline of the parts.
+    let pipelined = contacts.pipeline_parts().filter(|_| jointless && helpers.is_some());
+    contacts.note_pipelined(pipelined.unwrap_or(0));
     let arrays = SolveArrays::new(bodies, motions, velocities, body_claims);
     let joints = joints.share(touching.joints, touching.bodies);
     let contacts = contacts.share(touching.contacts, touching.ids, touching.centers);
-    let helpers = pool.filter(|_| work >= MIN_BATCHES_FOR_TEAM);
-    run_team(helpers, |team| run_substeps(team, settings, &arrays, &joints, &contacts));
+    let pipeline = pipelined.map(Pipeline::new);
+    run_team(helpers, |team| match &pipeline {
+        Some(pipeline) => run_substeps_pipelined(team, settings, &arrays, &contacts, pipeline),
+        None => run_substeps(team, settings, &arrays, &joints, &contacts),
+    });
+}
+
+/// What one stage of a pipelined solve does ([`run_substeps_pipelined`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum PipelineStage {
+    /// The velocity stage of a substep (the first's clears the pending warm starts, the
+    /// others' add them).
+    Velocities { first: bool },
+    /// A contact pass's colour.
+    Colour(PassKind, usize),
+    /// The position stage of a substep.
+    Positions,
+}
+
+/// Stage `index` of a pipelined solve of `substeps` substeps over `colours` colours: per
+/// substep the velocities, the warm start's colours (the first substep only), the solve's,
+/// the positions, the relax's.
+fn pipeline_stage(index: usize, colours: usize, substeps: u32) -> PipelineStage {
+    let first_len = 2 + 3 * colours;
+    let (substep, j) = if index < first_len {
+        (0, index)
+    } else {
+        let rest = index - first_len;
+        (1 + rest / (2 + 2 * colours), rest % (2 + 2 * colours))
+    };
+    let warm = if substep == 0 { colours } else { 0 };
+    let relax =
+        if substep + 1 < substeps as usize { SolveKind::RelaxLeavingWarmStart } else { SolveKind::Relax };
+    match j {
+        0 => PipelineStage::Velocities { first: substep == 0 },
+        j if j <= warm => PipelineStage::Colour(PassKind::WarmStart, j - 1),
+        j if j <= warm + colours => PipelineStage::Colour(PassKind::Solve(SolveKind::Solve), j - 1 - warm),
+        j if j == warm + colours + 1 => PipelineStage::Positions,
+        j => PipelineStage::Colour(PassKind::Solve(relax), j - 2 - warm - colours),
+    }
+}
+
+/// Stages of a pipelined solve of `substeps` substeps over `colours` colours.
+fn pipeline_stages(colours: usize, substeps: u32) -> usize {
+    if substeps == 0 { 0 } else { (2 + 3 * colours) + (substeps as usize - 1) * (2 + 2 * colours) }
+}
+
+/// [`run_substeps`] for a solve of contacts alone cut into parts: the stages between the fill
+/// and restitution run as one pipeline of the parts ([`Team::pipeline`]), each part's body
+/// stages on its own bodies, its colours' contacts that reach other parts' bodies first, and
+/// the same numbers, bit for bit.
+fn run_substeps_pipelined(
+    team: &Team,
+    s: &SubstepSettings,
+    arrays: &SolveArrays,
+    contacts: &SharedContacts,
+    pipeline: &Pipeline,
+) {
+    contacts.fill(team, &arrays.bodies, &arrays.velocities);
+    let passes = contacts.passes(&arrays.motions, &arrays.velocities, 1.0 / s.h, s.max_push_out_speed);
+    let colours = contacts.colour_count();
+    let pending = contacts.pending();
+    team.pipeline(pipeline, pipeline_stages(colours, s.substeps), |part, stage, unit| {
+        pipeline_unit(
+            arrays,
+            contacts,
+            &passes,
+            pending,
+            s,
+            part,
+            pipeline_stage(stage, colours, s.substeps),
+            unit,
+        )
+    });
+    contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
+    contacts.store(team);
+}
+
+/// One part's unit of one stage of a pipelined solve.
+#[allow(clippy::too_many_arguments)]
+fn pipeline_unit(
+    arrays: &SolveArrays,
+    contacts: &SharedContacts,
+    passes: &ContactPasses,
+    pending: &SharedSlice<Velocity>,
+    s: &SubstepSettings,
+    part: usize,
+    stage: PipelineStage,
+    unit: Unit,
+) {
+    let bodies = || contacts.part_bodies(part, arrays.bodies.len());
+    match (stage, unit) {
+        // A body stage's work is all edge: its bodies are the ones the other parts' edge units
+        // of the stages around it reach.
+        (PipelineStage::Velocities { first }, Unit::Edge) => {
+            let pending = if first { Pending::Clear(pending) } else { Pending::AddAndClear(pending) };
+            // SAFETY: the part's bodies are its unit's alone in this stage (the pipeline's
+            // rule: the other parts' edge units of the stages around it wait for it, or it for
+            // them).
+            unsafe { integrate_velocity_block(arrays, bodies(), s.max_angular_speed, pending) };
+        }
+        (PipelineStage::Positions, Unit::Edge) => {
+            // SAFETY: as above.
+            unsafe { integrate_position_block(arrays, bodies(), s.h) };
+        }
+        (PipelineStage::Velocities { .. } | PipelineStage::Positions, Unit::Inner) => {}
+        // SAFETY: the pipeline runs the units by its rule, as `run_unit` asks.
+        (PipelineStage::Colour(pass, colour), unit) => unsafe {
+            contacts.run_unit(passes, pass, colour, part, unit)
+        },
+    }
 }
 
 /// One member's run through every stage of the substeps. Joints go first in each stage, so the
@@ -165,8 +280,26 @@ fn integrate_velocities(team: &Team, arrays: &SolveArrays, max_angular_speed: f3
     team.for_blocks(arrays.bodies.len(), BLOCK_BODIES, arrays.claims, |block| {
         // SAFETY: solver bodies are only read in this stage; each block's velocities and
         // pending warm starts are its member's alone.
+        unsafe { integrate_velocity_block(arrays, block, max_angular_speed, pending) }
+    });
+}
+
+/// [`integrate_velocities`] of the solver bodies `block`.
+///
+/// # Safety
+/// No other thread writes these solver bodies, or reads or writes their velocities and
+/// pending warm starts, until it returns.
+#[inline(always)]
+unsafe fn integrate_velocity_block(
+    arrays: &SolveArrays,
+    block: Range<usize>,
+    max_angular_speed: f32,
+    pending: Pending,
+) {
+    {
+        // SAFETY: as the caller guarantees.
         let (bodies, velocities) =
-            unsafe { (&arrays.bodies.as_slice()[block.clone()], arrays.velocities.slice_mut(block.clone())) };
+            unsafe { (arrays.bodies.slice(block.clone()), arrays.velocities.slice_mut(block.clone())) };
         let add = matches!(pending, Pending::AddAndClear(_));
         let (Pending::Clear(slots) | Pending::AddAndClear(slots)) = pending else {
             for (b, vel) in bodies.iter().zip(velocities.iter_mut()).filter(|(b, _)| b.inv_mass > 0.0) {
@@ -192,7 +325,7 @@ fn integrate_velocities(team: &Team, arrays: &SolveArrays, max_angular_speed: f3
                 *pending = Velocity::ZERO;
             }
         }
-    });
+    }
 }
 
 /// `vel` with the warm start `pending` added, component by component.
@@ -226,17 +359,28 @@ fn integrate_positions(team: &Team, arrays: &SolveArrays, h: f32) {
     team.for_blocks(arrays.bodies.len(), BLOCK_BODIES, arrays.claims, |block| {
         // SAFETY: velocities are only read in this stage; each block's solver bodies and
         // motions are its member's alone.
-        let (bodies, motions, velocities) = unsafe {
-            (
-                arrays.bodies.slice_mut(block.clone()),
-                arrays.motions.slice_mut(block.clone()),
-                arrays.velocities.as_slice(),
-            )
-        };
-        for ((b, vel), motion) in bodies.iter_mut().zip(&velocities[block]).zip(motions.iter_mut()) {
-            advance_motion(b, motion, vel, h);
-        }
+        unsafe { integrate_position_block(arrays, block, h) }
     });
+}
+
+/// [`integrate_positions`] of the solver bodies `block`.
+///
+/// # Safety
+/// No other thread reads or writes these solver bodies and motions, or writes their
+/// velocities, until it returns.
+#[inline(always)]
+unsafe fn integrate_position_block(arrays: &SolveArrays, block: Range<usize>, h: f32) {
+    // SAFETY: as the caller guarantees.
+    let (bodies, motions, velocities) = unsafe {
+        (
+            arrays.bodies.slice_mut(block.clone()),
+            arrays.motions.slice_mut(block.clone()),
+            arrays.velocities.slice(block),
+        )
+    };
+    for ((b, vel), motion) in bodies.iter_mut().zip(velocities).zip(motions.iter_mut()) {
+        advance_motion(b, motion, vel, h);
+    }
 }
 
 /// Moves a body by its velocity `vel` for a substep `h`: its motion so far (each vector on

@@ -31,6 +31,12 @@ impl World {
         self.scratch.contact_solver.lanes_in_use()
     }
 
+    /// The parts the last step's substeps ran as a pipeline of (`Team::pipeline`), or 0 when
+    /// they ran colour by colour (alone, or with joints).
+    pub fn pipelined_parts(&self) -> usize {
+        self.scratch.contact_solver.pipelined_parts()
+    }
+
     /// Runs every pending split now (tests compare islands with the reference builder after it).
     pub fn split_all_islands(&mut self) {
         self.note_edit(false);

@@ -6,7 +6,7 @@
 use super::{BatchPair, PairBounce, WideFriction, WideFrictionRow, WidePoint};
 use crate::narrowphase::MAX_MANIFOLD_POINTS;
 use crate::parallel::SharedSlice;
-use crate::solver::simd::{Halves, Lanes, Vec3Lanes, f32x4, gather, gather_shared, scatter_moving};
+use crate::solver::simd::{Halves, Lanes, Vec3Lanes, f32x4, gather_shared, scatter_moving};
 use crate::solver::{Motion, Velocity};
 
 /// The parts of a batch that all its points and friction rows share.
@@ -62,7 +62,11 @@ pub(super) trait BatchLanes {
     /// Stores the friction rows' and the twist's accumulated impulses.
     fn set_friction_impulses(&mut self, rows: [Self::L; 2], twist: Self::L);
     /// The lanes' bodies' motions since the step began.
-    fn motions(&self, motions: &[Motion]) -> LaneMotions<Self::L>;
+    ///
+    /// # Safety
+    /// No other thread writes these bodies' motions until the stage is over, and every body
+    /// indexes `motions` (as [`BatchLanes::load`]'s velocities).
+    unsafe fn motions(&self, motions: &SharedSlice<Motion>) -> LaneMotions<Self::L>;
     /// The lanes' bodies' velocities.
     ///
     /// # Safety
@@ -219,9 +223,11 @@ impl BatchLanes for HalfLanes<'_> {
     }
 
     #[inline(always)]
-    fn motions(&self, motions: &[Motion]) -> LaneMotions<f32x4> {
-        let (moved_a, turn_a) = gather(motions, &self.pair.body_a[self.h]);
-        let (moved_b, turn_b) = gather(motions, &self.pair.body_b[self.h]);
+    unsafe fn motions(&self, motions: &SharedSlice<Motion>) -> LaneMotions<f32x4> {
+        // SAFETY: as the caller guarantees.
+        let (moved_a, turn_a) = unsafe { gather_shared(motions, &self.pair.body_a[self.h]) };
+        // SAFETY: as the caller guarantees.
+        let (moved_b, turn_b) = unsafe { gather_shared(motions, &self.pair.body_b[self.h]) };
         LaneMotions { moved_a, turn_a, moved_b, turn_b }
     }
 

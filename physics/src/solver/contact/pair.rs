@@ -157,9 +157,10 @@ impl BatchLanes for EightLanes<'_> {
     }
 
     #[inline(always)]
-    fn motions(&self, motions: &[Motion]) -> LaneMotions<F8> {
+    unsafe fn motions(&self, motions: &SharedSlice<Motion>) -> LaneMotions<F8> {
         let (p, avx) = (&*self.pair, self.avx);
-        let read = |body: u32| motions[body as usize];
+        // SAFETY: as the caller guarantees, for both batches.
+        let read = |body: u32| unsafe { motions.read(body as usize) };
         let (moved_a, turn_a) = gather_eight(avx, &p.body_a, read);
         let (moved_b, turn_b) = gather_eight(avx, &p.body_b, read);
         LaneMotions { moved_a, turn_a, moved_b, turn_b }

@@ -12,10 +12,10 @@ pub(super) trait Pass {
     /// Runs the pass on `batch`.
     ///
     /// # Safety
-    /// No other thread writes the batch's bodies' velocities, or reads its moving bodies'
-    /// velocities, until the stage is over, and every body indexes the velocities (as
-    /// [`BatchLanes::load`] and [`BatchLanes::store`]); the same of their pending warm starts
-    /// ([`SolvePass::pending`], indexed as the velocities).
+    /// No other thread writes the batch's bodies' velocities or motions, or reads its moving
+    /// bodies' velocities, until the stage is over, and every body indexes the velocities and
+    /// motions (as [`BatchLanes::load`] and [`BatchLanes::store`]); the same of their pending
+    /// warm starts ([`SolvePass::pending`], indexed as the velocities).
     unsafe fn run<C: BatchLanes>(&self, batch: &mut C);
 }
 
@@ -97,7 +97,7 @@ impl<L: Lanes> NormalSums<L> {
 /// One solve or relax pass. With `use_bias` the soft position feedback pushes overlapping
 /// bodies apart; without it (the relax pass) only velocities are made consistent.
 pub(super) struct SolvePass<'a, 'v> {
-    pub motions: &'a [Motion],
+    pub motions: &'a SharedSlice<'v, Motion>,
     pub velocities: &'a SharedSlice<'v, Velocity>,
     pub inv_h: f32,
     /// The fastest push-out speed, negated.
@@ -116,7 +116,8 @@ pub(super) struct SolvePass<'a, 'v> {
 impl Pass for SolvePass<'_, '_> {
     #[inline(always)]
     unsafe fn run<C: BatchLanes>(&self, c: &mut C) {
-        let m = c.motions(self.motions);
+        // SAFETY: as the caller guarantees.
+        let m = unsafe { c.motions(self.motions) };
         let dp = m.moved_b - m.moved_a;
         // SAFETY: as the caller guarantees.
         let mut vel = unsafe { c.load(self.velocities) };

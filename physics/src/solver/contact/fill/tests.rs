@@ -474,7 +474,8 @@ fn the_relax_leaves_what_the_warm_start_makes_of_its_impulses() {
         if pair.point_counts[h] == 0 {
             continue;
         }
-        let motions: Vec<Motion> = (0..8).map(|_| Motion::new(rng.vec(0.02), rng.vec(0.02))).collect();
+        let mut motions: Vec<Motion> = (0..8).map(|_| Motion::new(rng.vec(0.02), rng.vec(0.02))).collect();
+        let motions = SharedSlice::new(&mut motions);
         // What earlier colours left pending (sometimes nothing yet, as the body stage leaves it).
         let earlier: Vec<Velocity> = (0..8)
             .map(|_| if rng.chance(0.3) { Velocity::ZERO } else { Velocity::new(rng.vec(1.0), rng.vec(1.0)) })
