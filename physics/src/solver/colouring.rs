@@ -46,26 +46,29 @@ pub(crate) struct Batches {
     /// one after another.
     pub serial: Range<usize>,
     /// Per colour, per part of the solver bodies ([`BodyParts`]), the batch where the colour's
-    /// contacts of that part begin (the batch holding the first, which may end the part before's).
-    /// A colour's contacts go part by part, by a contact's first movable body, each part's in
-    /// whole batches (whole pairs of them when built in pairs); within a part, those that reach
-    /// another part's bodies come first, then those that touch a body another part's contacts
-    /// move, then the part's inner contacts ([`Reach`]).
+    /// contacts of that part begin. A colour's contacts go part by part, by a contact's first
+    /// movable body, each part's in whole batches of its own (whole pairs of them when built
+    /// in pairs); within a part, those whose other body is in another part come first, then
+    /// those that touch a movable body a contact between two parts' movable bodies touches,
+    /// then the part's inner contacts ([`Reach`]).
     pub part_starts: Vec<usize>,
     /// Per colour, per part, the first batch of the part's inner run: from it to the part's
-    /// end, no batch holds a contact that reads or moves a body another part's contacts touch
-    /// (a batch pair that holds the run's first inner contacts after others is before it). The
+    /// end, every contact touches only the part's own bodies, and of those none that another
+    /// part's contact moves (its movable bodies no other part's contact touches; a kinematic
+    /// one, which only its own part's body stages move, another part's contact may read). A
+    /// batch pair that holds the run's first inner contacts after others comes before it. The
     /// part's start with one part.
     pub inner_starts: Vec<usize>,
-    /// Per solver body, whether a contact between two parts moves it (built with parts).
+    /// Per solver body, whether it is a movable body of a contact between two parts' movable
+    /// bodies (built with parts).
     edge_bodies: Vec<bool>,
     /// Colours in use, one bit each, per solver body.
     body_colours: Vec<u64>,
     /// Per contact, its colour, part, reach and point count as one sort key ([`sort_key`]), or
     /// `NO_KEY` in the overflow.
     keys: Vec<u16>,
-    /// The coloured contacts sorted by key, stably: colour by colour, part by part within, the
-    /// part's own before those that cross, by point count within those.
+    /// The coloured contacts sorted by key, stably: colour by colour, part by part within, by
+    /// reach within a part, by point count within those.
     order: Vec<u32>,
     /// Contacts that found no free colour (a body with more than `COLOURS` contacts).
     overflow: Vec<u32>,
@@ -96,12 +99,14 @@ const NO_KEY: u16 = u16::MAX;
 /// start they measured the same as at its end).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Reach {
-    /// Its other body (not the fixed one) is in another part: it moves, or reads, a body that
-    /// another part's member moves.
+    /// Its other body (not the fixed one) is in another part: it moves a body another part's
+    /// contacts move too, or reads a kinematic body another part's body stages move.
     Across,
-    /// Within the part, but one of its bodies is moved by a contact across parts.
+    /// Within the part, but one of its movable bodies is a movable body of a contact between
+    /// two parts' movable bodies.
     Edge,
-    /// Within the part, touching only bodies no other part's contact moves or reads.
+    /// Within the part, and no other part's contact touches its movable bodies (another part's
+    /// may read a kinematic body of it, which only this part's body stages move).
     Inner,
 }
 
@@ -139,14 +144,16 @@ impl Batches {
     /// colour share no moving body, so their order within the colour does not change the
     /// result, only the work.
     ///
-    /// Each colour, and the overflow, is padded with a batch of empty lanes to an even number
-    /// of batches: the contact solver stores batches two by two (`BatchPair`), and no pair
-    /// then holds batches of two colours.
+    /// Each colour (with parts, each part's run of a colour), and the overflow, is padded with
+    /// a batch of empty lanes to an even number of batches: the contact solver stores batches
+    /// two by two (`BatchPair`), and no pair then holds batches of two colours, or of two
+    /// parts.
     ///
     /// Within a colour, contacts go part by part of `parts` (by the part of the contact's first
-    /// movable body), a part's own contacts before those that cross to another part
-    /// ([`PART_KEYS`]), and by point count within those: the order a team's members find their
-    /// own bodies in ([`Batches::part_starts`]). The colours are the same for any parts.
+    /// movable body), a part's contacts by reach ([`Reach`], [`PART_KEYS`]), and by point
+    /// count within those: the order a team's members find their own bodies in
+    /// ([`Batches::part_starts`]), and the runs a pipelined solve tells apart
+    /// ([`Batches::inner_starts`]). The colours are the same for any parts.
     pub fn build_in_pairs(
         &mut self,
         pairs: &[(u32, u32)],

@@ -402,8 +402,9 @@ impl ContactSolver {
 }
 
 /// The contact batches of one solve, shared by the members of its team: each pass works on
-/// one colour at a time, split across the team in blocks of pairs ([`Team::for_each_colour`]);
-/// the fill and the store take the same blocks part by part as one stage
+/// one colour at a time, split across the team in blocks of pairs ([`Team::for_each_colour`]),
+/// or, in a pipelined solve, a part's unit of a colour at a time ([`SharedContacts::run_unit`]);
+/// the fill and the store take the colours' blocks part by part as one stage
 /// ([`Team::for_each_part`]).
 pub(crate) struct SharedContacts<'a> {
     wide: SharedSlice<'a, BatchPair>,
@@ -652,10 +653,10 @@ impl SharedContacts<'_> {
     /// colour `colour` of unit `unit`.
     ///
     /// # Safety
-    /// The team runs the units by the pipeline's rule (`Team::pipeline`): the colouring makes a
-    /// part's edge unit of each colour hold every contact of the part that reaches a body
-    /// another part's contacts touch, so no other thread touches this unit's pairs or bodies
-    /// until it is over.
+    /// The team runs the units by the pipeline's rule (`Team::pipeline`): the colouring puts in
+    /// a part's edge unit of each colour every contact of the part that touches another part's
+    /// body or a movable body another part's contacts touch, so no other thread writes what
+    /// this unit reads, or touches what it writes, until it is over.
     pub unsafe fn run_unit(
         &self,
         passes: &ContactPasses,

@@ -1,8 +1,10 @@
 //! The soft step's substeps as one program that every member of a [`Team`] runs: integrate
 //! velocities, warm start, solve with position feedback, integrate positions, relax, for every
-//! substep, then restitution and storing the impulses. Each stage is cut into blocks the team shares (bodies in ranges,
-//! constraints colour by colour) and ends when all its blocks are done, so one thread and many
-//! compute the same numbers in the same order per body, bit for bit.
+//! substep, then restitution and storing the impulses. Each stage is cut into blocks the team
+//! shares (bodies in ranges, constraints colour by colour) and ends when all its blocks are
+//! done; or, for contacts alone cut into parts, the stages run as a pipeline of the parts
+//! ([`Team::pipeline`]), each part waiting for the others only where their bodies meet. Either
+//! way one thread and many compute the same numbers in the same order per body, bit for bit.
 
 use super::contact::{ContactPasses, ContactSolver, PassKind, SharedContacts, SolveKind};
 use super::joint::{JointSolver, SharedJoints};
@@ -166,6 +168,7 @@ fn run_substeps_pipelined(
     pipeline: &Pipeline,
 ) {
     contacts.fill(team, &arrays.bodies, &arrays.velocities);
+    debug_assert_eq!(contacts.pending().len(), arrays.bodies.len(), "a pending warm start per solver body");
     let passes = contacts.passes(&arrays.motions, &arrays.velocities, 1.0 / s.h, s.max_push_out_speed);
     let colours = contacts.colour_count();
     let pending = contacts.pending();

@@ -10,12 +10,14 @@
 //! waits at the end of each colour, which a stage per colour (`Team::for_each_colour`) had
 //! every member take, mostly vanish.
 //!
-//! Why that is the order one thread computes: a body that two parts' contacts touch is an edge
-//! body, touched only by edge units; an edge unit of stage `s` of one part runs after every
-//! other part's edge unit of `s - 1` and before any other part's edge unit of `s + 1` (which
-//! waits for it), and within one stage no two contacts share a moving body. An inner unit's
-//! bodies are its part's alone. Every body therefore sees its stages' updates in stage order,
-//! as on one thread, and the numbers are the same bit for bit.
+//! Why that is the order one thread computes: a body that one part's work moves and another
+//! part's work touches is moved and touched only by edge units (a movable body two parts'
+//! contacts touch; a kinematic body, moved by its part's body stages and read by another
+//! part's contacts); an edge unit of stage `s` of one part runs after every other part's edge
+//! unit of `s - 1` and before any other part's edge unit of `s + 1` (which waits for it), and
+//! within one stage no two contacts share a moving body. What an inner unit moves, no other
+//! part touches. Every body therefore sees its stages' updates in stage order, as on one
+//! thread, and the numbers are the same bit for bit.
 
 use super::{PoisonOnUnwind, SPINS_BEFORE_YIELD, Team, TeamPoisoned};
 use crate::parallel::MOST_PARTS;
@@ -131,6 +133,8 @@ impl Team<'_> {
             if let Some((done, part)) = least {
                 let absent = !progress[part].begun.load(Ordering::Relaxed);
                 if (absent || spins >= SPINS_BEFORE_YIELD) && try_unit(part, done) {
+                    // Spin again before yielding: the own part's unit may be ready soon.
+                    spins = 0;
                     continue;
                 }
             }
