@@ -238,6 +238,29 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_that_panics_stops_the_team_with_its_panic() {
+        // Whichever member runs part 1's unit of stage 5 panics; the other, waiting for that
+        // unit (part 0's edge units of stage 6 on wait for it), stops too, and the team raises
+        // the unit's own panic.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+        for _ in 0..20 {
+            let pipeline = Pipeline::new(2);
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_team(Some(&pool), |team| {
+                    team.pipeline(&pipeline, 12, |part, stage, _| {
+                        if (part, stage) == (1, 5) {
+                            panic!("unit failed");
+                        }
+                        std::thread::sleep(std::time::Duration::from_micros(20));
+                    })
+                })
+            }));
+            let payload = outcome.expect_err("the unit's panic stops the team");
+            assert_eq!(payload.downcast_ref::<&str>(), Some(&"unit failed"));
+        }
+    }
+
+    #[test]
     fn alone_every_stage_runs_in_order() {
         let pipeline = Pipeline::new(3);
         let mut seen = Vec::new();
