@@ -475,6 +475,23 @@ impl<'a> ColourParts<'a> {
         ColourParts { count, firsts }
     }
 
+    /// Number of parts.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The items of part `p` of colour `c` (items `colour`): from its first to the next part's
+    /// (the colour's end for the last).
+    pub fn part_items(&self, c: usize, colour: &Range<usize>, p: usize) -> Range<usize> {
+        if self.count <= 1 {
+            return colour.clone();
+        }
+        let firsts = &self.firsts[c * self.count..(c + 1) * self.count];
+        let start = firsts[p].clamp(colour.start, colour.end);
+        let end = firsts.get(p + 1).map_or(colour.end, |&next| next.clamp(start, colour.end));
+        start..end
+    }
+
     /// Colour `c` (items `colour`) cut into blocks of at most `len` items, each within one
     /// part. A block that held the end of one part and the start of the next went to the
     /// member of the second, which started there: its items of the first part, about half a

@@ -48,6 +48,13 @@ impl<'a> BodyParts<'a> {
         self.starts.len() + 1
     }
 
+    /// The solver indices of part `part` of `count` solver bodies.
+    pub fn range(&self, part: usize, count: usize) -> std::ops::Range<usize> {
+        let start = if part == 0 { 0 } else { self.starts[part - 1] as usize };
+        let end = self.starts.get(part).map_or(count, |&end| end as usize);
+        start.min(end)..end
+    }
+
     /// The part of solver body `index`.
     #[inline]
     pub fn of(&self, index: u32) -> usize {

@@ -380,10 +380,8 @@ impl ContactSolver {
             bounce: SharedSlice::new(&mut self.bounce),
             colours: &self.pair_colours,
             parts: ColourParts::new(self.part_count.max(1), &self.pair_part_starts),
-            part_count: self.part_count.max(1),
-            part_starts: &self.pair_part_starts,
             inner_starts: &self.pair_inner_starts,
-            body_part_starts: &self.body_part_starts,
+            body_parts: BodyParts::new(&self.body_part_starts),
             serial: self.pair_serial.clone(),
             claims: self.claims.words(),
             #[cfg(target_arch = "x86_64")]
@@ -414,13 +412,11 @@ pub(crate) struct SharedContacts<'a> {
     colours: &'a [Range<usize>],
     /// Where each colour's parts begin, for the members to start at their own.
     parts: ColourParts<'a>,
-    /// The parts each colour's pairs go by, and per colour and part the first pair of the
-    /// part and of its inner contacts ([`Batches::inner_starts`]), for a pipelined solve.
-    part_count: usize,
-    part_starts: &'a [usize],
+    /// Per colour and part, the first pair of the part's inner contacts
+    /// ([`Batches::inner_starts`]), for a pipelined solve.
     inner_starts: &'a [usize],
-    /// The first solver index of each body part after the first.
-    body_part_starts: &'a [u32],
+    /// The solver bodies' parts the colouring ordered each colour by.
+    body_parts: BodyParts<'a>,
     /// The overflow's pairs, after the colours'.
     serial: Range<usize>,
     claims: &'a [AtomicU32],
@@ -609,9 +605,8 @@ impl SharedContacts<'_> {
     /// The solver bodies of part `part` of a pipelined solve over `count` solver bodies: its
     /// run of solver indices, less the fixed body (index 0, which no stage changes).
     pub fn part_bodies(&self, part: usize, count: usize) -> Range<usize> {
-        let start = if part == 0 { 0 } else { self.body_part_starts[part - 1] as usize };
-        let end = self.body_part_starts.get(part).map_or(count, |&end| end as usize);
-        start.max(1).min(end)..end
+        let bodies = self.body_parts.range(part, count);
+        bodies.start.max(1).min(bodies.end)..bodies.end
     }
 
     /// Colours of the passes.
@@ -622,12 +617,11 @@ impl SharedContacts<'_> {
     /// The pairs of part `part`'s unit `unit` of colour `colour`: the pairs of its contacts
     /// that reach another part's bodies, or those of its inner contacts.
     fn unit_pairs(&self, colour: usize, part: usize, unit: Unit) -> Range<usize> {
-        let at = colour * self.part_count + part;
-        let end =
-            if part + 1 < self.part_count { self.part_starts[at + 1] } else { self.colours[colour].end };
+        let pairs = self.parts.part_items(colour, &self.colours[colour], part);
+        let inner = self.inner_starts[colour * self.parts.count() + part].clamp(pairs.start, pairs.end);
         match unit {
-            Unit::Edge => self.part_starts[at]..self.inner_starts[at],
-            Unit::Inner => self.inner_starts[at]..end,
+            Unit::Edge => pairs.start..inner,
+            Unit::Inner => inner..pairs.end,
         }
     }
 

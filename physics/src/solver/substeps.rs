@@ -299,34 +299,32 @@ unsafe fn integrate_velocity_block(
     max_angular_speed: f32,
     pending: Pending,
 ) {
-    {
-        // SAFETY: as the caller guarantees.
-        let (bodies, velocities) =
-            unsafe { (arrays.bodies.slice(block.clone()), arrays.velocities.slice_mut(block.clone())) };
-        let add = matches!(pending, Pending::AddAndClear(_));
-        let (Pending::Clear(slots) | Pending::AddAndClear(slots)) = pending else {
-            for (b, vel) in bodies.iter().zip(velocities.iter_mut()).filter(|(b, _)| b.inv_mass > 0.0) {
+    // SAFETY: as the caller guarantees.
+    let (bodies, velocities) =
+        unsafe { (arrays.bodies.slice(block.clone()), arrays.velocities.slice_mut(block.clone())) };
+    let add = matches!(pending, Pending::AddAndClear(_));
+    let (Pending::Clear(slots) | Pending::AddAndClear(slots)) = pending else {
+        for (b, vel) in bodies.iter().zip(velocities.iter_mut()).filter(|(b, _)| b.inv_mass > 0.0) {
+            *vel = advance_velocity(b, vel, max_angular_speed);
+        }
+        return;
+    };
+    // SAFETY: as above.
+    let pending = unsafe { slots.slice_mut(block) };
+    let bodies = bodies.iter().zip(velocities.iter_mut()).zip(pending.iter_mut());
+    if add {
+        for ((b, vel), pending) in bodies {
+            if b.inv_mass > 0.0 {
+                *vel = add_pending(&advance_velocity(b, vel, max_angular_speed), pending);
+            }
+            *pending = Velocity::ZERO;
+        }
+    } else {
+        for ((b, vel), pending) in bodies {
+            if b.inv_mass > 0.0 {
                 *vel = advance_velocity(b, vel, max_angular_speed);
             }
-            return;
-        };
-        // SAFETY: as above.
-        let pending = unsafe { slots.slice_mut(block) };
-        let bodies = bodies.iter().zip(velocities.iter_mut()).zip(pending.iter_mut());
-        if add {
-            for ((b, vel), pending) in bodies {
-                if b.inv_mass > 0.0 {
-                    *vel = add_pending(&advance_velocity(b, vel, max_angular_speed), pending);
-                }
-                *pending = Velocity::ZERO;
-            }
-        } else {
-            for ((b, vel), pending) in bodies {
-                if b.inv_mass > 0.0 {
-                    *vel = advance_velocity(b, vel, max_angular_speed);
-                }
-                *pending = Velocity::ZERO;
-            }
+            *pending = Velocity::ZERO;
         }
     }
 }
