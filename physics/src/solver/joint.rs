@@ -134,6 +134,10 @@ pub(crate) struct JointSolver {
     #[cfg(feature = "test-support")]
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     widest: SolverLanes,
+    /// Every joint through the general scalar rows, none through the wide batches (tests hold
+    /// the batches to the rows' behaviour).
+    #[cfg(feature = "test-support")]
+    general_only: bool,
 }
 
 impl JointSolver {
@@ -142,6 +146,28 @@ impl JointSolver {
     #[cfg(feature = "test-support")]
     pub fn set_widest_lanes(&mut self, widest: SolverLanes) {
         self.widest = widest;
+    }
+
+    /// Solves every joint through the general scalar rows (`general_only`) or each through
+    /// its fast path, the default: tests compare the two on behaviour.
+    #[cfg(feature = "test-support")]
+    pub fn set_general_only(&mut self, general_only: bool) {
+        self.general_only = general_only;
+    }
+
+    /// Whether every joint is solved through the general scalar rows.
+    #[cfg(feature = "test-support")]
+    pub fn general_only(&self) -> bool {
+        self.general_only
+    }
+
+    /// Whether the wide batches may take the joints they are for (always, but in tests that
+    /// hold them to the general rows).
+    fn fast_paths(&self) -> bool {
+        #[cfg(feature = "test-support")]
+        return !self.general_only;
+        #[cfg(not(feature = "test-support"))]
+        true
     }
 
     /// The proof of AVX the plain ball joints' passes run two batches at a time with, if they
@@ -197,13 +223,14 @@ impl JointSolver {
                 });
             });
         });
+        let fast = self.fast_paths();
         for slot in awake.iter() {
             let SortedJoint { role, breakable, bodies: (body_a, body_b) } = self.sorted[slot];
             self.breakable |= breakable;
             if role == Role::Out {
                 continue;
             }
-            if role == Role::PlainBall {
+            if role == Role::PlainBall && fast {
                 // Its pose is computed with the batches, on the solve's team (`SharedJoints::fill`).
                 self.point_list.push(PointJoint {
                     joint: slot as u32,
@@ -216,7 +243,9 @@ impl JointSolver {
             let (sa, sb) = (&solver_bodies[body_a as usize], &solver_bodies[body_b as usize]);
             let pose = JointPose::of(j, bodies);
             let impulses = if warm_starting { j.impulses } else { JointImpulses::default() };
-            if let JointKind::Spherical(ball) = j.kind {
+            if let JointKind::Spherical(ball) = j.kind
+                && fast
+            {
                 self.spherical_list.push(PreparedSpherical {
                     joint: slot as u32,
                     bodies: (body_a, body_b),
@@ -227,7 +256,9 @@ impl JointSolver {
                 });
                 continue;
             }
-            if let JointKind::Revolute(hinge) = j.kind {
+            if let JointKind::Revolute(hinge) = j.kind
+                && fast
+            {
                 self.revolute_list.push(PreparedRevolute {
                     joint: slot as u32,
                     bodies: (body_a, body_b),

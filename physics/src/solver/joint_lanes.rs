@@ -408,10 +408,11 @@ pub(crate) trait WideJoint: Default {
     fn pose(&self, motion: &LaneMotion) -> Self::Pose;
     /// Applies the accumulated impulses again.
     fn warm_start(&self, v: &mut LaneVelocity, pose: &Self::Pose);
-    /// Called once a substep, before the pass with position feedback: a type that keeps an
-    /// effective mass through its passes brings it up to the pose (the others keep nothing).
-    /// `turn_w` is the real part of each side's rotation since the step began, per lane.
-    fn begin_substep(&mut self, _turn_w: [f32x4; 2], _pose: &Self::Pose) {}
+    /// Called before every solve and relax pass: a type that keeps an effective mass through
+    /// its passes brings it up to the pose where the kept one would be too far off (the others
+    /// keep nothing). Every pass, not once a substep: the relax pass comes after the positions
+    /// moved. `turn_w` is the real part of each side's rotation since the step began, per lane.
+    fn update_mass(&mut self, _turn_w: [f32x4; 2], _pose: &Self::Pose) {}
     /// One pass over the rows with feedback `rigid` on the rigid ones (springs keep theirs);
     /// `inv_h` lets a limit not yet reached close its gap in one substep.
     fn solve(&mut self, v: &mut LaneVelocity, pose: &Self::Pose, rigid: &SoftLanes, inv_h: f32x4);
@@ -718,11 +719,10 @@ pub(crate) unsafe fn run_batch<W: WideJoint>(w: &mut W, inputs: &PassInputs) {
     let mut v = unsafe { w.lanes().velocity(inputs.velocities) };
     match inputs.pass {
         Pass::WarmStart => w.warm_start(&mut v, &pose),
-        Pass::Solve => {
-            w.begin_substep(turn_w, &pose);
+        Pass::Solve | Pass::Relax => {
+            w.update_mass(turn_w, &pose);
             w.solve(&mut v, &pose, &inputs.rigid, inputs.inv_h);
         }
-        Pass::Relax => w.solve(&mut v, &pose, &inputs.rigid, inputs.inv_h),
         Pass::Reaction => {}
     }
     // SAFETY: as above.

@@ -3,19 +3,25 @@
 //! there are thousands of them, so they get what the contacts have: graph colouring into
 //! batches of four that share no moving body (`colouring.rs`) and one `f32x4` lane per joint,
 //! and, where the CPU has AVX, two batches of a colour at a time on eight lanes
-//! (`point_pairs.rs`, through the generic [`point_pose`] and [`substep_mass`] here).
+//! (`point_pairs.rs`, through the generic [`point_pose`] and [`pass_mass`] here).
 //!
 //! A lane is the scalar point block of `joint/rows.rs`: the arms are turned by each body's
 //! exact rotation so far this step (its solver quaternion, gathered per lane). The contacts'
 //! linearised rotation vector is not enough here: a joint pulled hard turns its body by tens of
 //! degrees in a substep, and arms turned to first order then disagree with the velocities
-//! enough to feed energy in (a 3 m violation blew up in one step). The point block's mass,
-//! though, is kept from the step's start until some lane's side has turned more than about
-//! 10° in the step, and then computed again every substep: inverting it in every pass was a
-//! tenth of the joint grid's instructions, whose bodies turn little. Keeping it a whole step
-//! regardless is not enough: a sphere pulled by an anchor off its centre spins tens of degrees
-//! in a step, its mass then overshoots the Jacobian several times over, and the iterations
-//! diverge (a case the island proptest found: 10^6 m/s within six steps).
+//! enough to feed energy in (a 3 m violation blew up in one step).
+//!
+//! The point block's mass is kept from the step's start while it is provably close enough to
+//! the exact mass at the turned arms, and computed again each pass after (inverting it in
+//! every pass was a tenth of the joint grid's instructions, whose bodies turn little). "Close
+//! enough" is a bound, not an angle: a pass with a kept mass `M₀` on the block `K₁` leaves the
+//! share `‖I − K₁ M₀‖ = ‖(K₀ − K₁) M₀‖` of the anchors' relative velocity, and
+//! [`pass_mass`] keeps `M₀` only while that share is at most [`KEPT_MASS_ERROR`]. An angle
+//! alone (the old rule kept the mass until a side turned 10°) cannot be safe: the error grows
+//! with `K`'s condition number, which the arm's length squared over the body's inertia sets.
+//! A 5 cm ball 1.5 m below a ball joint has a block 2 250 times stiffer across the arm than
+//! along it, so 3° of swing in a step put the kept mass's error past 100 and every pass
+//! multiplied the anchors' velocity error instead of removing it (5.8 × 10⁹ m/s in seconds).
 //! The batches follow the joint order, so the result is the same on every run and for every
 //! thread count.
 
@@ -52,9 +58,8 @@ pub(crate) struct WidePointJoint {
     pub(super) arm_b: Vec3x4,
     pub(super) delta_center: Vec3x4,
     pub(super) impulse: Vec3x4,
-    /// The point block's mass: at the step's start's arms, or, once some lane's side turned
-    /// more than about 10° this step, at the arms of each substep (a mass that little off
-    /// only slows convergence).
+    /// The point block's mass: at the step's start's arms while it is close enough to the
+    /// exact one ([`pass_mass`]), then at the arms of each pass.
     pub(super) mass: SymMat3x4,
 }
 
@@ -73,22 +78,43 @@ pub(super) fn point_pose<L: Lanes>(
     (arms, delta_center + m.moved_b - m.moved_a + arms.1 - arms.0)
 }
 
-/// The point block's mass for a substep, where it changes: in each batch (four lanes) where
-/// some side turned more than about 10° since the step began (|w| of its rotation below
-/// cos 5°, `turn_w` per side), the mass at the turned `arms`; elsewhere `mass`, kept. `None`
-/// where no batch turned that far.
+/// The largest share of the anchors' relative velocity a pass with a kept point block mass
+/// may leave where the exact mass would leave none. A pass then still removes at least three
+/// quarters of it, and a soft pass (mass scale `s`) at least `s (1 − 0.25)`.
+pub(super) const KEPT_MASS_ERROR: f32 = 0.25;
+
+/// The point block's mass for a pass, where it changes: in each batch (four lanes) where
+/// the mass `mass`, exact at the step's start, may now be off by more than
+/// [`KEPT_MASS_ERROR`], the mass at the turned `arms`; elsewhere `mass`, kept. `None` where
+/// no batch needs it. `turn_w` is the real part of each side's rotation since the step began.
+///
+/// The bound: a side turned by `θ` moves its arm `r` by `d`, `|d| = 2 |r| sin(θ/2)`, and
+/// changes its part of the block `[r]×ᵀ I⁻¹ [r]×` by at most `‖I⁻¹‖ (2 |r| |d| + |d|²)`
+/// `= 4 ‖I⁻¹‖ |r|² (s + s²)`, `s = sin(θ/2) = √(1 − w²)`; `‖I⁻¹‖` is at most its trace. The
+/// kept mass is the inverse of the block at the start, at most `1 / (m_a⁻¹ + m_b⁻¹)` since the
+/// arms' parts are positive semidefinite. Their product bounds `‖(K₀ − K₁) M₀‖`. The world
+/// inverse inertias are the step's start's in both the block and the passes, so the arms are
+/// all that moves.
 #[inline(always)]
-pub(super) fn substep_mass<L: Lanes>(
+pub(super) fn pass_mass<L: Lanes>(
     masses: &SideMasses<L>,
     mass: &SymMatLanes<L>,
     [turn_a, turn_b]: [L; 2],
     arms: (Vec3Lanes<L>, Vec3Lanes<L>),
 ) -> Option<SymMatLanes<L>> {
-    let limit = turn_a.splat_like(0.996);
-    let (turned_a, turned_b) = (limit.simd_gt(turn_a.abs()), limit.simd_gt(turn_b.abs()));
-    // Either side turned: the masks' or, as a select of all-ones or all-zeros lanes.
-    let turned = L::select(turned_a, turned_a, turned_b).any_per_batch();
-    turned.any().then(|| SymMatLanes::select(turned, &masses.point_mass(arms.0, arms.1), mass))
+    let (zero, one) = (turn_a.splat_like(0.0), turn_a.splat_like(1.0));
+    // sin(θ/2) of a unit quaternion whose real part is `w` (the same for `-w`).
+    let half_sin = |w: L| (one - w * w).fast_max(zero).sqrt();
+    let drift = |w: L, arm: Vec3Lanes<L>, inv_inertia: &SymMatLanes<L>| {
+        let s = half_sin(w);
+        (s + s * s) * arm.dot(arm) * inv_inertia.trace()
+    };
+    let block_change = (drift(turn_a, arms.0, &masses.inv_inertia_a)
+        + drift(turn_b, arms.1, &masses.inv_inertia_b))
+        * one.splat_like(4.0);
+    let allowed = (masses.inv_mass_a + masses.inv_mass_b) * one.splat_like(KEPT_MASS_ERROR);
+    let off = block_change.simd_gt(allowed).any_per_batch();
+    off.any().then(|| SymMatLanes::select(off, &masses.point_mass(arms.0, arms.1), mass))
 }
 
 impl WideJoint for WidePointJoint {
@@ -109,9 +135,9 @@ impl WideJoint for WidePointJoint {
     }
 
     #[inline(always)]
-    fn begin_substep(&mut self, turn_w: [f32x4; 2], (arms, _): &Self::Pose) {
-        // Once a side turned that far, the mass follows the arms every substep.
-        if let Some(mass) = substep_mass(&self.lanes.masses, &self.mass, turn_w, *arms) {
+    fn update_mass(&mut self, turn_w: [f32x4; 2], (arms, _): &Self::Pose) {
+        // Once the kept mass may be too far off, it follows the arms every pass.
+        if let Some(mass) = pass_mass(&self.lanes.masses, &self.mass, turn_w, *arms) {
             self.mass = mass;
         }
     }

@@ -332,6 +332,13 @@ impl<L: Lanes> SymMatLanes<L> {
         SymMatLanes { xx: s, yy: s, zz: s, xy: zero, xz: zero, yz: zero }
     }
 
+    /// Lane-wise trace: for a positive semidefinite matrix (an inverse inertia), a bound on
+    /// its largest eigenvalue that every rotation of it shares.
+    #[inline(always)]
+    pub fn trace(&self) -> L {
+        self.xx + self.yy + self.zz
+    }
+
     /// Lane-wise matrix times vector.
     #[inline(always)]
     pub fn mul_vec(&self, v: Vec3Lanes<L>) -> Vec3Lanes<L> {

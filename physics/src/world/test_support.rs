@@ -26,6 +26,18 @@ impl World {
         self.scratch.joint_solver.set_widest_lanes(widest);
     }
 
+    /// Solves every joint through the general scalar rows (`true`), none through the wide
+    /// revolute, spherical and plain ball batches; `false`, the default, gives each joint its
+    /// fast path. Tests hold the fast paths to the general rows' behaviour.
+    pub fn set_general_joints_only(&mut self, general_only: bool) {
+        self.scratch.joint_solver.set_general_only(general_only);
+    }
+
+    /// Whether every joint is solved through the general scalar rows.
+    pub fn general_joints_only(&self) -> bool {
+        self.scratch.joint_solver.general_only()
+    }
+
     /// The way the contact and plain ball joint passes run.
     pub fn solver_lanes(&self) -> SolverLanes {
         self.scratch.contact_solver.lanes_in_use()
