@@ -44,4 +44,4 @@ pub use scene::{Scene, SceneBody, SceneError, SceneShape, SceneView};
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};
-pub use world::{CompactState, IslandId, Restless, StepSettings, WakeCause, World};
+pub use world::{BodyFault, BodyFaultKind, CompactState, IslandId, Restless, StepSettings, WakeCause, World};

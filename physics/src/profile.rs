@@ -85,6 +85,12 @@ pub struct Counters {
     pub reinsertions: u32,
     /// Bodies whose motion was clipped by time of impact.
     pub continuous_hits: u32,
+    /// Bodies the solver drove past a speed cap this step, slowed to it
+    /// ([`crate::BodyFaultKind::Capped`]).
+    pub capped_bodies: u32,
+    /// Bodies whose state turned non-finite this step, stopped and isolated
+    /// ([`crate::BodyFaultKind::NonFinite`]).
+    pub non_finite_bodies: u32,
     /// Live islands.
     pub islands: u32,
     /// Islands that are awake.

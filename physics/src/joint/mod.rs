@@ -98,6 +98,9 @@ pub enum JointEventKind {
     },
     /// One of its bodies was destroyed, and the joint with it.
     Destroyed,
+    /// One of its bodies' state turned non-finite in the step: the joint was disabled, its
+    /// impulses zeroed, so nothing of it spreads ([`crate::world::BodyFaultKind::NonFinite`]).
+    Isolated,
 }
 
 /// Something happened to a joint during the last step or edit.

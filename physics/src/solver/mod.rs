@@ -24,7 +24,9 @@ pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub(crate) use joint::JointSolver;
 pub use soft::Softness;
-pub(crate) use substeps::{MIN_BATCHES_FOR_TEAM, SubstepSettings, TouchingContacts, solve_substeps};
+pub(crate) use substeps::{
+    MIN_BATCHES_FOR_TEAM, SpeedCaps, SubstepSettings, TouchingContacts, solve_substeps,
+};
 
 use crate::math::{Mat3, Quat, Vec3};
 
@@ -45,6 +47,10 @@ pub(crate) struct SolverBody {
     /// Per-substep velocity retention from damping, 1 = none.
     pub linear_retention: f32,
     pub angular_retention: f32,
+    /// The solver drove the body past a speed cap this step, and the position stage slowed it
+    /// (`StepSettings::max_linear_speed`, `max_angular_speed`). It fits in the padding the
+    /// rotation's alignment leaves, so the struct is no larger.
+    pub capped: bool,
 }
 
 impl SolverBody {
@@ -57,8 +63,12 @@ impl SolverBody {
         dw: [0.0; 4],
         linear_retention: 1.0,
         angular_retention: 1.0,
+        capped: false,
     };
 }
+
+// The flag costs no space: a solver body stays seven 16-byte lines.
+const _: () = assert!(std::mem::size_of::<SolverBody>() == 112);
 
 /// Two 3-vectors, each padded to four floats (the fourth stays 0), in 32 aligned bytes: the
 /// contact solver loads a body's pair with two 16-byte loads and makes four bodies' worth into

@@ -29,6 +29,14 @@ use wide::f32x4;
 /// on the team, 0.35–0.38 alone, where bodies counted as a sixteenth of a batch each).
 pub(crate) const MIN_BATCHES_FOR_TEAM: usize = 256;
 
+/// The fastest a body may move and turn, m/s and rad/s (`StepSettings::max_linear_speed` and
+/// `max_angular_speed`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SpeedCaps {
+    pub linear: f32,
+    pub angular: f32,
+}
+
 /// What the substeps need of the step settings.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SubstepSettings {
@@ -36,6 +44,8 @@ pub(crate) struct SubstepSettings {
     /// The substep.
     pub h: f32,
     pub max_angular_speed: f32,
+    /// The speeds the position stage holds every body to (the solve may drive one past them).
+    pub caps: SpeedCaps,
     pub max_push_out_speed: f32,
     pub restitution_threshold: f32,
 }
@@ -213,7 +223,7 @@ fn pipeline_unit(
         }
         (PipelineStage::Positions, Unit::Edge) => {
             // SAFETY: as above.
-            unsafe { integrate_position_block(arrays, bodies(), s.h) };
+            unsafe { integrate_position_block(arrays, bodies(), s.h, s.caps) };
         }
         (PipelineStage::Velocities { .. } | PipelineStage::Positions, Unit::Inner) => {}
         // SAFETY: the pipeline runs the units by its rule, as `run_unit` asks.
@@ -254,7 +264,7 @@ fn run_substeps(
         }
         joints.solve(team, arrays, true);
         contacts.solve(team, m, v, inv_h, s.max_push_out_speed, SolveKind::Solve);
-        integrate_positions(team, arrays, s.h);
+        integrate_positions(team, arrays, s.h, s.caps);
         joints.solve(team, arrays, false);
         let relax =
             if substep + 1 < s.substeps { SolveKind::RelaxLeavingWarmStart } else { SolveKind::Relax };
@@ -355,46 +365,65 @@ fn advance_velocity(b: &SolverBody, vel: &Velocity, max_angular_speed: f32) -> V
     Velocity { first: v.to_array(), second: w.to_array() }
 }
 
-/// Moves this member's share of the bodies by their velocity for one substep.
-fn integrate_positions(team: &Team, arrays: &SolveArrays, h: f32) {
+/// Moves this member's share of the bodies by their velocity for one substep, each held to
+/// the speed `caps` first.
+fn integrate_positions(team: &Team, arrays: &SolveArrays, h: f32, caps: SpeedCaps) {
     team.for_blocks(arrays.bodies.len(), BLOCK_BODIES, arrays.claims, |block| {
-        // SAFETY: velocities are only read in this stage; each block's solver bodies and
-        // motions are its member's alone.
-        unsafe { integrate_position_block(arrays, block, h) }
+        // SAFETY: each block's solver bodies, motions and velocities are its member's alone in
+        // this stage.
+        unsafe { integrate_position_block(arrays, block, h, caps) }
     });
 }
 
 /// [`integrate_positions`] of the solver bodies `block`.
 ///
 /// # Safety
-/// No other thread reads or writes these solver bodies and motions, or writes their
-/// velocities, until it returns.
+/// No other thread reads or writes these solver bodies, motions and velocities until it
+/// returns.
 #[inline(always)]
-unsafe fn integrate_position_block(arrays: &SolveArrays, block: Range<usize>, h: f32) {
+unsafe fn integrate_position_block(arrays: &SolveArrays, block: Range<usize>, h: f32, caps: SpeedCaps) {
     // SAFETY: as the caller guarantees.
     let (bodies, motions, velocities) = unsafe {
         (
             arrays.bodies.slice_mut(block.clone()),
             arrays.motions.slice_mut(block.clone()),
-            arrays.velocities.slice(block),
+            arrays.velocities.slice_mut(block),
         )
     };
     for ((b, vel), motion) in bodies.iter_mut().zip(velocities).zip(motions.iter_mut()) {
-        advance_motion(b, motion, vel, h);
+        advance_motion(b, motion, vel, h, caps);
     }
 }
 
-/// Moves a body by its velocity `vel` for a substep `h`: its motion so far (each vector on
-/// four lanes, as [`advance_velocity`]) and its rotation.
+/// `v` (a vector on four lanes, the padding lane zero) scaled down to length `max` where it is
+/// longer, and whether it was. A non-finite `v` passes unchanged: finalising stops its body.
 #[inline]
-fn advance_motion(b: &mut SolverBody, motion: &mut Motion, vel: &Velocity, h: f32) {
+fn cap_speed(v: f32x4, max: f32) -> (f32x4, bool) {
+    // The length as `Vec3::length` sums it: x² + y², then z².
+    let [x, y, z, _] = (v * v).to_array();
+    let speed = (x + y + z).sqrt();
+    if speed > max { (v * f32x4::splat(max / speed), true) } else { (v, false) }
+}
+
+/// Moves a body by its velocity `vel` for a substep `h`: its motion so far (each vector on
+/// four lanes, as [`advance_velocity`]) and its rotation. The solve may have driven the
+/// velocity past the speed `caps`: it is slowed to them first, and the body marked `capped`.
+/// Here, where every substep's motion is made, a cap holds wherever the solve exceeded it.
+#[inline]
+fn advance_motion(b: &mut SolverBody, motion: &mut Motion, vel: &mut Velocity, h: f32, caps: SpeedCaps) {
+    let (v, linear_capped) = cap_speed(f32x4::new(vel.first), caps.linear);
+    let (w, angular_capped) = cap_speed(f32x4::new(vel.second), caps.angular);
+    if linear_capped || angular_capped {
+        *vel = Velocity { first: v.to_array(), second: w.to_array() };
+        b.capped = true;
+    }
     let step = f32x4::splat(h);
-    let moved = f32x4::new(motion.first) + f32x4::new(vel.first) * step;
-    let turned = f32x4::new(motion.second) + f32x4::new(vel.second) * step;
+    let moved = f32x4::new(motion.first) + v * step;
+    let turned = f32x4::new(motion.second) + w * step;
     *motion = Motion { first: moved.to_array(), second: turned.to_array() };
     // First-order quaternion integration, renormalised: accurate for the small angles of one
     // substep and cheap.
-    let [wx, wy, wz, _] = vel.second;
+    let [wx, wy, wz, _] = w.to_array();
     let spin = Quat::from_xyzw(wx, wy, wz, 0.0) * b.dq;
     b.dq = (b.dq + spin * (0.5 * h)).normalize();
 }
@@ -416,8 +445,23 @@ mod tests {
     }
 
     /// [`advance_motion`] one component at a time.
-    fn advance_motion_one_by_one(b: &mut SolverBody, motion: &mut Motion, vel: &Velocity, h: f32) {
-        let (v, w) = (vel.first(), vel.second());
+    fn advance_motion_one_by_one(
+        b: &mut SolverBody,
+        motion: &mut Motion,
+        vel: &mut Velocity,
+        h: f32,
+        caps: SpeedCaps,
+    ) {
+        let cap = |v: Vec3, max: f32| {
+            let speed = v.length();
+            if speed > max { (v * (max / speed), true) } else { (v, false) }
+        };
+        let ((v, linear_capped), (w, angular_capped)) =
+            (cap(vel.first(), caps.linear), cap(vel.second(), caps.angular));
+        if linear_capped || angular_capped {
+            *vel = Velocity::new(v, w);
+            b.capped = true;
+        }
         *motion = Motion::new(motion.first() + v * h, motion.second() + w * h);
         let spin = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * b.dq;
         b.dq = (b.dq + spin * (0.5 * h)).normalize();
@@ -433,7 +477,7 @@ mod tests {
             (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
         };
         let bits = |v: &Velocity| (v.first.map(f32::to_bits), v.second.map(f32::to_bits));
-        let mut capped = 0;
+        let (mut capped, mut moved_capped) = (0, 0);
         for round in 0..5000 {
             let (linear, angular, cap) = (next().abs(), next().abs(), next().abs());
             let mut vec = |scale: f32| {
@@ -463,12 +507,21 @@ mod tests {
             let (mut b_lanes, mut b_one) = (b, b);
             let start = Motion::new(vec(0.1), vec(0.1));
             let (mut m_lanes, mut m_one) = (start, start);
-            advance_motion(&mut b_lanes, &mut m_lanes, &lanes, h);
-            advance_motion_one_by_one(&mut b_one, &mut m_one, &one, h);
+            // Caps some velocities pass and others not, on either vector.
+            let caps = SpeedCaps { linear: 6.0 + 20.0 * cap, angular: 40.0 + 100.0 * linear };
+            let (mut v_lanes, mut v_one) = (lanes, one);
+            advance_motion(&mut b_lanes, &mut m_lanes, &mut v_lanes, h, caps);
+            advance_motion_one_by_one(&mut b_one, &mut m_one, &mut v_one, h, caps);
             assert_eq!(bits(&m_lanes), bits(&m_one), "motion, round {round}");
+            assert_eq!(bits(&v_lanes), bits(&v_one), "capped velocity, round {round}");
+            assert_eq!(b_lanes.capped, b_one.capped, "capped flag, round {round}");
+            let over = lanes.first().length() > caps.linear || lanes.second().length() > caps.angular;
+            assert_eq!(b_lanes.capped, over, "round {round}");
+            moved_capped += usize::from(over);
             assert_eq!(b_lanes.dq.to_array().map(f32::to_bits), b_one.dq.to_array().map(f32::to_bits));
         }
         assert!(capped > 500 && capped < 4500, "{capped} of 5000 spins capped");
+        assert!(moved_capped > 500 && moved_capped < 4500, "{moved_capped} of 5000 motions capped");
     }
 
     /// The velocity stage adds each moving body's pending warm start to its advanced velocity

@@ -9,7 +9,7 @@
 //!
 //! [`Snapshot`]: crate::Snapshot
 
-use super::{SleepEvent, StepSettings, TouchEvent, WaterEvent, World, terrain::BodyTerrain};
+use super::{BodyFault, SleepEvent, StepSettings, TouchEvent, WaterEvent, World, terrain::BodyTerrain};
 use crate::bitset::BitSet;
 use crate::body::BodyId;
 use crate::broadphase::BroadphasePending;
@@ -54,6 +54,7 @@ struct SmallState {
     sleep_events: Vec<SleepEvent>,
     water_events: Vec<WaterEvent>,
     joint_events: Vec<JointEvent>,
+    body_faults: Vec<BodyFault>,
     detached: Vec<BodyId>,
     broadphase: BroadphasePending,
     contact_status: Vec<u8>,
@@ -148,6 +149,7 @@ impl SmallState {
             + self.sleep_events.len() * size_of::<SleepEvent>()
             + self.water_events.len() * size_of::<WaterEvent>()
             + self.joint_events.len() * size_of::<JointEvent>()
+            + self.body_faults.len() * size_of::<BodyFault>()
             + self.detached.len() * size_of::<BodyId>()
             + self.broadphase.bytes()
             + self.contact_status.len()
@@ -280,6 +282,7 @@ impl World {
             sleep_events: self.sleep_events.clone(),
             water_events: self.water_events.clone(),
             joint_events: self.joint_events.clone(),
+            body_faults: self.body_faults.clone(),
             detached: self.detached.clone(),
             broadphase: self.broadphase.pending(),
             contact_status: self.scratch.contact_status.clone(),
@@ -349,6 +352,7 @@ impl World {
         self.sleep_events.clone_from(&small.sleep_events);
         self.water_events.clone_from(&small.water_events);
         self.joint_events.clone_from(&small.joint_events);
+        self.body_faults.clone_from(&small.body_faults);
         self.detached.clone_from(&small.detached);
         self.scratch.contact_status.clone_from(&small.contact_status);
         self.scratch.wet = small.wet;

@@ -154,7 +154,7 @@ impl World {
     /// The opposite of [`World::activate_joint`]: the joint leaves its island (it stays in the
     /// awake set, which follows its bodies; the solve skips disabled joints), its bodies wake,
     /// and the pair is looked at again by the broadphase.
-    fn deactivate_joint(&mut self, slot: u32) {
+    pub(super) fn deactivate_joint(&mut self, slot: u32) {
         let j = &self.joints.joints[slot as usize];
         let (a, b, filtered) = (j.body_a, j.body_b, j.enabled && !j.collide_connected);
         self.islands.unlink_joint(&mut self.joints.joints, slot);
@@ -223,7 +223,7 @@ impl World {
         destroyed
     }
 
-    fn joint_event(&self, slot: u32, kind: JointEventKind) -> JointEvent {
+    pub(super) fn joint_event(&self, slot: u32, kind: JointEventKind) -> JointEvent {
         let j = &self.joints.joints[slot as usize];
         JointEvent {
             joint: self.joints.id_at(slot),

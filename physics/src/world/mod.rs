@@ -3,6 +3,7 @@
 
 mod compact;
 mod continuous;
+mod faults;
 mod flagged;
 pub(crate) mod graph;
 mod islands;
@@ -21,6 +22,7 @@ mod wake;
 mod water;
 
 pub use compact::{CompactState, StateDelta};
+pub use faults::{BodyFault, BodyFaultKind};
 pub use islands::{IslandId, IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
@@ -182,6 +184,8 @@ pub struct World {
     sleep_events: Vec<SleepEvent>,
     water_events: Vec<WaterEvent>,
     joint_events: Vec<JointEvent>,
+    /// Bodies the last step slowed to a speed cap or stopped (`faults.rs`).
+    body_faults: Vec<BodyFault>,
     step_count: u64,
     time: f64,
     profile: Profile,

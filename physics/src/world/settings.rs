@@ -55,9 +55,15 @@ pub struct StepSettings {
     /// read), a name that promised an overlap the solver leaves alone: the soft step has none.
     #[serde(alias = "linear_slop")]
     pub continuous_gap: f32,
-    /// Largest angular speed, rad/s: faster spins are scaled down to it each substep, so a
-    /// spinning body cannot blow up the integrator.
+    /// Largest angular speed, rad/s: faster spins are scaled down to it before a body turns
+    /// in each substep and when the step ends, so a spinning body cannot blow up the
+    /// integrator. A body the solver drove past it is reported ([`super::World::body_faults`]).
     pub max_angular_speed: f32,
+    /// Largest linear speed, m/s, applied as the angular one is: a body never moves faster,
+    /// and one the solver drove past it is reported. 400 m/s (6.7 m a step at 60 Hz) is far
+    /// beyond what a scene asks of a body, and bounds what a runaway constraint can do to the
+    /// world in a step to that.
+    pub max_linear_speed: f32,
     /// Let islands fall asleep when all their bodies have been slow for `time_to_sleep`.
     pub sleep_enabled: bool,
     /// A body faster than this (m/s) resets its sleep timer.
@@ -92,6 +98,7 @@ impl Default for StepSettings {
             continuous_collision: true,
             continuous_gap: 0.005,
             max_angular_speed: 100.0,
+            max_linear_speed: 400.0,
             sleep_enabled: true,
             sleep_linear_threshold: 0.05,
             sleep_angular_threshold: 0.05,
@@ -121,6 +128,7 @@ impl StepSettings {
         check_non_negative("AABB margin", self.aabb_margin)?;
         check_non_negative("continuous gap", self.continuous_gap)?;
         check_positive("max angular speed", self.max_angular_speed)?;
+        check_positive("max linear speed", self.max_linear_speed)?;
         check_non_negative("sleep linear threshold", self.sleep_linear_threshold)?;
         check_non_negative("sleep angular threshold", self.sleep_angular_threshold)?;
         check_non_negative("time to sleep", self.time_to_sleep)?;

@@ -3,6 +3,7 @@
 //! of the world.
 
 use super::continuous::time_of_impact;
+use super::faults::FaultMark;
 use super::flagged::FlaggedBlock;
 use super::islands::IslandTimers;
 use super::joints::joints_blocking_collision;
@@ -24,9 +25,10 @@ use crate::query::Ray;
 use crate::shape::Shape;
 use crate::solver::{
     BodyParts, ContactSoftness, ContactSolver, JointSolver, MIN_BATCHES_FOR_TEAM, Motion, Softness,
-    SolverBody, SubstepSettings, TouchingContacts, Velocity, solve_substeps,
+    SolverBody, SpeedCaps, SubstepSettings, TouchingContacts, Velocity, solve_substeps,
 };
 use crate::terrain::{ChunkCoord, Terrain};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
@@ -204,6 +206,8 @@ pub(crate) struct StepScratch {
     pub(super) sleep_timers: Vec<f32>,
     /// Per awake body, its island (`NONE` for a kinematic body).
     pub(super) body_islands: Vec<u32>,
+    /// Per awake body, whether finalising capped or stopped it (`faults.rs` reports them).
+    pub(super) fault_marks: Vec<FaultMark>,
     /// Per island slot, the smallest and largest sleep timer of its bodies in the awake list
     /// (the sleep stage's, for the sleep pass each entry names).
     pub(super) island_timers: Vec<IslandTimers>,
@@ -274,6 +278,7 @@ impl World {
         self.sleep_events.clear();
         self.water_events.clear();
         self.joint_events.clear();
+        self.body_faults.clear();
         self.drive_kinematic_motions();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
         timer.lap(&mut self.profile, Stage::Broadphase);
@@ -288,7 +293,9 @@ impl World {
         self.solve();
         self.break_joints();
         timer.lap(&mut self.profile, Stage::Solve);
-        self.finalize_bodies();
+        if self.finalize_bodies() {
+            (counters.capped_bodies, counters.non_finite_bodies) = self.report_body_faults();
+        }
         timer.lap(&mut self.profile, Stage::Finalize);
         counters.continuous_hits =
             if self.settings.continuous_collision { self.clip_fast_bodies() } else { 0 };
@@ -684,6 +691,7 @@ impl World {
             substeps: s.substeps,
             h,
             max_angular_speed: s.max_angular_speed,
+            caps: SpeedCaps { linear: s.max_linear_speed, angular: s.max_angular_speed },
             max_push_out_speed: s.max_push_out_speed,
             restitution_threshold: s.restitution_threshold,
         };
@@ -804,8 +812,11 @@ impl World {
     }
 
     /// Writes the solved motion back into the awake bodies, clears applied forces and advances
-    /// sleep timers. A moving kinematic body keeps what it touches awake.
-    fn finalize_bodies(&mut self) {
+    /// sleep timers. A moving kinematic body keeps what it touches awake. A body the solver
+    /// drove past a speed cap is slowed to it, and one whose state turned non-finite stays
+    /// where the step began, at rest; both are marked (`StepScratch::fault_marks`), and the
+    /// return says whether any was.
+    fn finalize_bodies(&mut self) -> bool {
         let s = self.settings;
         let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
         let static_bounds = if s.continuous_collision { self.static_bounds() } else { None };
@@ -816,6 +827,9 @@ impl World {
         scratch.may_reach_static.resize(count, false);
         scratch.sleep_timers.resize(count, 0.0);
         scratch.body_islands.resize(count, NONE);
+        scratch.fault_marks.resize(count, FaultMark::None);
+        let caps = SpeedCaps { linear: s.max_linear_speed, angular: s.max_angular_speed };
+        let faulted = AtomicBool::new(false);
         let (claims, awake) = (scratch.body_block_claims.words(), &scratch.awake);
         let (solver_bodies, motions, velocities) =
             (&scratch.solver_bodies, &scratch.motions, &scratch.velocities);
@@ -824,18 +838,21 @@ impl World {
         let may_reach = SharedSlice::new(&mut scratch.may_reach_static);
         let sleep_timers = SharedSlice::new(&mut scratch.sleep_timers);
         let body_islands = SharedSlice::new(&mut scratch.body_islands);
+        let fault_marks = SharedSlice::new(&mut scratch.fault_marks);
         // In blocks of the awake list the world's threads share: each body is written once.
         run_team(helpers, |team| {
             team.for_blocks(count, BODY_BLOCK, claims, |block| {
                 // SAFETY: each block of the awake list is one member's in this stage.
-                let (moving_kinematic, may_reach, sleep_timers, body_islands) = unsafe {
+                let (moving_kinematic, may_reach, sleep_timers, body_islands, fault_marks) = unsafe {
                     (
                         moving_kinematic.slice_mut(block.clone()),
                         may_reach.slice_mut(block.clone()),
                         sleep_timers.slice_mut(block.clone()),
                         body_islands.slice_mut(block.clone()),
+                        fault_marks.slice_mut(block.clone()),
                     )
                 };
+                let mut block_faulted = false;
                 for k in block.clone() {
                     let sb = &solver_bodies[k + 1];
                     // SAFETY: the awake list holds each body once, and each block of it is one
@@ -843,10 +860,32 @@ impl World {
                     let b = unsafe { &mut bodies.slice_mut(awake[k] as usize..awake[k] as usize + 1)[0] };
                     let center = b.center() + motions[k + 1].first();
                     let rotation = (sb.dq * b.transform.rotation).normalize();
-                    b.transform = Transform::new(center - rotation * b.local_center, rotation);
+                    let transform = Transform::new(center - rotation * b.local_center, rotation);
                     let velocity = &velocities[k + 1];
-                    b.linear_velocity = velocity.first();
-                    b.angular_velocity = velocity.second();
+                    // The last relax and restitution may have driven it past a cap again.
+                    let (linear, linear_capped) = cap(velocity.first(), caps.linear);
+                    let (angular, angular_capped) = cap(velocity.second(), caps.angular);
+                    let local = k - block.start;
+                    let finite = transform.position.is_finite()
+                        && transform.rotation.is_finite()
+                        && linear.is_finite()
+                        && angular.is_finite();
+                    fault_marks[local] = if !finite {
+                        // Stopped where the step began: nothing of it may reach the world.
+                        b.linear_velocity = Vec3::ZERO;
+                        b.angular_velocity = Vec3::ZERO;
+                        FaultMark::NonFinite
+                    } else {
+                        b.transform = transform;
+                        b.linear_velocity = linear;
+                        b.angular_velocity = angular;
+                        if sb.capped || linear_capped || angular_capped {
+                            FaultMark::Capped
+                        } else {
+                            FaultMark::None
+                        }
+                    };
+                    block_faulted |= fault_marks[local] != FaultMark::None;
                     b.force = Vec3::ZERO;
                     b.torque = Vec3::ZERO;
                     let restless = !b.can_sleep
@@ -855,21 +894,25 @@ impl World {
                         || b.angular_velocity.length_squared()
                             > s.sleep_angular_threshold * s.sleep_angular_threshold;
                     b.sleep_timer = if restless { 0.0 } else { b.sleep_timer + s.dt };
-                    let local = k - block.start;
                     sleep_timers[local] = b.sleep_timer;
                     body_islands[local] = b.island.id;
                     moving_kinematic[local] = b.body_type == BodyType::Kinematic && restless;
                     // The continuous stage's quick test, here where the body's lines are at
                     // hand: it reads nothing finalising changes.
-                    may_reach[local] = static_bounds.is_some_and(|bounds| {
-                        may_reach_static(b, sb, motions[k + 1].first(), &bounds, s.continuous_gap)
-                    });
+                    may_reach[local] = finite
+                        && static_bounds.is_some_and(|bounds| {
+                            may_reach_static(b, sb, motions[k + 1].first(), &bounds, s.continuous_gap)
+                        });
+                }
+                if block_faulted {
+                    faulted.store(true, Ordering::Relaxed);
                 }
             });
         });
         if self.scratch.moving_kinematic.contains(&true) {
             self.keep_touched_awake();
         }
+        faulted.into_inner()
     }
 
     /// Keeps the dynamic bodies that moving kinematic bodies touch or are jointed to awake:
@@ -1251,6 +1294,14 @@ fn solver_body(b: &Body, water: Option<&WaterContact>, gravity: Vec3, h: f32) ->
         sb.angular_retention = 1.0 / (1.0 + h * (b.angular_damping + water_angular));
     }
     sb
+}
+
+/// `v` scaled down to length `max` where it is longer, and whether it was (as the position
+/// stage caps a velocity, on three lanes).
+#[inline]
+fn cap(v: Vec3, max: f32) -> (Vec3, bool) {
+    let speed = v.length();
+    if speed > max { (v * (max / speed), true) } else { (v, false) }
 }
 
 /// Asks the cache for what creating a contact reads of body `b`: its type, material, awake

@@ -38,6 +38,14 @@ impl World {
         self.scratch.joint_solver.general_only()
     }
 
+    /// Sets body `id`'s velocities without the checks `set_linear_velocity` makes: a test that
+    /// needs a non-finite state to see the step stop and isolate it makes one here.
+    pub fn set_velocities_unchecked(&mut self, id: crate::BodyId, linear: crate::Vec3, angular: crate::Vec3) {
+        let b = self.bodies.get_mut(id).expect("a live body");
+        b.linear_velocity = linear;
+        b.angular_velocity = angular;
+    }
+
     /// The way the contact and plain ball joint passes run.
     pub fn solver_lanes(&self) -> SolverLanes {
         self.scratch.contact_solver.lanes_in_use()

@@ -1,6 +1,8 @@
 //! Helpers shared by the scenario tests.
 #![allow(dead_code)]
 
+pub mod joint_graph;
+
 use atoll_physics::{BodyDesc, BodyId, Scene, Shape, StepSettings, Vec3, World};
 use std::path::PathBuf;
 

@@ -67,8 +67,17 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         float(
             ui,
             "max angular speed",
-            "Largest angular speed, rad/s, so a spinning body cannot blow up the integrator.",
+            "Largest angular speed, rad/s, so a spinning body cannot blow up the integrator; \
+             a body the solver drives past it is slowed to it and reported.",
             &mut s.max_angular_speed,
+            1.0,
+        );
+        float(
+            ui,
+            "max linear speed",
+            "Largest linear speed, m/s; a body the solver drives past it is slowed to it and \
+             reported.",
+            &mut s.max_linear_speed,
             1.0,
         );
         float(
