@@ -16,8 +16,9 @@ pub struct WheelJoint {
     /// Drives the spin (rad/s) with at most `max_force` N·m.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub motor: Option<Motor>,
-    /// The suspension spring, pulling the anchors together along the suspension axis.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The suspension spring, pulling the anchors together along the suspension axis. Always
+    /// written, `None` too: a file that leaves it out gets the default spring (files from
+    /// before this rule meant that), so a wheel without one must say so to come back without.
     pub suspension: Option<Spring>,
     /// Suspension travel range, metres (B's anchor along A's Y axis from A's anchor).
     #[serde(skip_serializing_if = "Option::is_none")]

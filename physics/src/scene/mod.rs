@@ -126,24 +126,31 @@ fn yes() -> bool {
 }
 
 // Fields at their defaults are left out of saved files, which keeps them short and readable.
+// "At its default" means bit for bit: -0.0 equals 0.0 to `==`, and a -0.0 left out would load
+// back as 0.0, so a saved world would not be the world that was saved.
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits()))
+}
+
 fn is_identity(q: &Quat) -> bool {
-    *q == Quat::IDENTITY
+    same_bits(&q.to_array(), &Quat::IDENTITY.to_array())
 }
 
 fn is_zero_vec(v: &Vec3) -> bool {
-    *v == Vec3::ZERO
+    same_bits(&v.to_array(), &[0.0; 3])
 }
 
 fn is_default_material(m: &Material) -> bool {
-    *m == Material::default()
+    let d = Material::default();
+    same_bits(&[m.density, m.friction, m.restitution], &[d.density, d.friction, d.restitution])
 }
 
 fn is_zero(v: &f32) -> bool {
-    *v == 0.0
+    same_bits(&[*v], &[0.0])
 }
 
 fn is_one(v: &f32) -> bool {
-    *v == 1.0
+    same_bits(&[*v], &[1.0])
 }
 
 fn is_true(v: &bool) -> bool {

@@ -332,11 +332,16 @@ impl<L: Lanes> SymMatLanes<L> {
         SymMatLanes { xx: s, yy: s, zz: s, xy: zero, xz: zero, yz: zero }
     }
 
-    /// Lane-wise trace: for a positive semidefinite matrix (an inverse inertia), a bound on
-    /// its largest eigenvalue that every rotation of it shares.
+    /// Lane-wise bound on the largest eigenvalue's magnitude: the largest row sum of the
+    /// entries' magnitudes (Gershgorin's circles), exact for a diagonal matrix.
     #[inline(always)]
-    pub fn trace(&self) -> L {
-        self.xx + self.yy + self.zz
+    pub fn largest_row_sum(&self) -> L {
+        let rows = [
+            self.xx.abs() + self.xy.abs() + self.xz.abs(),
+            self.xy.abs() + self.yy.abs() + self.yz.abs(),
+            self.xz.abs() + self.yz.abs() + self.zz.abs(),
+        ];
+        rows[0].fast_max(rows[1]).fast_max(rows[2])
     }
 
     /// Lane-wise matrix times vector.

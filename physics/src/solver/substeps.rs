@@ -396,13 +396,14 @@ unsafe fn integrate_position_block(arrays: &SolveArrays, block: Range<usize>, h:
 }
 
 /// `v` (a vector on four lanes, the padding lane zero) scaled down to length `max` where it is
-/// longer, and whether it was. A non-finite `v` passes unchanged: finalising stops its body.
+/// longer, and whether it was. The squares are compared, so a body under the cap costs no
+/// square root. A non-finite `v` passes unchanged: finalising stops its body.
 #[inline]
 fn cap_speed(v: f32x4, max: f32) -> (f32x4, bool) {
     // The length as `Vec3::length` sums it: x² + y², then z².
     let [x, y, z, _] = (v * v).to_array();
-    let speed = (x + y + z).sqrt();
-    if speed > max { (v * f32x4::splat(max / speed), true) } else { (v, false) }
+    let squared = x + y + z;
+    if squared > max * max { (v * f32x4::splat(max / squared.sqrt()), true) } else { (v, false) }
 }
 
 /// Moves a body by its velocity `vel` for a substep `h`: its motion so far (each vector on
@@ -453,8 +454,8 @@ mod tests {
         caps: SpeedCaps,
     ) {
         let cap = |v: Vec3, max: f32| {
-            let speed = v.length();
-            if speed > max { (v * (max / speed), true) } else { (v, false) }
+            let squared = v.length_squared();
+            if squared > max * max { (v * (max / squared.sqrt()), true) } else { (v, false) }
         };
         let ((v, linear_capped), (w, angular_capped)) =
             (cap(vel.first(), caps.linear), cap(vel.second(), caps.angular));

@@ -1297,11 +1297,11 @@ fn solver_body(b: &Body, water: Option<&WaterContact>, gravity: Vec3, h: f32) ->
 }
 
 /// `v` scaled down to length `max` where it is longer, and whether it was (as the position
-/// stage caps a velocity, on three lanes).
+/// stage caps a velocity, on three lanes; the squares compared, so no square root below it).
 #[inline]
 fn cap(v: Vec3, max: f32) -> (Vec3, bool) {
-    let speed = v.length();
-    if speed > max { (v * (max / speed), true) } else { (v, false) }
+    let squared = v.length_squared();
+    if squared > max * max { (v * (max / squared.sqrt()), true) } else { (v, false) }
 }
 
 /// Asks the cache for what creating a contact reads of body `b`: its type, material, awake

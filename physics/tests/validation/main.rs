@@ -2,5 +2,7 @@
 //! answer, under a stated tolerance, at 60 Hz with 4 substeps and at the default settings.
 //! `cargo test -p atoll-physics --test validation -- --nocapture` prints every figure.
 
+mod double_pendulum;
+mod hanging_chain;
 mod pendulum;
 mod support;
