@@ -111,6 +111,29 @@ fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
 }
 
 #[test]
+fn the_linear_speed_cap_is_set_in_settings_and_a_zero_is_refused() {
+    let mut harness = harness("tower.ron");
+    harness.get_by_label("Settings").click();
+    harness.run_steps(2);
+    let field = || (egui::accesskit::Role::SpinButton, "max linear speed");
+    harness.get_by_role_and_label(field().0, field().1).set_value_accesskit(50.0);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.settings().max_linear_speed, 50.0);
+    harness.get_by_role_and_label(field().0, field().1).set_value_accesskit(0.0);
+    harness.run_steps(2);
+    let refused = harness.state().state.notices.message(NoticePlace::Settings).map(str::to_string);
+    assert!(
+        refused.as_deref().is_some_and(|e| e.contains("max linear speed")),
+        "0 was not refused: {refused:?}"
+    );
+    assert_eq!(harness.state().state.world.settings().max_linear_speed, 50.0);
+    // The row is drawn: render it to look at (the file is left in the temporary folder).
+    harness.get_by_role_and_label(field().0, field().1).scroll_to_me();
+    harness.run_steps(3);
+    harness.render().unwrap().save(std::env::temp_dir().join("atoll-settings-speed-cap.png")).unwrap();
+}
+
+#[test]
 fn the_world_steps_on_every_core_and_settings_change_the_thread_count() {
     let mut harness = harness("pyramid_3d.ron");
     let cores = atoll::editor::state::machine_threads();
