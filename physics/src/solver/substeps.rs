@@ -43,8 +43,8 @@ pub(crate) struct SubstepSettings {
     pub substeps: u32,
     /// The substep.
     pub h: f32,
-    pub max_angular_speed: f32,
-    /// The speeds the position stage holds every body to (the solve may drive one past them).
+    /// The speeds the position stage holds every body to (the solve may drive one past them);
+    /// the velocity stage holds spins to the angular one.
     pub caps: SpeedCaps,
     pub max_push_out_speed: f32,
     pub restitution_threshold: f32,
@@ -219,7 +219,7 @@ fn pipeline_unit(
             // SAFETY: the part's bodies are its unit's alone in this stage (the pipeline's
             // rule: the other parts' edge units of the stages around it wait for it, or it for
             // them).
-            unsafe { integrate_velocity_block(arrays, bodies(), s.max_angular_speed, pending) };
+            unsafe { integrate_velocity_block(arrays, bodies(), s.caps.angular, pending) };
         }
         (PipelineStage::Positions, Unit::Edge) => {
             // SAFETY: as above.
@@ -257,7 +257,7 @@ fn run_substeps(
             (false, true) => Pending::Clear(contacts.pending()),
             (false, false) => Pending::AddAndClear(contacts.pending()),
         };
-        integrate_velocities(team, arrays, s.max_angular_speed, pending);
+        integrate_velocities(team, arrays, s.caps.angular, pending);
         joints.warm_start(team, arrays);
         if first {
             contacts.warm_start(team, v);

@@ -52,8 +52,8 @@ impl World {
         &self.body_faults
     }
 
-    /// Reports every body finalising marked (`marks`, per awake body) and isolates the
-    /// non-finite ones; returns how many were capped and how many non-finite.
+    /// Reports every body finalising marked (`StepScratch::fault_marks`, per awake body) and
+    /// isolates the non-finite ones; returns how many were capped and how many non-finite.
     pub(super) fn report_body_faults(&mut self) -> (u32, u32) {
         let (mut capped, mut non_finite) = (0, 0);
         let step = self.step_count + 1;
@@ -88,10 +88,7 @@ impl World {
             j.impulses = JointImpulses::default();
             (j.force, j.torque, j.motor_load, j.limit_active) = (Vec3::ZERO, Vec3::ZERO, 0.0, false);
             if j.enabled {
-                let event = self.joint_event(joint, JointEventKind::Isolated);
-                self.joint_events.push(event);
-                self.deactivate_joint(joint);
-                self.joints.joints[joint as usize].enabled = false;
+                self.disable_joint_reporting(joint, JointEventKind::Isolated);
             }
         }
         let contacts = &mut self.contacts.contacts;

@@ -154,7 +154,7 @@ impl World {
     /// The opposite of [`World::activate_joint`]: the joint leaves its island (it stays in the
     /// awake set, which follows its bodies; the solve skips disabled joints), its bodies wake,
     /// and the pair is looked at again by the broadphase.
-    pub(super) fn deactivate_joint(&mut self, slot: u32) {
+    fn deactivate_joint(&mut self, slot: u32) {
         let j = &self.joints.joints[slot as usize];
         let (a, b, filtered) = (j.body_a, j.body_b, j.enabled && !j.collide_connected);
         self.islands.unlink_joint(&mut self.joints.joints, slot);
@@ -223,7 +223,7 @@ impl World {
         destroyed
     }
 
-    pub(super) fn joint_event(&self, slot: u32, kind: JointEventKind) -> JointEvent {
+    fn joint_event(&self, slot: u32, kind: JointEventKind) -> JointEvent {
         let j = &self.joints.joints[slot as usize];
         JointEvent {
             joint: self.joints.id_at(slot),
@@ -231,6 +231,15 @@ impl World {
             body_b: self.bodies.id_at(j.body_b),
             kind,
         }
+    }
+
+    /// Disables joint `slot` as the step does to a broken or isolated joint, reporting it as
+    /// `kind`.
+    pub(super) fn disable_joint_reporting(&mut self, slot: u32, kind: JointEventKind) {
+        let event = self.joint_event(slot, kind);
+        self.joint_events.push(event);
+        self.deactivate_joint(slot);
+        self.joints.joints[slot as usize].enabled = false;
     }
 
     /// After the solve: joints whose force or torque passed their threshold are reported and
@@ -248,10 +257,7 @@ impl World {
         for &slot in &broken {
             let j = &self.joints.joints[slot as usize];
             let kind = JointEventKind::Broke { force: j.force.length(), torque: j.torque.length() };
-            let event = self.joint_event(slot, kind);
-            self.joint_events.push(event);
-            self.deactivate_joint(slot);
-            self.joints.joints[slot as usize].enabled = false;
+            self.disable_joint_reporting(slot, kind);
         }
         self.scratch.candidates = broken;
     }

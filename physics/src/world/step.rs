@@ -690,7 +690,6 @@ impl World {
         let substeps = SubstepSettings {
             substeps: s.substeps,
             h,
-            max_angular_speed: s.max_angular_speed,
             caps: SpeedCaps { linear: s.max_linear_speed, angular: s.max_angular_speed },
             max_push_out_speed: s.max_push_out_speed,
             restitution_threshold: s.restitution_threshold,
