@@ -151,6 +151,9 @@ fn contact_status(c: &Contact) -> u8 {
 /// Buffers reused by every step so the steady state allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StepScratch {
+    /// Collide every touching pair afresh instead of carrying its manifold while it barely
+    /// moved (`World::set_manifold_carrying`, for tests that hold the carry to the collision).
+    pub(super) collide_every_pair: bool,
     pairs: Vec<(u32, u32)>,
     /// The solve's touching contacts, in contact order ([`World::list_touching_contacts`]).
     pub(super) touching: Vec<u32>,
@@ -476,9 +479,11 @@ impl World {
         let settings = self.settings;
         let (bodies, awake, terrain) = (&self.bodies.bodies, &self.awake_contacts, &self.terrain);
         let (links, pairs) = (&self.contacts.links, &self.contacts.bodies);
+        let carry = !self.scratch.collide_every_pair;
         let update_contact = |(id, c): (usize, &mut Contact)| {
             if c.body_b == TERRAIN {
-                update_terrain_contact(c, links[id].as_ref(), &bodies[c.body_a as usize], terrain, &settings);
+                let link = links[id].as_ref();
+                update_terrain_contact(c, link, &bodies[c.body_a as usize], terrain, &settings, carry);
                 return;
             }
             let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
@@ -488,7 +493,7 @@ impl World {
             }
             let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
             // A touching pair that barely moved relative to itself keeps its points.
-            if c.touching && carry_manifold(c, &ba.transform, &bb.transform, speculative) {
+            if carry && c.touching && carry_manifold(c, &ba.transform, &bb.transform, speculative) {
                 return;
             }
             // Most pairs in a busy pile are near but apart: their bounds rule them out cheaply.
@@ -1206,11 +1211,12 @@ fn update_terrain_contact(
     body: &Body,
     terrain: &Terrain,
     settings: &StepSettings,
+    carry: bool,
 ) {
     let speed = body.linear_velocity.length() + body.angular_velocity.length() * body.bounding_radius;
     let speculative = settings.speculative_distance + settings.dt * speed;
     c.separated = false;
-    if c.touching && carry_manifold(c, &body.transform, &Transform::IDENTITY, speculative) {
+    if carry && c.touching && carry_manifold(c, &body.transform, &Transform::IDENTITY, speculative) {
         return;
     }
     let Some(link) = link else { return };

@@ -33,6 +33,13 @@ impl World {
         self.scratch.joint_solver.set_general_only(general_only);
     }
 
+    /// Carries a touching pair's manifold along while the pair barely moves (`true`, the
+    /// default), or collides every touching pair afresh each step (`false`): tests hold the
+    /// carry to the collision it stands in for.
+    pub fn set_manifold_carrying(&mut self, carry: bool) {
+        self.scratch.collide_every_pair = !carry;
+    }
+
     /// Whether every joint is solved through the general scalar rows.
     pub fn general_joints_only(&self) -> bool {
         self.scratch.joint_solver.general_only()

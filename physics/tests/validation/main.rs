@@ -2,7 +2,13 @@
 //! answer, under a stated tolerance, at 60 Hz with 4 substeps and at the default settings.
 //! `cargo test -p atoll-physics --test validation -- --nocapture` prints every figure.
 
+mod breaking;
 mod double_pendulum;
 mod hanging_chain;
+mod incline;
+mod limits;
+mod motors;
+mod newtons_cradle;
 mod pendulum;
 mod support;
+mod suspension;
