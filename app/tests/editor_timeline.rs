@@ -1,13 +1,14 @@
 //! The timeline, driven through the real UI with egui_kittest and rendered through wgpu: keys
 //! and the bar move the world along the recorded steps, every panel (here the Inspector) shows
-//! the step under the cursor, playing from the past replays the recorded steps, and an edit in
-//! the past discards the steps after it and says so in the status bar.
+//! the step under the cursor, playing from the past replays the recorded steps, an edit in
+//! the past discards the steps after it and says so in the status bar, and a body the step
+//! slowed to a speed cap is marked on the bar and named in the Inspector.
 
 mod common;
 
 use atoll::editor::Editor;
 use atoll::editor::grab::Grab;
-use atoll::editor::panels::timeline::{BAR_COLOUR, CURSOR_COLOUR, EDIT_COLOUR};
+use atoll::editor::panels::timeline::{BAR_COLOUR, CAPPED_COLOUR, CURSOR_COLOUR, EDIT_COLOUR, step_x};
 use atoll_physics::BodyId;
 use common::{harness, pixels_near};
 use egui::accesskit::Role;
@@ -261,4 +262,95 @@ fn paused_frames_prepare_the_steps_back() {
     let state = &harness.state().state;
     assert_eq!(state.world.step_count(), 39);
     assert_eq!(state.world.transform(top).unwrap().position.y, heights[39]);
+}
+
+#[test]
+fn a_body_slowed_to_the_speed_cap_is_marked_on_the_bar_and_the_inspector_goes_to_its_step() {
+    use atoll_physics::{BodyDesc, BodyFaultKind, Shape, StepSettings, Vec3};
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let state = &mut harness.state_mut().state;
+    // A low cap, and a ball high beside the tower: it falls at the cap once gravity has taken
+    // it there, capped at every step from then on.
+    let settings = StepSettings { max_linear_speed: 5.0, ..*state.world.settings() };
+    state.apply_settings(settings).unwrap();
+    let ball =
+        state.world.create_body(&BodyDesc::dynamic(Shape::sphere(0.3).unwrap(), Vec3::new(-6.0, 20.0, 0.0)));
+    let ball = ball.unwrap();
+    state.mark_edited();
+    state.selection.set(Some(ball));
+    // What the world itself reports, step by step: the truth the history must keep.
+    let mut capped = Vec::new();
+    for _ in 0..60 {
+        state.step_once();
+        let faults = state.world.body_faults();
+        assert!(faults.iter().all(|f| f.body == ball && f.kind == BodyFaultKind::Capped), "{faults:?}");
+        if !faults.is_empty() {
+            capped.push(state.world.step_count());
+        }
+    }
+    let first = *capped.first().expect("the ball reaches the cap");
+    assert!((20..50).contains(&first), "capped first at step {first}");
+    assert_eq!(capped, (first..=60).collect::<Vec<_>>(), "capped at every step after");
+    harness.run_steps(2);
+    // The Inspector names the first step and counts the rest.
+    let text = format!("capped at step {first} (and {} more)", 60 - first);
+    harness.get_by_label(&text).scroll_to_me();
+    harness.run_steps(3);
+    // The bar marks every capped step; the steps before have no such mark.
+    let bar = harness.get_by_label("timeline").rect();
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-timeline-capped.png")).unwrap();
+    let at = |step: u64| Pos2::new(step_x(bar, (0, 60), step).round(), bar.center().y);
+    for step in [first, first + 10] {
+        assert!(pixels_near(&image, at(step), 1, rgb(CAPPED_COLOUR), 40) > 0, "no cap mark at step {step}");
+    }
+    for step in [first - 5, first - 1] {
+        assert_eq!(pixels_near(&image, at(step), 1, rgb(CAPPED_COLOUR), 40), 0, "a cap mark at step {step}");
+    }
+    // Hovering the bar says what happened at the step under the pointer.
+    harness.hover_at(at(first));
+    harness.run_steps(40);
+    harness.get_by_label(&format!("step {first}: 1 body slowed to a speed cap"));
+    harness.render().unwrap().save(std::env::temp_dir().join("atoll-timeline-capped-hover.png")).unwrap();
+    harness.hover_at(Pos2::new(640.0, 200.0));
+    harness.run_steps(2);
+    // The button goes to that step, and the row stays (the history is kept).
+    harness.get_by_label(&format!("go to step {first}")).click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.world.step_count(), first);
+    harness.get_by_label(&text);
+    let image = harness.render().unwrap();
+    assert!(pixels_near(&image, at(first), 2, rgb(CURSOR_COLOUR), 40) > 0, "the cursor at step {first}");
+}
+
+#[test]
+fn a_stop_outranks_an_edit_and_a_cap_outranks_a_broken_joint() {
+    use atoll::editor::panels::timeline::{Mark, describe, mark_of};
+    use atoll_physics::{StepEvents, StepRecord};
+    let record = |events: StepEvents, inputs: u32| StepRecord {
+        step: 7,
+        hash: 0,
+        segment: 1,
+        after_edit: false,
+        inputs,
+        events,
+    };
+    let broke = StepEvents { joints_broken: 1, woke: 1, ..StepEvents::default() };
+    let capped = StepEvents { bodies_capped: 2, ..broke };
+    let stopped = StepEvents { bodies_stopped: 1, ..capped };
+    assert_eq!(mark_of(&record(broke, 0)), Some(Mark::Break));
+    assert_eq!(mark_of(&record(capped, 0)), Some(Mark::Capped));
+    assert_eq!(mark_of(&record(capped, 1)), Some(Mark::Edit));
+    assert_eq!(mark_of(&record(stopped, 1)), Some(Mark::Stop));
+    assert_eq!(mark_of(&record(StepEvents::default(), 0)), None);
+    // The marks' order is their rank, and no two share a colour.
+    assert!(Mark::ALL.is_sorted());
+    for (i, a) in Mark::ALL.iter().enumerate() {
+        assert!(Mark::ALL[i + 1..].iter().all(|b| b.colour() != a.colour()), "{a:?}");
+    }
+    assert_eq!(
+        describe(&record(stopped, 1)),
+        "step 7: 1 body stopped (non-finite), edited, 2 bodies slowed to a speed cap, 1 joint broke, 1 island woke"
+    );
 }

@@ -20,19 +20,28 @@
 //! step needs next (`history/back_cache.rs`): seeks keep those they replay through, and while
 //! the world waits the rest are rebuilt ahead (`history/back_fill.rs`), so the next steps back
 //! restore one of those instead of replaying.
+//!
+//! Beside each step's counts of what happened ([`StepEvents`]), the history keeps which bodies
+//! the kept steps held back (capped or stopped, [`crate::BodyFault`]) as runs of consecutive
+//! steps (`history/faults.rs`), so a body can be said to have been capped at a step after the
+//! world has moved on from it.
 
 mod back_cache;
 mod back_fill;
+mod faults;
 mod stored;
 
 pub use back_fill::PrepareReport;
+pub use faults::{FaultRun, HeldBack};
 
+use crate::body::BodyId;
 use crate::error::AtollError;
 use crate::recording::Input;
 use crate::recording::tape::{Logged, TapeMark};
 use crate::snapshot::Snapshot;
-use crate::world::{CompactState, World};
+use crate::world::{BodyFaultKind, CompactState, World};
 use back_cache::BackCache;
+use faults::{FAULT_SHARE, FaultRuns};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -43,8 +52,8 @@ use stored::Stored;
 pub struct HistorySettings {
     /// The steps kept: older ones are dropped, a keyframe interval at a time.
     pub window: u64,
-    /// Bytes everything kept may take (keyframes, kept worlds, the back cache): the keyframe
-    /// interval grows so the window fits.
+    /// Bytes everything kept may take (keyframes, kept worlds, the back cache, the bodies held
+    /// back, which may take a sixteenth of it): the keyframe interval grows so the window fits.
     pub budget_bytes: usize,
     /// The part of the budget for states kept for stepping back.
     pub back_cache_bytes: usize,
@@ -85,6 +94,10 @@ pub struct StepEvents {
     pub joints_broken: u32,
     /// Pairs that began touching.
     pub touches_began: u32,
+    /// Bodies slowed to a speed cap ([`BodyFaultKind::Capped`]).
+    pub bodies_capped: u32,
+    /// Bodies stopped for a non-finite state ([`BodyFaultKind::NonFinite`]).
+    pub bodies_stopped: u32,
 }
 
 impl StepEvents {
@@ -92,6 +105,15 @@ impl StepEvents {
     pub fn of(world: &World) -> StepEvents {
         let sleep = world.sleep_events();
         let fell_asleep = sleep.iter().filter(|e| e.asleep).count() as u32;
+        // A world put back from elsewhere may hold another step's faults.
+        let faults = world.body_faults().iter().filter(|f| f.step == world.step_count());
+        let (mut bodies_capped, mut bodies_stopped) = (0, 0);
+        for f in faults {
+            match f.kind {
+                BodyFaultKind::Capped => bodies_capped += 1,
+                BodyFaultKind::NonFinite => bodies_stopped += 1,
+            }
+        }
         StepEvents {
             fell_asleep,
             woke: sleep.len() as u32 - fell_asleep,
@@ -99,6 +121,8 @@ impl StepEvents {
                 .filter(|e| matches!(e.kind, crate::joint::JointEventKind::Broke { .. }))
                 .count() as u32,
             touches_began: world.touch_events().iter().filter(|e| e.began).count() as u32,
+            bodies_capped,
+            bodies_stopped,
         }
     }
 }
@@ -181,6 +205,8 @@ pub struct History {
     cursor: Option<Cursor>,
     /// The inputs made at a step, by step, for the replays from it to the next.
     inputs: BTreeMap<u64, Arc<[Input]>>,
+    /// The bodies the recorded steps held back (`history/faults.rs`).
+    faults: FaultRuns,
     next_segment: u32,
     /// Keyframes between two in a segment.
     interval: u64,
@@ -232,6 +258,30 @@ impl History {
         self.inputs.get(&step).map_or(&[], |inputs| &inputs[..])
     }
 
+    /// The bodies the kept steps held back, as runs of consecutive steps in which a body was
+    /// held back the same way (each cut to the kept steps), those that ended first first.
+    /// Over a sixteenth of the budget, the runs that ended longest ago are forgotten.
+    pub fn fault_runs(&self) -> impl Iterator<Item = &FaultRun> + '_ {
+        self.faults.iter()
+    }
+
+    /// The runs of [`History::fault_runs`] of body `body`.
+    pub fn fault_runs_of(&self, body: BodyId) -> impl Iterator<Item = &FaultRun> + '_ {
+        self.faults.iter().filter(move |r| r.body == body)
+    }
+
+    /// The first kept step at which the step held body `body` back as `kind`, and at how many
+    /// kept steps it did; `None` when it did not.
+    pub fn held_back(&self, body: BodyId, kind: BodyFaultKind) -> Option<HeldBack> {
+        let mut runs = self.fault_runs_of(body).filter(|r| r.kind == kind);
+        let first = runs.next()?;
+        let mut held = HeldBack { first: first.first, steps: first.steps() };
+        for r in runs {
+            held = HeldBack { first: held.first.min(r.first), steps: held.steps + r.steps() };
+        }
+        Some(held)
+    }
+
     /// Steps between keyframes now (it grows with the size of the world's state).
     pub fn keyframe_interval(&self) -> u64 {
         self.interval
@@ -242,11 +292,13 @@ impl History {
         self.keyframes.len()
     }
 
-    /// Bytes the history holds: keyframes, kept worlds, step records and the back cache.
+    /// Bytes the history holds: keyframes, kept worlds, step records, the bodies held back and
+    /// the back cache.
     pub fn bytes(&self) -> usize {
         self.keyframe_bytes()
             + self.bases.iter().map(|b| b.bytes).sum::<usize>()
             + self.steps.len() * std::mem::size_of::<StepRecord>()
+            + self.faults.bytes()
             + self.inputs.values().map(|i| i.len() * std::mem::size_of::<Input>()).sum::<usize>()
             + self.back_cache.bytes()
     }
@@ -305,6 +357,7 @@ impl History {
         let events = StepEvents::of(world);
         let hash = world.current_hash();
         self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, inputs: 0, events });
+        self.faults.record(step, world.body_faults());
         self.add_keyframe(world, segment);
         self.cursor = Some(Cursor { step, edits, mark: world.whole_tape_mark() });
         self.evict();
@@ -394,6 +447,7 @@ impl History {
             inputs: count,
             events,
         });
+        self.faults.record(step, world.body_faults());
         if (step - start).is_multiple_of(self.interval) {
             self.add_keyframe(world, last.segment);
         } else if let Some(k) = self.keyframes.back() {
@@ -435,12 +489,14 @@ impl History {
         if step <= first {
             self.steps.clear();
             self.inputs.clear();
+            self.faults.clear();
             self.keyframes.clear();
             self.back_cache.clear();
             self.bases.clear();
             return discarded;
         }
         self.steps.truncate((step - first) as usize);
+        self.faults.truncate_from(step);
         // The inputs made at the step before: the step they led to is gone.
         self.inputs.retain(|&at, _| at + 1 < step);
         while self.keyframes.back().is_some_and(|k| k.step() >= step) {
@@ -481,6 +537,8 @@ impl History {
     /// (the window stays whole; rebuilding a step there replays longer), and only when every
     /// keyframe starts its segment do the oldest steps go.
     fn evict(&mut self) {
+        // The bodies held back first: what they keep is taken from the keyframes' budget.
+        self.faults.fit(self.settings.budget_bytes / FAULT_SHARE);
         // Only while the window stays whole without the oldest keyframe's stretch.
         while self.keyframes.len() >= 2
             && self
@@ -525,6 +583,7 @@ impl History {
         while self.steps.front().is_some_and(|r| r.step < oldest) {
             self.steps.pop_front();
         }
+        self.faults.drop_before(oldest);
         self.inputs.retain(|&at, _| at >= oldest);
     }
 
@@ -546,10 +605,13 @@ impl History {
         }
     }
 
-    /// What the keyframes may take: the budget less the back cache and the kept worlds.
+    /// What the keyframes may take: the budget less the back cache, the kept worlds and the
+    /// bodies held back.
     fn keyframe_budget(&self) -> usize {
         let bases: usize = self.bases.iter().map(|b| b.bytes).sum();
-        self.settings.budget_bytes.saturating_sub(self.settings.back_cache_bytes + bases)
+        self.settings
+            .budget_bytes
+            .saturating_sub(self.settings.back_cache_bytes + bases + self.faults.bytes())
     }
 
     fn drop_unused_bases(&mut self) {

@@ -29,7 +29,8 @@ pub mod world;
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 pub use error::AtollError;
 pub use history::{
-    History, HistorySettings, PrepareReport, RecordOutcome, SeekReport, StepEvents, StepRecord,
+    FaultRun, HeldBack, History, HistorySettings, PrepareReport, RecordOutcome, SeekReport, StepEvents,
+    StepRecord,
 };
 pub use joint::{
     DistanceJoint, FixedJoint, JointDesc, JointEvent, JointEventKind, JointFrame, JointId, JointKind,

@@ -432,3 +432,56 @@ fn steps_back_taken_while_a_fill_is_under_way_keep_what_it_rebuilt() {
         assert!(!history.record(&world).recorded);
     }
 }
+
+#[test]
+fn the_bodies_held_back_are_kept_by_step_and_cut_with_the_steps() {
+    use atoll_physics::{BodyFaultKind, FaultRun, HeldBack, StepSettings};
+    let settings = StepSettings { max_linear_speed: 5.0, gravity: Vec3::ZERO, ..StepSettings::default() };
+    let mut world = World::new(settings).unwrap();
+    let sphere = || Shape::sphere(0.5).unwrap();
+    let fast = world.create_body(&BodyDesc::dynamic(sphere(), Vec3::ZERO)).unwrap();
+    let mut drifting = BodyDesc::dynamic(sphere(), Vec3::new(0.0, 0.0, 9.0));
+    drifting.linear_velocity = Vec3::new(0.0, 0.0, 1.0);
+    let other = world.create_body(&drifting).unwrap();
+    let mut history = History::new(HistorySettings { window: 40, ..HistorySettings::default() });
+    history.record(&world);
+    let over_the_cap = Vec3::new(50.0, 0.0, 0.0);
+    for step in 1..=20 {
+        // Pushed past the cap before steps 4 and 11 to 13, poisoned before step 16.
+        if step == 4 || (11..=13).contains(&step) {
+            world.set_linear_velocity(fast, over_the_cap).unwrap();
+        }
+        if step == 16 {
+            world.set_velocities_unchecked(other, Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO);
+        }
+        world.step();
+        history.record(&world);
+    }
+    let events = |step: u64| history.record_of(step).unwrap().events;
+    assert_eq!((events(4).bodies_capped, events(4).bodies_stopped), (1, 0));
+    assert_eq!((events(5).bodies_capped, events(5).bodies_stopped), (0, 0));
+    assert_eq!((events(16).bodies_capped, events(16).bodies_stopped), (0, 1));
+    let runs: Vec<FaultRun> = history.fault_runs_of(fast).copied().collect();
+    let spans: Vec<(u64, u64)> = runs.iter().map(|r| (r.first, r.last)).collect();
+    assert_eq!(spans, vec![(4, 4), (11, 13)], "{runs:?}");
+    assert!(runs.iter().all(|r| r.kind == BodyFaultKind::Capped));
+    assert_eq!(history.held_back(fast, BodyFaultKind::Capped), Some(HeldBack { first: 4, steps: 4 }));
+    assert_eq!(history.held_back(fast, BodyFaultKind::NonFinite), None);
+    assert_eq!(history.held_back(other, BodyFaultKind::NonFinite), Some(HeldBack { first: 16, steps: 1 }));
+    assert_eq!(history.held_back(other, BodyFaultKind::Capped), None);
+    // An edit at step 12 discards the steps after it and the faults in them; the world put back
+    // there holds its step's fault again, and the run goes on from it.
+    history.seek(&mut world, 12).unwrap();
+    world.set_linear_velocity(fast, Vec3::ZERO).unwrap();
+    let outcome = history.record(&world);
+    assert_eq!(outcome.discarded, 8);
+    assert_eq!(history.held_back(fast, BodyFaultKind::Capped), Some(HeldBack { first: 4, steps: 3 }));
+    assert_eq!(history.held_back(other, BodyFaultKind::NonFinite), None);
+    // Steps beyond the window take the faults in them with them.
+    for _ in 0..100 {
+        world.step();
+        history.record(&world);
+    }
+    assert!(history.range().unwrap().0 > 13);
+    assert_eq!(history.fault_runs().count(), 0);
+}

@@ -1,5 +1,7 @@
 //! The Inspector: every property of the selection, editable, and what the world reports about
-//! the primary body (mass, island, sleep, contacts, water).
+//! the primary body (mass, island, sleep, contacts, water), with the kept steps at which the
+//! step held it back (slowed to a speed cap, or stopped for a non-finite state), each with a
+//! button that goes there.
 //!
 //! An edit applies to every selected body (a position moves them all by the same amount) as one
 //! undo step; dragging a field keeps extending that step until the button is released. A value
@@ -8,7 +10,7 @@
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
-use atoll_physics::{BodyType, Quat, SceneBody, SceneShape, Vec3};
+use atoll_physics::{BodyFaultKind, BodyId, BodyType, Quat, SceneBody, SceneShape, Vec3};
 use egui::{DragValue, Grid, RichText};
 
 /// One property change, applied to each selected body.
@@ -54,6 +56,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     }
     ui.separator();
     facts(ui, state, id);
+    held_back(ui, state, id);
     super::why_awake::show(ui, state, id);
     super::body_history::show(ui, state, id);
 }
@@ -286,7 +289,7 @@ fn from_euler_degrees(e: Vec3) -> Quat {
 }
 
 /// What the world reports about the primary body beyond its editable properties.
-fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
+fn facts(ui: &mut egui::Ui, state: &EditorState, id: BodyId) {
     let world = &state.world;
     let Ok(body) = world.body(id) else { return };
     let touching = world.touching_contacts().filter(|c| c.body_a == id || c.body_b == id).count();
@@ -319,6 +322,58 @@ fn facts(ui: &mut egui::Ui, state: &EditorState, id: atoll_physics::BodyId) {
             None => row("submerged", "dry".into()),
         }
     });
+}
+
+/// The row of the kept steps at which the step held body `id` back as `kind`, if it did: "capped
+/// at step 412 (and 37 more)", "stopped at step 9 (non-finite)". The first such step is named,
+/// since what went wrong starts there; the count says whether it went on.
+pub fn held_back_text(state: &EditorState, id: BodyId, kind: BodyFaultKind) -> Option<(String, u64)> {
+    let held = state.timeline.history.held_back(id, kind)?;
+    let more = held.steps - 1;
+    let text = match (kind, more) {
+        (BodyFaultKind::Capped, 0) => format!("capped at step {}", held.first),
+        (BodyFaultKind::Capped, n) => format!("capped at step {} (and {n} more)", held.first),
+        (BodyFaultKind::NonFinite, 0) => format!("stopped at step {} (non-finite)", held.first),
+        (BodyFaultKind::NonFinite, n) => format!("stopped at step {} (non-finite; and {n} more)", held.first),
+    };
+    Some((text, held.first))
+}
+
+/// Where the kept steps held body `id` back, a stop before a cap (the graver), each row in the
+/// timeline's colour of its mark and with a button that goes to the step it names.
+fn held_back(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
+    use super::timeline::{CAPPED_COLOUR, STOP_COLOUR};
+    let rows: Vec<_> = [(BodyFaultKind::NonFinite, STOP_COLOUR), (BodyFaultKind::Capped, CAPPED_COLOUR)]
+        .into_iter()
+        .filter_map(|(kind, colour)| Some((held_back_text(state, id, kind)?, colour)))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    ui.add_space(4.0);
+    ui.label(RichText::new("Held back by the step").strong()).on_hover_text(
+        "Kept steps at which the solve drove this body past a speed cap (Settings) and it was slowed \
+         to it, or its state turned non-finite and it was stopped where the step began, its joints \
+         disabled",
+    );
+    let mut go_to = None;
+    for ((text, step), colour) in rows {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(text).color(colour));
+            if ui
+                .button(format!("go to step {step}"))
+                .on_hover_text("Go to that step on the timeline")
+                .clicked()
+            {
+                go_to = Some(step);
+            }
+        });
+    }
+    if let Some(step) = go_to
+        && let Err(e) = state.go_to_step(step)
+    {
+        state.notices.report(NoticePlace::ErrorWindow, e);
+    }
 }
 
 pub(super) fn vec_text(v: Vec3) -> String {

@@ -1,8 +1,11 @@
 //! The timeline bar under the viewport: the kept steps as a bar with the current step, marks
-//! where islands fell asleep or woke, joints broke, many pairs began touching and edits were
-//! made, buttons to step back and forward (Shift: ten), and dragging or clicking on the bar to
-//! go to a step (a slice of replay per frame, so a drag stays smooth in a large world). Going
-//! to a step puts the world there, so every panel shows that step.
+//! where a body was stopped for a non-finite state, edits were made, bodies were slowed to a
+//! speed cap, joints broke, islands woke or fell asleep and many pairs began touching (one
+//! mark per step, the most telling, [`Mark`]; hovering the bar names the step under the
+//! pointer, what happened in it and what the colours mean), buttons to step back and forward
+//! (Shift: ten), and dragging or clicking on the bar to go to a step (a slice of replay per
+//! frame, so a drag stays smooth in a large world). Going to a step puts the world there, so
+//! every panel shows that step.
 
 use crate::editor::state::EditorState;
 use atoll_physics::StepRecord;
@@ -14,8 +17,14 @@ pub const BAR_HEIGHT: f32 = 22.0;
 /// Pairs beginning to touch in one step that make a mark ("contacts beginning in bulk").
 pub const TOUCH_BURST: u32 = 20;
 
-/// Colours of the marks and the cursor.
+// Colours of the marks and the cursor.
+
+/// A body stopped for a non-finite state.
+pub const STOP_COLOUR: Color32 = Color32::from_rgb(255, 0, 220);
+/// An edit.
 pub const EDIT_COLOUR: Color32 = Color32::from_rgb(240, 200, 60);
+/// Bodies slowed to a speed cap.
+pub const CAPPED_COLOUR: Color32 = Color32::from_rgb(180, 120, 255);
 /// Islands falling asleep.
 pub const SLEEP_COLOUR: Color32 = Color32::from_rgb(90, 140, 255);
 /// Islands waking.
@@ -29,23 +38,131 @@ pub const CURSOR_COLOUR: Color32 = Color32::WHITE;
 /// The bar's background.
 pub const BAR_COLOUR: Color32 = Color32::from_rgb(40, 44, 52);
 
-/// The colour of a step's mark, if it has one (the most telling event wins).
-pub fn mark_colour(record: &StepRecord) -> Option<Color32> {
+/// What a step's mark stands for, least telling first: where several happened in a step (or
+/// in the steps one pixel column covers), the greatest is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    /// [`TOUCH_BURST`] or more pairs began touching.
+    Touches,
+    /// Islands fell asleep.
+    Sleep,
+    /// Islands woke.
+    Wake,
+    /// Joints broke.
+    Break,
+    /// Bodies were slowed to a speed cap: the solve asked more of them than the settings allow,
+    /// a warning worth more than the events of an ordinary step.
+    Capped,
+    /// An edit: it explains whatever follows.
+    Edit,
+    /// A body's state turned non-finite and it was stopped: the step went wrong, the one thing
+    /// a user scrubbing for trouble must not miss, so it beats even an edit.
+    Stop,
+}
+
+impl Mark {
+    /// Every mark, least telling first.
+    pub const ALL: [Mark; 7] =
+        [Mark::Touches, Mark::Sleep, Mark::Wake, Mark::Break, Mark::Capped, Mark::Edit, Mark::Stop];
+
+    /// The mark's colour.
+    pub fn colour(self) -> Color32 {
+        match self {
+            Mark::Touches => TOUCH_COLOUR,
+            Mark::Sleep => SLEEP_COLOUR,
+            Mark::Wake => WAKE_COLOUR,
+            Mark::Break => BREAK_COLOUR,
+            Mark::Capped => CAPPED_COLOUR,
+            Mark::Edit => EDIT_COLOUR,
+            Mark::Stop => STOP_COLOUR,
+        }
+    }
+
+    /// What the mark means, for the legend.
+    pub fn meaning(self) -> String {
+        match self {
+            Mark::Touches => format!("{TOUCH_BURST} or more pairs began touching"),
+            Mark::Sleep => "islands fell asleep".into(),
+            Mark::Wake => "islands woke".into(),
+            Mark::Break => "joints broke".into(),
+            Mark::Capped => "bodies slowed to a speed cap".into(),
+            Mark::Edit => "an edit".into(),
+            Mark::Stop => "a body stopped: its state turned non-finite".into(),
+        }
+    }
+
+    /// The colour's name, for the legend.
+    fn colour_name(self) -> &'static str {
+        match self {
+            Mark::Touches => "green",
+            Mark::Sleep => "blue",
+            Mark::Wake => "orange",
+            Mark::Break => "red",
+            Mark::Capped => "violet",
+            Mark::Edit => "yellow",
+            Mark::Stop => "magenta",
+        }
+    }
+}
+
+/// A step's mark, if it has one (the most telling event wins).
+pub fn mark_of(record: &StepRecord) -> Option<Mark> {
     let e = record.events;
-    // An edit either starts a segment or is an input the step was made with (a push, a grab).
-    if (record.after_edit && record.step != 0) || record.inputs > 0 {
-        Some(EDIT_COLOUR)
+    if e.bodies_stopped > 0 {
+        Some(Mark::Stop)
+    } else if edited(record) {
+        Some(Mark::Edit)
+    } else if e.bodies_capped > 0 {
+        Some(Mark::Capped)
     } else if e.joints_broken > 0 {
-        Some(BREAK_COLOUR)
+        Some(Mark::Break)
     } else if e.woke > 0 {
-        Some(WAKE_COLOUR)
+        Some(Mark::Wake)
     } else if e.fell_asleep > 0 {
-        Some(SLEEP_COLOUR)
+        Some(Mark::Sleep)
     } else if e.touches_began >= TOUCH_BURST {
-        Some(TOUCH_COLOUR)
+        Some(Mark::Touches)
     } else {
         None
     }
+}
+
+/// Whether an edit was made at the step: one either starts a segment or is an input the step
+/// was made with (a push, a grab). The first step's segment start is no edit.
+fn edited(record: &StepRecord) -> bool {
+    (record.after_edit && record.step != 0) || record.inputs > 0
+}
+
+/// The colour of a step's mark, if it has one.
+pub fn mark_colour(record: &StepRecord) -> Option<Color32> {
+    mark_of(record).map(Mark::colour)
+}
+
+/// What happened in a step, in words ("step 412: 2 bodies slowed to a speed cap"), for the
+/// bar's hover text.
+pub fn describe(record: &StepRecord) -> String {
+    let e = record.events;
+    let counted = |n: u32, one: &str, many: &str| match n {
+        0 => None,
+        1 => Some(format!("1 {one}")),
+        n => Some(format!("{n} {many}")),
+    };
+    let mut what: Vec<String> = [
+        counted(e.bodies_stopped, "body stopped (non-finite)", "bodies stopped (non-finite)"),
+        edited(record).then(|| "edited".to_string()),
+        counted(e.bodies_capped, "body slowed to a speed cap", "bodies slowed to a speed cap"),
+        counted(e.joints_broken, "joint broke", "joints broke"),
+        counted(e.woke, "island woke", "islands woke"),
+        counted(e.fell_asleep, "island fell asleep", "islands fell asleep"),
+        counted(e.touches_began, "pair began touching", "pairs began touching"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if what.is_empty() {
+        what.push("nothing to mark".into());
+    }
+    format!("step {}: {}", record.step, what.join(", "))
 }
 
 /// The x of step `step` on a bar over `rect` for kept steps `first..=last`.
@@ -88,6 +205,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         let width = (ui.available_width() - 150.0).max(60.0);
         let (rect, response) = ui.allocate_exact_size(vec2(width, BAR_HEIGHT), Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Slider, true, "timeline"));
+        let response = response.on_hover_ui(|ui| hover(ui, state, rect, range));
         paint_bar(ui, state, rect, range, step);
         if (response.dragged() || response.clicked())
             && let Some(pointer) = response.interact_pointer_pos()
@@ -110,22 +228,49 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     });
 }
 
+/// The bar's hover text: the step under the pointer and what happened in it, and the legend.
+fn hover(ui: &mut egui::Ui, state: &EditorState, rect: Rect, range: (u64, u64)) {
+    let history = &state.timeline.history;
+    if let Some(pointer) = ui.ctx().pointer_hover_pos()
+        && let Some(record) = history.record_of(step_at(rect, range, pointer.x))
+    {
+        ui.label(describe(record));
+    }
+    ui.label("Click or drag to go to a step. Marks, most telling first:");
+    for mark in Mark::ALL.into_iter().rev() {
+        ui.horizontal(|ui| {
+            let (swatch, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
+            ui.painter().rect_filled(swatch, 1.0, mark.colour());
+            ui.label(format!("{}: {}", mark.colour_name(), mark.meaning()));
+        });
+    }
+}
+
 fn paint_bar(ui: &egui::Ui, state: &EditorState, rect: Rect, range: (u64, u64), step: u64) {
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 3.0, BAR_COLOUR);
-    // One mark per pixel column at most: the most telling event among the steps it covers.
-    let mut last_x = f32::NEG_INFINITY;
-    for record in state.timeline.history.steps() {
-        let Some(colour) = mark_colour(record) else { continue };
-        let x = step_x(rect, range, record.step).round();
-        if x == last_x && colour != EDIT_COLOUR {
-            continue;
-        }
-        last_x = x;
+    // One mark per pixel column at most: the most telling among the steps it covers.
+    let draw = |x: f32, mark: Mark| {
         painter.line_segment(
             [pos2(x, rect.top() + 3.0), pos2(x, rect.bottom() - 3.0)],
-            Stroke::new(2.0, colour),
+            Stroke::new(2.0, mark.colour()),
         );
+    };
+    let mut column: Option<(f32, Mark)> = None;
+    for record in state.timeline.history.steps() {
+        let Some(mark) = mark_of(record) else { continue };
+        let x = step_x(rect, range, record.step).round();
+        column = match column {
+            Some((at, best)) if at == x => Some((x, best.max(mark))),
+            Some((at, best)) => {
+                draw(at, best);
+                Some((x, mark))
+            }
+            None => Some((x, mark)),
+        };
+    }
+    if let Some((x, mark)) = column {
+        draw(x, mark);
     }
     let x = step_x(rect, range, step);
     painter.rect_filled(
