@@ -7,6 +7,7 @@ mod avx;
 mod body_parts;
 mod colouring;
 mod contact;
+mod gyroscopic;
 mod joint;
 mod joint_lanes;
 mod point_joint;
@@ -22,6 +23,7 @@ mod test_random;
 
 pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
+pub(crate) use gyroscopic::gyroscopic_step;
 pub(crate) use joint::JointSolver;
 pub use soft::Softness;
 pub(crate) use substeps::{

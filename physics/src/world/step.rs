@@ -25,7 +25,7 @@ use crate::query::Ray;
 use crate::shape::Shape;
 use crate::solver::{
     BodyParts, ContactSoftness, ContactSolver, JointSolver, MIN_BATCHES_FOR_TEAM, Motion, Softness,
-    SolverBody, SpeedCaps, SubstepSettings, TouchingContacts, Velocity, solve_substeps,
+    SolverBody, SpeedCaps, SubstepSettings, TouchingContacts, Velocity, gyroscopic_step, solve_substeps,
 };
 use crate::terrain::{ChunkCoord, Terrain};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -752,7 +752,7 @@ impl World {
     /// long serial part (the 3D pyramid's 15 000 contacts take about 0.12 ms), and the gather
     /// about as long again. Without, the gather writes the indices and flags too.
     fn gather_solver_bodies(&mut self, h: f32, colour_beside: Option<ContactSoftness>) {
-        let gravity = self.settings.gravity;
+        let (gravity, dt) = (self.settings.gravity, self.settings.dt);
         let scratch = &mut self.scratch;
         let awake_count = scratch.awake.len();
         let helpers = helpers_for(&self.threads, awake_count, MIN_SOLVER_BODIES_FOR_TEAM);
@@ -807,7 +807,14 @@ impl World {
                         // SAFETY: with a colouring beside, the flags are only read.
                         debug_assert_eq!(unsafe { movable.read(k + 1) }, moves, "movable as indexed");
                     }
-                    velocities[local] = Velocity::new(b.linear_velocity, b.angular_velocity);
+                    // The gyroscopic term, once a step before the substeps (see
+                    // `solver/gyroscopic.rs`): a moving body keeps its angular momentum.
+                    let spin = if moves {
+                        gyroscopic_step(b.transform.rotation, &b.inertia_local, b.angular_velocity, dt)
+                    } else {
+                        b.angular_velocity
+                    };
+                    velocities[local] = Velocity::new(b.linear_velocity, spin);
                     motions[local] = Motion::ZERO;
                     centers[local] = b.center();
                 }

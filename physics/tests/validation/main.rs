@@ -4,6 +4,7 @@
 
 mod breaking;
 mod double_pendulum;
+mod free_body;
 mod hanging_chain;
 mod incline;
 mod limits;
