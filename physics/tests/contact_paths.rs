@@ -16,9 +16,12 @@
 //! solver's convergence (a light box under one a thousand times heavier sinks through it on
 //! every path), not of a fast path.
 
+mod common;
+
 use atoll_physics::terrain::{Voxel, VoxelMaterial};
 use atoll_physics::world::SolverLanes;
 use atoll_physics::{BodyDesc, BodyId, Material, Shape, StepSettings, Terrain, TerrainSettings, Vec3, World};
+use common::energy;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -125,22 +128,6 @@ struct Run {
     energy_gain: f64,
     /// The scale that gain is weighed against: the start's energy above the floor, J.
     energy_scale: f64,
-}
-
-/// The pile's energy: kinetic (translation and rotation) and potential above y = 0.
-fn energy(world: &World, bodies: &[BodyId]) -> f64 {
-    bodies
-        .iter()
-        .map(|&b| {
-            let b = world.body(b).unwrap();
-            let v = b.linear_velocity.as_dvec3();
-            let w = (b.transform.rotation.inverse() * b.angular_velocity).as_dvec3();
-            let m = b.mass as f64;
-            0.5 * m * v.length_squared()
-                + 0.5 * w.dot(b.inertia.as_dmat3() * w)
-                + m * 9.81 * b.center_of_mass.y as f64
-        })
-        .sum()
 }
 
 fn run(mut world: World, bodies: &[BodyId], steps: usize) -> Run {

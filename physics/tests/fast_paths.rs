@@ -14,11 +14,14 @@
 //! 10 g, 2 cm ball holding a 1 kg one 10 cm off its centre does. Until the step caps speeds
 //! and isolates such bodies, no path is a reference there.
 
+mod common;
+
 use atoll_physics::world::SolverLanes;
 use atoll_physics::{
     BodyDesc, BodyId, JointKind, Limits, Material, Motor, RevoluteJoint, Shape, SphericalJoint, Spring,
     StepSettings, Vec3, World,
 };
+use common::energy;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -164,22 +167,6 @@ struct Run {
     /// The energy scale the gain is measured against: the start's kinetic energy plus the
     /// weight of every body times the chain's extent, J.
     energy_scale: f64,
-}
-
-/// The chain's energy: kinetic (translation and rotation) and potential above the world anchor.
-fn energy(world: &World, bodies: &[BodyId]) -> f64 {
-    bodies
-        .iter()
-        .map(|&b| {
-            let b = world.body(b).unwrap();
-            let v = b.linear_velocity.as_dvec3();
-            let w = (b.transform.rotation.inverse() * b.angular_velocity).as_dvec3();
-            let m = b.mass as f64;
-            0.5 * m * v.length_squared()
-                + 0.5 * w.dot(b.inertia.as_dmat3() * w)
-                + m * 9.81 * b.center_of_mass.y as f64
-        })
-        .sum()
 }
 
 /// Runs `world` for `steps` steps.

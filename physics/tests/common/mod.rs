@@ -38,3 +38,20 @@ pub fn run(world: &mut World, n: usize) {
         world.step();
     }
 }
+
+/// The energy of `bodies`: kinetic (translation and rotation) and potential in a gravity of
+/// 9.81 m/s² down -y, above y = 0, J.
+pub fn energy(world: &World, bodies: &[BodyId]) -> f64 {
+    bodies
+        .iter()
+        .map(|&b| {
+            let b = world.body(b).unwrap();
+            let v = b.linear_velocity.as_dvec3();
+            let w = (b.transform.rotation.inverse() * b.angular_velocity).as_dvec3();
+            let m = b.mass as f64;
+            0.5 * m * v.length_squared()
+                + 0.5 * w.dot(b.inertia.as_dmat3() * w)
+                + m * 9.81 * b.center_of_mass.y as f64
+        })
+        .sum()
+}
