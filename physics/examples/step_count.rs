@@ -122,12 +122,14 @@ fn main() {
                 .map(|s| format!("{} {:.2}", s.name(), p.stage(*s)))
                 .collect();
             out!(
-                "step {i}: {:.2} ms, {} pairs, {} touching in {} colours, {} reinserted; {}",
+                "step {i}: {:.2} ms, {} pairs, {} touching in {} colours, {} reinserted, {} groups of {} rows solved directly; {}",
                 p.total_ms,
                 p.counters.contact_pairs,
                 p.counters.touching_contacts,
                 p.counters.colours,
                 p.counters.reinsertions,
+                p.counters.direct_groups,
+                p.counters.direct_rows,
                 stages.join(", ")
             );
         }

@@ -81,6 +81,10 @@ pub struct Counters {
     pub joints: u32,
     /// Joints solved this step (enabled, with an awake dynamic body).
     pub solved_joints: u32,
+    /// Groups of widely differing masses solved directly this step, and their rows (contact
+    /// normals and friction, joint points).
+    pub direct_groups: u32,
+    pub direct_rows: u32,
     /// Proxies re-inserted into a tree this step.
     pub reinsertions: u32,
     /// Bodies whose motion was clipped by time of impact.

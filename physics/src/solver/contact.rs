@@ -255,6 +255,11 @@ pub(crate) struct ContactSolver {
 }
 
 impl ContactSolver {
+    /// The touching contacts' solver bodies, in contact order, as the step listed them.
+    pub fn touching_pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
     /// The touching contacts' solver bodies and manifold points, in contact order, for the
     /// step to fill before [`ContactSolver::prepare`].
     pub fn touching_mut(&mut self) -> (&mut Vec<(u32, u32)>, &mut Vec<u8>) {

@@ -8,6 +8,7 @@
 //! one after another in joint order (each reads the velocities the previous one left). Both
 //! orders follow the joint order alone, so the result is the same on any thread count.
 
+use super::FIXED_SLOT;
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
 use super::joint_lanes::{EightLaneProof, SharedWideJoints};
@@ -27,10 +28,6 @@ use crate::parallel::{Claims, Team, run_team};
 #[cfg(feature = "test-support")]
 use crate::world::SolverLanes;
 use std::sync::atomic::AtomicU32;
-
-/// Solver index of sides that do not move in the solve (the world, static and sleeping
-/// bodies): the fixed slot.
-const FIXED_SLOT: u32 = 0;
 
 /// Joint slots in a block of the sorting pass (whole words of the awake set).
 const SORT_BLOCK: usize = 1024;

@@ -7,6 +7,8 @@ mod avx;
 mod body_parts;
 mod colouring;
 mod contact;
+mod dense_lcp;
+mod direct;
 mod gyroscopic;
 mod joint;
 mod joint_lanes;
@@ -23,6 +25,7 @@ mod test_random;
 
 pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
+pub(crate) use direct::{DirectSolver, Feedback, GroupInputs};
 pub(crate) use gyroscopic::gyroscopic_step;
 pub(crate) use joint::JointSolver;
 pub use soft::Softness;
@@ -31,6 +34,10 @@ pub(crate) use substeps::{
 };
 
 use crate::math::{Mat3, Quat, Vec3};
+
+/// Solver index of every side the solve does not move (the world, static and sleeping
+/// bodies): slot 0 of the solver arrays holds an immovable body at rest.
+pub(crate) const FIXED_SLOT: u32 = 0;
 
 /// A body as the solver sees it: its rotation so far this step and what moves it. Its
 /// velocities and its motion so far live apart, in [`Velocity`] and [`Motion`] arrays with the

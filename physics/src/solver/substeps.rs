@@ -7,6 +7,7 @@
 //! way one thread and many compute the same numbers in the same order per body, bit for bit.
 
 use super::contact::{ContactPasses, ContactSolver, PassKind, SharedContacts, SolveKind};
+use super::direct::{DirectSolver, Projection, SharedDirect};
 use super::joint::{JointSolver, SharedJoints};
 use super::{Motion, SolverBody, Velocity};
 use crate::body::Body;
@@ -108,21 +109,24 @@ pub(crate) fn solve_substeps(
     body_claims: &mut Claims,
     joints: &mut JointSolver,
     contacts: &mut ContactSolver,
+    direct: &mut DirectSolver,
     touching: TouchingContacts,
 ) {
     let work = contacts.batch_count() + joints.batch_count();
     let jointless = joints.batch_count() == 0;
     let helpers = pool.filter(|_| work >= MIN_BATCHES_FOR_TEAM);
-    // Contacts alone, cut into parts, on a team: the substeps run as a pipeline of the parts.
-    let pipelined = contacts.pipeline_parts().filter(|_| jointless && helpers.is_some());
+    // Contacts alone, cut into parts, on a team, with no group solved directly: the substeps
+    // run as a pipeline of the parts.
+    let pipelined = contacts.pipeline_parts().filter(|_| jointless && helpers.is_some() && direct.is_empty());
     contacts.note_pipelined(pipelined.unwrap_or(0));
     let arrays = SolveArrays::new(bodies, motions, velocities, body_claims);
     let joints = joints.share(touching.joints, touching.bodies);
     let contacts = contacts.share(touching.contacts, touching.ids, touching.centers);
+    let direct = direct.share();
     let pipeline = pipelined.map(Pipeline::new);
     run_team(helpers, |team| match &pipeline {
         Some(pipeline) => run_substeps_pipelined(team, settings, &arrays, &contacts, pipeline),
-        None => run_substeps(team, settings, &arrays, &joints, &contacts),
+        None => run_substeps(team, settings, &arrays, &joints, &contacts, &direct),
     });
 }
 
@@ -236,12 +240,14 @@ fn pipeline_unit(
 /// One member's run through every stage of the substeps. Joints go first in each stage, so the
 /// contacts, solved last, have the final word on penetration; after the first substep, the
 /// contacts' warm start comes before the joints', with the velocities (the relax before left it).
+/// The groups solved directly are projected after the passes of the solve and of the relax.
 fn run_substeps(
     team: &Team,
     s: &SubstepSettings,
     arrays: &SolveArrays,
     joints: &SharedJoints,
     contacts: &SharedContacts,
+    direct: &SharedDirect,
 ) {
     let inv_h = 1.0 / s.h;
     joints.fill(team, arrays);
@@ -264,11 +270,13 @@ fn run_substeps(
         }
         joints.solve(team, arrays, true);
         contacts.solve(team, m, v, inv_h, s.max_push_out_speed, SolveKind::Solve);
+        direct.project(team, arrays, Projection::Solve);
         integrate_positions(team, arrays, s.h, s.caps);
         joints.solve(team, arrays, false);
         let relax =
             if substep + 1 < s.substeps { SolveKind::RelaxLeavingWarmStart } else { SolveKind::Relax };
         contacts.solve(team, m, v, inv_h, s.max_push_out_speed, relax);
+        direct.project(team, arrays, Projection::Relax);
     }
     contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
     contacts.store(team);

@@ -24,16 +24,15 @@ use crate::profile::{Counters, Stage, StageTimer};
 use crate::query::Ray;
 use crate::shape::Shape;
 use crate::solver::{
-    BodyParts, ContactSoftness, ContactSolver, JointSolver, MIN_BATCHES_FOR_TEAM, Motion, Softness,
-    SolverBody, SpeedCaps, SubstepSettings, TouchingContacts, Velocity, gyroscopic_step, solve_substeps,
+    BodyParts, ContactSoftness, ContactSolver, DirectSolver, Feedback, GroupInputs, JointSolver,
+    MIN_BATCHES_FOR_TEAM, Motion, Softness, SolverBody, SpeedCaps, SubstepSettings, TouchingContacts,
+    Velocity, gyroscopic_step, solve_substeps,
 };
 use crate::terrain::{ChunkCoord, Terrain};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Solver index of every body that is not simulated (static or asleep): slot 0 of the solver
-/// arrays holds an immovable body at rest.
-pub(super) const FIXED_SLOT: u32 = 0;
+pub(super) use crate::solver::FIXED_SLOT;
 
 /// Contacts in a block of the narrowphase (whole words of the awake set): a few dozen
 /// microseconds of work in a busy pile.
@@ -177,6 +176,8 @@ pub(crate) struct StepScratch {
     centers: Vec<Vec3>,
     pub(super) contact_solver: ContactSolver,
     pub(super) joint_solver: JointSolver,
+    /// The groups of widely differing masses solved directly this step.
+    pub(super) direct_solver: DirectSolver,
     /// A claim word per block of solver bodies, for the threads of the solve.
     body_claims: Claims,
     /// A claim word per block of contacts, for the threads of the narrowphase (and then of
@@ -324,6 +325,7 @@ impl World {
         counters.colours = self.scratch.contact_solver.colour_count() as u32;
         counters.joints = self.joints.live_count() as u32;
         counters.solved_joints = self.scratch.joint_solver.len() as u32;
+        (counters.direct_groups, counters.direct_rows) = self.scratch.direct_solver.counts();
         counters.islands = self.islands.live_count() as u32;
         counters.awake_islands = self.islands.awake_count() as u32;
         self.profile.counters = counters;
@@ -692,6 +694,24 @@ impl World {
             h,
             s.warm_starting,
         );
+        let feedback = Feedback {
+            contact_movable: softness.movable.bias_rate,
+            contact_fixed: softness.fixed.bias_rate,
+            joint: joint_softness.bias_rate,
+            max_push_out_speed: s.max_push_out_speed,
+            h,
+        };
+        let groups = GroupInputs {
+            solver_bodies: &scratch.solver_bodies,
+            centers: &scratch.centers,
+            touching: &scratch.touching,
+            pairs: scratch.contact_solver.touching_pairs(),
+            contacts: &self.contacts.contacts,
+            joints: &self.joints.joints,
+            bodies: &self.bodies.bodies,
+            solver_index: &scratch.solver_index,
+        };
+        scratch.direct_solver.prepare(&groups, joints.joints(), feedback);
         let substeps = SubstepSettings {
             substeps: s.substeps,
             h,
@@ -708,6 +728,7 @@ impl World {
             &mut scratch.body_claims,
             joints,
             &mut scratch.contact_solver,
+            &mut scratch.direct_solver,
             TouchingContacts {
                 contacts: &mut self.contacts.contacts,
                 ids: &scratch.touching,
@@ -718,6 +739,7 @@ impl World {
         );
         let (bodies, motions) = (&scratch.solver_bodies, &scratch.motions);
         joints.store_general(bodies, motions, &mut self.joints.joints);
+        scratch.direct_solver.store(&mut self.contacts.contacts, &mut self.joints.joints);
     }
 
     /// The awake list and the solver arrays' lengths for this step: solver index `k + 1` is

@@ -40,6 +40,13 @@ impl World {
         self.scratch.collide_every_pair = !carry;
     }
 
+    /// Solves groups directly above mass ratio `ratio` across a contact or joint
+    /// (`solver::direct`'s `MASS_RATIO` by default; infinite: never), for tests that show
+    /// what the passes alone do.
+    pub fn set_direct_mass_ratio(&mut self, ratio: f32) {
+        self.scratch.direct_solver.set_mass_ratio(ratio);
+    }
+
     /// Whether every joint is solved through the general scalar rows.
     pub fn general_joints_only(&self) -> bool {
         self.scratch.joint_solver.general_only()

@@ -8,6 +8,7 @@ mod free_body;
 mod hanging_chain;
 mod incline;
 mod limits;
+mod mass_ratio;
 mod motors;
 mod newtons_cradle;
 mod pendulum;
