@@ -19,6 +19,10 @@ if ! compgen -G "/usr/share/vulkan/icd.d/lvp_icd*.json" >/dev/null; then
     $sudo apt-get install -y -q mesa-vulkan-drivers
 fi
 
+# The map of the code names only paths and Rust names that exist (no cargo: a second or so).
+echo "== docs map (${SECONDS} s in)"
+./scripts/check-map.sh
+
 echo "== format (${SECONDS} s in)"
 cargo fmt --all -- --check
 
