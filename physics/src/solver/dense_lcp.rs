@@ -78,9 +78,10 @@ impl DenseLcp {
     }
 
     /// Solves for `x` given `r` and each row's bounds, starting from the rows' `states` (made
-    /// afresh when they are not `n`); returns whether the pivoting ended in a solution. It stops
-    /// after `2n + 8` pivots with `x` clamped to its bounds: cycling is possible in principle
-    /// where rows are nearly dependent, and a bounded answer matters more than the last digit.
+    /// afresh when they are not `n`, and once more if the pivoting from them did not end);
+    /// returns whether the pivoting ended in a solution. Each pivoting stops after `4n + 16`
+    /// changes, `x` then clamped to its bounds: cycling is possible in principle where rows
+    /// are nearly dependent, and the caller then keeps what it had.
     pub fn solve(
         &mut self,
         r: &[f64],
@@ -120,8 +121,7 @@ impl DenseLcp {
     /// The pivoting of [`DenseLcp::solve`] from `self.state`: every row in the wrong state
     /// changes at once (block pivoting, after Júdice and Pires), which mostly ends in two or
     /// three factors where changing one row a factor took a dozen on a ragdoll landing; while
-    /// that fails to lower the count of wrong rows, one row at a time, the last (Murty's rule,
-    /// which ends for a positive definite `A`).
+    /// that fails to lower the count of wrong rows, one row at a time, the one most wrong.
     fn pivot(&mut self, r: &[f64], lower: &[f64], upper: &[f64], x: &mut [f64]) -> bool {
         let n = self.n;
         let (mut fewest, mut tries) = (usize::MAX, 0);
@@ -169,7 +169,8 @@ impl DenseLcp {
             self.flip(one, x, lower);
         }
         for i in 0..n {
-            x[i] = x[i].clamp(lower[i], upper[i]);
+            // `max` then `min`, not `clamp`, which panics on a NaN bound.
+            x[i] = x[i].max(lower[i]).min(upper[i]);
         }
         false
     }

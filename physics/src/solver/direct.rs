@@ -11,7 +11,7 @@
 //! of each such group are projected: the impulses that bring their velocities exactly to their
 //! targets, from a dense solve over the group's rows (`dense_lcp.rs`). The target of the solve
 //! pass feeds the position error back at the contact's (or joint's) bias rate, whatever the
-//! masses; the relax's is none. A contact's impulse only pushes on top of what the passes
+//! masses; the relax's is none (but for a speculative contact's gap, as in the passes). A contact's impulse only pushes on top of what the passes
 //! applied; a joint's point is held both ways. The passes never see what the projections
 //! applied (see [`DirectSolver::store`]): each substep's projection carries what the passes
 //! leave.
@@ -35,7 +35,7 @@ use crate::parallel::{Claims, SharedSlice, Team};
 /// The mass ratio across one contact or joint between two moving bodies above which their group
 /// is solved directly. The passes alone open a chain of 1 kg links released level with a weight
 /// on its end by 14 mm at 1:10, 19 mm at 1:25, 24 mm at 1:50 and 48 mm at 1:100; solved
-/// directly, by 7, 12, 2.6 and 0.3 mm (`validation/mass_ratio.rs`). But
+/// directly, by 8, 12, 2.6 and 0.3 mm (`validation/mass_ratio.rs`). But
 /// the dense factor costs: a ragdoll (torso to upper arm 1:19) solved directly took some
 /// 0.6 ms a step, twenty times its whole step. So the line is drawn above the ragdolls, and
 /// below it a whipping chain opens by up to 24 mm; a factor that follows the groups' sparsity
@@ -337,7 +337,8 @@ impl DirectSolver {
     }
 
     /// Adds what the last substep's projections applied to what the step reports: the joints'
-    /// forces and the contacts' largest normal impulses. Not to the impulses the next step
+    /// forces and the contacts' largest normal impulses (the passes' largest and the last
+    /// substep's projected share). Not to the impulses the next step
     /// warm starts from: the passes never see the projections' share. Warm started with it, the
     /// passes pushed a heavy box back off its light one with the impulse that had stopped an
     /// impact, which a contact's projection, only ever pushing, could not take back (576 such
@@ -392,7 +393,8 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
     }
 }
 
-/// A body's share of a row: its inverse mass, inverse inertia, and the row's sign on it.
+/// What a unit impulse along a row does to a body: its velocity and its spin, the row's
+/// direction times its inverse mass and its angular part through its inverse inertia.
 fn response(body: &SolverBody, direction: Vec3, ang: Vec3) -> (Vec3, Vec3) {
     (direction * body.inv_mass, body.inv_inertia * ang)
 }
@@ -425,6 +427,15 @@ impl Group {
         self.bodies.sort_unstable();
         self.bodies.dedup();
         self.built_turns.clear();
+    }
+
+    /// The friction limit of friction row `i` (`row`): its coefficient times the normal
+    /// impulses of its contact's normal rows in `x`, never negative.
+    fn friction_limit(&self, i: usize, row: &Row) -> f64 {
+        let Holds::Friction { axis, points, coefficient, .. } = row.holds else { return 0.0 };
+        let first = i - axis as usize - points as usize;
+        let normal: f64 = self.x[first..first + points as usize].iter().sum();
+        (f64::from(coefficient) * normal).max(0.0)
     }
 
     /// Whether a body of the group has turned more than [`TURN_BEFORE_REBUILD`] since the
@@ -563,33 +574,48 @@ impl Group {
             };
             self.r[i] = f64::from(rate) + f64::from(target);
         }
+        // A body already non-finite is finalising's to stop and report: the group waits.
+        if !self.r.iter().all(|r| r.is_finite()) {
+            return;
+        }
         // The normals first, friction held at zero; then friction within the cones of the
-        // normal impulses found. (The passes' own friction keeps within the cones of their
-        // own normal impulses, so the sum keeps within the sum's.) Each solve starts from the
-        // states its rows ended in the last time.
+        // normal impulses found, and held to the cones of those the second solve ends with.
+        // (The passes' own friction keeps within the cones of their own normal impulses, so
+        // the sum keeps within the sum's.) Each solve starts from the states its rows ended in
+        // the last time. A solve that does not end in a solution applies nothing: the passes'
+        // velocities stand.
         let kind = projection as usize;
-        self.lcp.solve(&self.r, &self.lower, &self.upper, &mut self.x, &mut self.states[kind][0]);
+        let mut solved =
+            self.lcp.solve(&self.r, &self.lower, &self.upper, &mut self.x, &mut self.states[kind][0]);
         let mut friction = false;
         for (i, row) in rows.iter().enumerate() {
-            if let Holds::Friction { axis, points, coefficient, .. } = row.holds {
-                let first = i - axis as usize - points as usize;
-                let normal: f64 = self.x[first..first + points as usize].iter().sum();
-                let limit = f64::from(coefficient) * normal;
+            if let Holds::Friction { .. } = row.holds {
+                let limit = self.friction_limit(i, row);
                 (self.lower[i], self.upper[i]) = (-limit, limit);
                 friction |= limit > 0.0;
             }
         }
-        if friction {
-            self.lcp.solve(&self.r, &self.lower, &self.upper, &mut self.x, &mut self.states[kind][1]);
+        if solved && friction {
+            solved =
+                self.lcp.solve(&self.r, &self.lower, &self.upper, &mut self.x, &mut self.states[kind][1]);
             for (i, row) in rows.iter().enumerate() {
                 if let Holds::Friction { .. } = row.holds {
-                    (self.lower[i], self.upper[i]) = (0.0, 0.0);
+                    let limit = self.friction_limit(i, row);
+                    self.x[i] = self.x[i].max(-limit).min(limit);
                 }
             }
         }
         for (i, row) in rows.iter().enumerate() {
+            if let Holds::Friction { .. } = row.holds {
+                (self.lower[i], self.upper[i]) = (0.0, 0.0);
+            }
+        }
+        if !solved || !self.x.iter().all(|x| x.is_finite() && (*x as f32).is_finite()) {
+            return;
+        }
+        for (i, row) in rows.iter().enumerate() {
             let x = self.x[i];
-            if x == 0.0 || !x.is_finite() {
+            if x == 0.0 {
                 continue;
             }
             self.applied[i] += x;
