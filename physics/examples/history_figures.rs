@@ -1,4 +1,4 @@
-//! Measures the history's figures on a benchmark scene, as the README reports them:
+//! Measures the history's figures on a benchmark scene, as BENCHMARKS.md reports them:
 //! `cargo run -p atoll-physics --release --example history_figures -- tumbler 10000`
 //! records that many steps of the scene (dt 1/60, 4 substeps, sleeping on, one thread, as the
 //! editor runs it) and prints the compact state's bytes per body, the history's memory, the
