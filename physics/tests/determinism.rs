@@ -110,18 +110,111 @@ fn thread_count_never_changes_the_result() {
     let mut scenes: Vec<(&str, Scene)> = builtin::committed();
     scenes.extend(benchmark_scenes());
     let mut events = 0;
+    let mut pinned = Pinned::new(PINNED_START);
     for (name, scene) in &scenes {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
         let reference = hashes_and_events_on(scene, 1, steps);
         events += reference.iter().map(|(_, e)| e.len()).sum::<usize>();
+        pinned.check(name, 1, reference.last().unwrap().0);
         for threads in 2..=4 {
             let hashes = hashes_and_events_on(scene, threads, steps);
             let first = hashes.iter().zip(&reference).position(|(a, b)| a != b);
             assert_eq!(first, None, "{name}: {threads} threads differ from one from step {first:?} on");
+            pinned.check(name, threads, hashes.last().unwrap().0);
         }
     }
+    pinned.finish();
     assert!(events > 1000, "the scenes begin and end touches: {events} events");
 }
+
+/// Final state hashes held to a table written down in this file, so a change that means to
+/// keep the engine's behaviour (moving code between files, a new layout of the step) is shown
+/// to keep it bit for bit, on every scene and thread count. A change that means to alter the
+/// result prints the new table with `ATOLL_PRINT_PINNED=1 cargo test -p atoll-physics --test
+/// determinism -- --nocapture` and replaces the old one, saying why in its commit.
+struct Pinned {
+    table: &'static [(&'static str, u64)],
+    printing: bool,
+    seen: Vec<(String, u64)>,
+}
+
+impl Pinned {
+    fn new(table: &'static [(&'static str, u64)]) -> Self {
+        Pinned { table, printing: std::env::var_os("ATOLL_PRINT_PINNED").is_some(), seen: Vec::new() }
+    }
+
+    /// Holds scene `name`'s final hash on `threads` threads to the table.
+    fn check(&mut self, name: &str, threads: usize, hash: u64) {
+        if threads == 1 {
+            self.seen.push((name.to_string(), hash));
+        }
+        if self.printing {
+            return;
+        }
+        let pinned = self.table.iter().find(|(n, _)| *n == name).map(|&(_, h)| h);
+        assert_eq!(
+            pinned,
+            Some(hash),
+            "{name} on {threads} threads: final hash {hash:#018x} is not the pinned one (see `Pinned`)"
+        );
+    }
+
+    /// Prints the table when asked, and checks that it names no scene that is gone.
+    fn finish(self) {
+        if self.printing {
+            println!("pinned hashes:");
+            for (name, hash) in &self.seen {
+                println!("    (\"{name}\", {hash:#018x}),");
+            }
+            return;
+        }
+        for (name, _) in self.table {
+            assert!(
+                self.seen.iter().any(|(n, _)| n == name),
+                "the pinned table names {name}, which no longer runs"
+            );
+        }
+    }
+}
+
+/// The final hashes of [`thread_count_never_changes_the_result`]'s scenes.
+const PINNED_START: &[(&str, u64)] = &[
+    ("plane_pyramid.ron", 0xbdc087511b001e55),
+    ("pyramid_3d.ron", 0x4e7b501783a21cc8),
+    ("tower.ron", 0x40780ea8b6c0431c),
+    ("rain.ron", 0x68f8485690e04897),
+    ("dominoes.ron", 0x5a1bcf4ad78ceab9),
+    ("ramp.ron", 0x180818854ef04736),
+    ("pyramids_182.ron", 0x49c46677b7cf51ad),
+    ("stacks_500.ron", 0x73b031b5d312a475),
+    ("tumbler.ron", 0x9a87ac428a88cbf2),
+    ("terrain.ron", 0xcbf29ce484222325),
+    ("terrain_rain.ron", 0x9a31cea6a6a55f67),
+    ("slide.ron", 0x3b6f35b0bcc8a68a),
+    ("boats.ron", 0x601da6eb0ad761a5),
+    ("bridge.ron", 0xa0012dc13431d16c),
+    ("ragdoll_pile.ron", 0x76ac551fad95169f),
+    ("door.ron", 0x58e2bdddccadfb1f),
+    ("vehicle.ron", 0xfa3deab87252dbfe),
+    ("newtons_cradle.ron", 0x205d13fa62a82347),
+    ("pyramid", 0x7d744ba1f3a8e45a),
+    ("pyramid3d", 0x26dc47193c79b7bf),
+    ("pyramids", 0xd33b17ec1ea4ba95),
+    ("rain", 0x5330f6b30104a9b0),
+    ("terrain-rain", 0x03828f42794ad716),
+    ("joint-grid", 0x0c963e933bd5e7da),
+    ("chain-bridge", 0xb7a2082f3639719e),
+    ("ragdoll-rain", 0xe290ab881557888c),
+    ("free-fall", 0x5d47eeb731964f2e),
+    ("tumbler", 0xb9bc8d5ed70394ef),
+];
+
+/// The final hashes of [`a_long_run_is_the_same_on_one_to_four_threads`]'s scenes.
+const PINNED_LONG: &[(&str, u64)] = &[
+    ("rain.ron", 0xf8369e68627f37a3),
+    ("pyramid_3d.ron", 0x4e7b501783a21cc8),
+    ("dominoes.ron", 0x6feed198dcaef8b0),
+];
 
 #[test]
 fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
@@ -157,6 +250,7 @@ fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
 #[test]
 fn a_long_run_is_the_same_on_one_to_four_threads() {
     // Longer, on three scenes whose piles settle and sleep, so islands fall asleep and wake.
+    let mut pinned = Pinned::new(PINNED_LONG);
     for scene in ["rain.ron", "pyramid_3d.ron", "dominoes.ron"] {
         let hashes: Vec<u64> = [1usize, 2, 3, 4]
             .iter()
@@ -164,11 +258,14 @@ fn a_long_run_is_the_same_on_one_to_four_threads() {
                 let (mut world, _) = common::builtin(scene);
                 world.set_thread_count(threads).unwrap();
                 common::run(&mut world, 150);
-                state_hash(&world)
+                let hash = state_hash(&world);
+                pinned.check(scene, threads, hash);
+                hash
             })
             .collect();
         assert!(hashes.iter().all(|h| *h == hashes[0]), "{scene}: {hashes:x?}");
     }
+    pinned.finish();
 }
 
 /// A plank on the ground between two resting kinematic paddles that touch its ends, and 1100
