@@ -2,7 +2,7 @@
 
 use crate::broadphase::ProxyKey;
 use crate::error::{AtollError, check_finite, check_non_negative, check_positive, check_vec3};
-use crate::island::IslandLink;
+use crate::island::list::IslandLink;
 use crate::math::{Aabb, Mat3, Quat, Transform, Vec3};
 use crate::shape::Shape;
 
@@ -299,8 +299,20 @@ const _: () = assert!(
         && std::mem::offset_of!(Body, fat) < 128
 );
 
-/// "No index" for the intrusive lists of bodies, contacts and islands.
-pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) use crate::id::NONE;
+
+/// Neighbours of an edge (a contact or a joint) in one body's list of its kind (`graph.rs`), as edge keys (`edge << 1 | side`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EdgeLink {
+    pub prev: u32,
+    pub next: u32,
+}
+
+impl Default for EdgeLink {
+    fn default() -> Self {
+        EdgeLink { prev: NONE, next: NONE }
+    }
+}
 
 impl Body {
     pub fn from_desc(desc: &BodyDesc, generation: u32) -> Body {

@@ -38,3 +38,16 @@ macro_rules! generational_id {
 }
 
 pub(crate) use generational_id;
+
+/// "No index" for the intrusive lists of bodies, contacts, joints and islands, and for a slot
+/// that names nothing.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The last stamp handed out, process-wide (terrain and structure stamps), so two worlds never
+/// share a stamp for different contents.
+static LAST_STAMP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A stamp nothing in this process has had (worlds' structures, terrains, tape entries).
+pub(crate) fn fresh_stamp() -> u64 {
+    LAST_STAMP.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}

@@ -8,6 +8,7 @@ pub mod bitset;
 pub mod body;
 pub mod broadphase;
 pub mod error;
+pub(crate) mod graph;
 pub(crate) mod hash;
 pub mod history;
 pub(crate) mod id;

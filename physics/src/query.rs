@@ -1,13 +1,11 @@
-//! Queries against the world: the first thing a ray hits (bodies and terrain, with a filter),
+//! Queries against the world, their arguments and answers: the first thing a ray hits (bodies and terrain, with a filter),
 //! box overlap, and the one place ray arguments are checked ([`Ray`]). Bodies are found through
 //! the broadphase trees, the terrain through its chunk walk and kD trees.
 
 use crate::body::{BodyId, BodyType};
-use crate::broadphase::ProxyType;
 use crate::error::{AtollError, check_non_negative, check_vec3};
-use crate::math::{Aabb, Vec3};
+use crate::math::Vec3;
 use crate::terrain::ChunkCoord;
-use crate::world::World;
 
 /// A checked ray `origin + t * dir`, `0 <= t <= max_t`: finite origin and direction, a
 /// non-zero direction (of any length; `t` is in units of it) and a finite, non-negative
@@ -74,7 +72,7 @@ impl QueryFilter {
     }
 
     /// Whether a body of this type and id counts.
-    fn accepts(&self, body_type: BodyType, id: BodyId) -> bool {
+    pub(crate) fn accepts(&self, body_type: BodyType, id: BodyId) -> bool {
         let by_type = match body_type {
             BodyType::Static => self.static_bodies,
             BodyType::Kinematic => self.kinematic_bodies,
@@ -103,92 +101,4 @@ pub struct RayCastHit {
     pub point: Vec3,
     /// Outward surface normal at the hit point, world space.
     pub normal: Vec3,
-}
-
-impl World {
-    /// The first body or terrain triangle along `ray` that `filter` lets through. A ray that
-    /// starts inside a body hits it at `t = 0`. Ties go to a body before the terrain, and to
-    /// the lower body slot, so the answer depends on neither tree shape nor the mesh cache.
-    pub fn cast_ray(&self, ray: &Ray, filter: &QueryFilter) -> Option<RayCastHit> {
-        let (origin, dir) = (ray.origin, ray.dir);
-        let mut best: Option<(f32, u32, Vec3)> = None;
-        for kind in [ProxyType::Static, ProxyType::Movable] {
-            // The best hit so far clips the search of the next tree.
-            let reach = best.map_or(ray.max_t, |(t, _, _)| t);
-            self.broadphase().tree(kind).ray_cast(origin, dir, reach, |_, body, limit| {
-                let id = self.body_id_at(body);
-                let b = self.body(id).expect("proxies name live bodies");
-                if !filter.accepts(b.body_type, id) {
-                    return limit;
-                }
-                match b.shape.cast_ray_world(&b.transform, origin, dir, limit) {
-                    Some(hit) => {
-                        let better = best.is_none_or(|(t, slot, _)| hit.t < t || (hit.t == t && body < slot));
-                        if better {
-                            best = Some((hit.t, body, hit.normal));
-                        }
-                        hit.t
-                    }
-                    None => limit,
-                }
-            });
-        }
-        let body_hit = best.map(|(t, body, normal)| RayCastHit {
-            body: self.body_id_at(body),
-            chunk: None,
-            t,
-            point: ray.at(t),
-            normal,
-        });
-        if !filter.terrain || !self.has_terrain() {
-            return body_hit;
-        }
-        let reach = body_hit.map_or(ray.max_t, |hit| hit.t);
-        let terrain_hit = self.terrain().cast_ray(&Ray { max_t: reach, ..*ray });
-        match terrain_hit {
-            Some(hit) if body_hit.is_none_or(|b| hit.t < b.t) => Some(RayCastHit {
-                body: BodyId::TERRAIN,
-                chunk: Some(hit.chunk),
-                t: hit.t,
-                point: hit.point,
-                normal: hit.normal,
-            }),
-            _ => body_hit,
-        }
-    }
-
-    /// Every body whose tight bounding box overlaps `aabb`, in slot order, into `out` (cleared
-    /// first; reuse it to avoid allocating).
-    pub fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<BodyId>) -> Result<(), AtollError> {
-        check_vec3("box min", aabb.min)?;
-        check_vec3("box max", aabb.max)?;
-        out.clear();
-        for kind in [ProxyType::Static, ProxyType::Movable] {
-            self.broadphase().tree(kind).query(aabb, |_, body| {
-                let id = self.body_id_at(body);
-                if self.aabb(id).is_ok_and(|b| b.overlaps(aabb)) {
-                    out.push(id);
-                }
-                true
-            });
-        }
-        out.sort_unstable_by_key(|id| id.index());
-        Ok(())
-    }
-
-    /// Every body `filter` lets through whose shape holds world point `point`, in slot order,
-    /// into `out` (cleared first).
-    pub fn query_point(
-        &self,
-        point: Vec3,
-        filter: &QueryFilter,
-        out: &mut Vec<BodyId>,
-    ) -> Result<(), AtollError> {
-        self.query_aabb(&Aabb { min: point, max: point }, out)?;
-        out.retain(|&id| {
-            let b = self.body(id).expect("listed bodies are live");
-            filter.accepts(b.body_type, id) && b.shape.contains_point(&b.transform, point)
-        });
-        Ok(())
-    }
 }

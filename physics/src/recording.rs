@@ -11,7 +11,7 @@
 //! on screen.
 
 mod file;
-mod input;
+pub(crate) mod input;
 mod replay;
 pub(crate) mod tape;
 
@@ -19,12 +19,10 @@ pub use input::Input;
 pub use replay::{ReplayError, ReplayProgress, Replayer};
 
 use crate::body::BodyId;
-use crate::error::AtollError;
 use crate::scene::Scene;
 use crate::snapshot::state_hash;
 use crate::world::World;
 use serde::{Deserialize, Serialize};
-use tape::{Origin, Tape};
 
 /// The recording format version this build writes and reads.
 pub const RECORDING_VERSION: u32 = 1;
@@ -100,16 +98,5 @@ impl Recording {
         let mut next_input = 0;
         while replay::advance(self, &mut next_input, &mut world)? != ReplayProgress::Finished {}
         Ok(world)
-    }
-}
-
-impl Scene {
-    /// Builds the scene's world (as [`Scene::build_world`]) with a tape, so that
-    /// [`World::recording`] can say how it came to any later state.
-    pub fn build_recorded_world(&self) -> Result<(World, Vec<BodyId>), AtollError> {
-        let (mut world, ids) = self.build_world()?;
-        let hash = state_hash(&world);
-        world.tape = Some(Tape::new(Origin { scene: self.clone(), hash }));
-        Ok((world, ids))
     }
 }

@@ -158,3 +158,28 @@ fn a_change_from_plus_zero_to_minus_zero_survives_a_delta() {
     assert!(world.body(body).unwrap().linear_velocity.x.is_sign_negative());
     assert!(world.body(floor).is_ok());
 }
+
+#[test]
+fn every_built_in_scene_and_a_direct_solve_resume_exactly() {
+    // Each committed scene, captured while it is busiest (its first second), and a light box
+    // under one a thousand times heavier, whose group the solve projects directly every
+    // substep: whatever any stage keeps from one step to the next is in the compact state
+    // (`World::small_state` names every field of the world).
+    for (name, scene) in builtin::committed() {
+        let steps = if scene.bodies.len() > 1000 { 10 } else { 30 };
+        resumes_exactly(name, built(scene), steps, steps);
+    }
+    let (mut world, _) = common::world_with_floor();
+    let cube = Shape::cuboid(Vec3::splat(0.1)).unwrap();
+    let density = |mass: f32| atoll_physics::Material { density: mass / 0.008, ..Default::default() };
+    for (y, mass) in [(0.1, 1.0), (0.3, 1000.0)] {
+        world
+            .create_body(
+                &BodyDesc::dynamic(cube.clone(), Vec3::new(0.0, y, 0.0)).with_material(density(mass)),
+            )
+            .unwrap();
+    }
+    world.step();
+    assert!(world.profile().counters.direct_groups > 0, "the stack is solved directly");
+    resumes_exactly("1:1000 stack", world, 20, 40);
+}

@@ -2,7 +2,7 @@
 //! they come) are threaded into their island's lists through an [`IslandLink`] of their own, so
 //! joining, leaving and merging cost O(1) per member moved and need no allocation.
 
-use crate::body::NONE;
+use crate::id::NONE;
 
 /// Where a body or contact sits in its island: the island and its neighbours in that island's
 /// list of the same kind. [`IslandLink::NONE`] while it is in no island.

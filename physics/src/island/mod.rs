@@ -7,17 +7,19 @@
 //! Bodies, contacts and joints are threaded into their island's lists through their own fields, so
 //! membership changes cost O(1) and a split costs the island's size.
 
-mod list;
+pub(crate) mod id;
+pub(crate) mod list;
 mod reference;
+pub(crate) mod wake_cause;
 
 pub(crate) use list::{IslandLink, IslandList, IslandMember};
 pub(crate) use reference::reference_islands;
 
 use crate::bitset::BitSet;
 use crate::body::Body;
+use crate::graph;
 use crate::joint::Joint;
 use crate::narrowphase::Contact;
-use crate::world::graph;
 
 impl IslandMember for Body {
     fn link(&self) -> &IslandLink {
@@ -68,7 +70,7 @@ pub(crate) struct Island {
     pub max_sleep_timer: f32,
     /// What last woke it and the step count then (`None`: it has not slept since it was
     /// made); see `world/wake.rs`.
-    pub woke: Option<(crate::world::WakeCause, u64)>,
+    pub woke: Option<(wake_cause::WakeCause, u64)>,
 }
 
 impl Island {

@@ -4,9 +4,9 @@
 //! (persistent islands must equal it) and for the benchmark comparison.
 
 use crate::body::{Body, BodyType, NONE};
+use crate::graph;
 use crate::joint::Joint;
 use crate::narrowphase::{Contact, TERRAIN};
-use crate::world::graph;
 
 /// The components as sorted lists of body slot indices, the lists sorted by their first body.
 /// `work` is reused scratch so timing it measures the search, not the allocator.

@@ -33,8 +33,8 @@ pub(crate) use store::{Joint, JointImpulses, JointStore, SolveClass};
 pub use wheel::WheelJoint;
 
 use crate::body::BodyId;
+use crate::island::id::IslandId;
 use crate::math::Vec3;
-use crate::world::IslandId;
 
 crate::id::generational_id!(
     /// Names a joint: its slot plus the slot's generation, so a kept id of a destroyed joint

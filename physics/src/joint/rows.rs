@@ -9,7 +9,7 @@
 //! so a row's impulse divided by the substep length is its force.
 
 use crate::math::{Mat3, Vec3};
-use crate::solver::Softness;
+use crate::solver::{Softness, SolverBody};
 
 /// The inverse masses and world inverse inertias of a joint's two bodies (zero for the world,
 /// static, kinematic and sleeping sides).
@@ -19,6 +19,17 @@ pub(crate) struct Masses {
     pub inv_mass_b: f32,
     pub inv_inertia_a: Mat3,
     pub inv_inertia_b: Mat3,
+}
+
+/// The masses of a joint whose sides are solver bodies `a` and `b` (for the joint passes).
+#[inline(always)]
+pub(crate) fn masses_of(a: &SolverBody, b: &SolverBody) -> Masses {
+    Masses {
+        inv_mass_a: a.inv_mass,
+        inv_mass_b: b.inv_mass,
+        inv_inertia_a: a.inv_inertia,
+        inv_inertia_b: b.inv_inertia,
+    }
 }
 
 /// The two bodies' velocities while a joint is solved.

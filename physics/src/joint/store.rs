@@ -2,11 +2,11 @@
 //! and the impulses it keeps from step to step for warm starting.
 
 use super::{JointDesc, JointFrame, JointId, JointKind};
+use crate::body::EdgeLink;
 use crate::body::NONE;
 use crate::error::AtollError;
 use crate::island::IslandLink;
 use crate::math::Vec3;
-use crate::world::graph::EdgeLink;
 
 /// The accumulated impulses of a joint's rows (per substep), kept for warm starting. Each
 /// type uses the fields its rows need.

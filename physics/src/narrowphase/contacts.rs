@@ -4,12 +4,12 @@
 
 use super::pair_map::PairMap;
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldAnchors};
+use crate::body::EdgeLink;
 use crate::hash::FastMap;
 use crate::island::IslandLink;
 use crate::math::Vec3;
 use crate::parallel::prefetch_at;
 use crate::terrain::{ChunkCollision, ChunkCoord};
-use crate::world::graph::EdgeLink;
 use std::sync::Arc;
 
 crate::id::generational_id!(

@@ -15,11 +15,20 @@
 //! the third `unsafe` primitive of `parallel/`, beside `SharedSlice` and the prefetch hint;
 //! its measured reason is above.
 
-use super::team::{SPINS_BEFORE_YIELD, TeamPoisoned};
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// Spins (checks) while waiting for a stage (or, for the caller, for the helpers inside the
+/// team's door to leave) before a thread yields its core, to a thread the system has not
+/// scheduled yet when there are more threads than cores.
+pub(crate) const SPINS_BEFORE_YIELD: u32 = 64;
+
+/// The panic a member raises when another member panicked in a block of the stage it waits for:
+/// [`crate::parallel::run_team`] raises the first member's own panic rather than this one.
+#[derive(Debug)]
+pub(crate) struct TeamPoisoned;
 
 /// Set in [`Door::state`] once the caller has closed the door.
 const CLOSED: u32 = 1 << 31;

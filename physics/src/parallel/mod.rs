@@ -11,6 +11,4 @@ pub(crate) mod team;
 
 pub(crate) use prefetch::prefetch_at;
 pub(crate) use shared_slice::SharedSlice;
-pub(crate) use team::{
-    Claims, ColourParts, MOST_PARTS, Pipeline, Team, Unit, colour_claims, helpers_lingering, run_team,
-};
+pub(crate) use team::{Claims, MOST_PARTS, Pipeline, Team, Unit, helpers_lingering, run_team};

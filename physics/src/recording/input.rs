@@ -2,12 +2,11 @@
 //! arguments, so a replay can make the same call at the same step.
 
 use crate::body::BodyId;
-use crate::error::AtollError;
 use crate::joint::{JointDesc, JointId};
-use crate::math::{Quat, Transform, Vec3};
+use crate::math::{Quat, Vec3};
 use crate::scene::{SceneBody, SceneTerrain};
 use crate::terrain::{Edit, Voxel};
-use crate::world::{StepSettings, World};
+use crate::world::settings::StepSettings;
 use glam::IVec3;
 use serde::{Deserialize, Serialize};
 
@@ -124,47 +123,6 @@ pub enum Input {
 }
 
 impl Input {
-    /// Makes the call on `world`. The world checks it as it checks every call: an input that
-    /// names a body that is not there, or a value out of range, is refused and changes nothing.
-    pub fn apply(&self, world: &mut World) -> Result<(), AtollError> {
-        match self {
-            Input::CreateBody(body) => world.create_body(&body.to_desc()?).map(drop),
-            Input::ReplaceBody { body, desc } => world.replace_body(*body, &desc.to_desc()?),
-            Input::DestroyBody(body) => world.destroy_body(*body).map(drop),
-            Input::SetTransform { body, position, rotation } => {
-                world.set_transform(*body, Transform::new(*position, *rotation))
-            }
-            Input::SetLinearVelocity { body, velocity } => world.set_linear_velocity(*body, *velocity),
-            Input::SetAngularVelocity { body, velocity } => world.set_angular_velocity(*body, *velocity),
-            Input::ApplyForce { body, force } => world.apply_force(*body, *force),
-            Input::ApplyForceAtPoint { body, force, point } => {
-                world.apply_force_at_point(*body, *force, *point)
-            }
-            Input::ApplyTorque { body, torque } => world.apply_torque(*body, *torque),
-            Input::ApplyImpulse { body, impulse } => world.apply_impulse(*body, *impulse),
-            Input::ApplyImpulseAtPoint { body, impulse, point } => {
-                world.apply_impulse_at_point(*body, *impulse, *point)
-            }
-            Input::WakeBody(body) => world.wake_body(*body),
-            Input::WakeAll => {
-                world.wake_all();
-                Ok(())
-            }
-            Input::SetSettings(settings) => world.set_settings(*settings),
-            Input::SetGravity(gravity) => world.set_gravity(*gravity),
-            Input::CreateJoint(desc) => world.create_joint(desc).map(drop),
-            Input::SetJointDesc { joint, desc } => world.set_joint_desc(*joint, desc),
-            Input::DestroyJoint(joint) => world.destroy_joint(*joint),
-            Input::SetJointEnabled { joint, enabled } => world.set_joint_enabled(*joint, *enabled),
-            Input::SetTerrain(terrain) => {
-                world.set_terrain(terrain.to_terrain()?);
-                Ok(())
-            }
-            Input::EditTerrain(edit) => world.edit_terrain(edit).map(drop),
-            Input::SetTerrainVoxels(voxels) => world.set_terrain_voxels(voxels).map(drop),
-        }
-    }
-
     /// A short description for messages: "SetLinearVelocity of body 3".
     pub fn describe(&self) -> String {
         let body = |what: &str, id: &BodyId| format!("{what} of body {}", id.index());

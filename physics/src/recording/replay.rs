@@ -2,7 +2,9 @@
 //! editor) can show the replay as it goes and stop where it parts from the recording.
 
 use super::Recording;
+use super::input::Input;
 use crate::error::AtollError;
+use crate::math::Transform;
 use crate::world::World;
 use std::fmt;
 
@@ -155,4 +157,47 @@ pub(super) fn advance(
         return Err(ReplayError::Diverged { step: step + 1, expected, found });
     }
     Ok(ReplayProgress::Stepped(step + 1))
+}
+
+impl Input {
+    /// Makes the call on `world`. The world checks it as it checks every call: an input that
+    /// names a body that is not there, or a value out of range, is refused and changes nothing.
+    pub fn apply(&self, world: &mut World) -> Result<(), AtollError> {
+        match self {
+            Input::CreateBody(body) => world.create_body(&body.to_desc()?).map(drop),
+            Input::ReplaceBody { body, desc } => world.replace_body(*body, &desc.to_desc()?),
+            Input::DestroyBody(body) => world.destroy_body(*body).map(drop),
+            Input::SetTransform { body, position, rotation } => {
+                world.set_transform(*body, Transform::new(*position, *rotation))
+            }
+            Input::SetLinearVelocity { body, velocity } => world.set_linear_velocity(*body, *velocity),
+            Input::SetAngularVelocity { body, velocity } => world.set_angular_velocity(*body, *velocity),
+            Input::ApplyForce { body, force } => world.apply_force(*body, *force),
+            Input::ApplyForceAtPoint { body, force, point } => {
+                world.apply_force_at_point(*body, *force, *point)
+            }
+            Input::ApplyTorque { body, torque } => world.apply_torque(*body, *torque),
+            Input::ApplyImpulse { body, impulse } => world.apply_impulse(*body, *impulse),
+            Input::ApplyImpulseAtPoint { body, impulse, point } => {
+                world.apply_impulse_at_point(*body, *impulse, *point)
+            }
+            Input::WakeBody(body) => world.wake_body(*body),
+            Input::WakeAll => {
+                world.wake_all();
+                Ok(())
+            }
+            Input::SetSettings(settings) => world.set_settings(*settings),
+            Input::SetGravity(gravity) => world.set_gravity(*gravity),
+            Input::CreateJoint(desc) => world.create_joint(desc).map(drop),
+            Input::SetJointDesc { joint, desc } => world.set_joint_desc(*joint, desc),
+            Input::DestroyJoint(joint) => world.destroy_joint(*joint),
+            Input::SetJointEnabled { joint, enabled } => world.set_joint_enabled(*joint, *enabled),
+            Input::SetTerrain(terrain) => {
+                world.set_terrain(terrain.to_terrain()?);
+                Ok(())
+            }
+            Input::EditTerrain(edit) => world.edit_terrain(edit).map(drop),
+            Input::SetTerrainVoxels(voxels) => world.set_terrain_voxels(voxels).map(drop),
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! along them while it gives the same hashes, and anything else (an edit, a step that differs)
 //! cuts them off.
 
-use super::Input;
+use super::input::Input;
 use crate::scene::Scene;
 use std::sync::Arc;
 
@@ -76,7 +76,7 @@ impl Tape {
             return;
         }
         self.entries.truncate(self.head);
-        self.entries.push(Entry { id: crate::world::fresh_stamp(), step, what });
+        self.entries.push(Entry { id: crate::id::fresh_stamp(), step, what });
         self.head += 1;
     }
 

@@ -37,9 +37,9 @@ pub(crate) fn parse_ron<T: DeserializeOwned>(text: &str, limit: u64) -> Result<T
         return Err(SceneError::TooLarge { bytes: text.len() as u64, limit });
     }
     let mut de = ron::Deserializer::from_str(text).map_err(|e| parse_error(e, String::new()))?;
-    super::fields::forget_bodies();
+    super::joint::forget_bodies();
     let result: Result<T, _> = serde_path_to_error::deserialize(&mut de);
-    super::fields::forget_bodies();
+    super::joint::forget_bodies();
     match result {
         Ok(value) => {
             de.end().map_err(|e| parse_error(de.span_error(e), String::new()))?;

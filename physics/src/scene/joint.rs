@@ -2,13 +2,13 @@
 //! by their name, and is checked while it is read, so a bad entry reports its line, column and
 //! field like every other scene error.
 
-use super::fields;
+use super::fields::BoundedSeq;
 use crate::body::{BodyId, BodyType};
 use crate::error::AtollError;
-use crate::joint::{JointDesc, JointFrame, JointId, JointKind};
-use crate::world::World;
+use crate::joint::{JointDesc, JointFrame, JointKind};
 use serde::de::{Error, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cell::RefCell;
 use std::fmt;
 
 /// A body named by a scene joint: its index in the scene's `bodies` list, or its name there
@@ -51,7 +51,7 @@ impl<'de> Deserialize<'de> for BodyRef {
             }
         }
         let r = d.deserialize_any(RefVisitor)?;
-        fields::resolve_body(&r).map_err(D::Error::custom)?;
+        resolve_body(&r).map_err(D::Error::custom)?;
         Ok(r)
     }
 }
@@ -64,7 +64,7 @@ pub struct SceneJoint {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// The type and its parameters.
-    #[serde(deserialize_with = "fields::joint_kind")]
+    #[serde(deserialize_with = "joint_kind")]
     pub kind: JointKind,
     /// Body A; absent for the world.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,10 +72,10 @@ pub struct SceneJoint {
     /// Body B.
     pub body_b: BodyRef,
     /// A's frame in A's body frame (world space for the world).
-    #[serde(deserialize_with = "fields::joint_frame")]
+    #[serde(deserialize_with = "joint_frame")]
     pub frame_a: JointFrame,
     /// B's frame in B's body frame.
-    #[serde(deserialize_with = "fields::joint_frame")]
+    #[serde(deserialize_with = "joint_frame")]
     pub frame_b: JointFrame,
     /// The two bodies collide with each other.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -86,14 +86,14 @@ pub struct SceneJoint {
     /// Breaking force, N.
     #[serde(
         default,
-        deserialize_with = "fields::optional_non_negative",
+        deserialize_with = "super::fields::optional_non_negative",
         skip_serializing_if = "Option::is_none"
     )]
     pub break_force: Option<f32>,
     /// Breaking torque, N·m.
     #[serde(
         default,
-        deserialize_with = "fields::optional_non_negative",
+        deserialize_with = "super::fields::optional_non_negative",
         skip_serializing_if = "Option::is_none"
     )]
     pub break_torque: Option<f32>,
@@ -131,28 +131,6 @@ impl SceneJoint {
             break_force: None,
             break_torque: None,
         }
-    }
-
-    /// The scene joint of live joint `id` of `world`, naming bodies by their index in the
-    /// world's live bodies (the order [`super::Scene::from_world`] writes them in).
-    pub fn from_world(
-        world: &World,
-        id: JointId,
-        index_of: impl Fn(BodyId) -> usize,
-    ) -> Result<Self, AtollError> {
-        let d = world.joint_desc(id)?;
-        Ok(SceneJoint {
-            name: String::new(),
-            kind: d.kind,
-            body_a: d.body_a.map(|b| BodyRef::Index(index_of(b))),
-            body_b: BodyRef::Index(index_of(d.body_b)),
-            frame_a: d.frame_a,
-            frame_b: d.frame_b,
-            collide_connected: d.collide_connected,
-            enabled: d.enabled,
-            break_force: d.break_force,
-            break_torque: d.break_torque,
-        })
     }
 
     /// The engine's description, with body references looked up in `ids` (the scene's bodies
@@ -207,4 +185,63 @@ impl BodiesRead {
             }
         }
     }
+}
+
+thread_local! {
+    /// The bodies of the scene being read, once its `bodies` list is read: joint entries, read
+    /// after it, check their body references against it while they are read, so a bad
+    /// reference reports its own line and column.
+    static BODIES_READ: RefCell<Option<BodiesRead>> = const { RefCell::new(None) };
+}
+
+/// Forgets the bodies of any scene read before (called around every read).
+pub(super) fn forget_bodies() {
+    BODIES_READ.with(|b| *b.borrow_mut() = None);
+}
+
+/// The index a joint's body reference names in the scene being read, or why it names none.
+pub(super) fn resolve_body(r: &BodyRef) -> Result<usize, String> {
+    BODIES_READ.with(|b| match &*b.borrow() {
+        Some(bodies) => bodies.index(r),
+        None => Err("joints must come after the bodies they join".to_string()),
+    })
+}
+
+/// Remembers the bodies of the scene being read, for its joints' references.
+pub(super) fn remember_bodies(read: BodiesRead) {
+    BODIES_READ.with(|b| *b.borrow_mut() = Some(read));
+}
+
+pub(super) fn joints<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SceneJoint>, D::Error> {
+    d.deserialize_seq(BoundedSeq::<SceneJoint>::new(super::MAX_JOINTS, "joints").checked(check_joint))
+}
+
+/// What a joint entry can only be checked for whole: it joins two different bodies, one of
+/// them dynamic.
+fn check_joint(joint: &SceneJoint) -> Result<(), String> {
+    let b = resolve_body(&joint.body_b)?;
+    let a = joint.body_a.as_ref().map(resolve_body).transpose()?;
+    if a == Some(b) {
+        return Err("a joint cannot link a body to itself".to_string());
+    }
+    BODIES_READ.with(|read| {
+        let read = read.borrow();
+        let types = &read.as_ref().expect("bodies were read").types;
+        if types[b] != BodyType::Dynamic && a.is_none_or(|a| types[a] != BodyType::Dynamic) {
+            return Err("at least one of a joint's bodies must be dynamic".to_string());
+        }
+        Ok(())
+    })
+}
+
+pub(super) fn joint_kind<'de, D: Deserializer<'de>>(d: D) -> Result<JointKind, D::Error> {
+    let kind = JointKind::deserialize(d)?;
+    kind.validate().map_err(D::Error::custom)?;
+    Ok(kind)
+}
+
+pub(super) fn joint_frame<'de, D: Deserializer<'de>>(d: D) -> Result<JointFrame, D::Error> {
+    let frame = JointFrame::deserialize(d)?;
+    frame.validate("joint anchor").map_err(D::Error::custom)?;
+    Ok(frame)
 }

@@ -2,6 +2,7 @@
 //! the line, column and field of the first problem, limits that stop a hostile file from
 //! allocating without bound, and saving that never destroys the previous file.
 
+mod build;
 pub mod builtin;
 mod error;
 mod fields;
@@ -15,12 +16,15 @@ pub use joint::{BodyRef, SceneJoint};
 pub use terrain::{SceneChunk, SceneTerrain};
 pub use view::SceneView;
 
-use crate::body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
+use crate::body::{BodyDesc, BodyType, KinematicMotion, Material};
 use crate::error::AtollError;
 use crate::math::{Quat, Transform, Vec3};
 use crate::shape::Shape;
-use crate::world::{StepSettings, World};
-use serde::{Deserialize, Serialize};
+use crate::world::settings::StepSettings;
+use fields::BoundedSeq;
+use joint::BodiesRead;
+use serde::de::Error;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// The scene format version this build writes: 2 added joints. It reads every version from 1.
 pub const SCENE_VERSION: u32 = 2;
@@ -38,7 +42,7 @@ pub const MAX_HULL_POINTS: usize = 4096;
 #[serde(deny_unknown_fields)]
 pub struct Scene {
     /// Format version, 1 to [`SCENE_VERSION`] (files are written at the newest).
-    #[serde(deserialize_with = "fields::version")]
+    #[serde(deserialize_with = "version")]
     pub version: u32,
     /// A title shown by the editor.
     #[serde(default)]
@@ -47,13 +51,13 @@ pub struct Scene {
     #[serde(default, deserialize_with = "fields::settings")]
     pub settings: StepSettings,
     /// The bodies, in creation order.
-    #[serde(default, deserialize_with = "fields::bodies")]
+    #[serde(default, deserialize_with = "bodies")]
     pub bodies: Vec<SceneBody>,
     /// The joints, after the bodies they join (version 1 files have none).
-    #[serde(default, deserialize_with = "fields::joints", skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, deserialize_with = "joint::joints", skip_serializing_if = "Vec::is_empty")]
     pub joints: Vec<SceneJoint>,
     /// Voxel terrain, if the scene has one (older files have none).
-    #[serde(default, deserialize_with = "fields::terrain", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "terrain::terrain", skip_serializing_if = "Option::is_none")]
     pub terrain: Option<SceneTerrain>,
     /// Where the editor first looks at the scene from (none: it frames the moving bodies).
     #[serde(default, deserialize_with = "fields::view", skip_serializing_if = "Option::is_none")]
@@ -160,7 +164,7 @@ fn is_true(v: &bool) -> bool {
 /// A shape as written in a scene file. Hulls keep the points they were given, so a scene saves
 /// back exactly what was loaded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "fields::RawShape")]
+#[serde(try_from = "RawShape")]
 pub enum SceneShape {
     /// A ball.
     Sphere {
@@ -231,11 +235,6 @@ impl SceneBody {
         }
     }
 
-    /// A live body of `world` as it is now, unnamed and uncoloured.
-    pub fn from_world(world: &World, id: BodyId) -> Result<SceneBody, AtollError> {
-        Ok(SceneBody::from_desc(&world.body_desc(id)?))
-    }
-
     /// The scene description of an engine body description, unnamed and uncoloured.
     pub fn from_desc(d: &BodyDesc) -> SceneBody {
         SceneBody {
@@ -287,43 +286,65 @@ impl Scene {
             view: None,
         }
     }
+}
 
-    /// Creates a world holding this scene's bodies and joints; the ids are in scene order
-    /// (the joints' are [`World::joint_ids`] in the same order).
-    pub fn build_world(&self) -> Result<(World, Vec<BodyId>), AtollError> {
-        let mut world = World::new(self.settings)?;
-        if let Some(t) = &self.terrain {
-            world.set_terrain(t.to_terrain()?);
-        }
-        let mut ids = Vec::with_capacity(self.bodies.len());
-        for body in &self.bodies {
-            ids.push(world.create_body(&body.to_desc()?)?);
-        }
-        let names: Vec<&str> = self.bodies.iter().map(|b| b.name.as_str()).collect();
-        for joint in &self.joints {
-            world.create_joint(&joint.to_desc(&ids, &names)?)?;
-        }
-        Ok((world, ids))
+pub(super) fn version<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let v = u32::deserialize(d)?;
+    // Version 1 (before joints) reads as version 2 without joints.
+    if !(1..=SCENE_VERSION).contains(&v) {
+        return Err(D::Error::custom(format!(
+            "unsupported scene version {v} (this build reads versions 1 to {SCENE_VERSION})"
+        )));
     }
+    Ok(v)
+}
 
-    /// Captures a world's current state as a scene; `name_of` names each body (colours are
-    /// the caller's to fill in).
-    pub fn from_world(world: &World, name: &str, mut name_of: impl FnMut(BodyId) -> String) -> Scene {
-        let mut scene = Scene::new(name);
-        scene.settings = *world.settings();
-        if world.has_terrain() {
-            scene.terrain = Some(SceneTerrain::from_terrain(world.terrain()));
-        }
-        let mut index_of = std::collections::HashMap::new();
-        for (index, id) in world.body_ids().enumerate() {
-            let mut body = SceneBody::from_world(world, id).expect("live id");
-            body.name = name_of(id);
-            scene.bodies.push(body);
-            index_of.insert(id, index);
-        }
-        for id in world.joint_ids() {
-            scene.joints.push(SceneJoint::from_world(world, id, |b| index_of[&b]).expect("live id"));
-        }
-        scene
+pub(super) fn bodies<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SceneBody>, D::Error> {
+    let bodies = d.deserialize_seq(BoundedSeq::<SceneBody>::new(MAX_BODIES, "bodies"))?;
+    let read = BodiesRead {
+        names: bodies.iter().map(|b| b.name.clone()).collect(),
+        types: bodies.iter().map(|b| b.body_type).collect(),
+    };
+    joint::remember_bodies(read);
+    Ok(bodies)
+}
+
+fn hull_points<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec3>, D::Error> {
+    d.deserialize_seq(BoundedSeq::<Vec3>::new(MAX_HULL_POINTS, "hull points"))
+}
+
+/// The shape as parsed, before validation.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) enum RawShape {
+    Sphere {
+        radius: f32,
+    },
+    Capsule {
+        half_height: f32,
+        radius: f32,
+    },
+    Box {
+        half_extents: Vec3,
+    },
+    Hull {
+        #[serde(deserialize_with = "hull_points")]
+        points: Vec<Vec3>,
+    },
+}
+
+impl TryFrom<RawShape> for SceneShape {
+    type Error = AtollError;
+
+    fn try_from(raw: RawShape) -> Result<Self, AtollError> {
+        let shape = match raw {
+            RawShape::Sphere { radius } => SceneShape::Sphere { radius },
+            RawShape::Capsule { half_height, radius } => SceneShape::Capsule { half_height, radius },
+            RawShape::Box { half_extents } => SceneShape::Box { half_extents },
+            RawShape::Hull { points } => SceneShape::Hull { points },
+        };
+        // Building the shape is the validation: it refuses bad sizes and degenerate hulls.
+        shape.to_shape()?;
+        Ok(shape)
     }
 }

@@ -2,9 +2,12 @@
 //! [`crate::terrain::rle`]). Chunks are written in coordinate order, so saving a terrain twice
 //! gives the same text, and loading gives back exactly the voxels saved.
 
+use super::fields::BoundedSeq;
 use crate::error::AtollError;
+use crate::terrain::MAX_STORED_CHUNKS;
 use crate::terrain::{Chunk, ChunkCoord, Terrain, TerrainSettings, rle};
-use serde::{Deserialize, Serialize};
+use serde::de::Error;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// A terrain as written in a scene file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,7 +16,7 @@ pub struct SceneTerrain {
     /// Voxel size and world bounds.
     pub settings: TerrainSettings,
     /// The chunks holding anything but air.
-    #[serde(default, deserialize_with = "super::fields::terrain_chunks")]
+    #[serde(default, deserialize_with = "terrain_chunks")]
     pub chunks: Vec<SceneChunk>,
 }
 
@@ -50,4 +53,17 @@ impl SceneTerrain {
         }
         Terrain::from_chunks(self.settings, chunks)
     }
+}
+
+pub(super) fn terrain<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SceneTerrain>, D::Error> {
+    let t = Option::<SceneTerrain>::deserialize(d)?;
+    if let Some(t) = &t {
+        // Decoding is the validation: runs, materials, bounds, duplicates.
+        t.to_terrain().map_err(D::Error::custom)?;
+    }
+    Ok(t)
+}
+
+fn terrain_chunks<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SceneChunk>, D::Error> {
+    d.deserialize_seq(BoundedSeq::<SceneChunk>::new(MAX_STORED_CHUNKS, "terrain chunks"))
 }

@@ -9,11 +9,11 @@
 //! is the same IEEE operation per lane as its `f32x4` counterpart (no fused multiply-add), so
 //! the result is the same bit for bit with or without AVX.
 
+#[cfg(feature = "test-support")]
+use super::SolverLanes;
 use super::simd::{Halves, Lanes, Vec3Lanes, f32x4};
 use super::{Vec3Pair, Velocity};
 use crate::parallel::SharedSlice;
-#[cfg(feature = "test-support")]
-use crate::world::SolverLanes;
 use std::arch::x86_64::{
     __m256, _CMP_GT_OS, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blendv_ps,
     _mm256_castps256_ps128, _mm256_cmp_ps, _mm256_div_ps, _mm256_extractf128_ps, _mm256_load_ps,

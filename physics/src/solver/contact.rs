@@ -17,18 +17,19 @@ mod lanes;
 mod pair;
 mod passes;
 
+#[cfg(feature = "test-support")]
+use super::SolverLanes;
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
 use super::body_parts::BodyParts;
+use super::colour_schedule::{ColourParts, colour_claims};
 use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{Halves, Lanes, Vec3Lanes, Vec3x4, f32x4};
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
-use crate::parallel::{Claims, ColourParts, Team, Unit, colour_claims, prefetch_at};
-#[cfg(feature = "test-support")]
-use crate::world::SolverLanes;
+use crate::parallel::{Claims, Team, Unit, prefetch_at};
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use lanes::HalfLanes;
 use passes::{Pass, SolvePass, WarmStart, restitute_half};

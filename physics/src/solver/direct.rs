@@ -24,7 +24,7 @@
 //! groups share no moving body, so the result is the same on any number of threads.
 
 use super::dense_lcp::{DenseLcp, State};
-use super::substeps::SolveArrays;
+use super::solve_arrays::SolveArrays;
 use super::{FIXED_SLOT, Motion, SolverBody, Velocity};
 use crate::body::{Body, NONE};
 use crate::joint::{Joint, JointKind, JointPose};

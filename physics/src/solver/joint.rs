@@ -9,24 +9,25 @@
 //! orders follow the joint order alone, so the result is the same on any thread count.
 
 use super::FIXED_SLOT;
+#[cfg(feature = "test-support")]
+use super::SolverLanes;
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
+use super::colour_schedule::BLOCK_BATCHES;
 use super::joint_lanes::{EightLaneProof, SharedWideJoints};
-use super::point_joint::{PointJoint, PointJointSolver, WidePointJoint, fill_batch};
+use super::point_joint::PointJointSolver;
+use super::point_lanes::{PointJoint, WidePointJoint, fill_batch};
 use super::revolute_joint::{PreparedRevolute, RevoluteJointSolver, WideRevolute};
+use super::solve_arrays::SolveArrays;
 use super::spherical_joint::{PreparedSpherical, SphericalJointSolver, WideSpherical};
-use super::substeps::SolveArrays;
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::bitset::BitSet;
 use crate::body::{Body, NONE};
-use crate::joint::rows::{Masses, PairVelocity, Pass, Reaction, RowSolver, rotation_mass};
+use crate::joint::rows::{PairVelocity, Pass, Reaction, RowSolver, masses_of, rotation_mass};
 use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, SolveClass};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
-use crate::parallel::team::BLOCK_BATCHES;
 use crate::parallel::{Claims, Team, run_team};
-#[cfg(feature = "test-support")]
-use crate::world::SolverLanes;
 use std::sync::atomic::AtomicU32;
 
 /// Joint slots in a block of the sorting pass (whole words of the awake set).
@@ -500,17 +501,6 @@ fn run_general(
     }
 }
 
-/// The masses of a joint whose sides are solver bodies `a` and `b`.
-#[inline(always)]
-pub(crate) fn masses_of(a: &SolverBody, b: &SolverBody) -> Masses {
-    Masses {
-        inv_mass_a: a.inv_mass,
-        inv_mass_b: b.inv_mass,
-        inv_inertia_a: a.inv_inertia,
-        inv_inertia_b: b.inv_inertia,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! The wide revolute and spherical solvers against the scalar rows of `joint/revolute.rs`
@@ -522,6 +512,7 @@ mod tests {
     use super::super::spherical_joint::{PreparedSpherical, SphericalJointSolver};
     use super::*;
     use crate::body::BodyId;
+    use crate::joint::rows::Masses;
     use crate::joint::{JointDesc, Limits, Motor, RevoluteJoint, SphericalJoint, Spring};
     use crate::math::{Quat, Vec3};
     use crate::solver::test_random::TestRandom;

@@ -11,19 +11,19 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
+use super::colour_schedule::{BLOCK_BATCHES, ColourParts, colour_claims};
 use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{
     Lanes, QuatLanes, Quatx4, SymMat3x4, SymMatLanes, Vec3Lanes, Vec3x4, f32x4, gather, gather_shared,
     scatter_moving, select,
 };
-use super::substeps::SolveArrays;
+use super::solve_arrays::SolveArrays;
 use super::{Motion, Softness, SolverBody, Velocity};
 use crate::joint::rows::{NO_FEEDBACK, Pass};
 use crate::joint::{Joint, JointImpulses, Limits};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
-use crate::parallel::team::BLOCK_BATCHES;
-use crate::parallel::{Claims, ColourParts, Team, colour_claims};
+use crate::parallel::{Claims, Team};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 

@@ -5,6 +5,7 @@
 #[cfg(target_arch = "x86_64")]
 mod avx;
 mod body_parts;
+mod colour_schedule;
 mod colouring;
 mod contact;
 mod dense_lcp;
@@ -12,12 +13,16 @@ mod direct;
 mod gyroscopic;
 mod joint;
 mod joint_lanes;
+#[cfg(feature = "test-support")]
+mod lanes;
 mod point_joint;
+mod point_lanes;
 #[cfg(target_arch = "x86_64")]
 mod point_pairs;
 mod revolute_joint;
 mod simd;
 mod soft;
+mod solve_arrays;
 mod spherical_joint;
 mod substeps;
 #[cfg(test)]
@@ -28,6 +33,8 @@ pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub(crate) use direct::{DirectSolver, Feedback, GroupInputs};
 pub(crate) use gyroscopic::gyroscopic_step;
 pub(crate) use joint::JointSolver;
+#[cfg(feature = "test-support")]
+pub use lanes::SolverLanes;
 pub use soft::Softness;
 pub(crate) use substeps::{
     MIN_BATCHES_FOR_TEAM, SpeedCaps, SubstepSettings, TouchingContacts, solve_substeps,

@@ -14,7 +14,7 @@
 use super::SolverBody;
 use super::avx::{Avx, F8, gather_eight, scatter_pair, transpose_halves};
 use super::joint_lanes::{LaneMotion, LaneVelocity, PassInputs, SideMasses, SoftLanes, run_batch};
-use super::point_joint::{WidePointJoint, pass_mass, point_pose};
+use super::point_lanes::{WidePointJoint, pass_mass, point_pose};
 use super::simd::{Halves, QuatLanes, SymMat3x4, SymMatLanes, Vec3Lanes, Vec3x4, f32x4};
 use crate::joint::rows::Pass;
 
@@ -204,7 +204,7 @@ mod tests {
     use crate::parallel::{SharedSlice, Team};
     use crate::solver::colouring::EMPTY_LANE;
     use crate::solver::joint_lanes::WideJoints;
-    use crate::solver::point_joint::{PointJoint, fill_batch};
+    use crate::solver::point_lanes::{PointJoint, fill_batch};
     use crate::solver::test_random::TestRandom;
     use crate::solver::{Motion, Softness, Velocity};
 

@@ -7,12 +7,12 @@
 //! frames and arms are turned by each body's exact rotation so far this step. The batches
 //! follow the joint order, so the result is the same on every run and for every thread count.
 
-use super::joint::masses_of;
 use super::joint_lanes::{
     JointLanes, LaneMotion, LaneVelocity, RangeLanes, SoftLanes, WideJoint, WideJoints, store_impulses,
 };
 use super::simd::{Quatx4, SymMat3x4, Vec3x4, f32x4, select};
 use super::{Motion, Softness, SolverBody};
+use crate::joint::rows::masses_of;
 use crate::joint::rows::rotation_mass;
 use crate::joint::{Joint, JointImpulses, JointPose, SphericalJoint};
 

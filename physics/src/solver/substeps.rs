@@ -9,16 +9,15 @@
 use super::contact::{ContactPasses, ContactSolver, PassKind, SharedContacts, SolveKind};
 use super::direct::{DirectSolver, Projection, SharedDirect};
 use super::joint::{JointSolver, SharedJoints};
+use super::solve_arrays::{BLOCK_BODIES, SolveArrays};
 use super::{Motion, SolverBody, Velocity};
 use crate::body::Body;
 use crate::joint::Joint;
 use crate::math::{Quat, Vec3};
 use crate::narrowphase::Contact;
 use crate::parallel::SharedSlice;
-use crate::parallel::team::BLOCK_BODIES;
 use crate::parallel::{Claims, Pipeline, Team, Unit, run_team};
 use std::ops::Range;
-use std::sync::atomic::AtomicU32;
 use wide::f32x4;
 
 /// Constraint batches (the contacts' and joints' batches as the colourings make them) a solve
@@ -49,35 +48,6 @@ pub(crate) struct SubstepSettings {
     pub caps: SpeedCaps,
     pub max_push_out_speed: f32,
     pub restitution_threshold: f32,
-}
-
-/// The solver bodies, their motion so far and their velocities (same indices), as a team
-/// shares them.
-pub(crate) struct SolveArrays<'a> {
-    pub bodies: SharedSlice<'a, SolverBody>,
-    pub motions: SharedSlice<'a, Motion>,
-    pub velocities: SharedSlice<'a, Velocity>,
-    /// A claim word per block of bodies, for the team.
-    pub claims: &'a [AtomicU32],
-}
-
-impl<'a> SolveArrays<'a> {
-    /// Shares the three arrays (of the same length) for one solve.
-    pub fn new(
-        bodies: &'a mut [SolverBody],
-        motions: &'a mut [Motion],
-        velocities: &'a mut [Velocity],
-        claims: &'a mut Claims,
-    ) -> SolveArrays<'a> {
-        assert!(bodies.len() == motions.len() && bodies.len() == velocities.len());
-        claims.reset(bodies.len().div_ceil(BLOCK_BODIES));
-        SolveArrays {
-            bodies: SharedSlice::new(bodies),
-            motions: SharedSlice::new(motions),
-            velocities: SharedSlice::new(velocities),
-            claims: claims.words(),
-        }
-    }
 }
 
 /// What the contact and joint solvers were prepared from, to fill their batches from.

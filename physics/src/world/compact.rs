@@ -9,9 +9,11 @@
 //!
 //! [`Snapshot`]: crate::Snapshot
 
+use super::step::StepScratch;
 use super::{BodyFault, SleepEvent, StepSettings, TouchEvent, WaterEvent, World, terrain::BodyTerrain};
 use crate::bitset::BitSet;
 use crate::body::BodyId;
+use crate::body::EdgeLink;
 use crate::broadphase::BroadphasePending;
 use crate::error::AtollError;
 use crate::island::{IslandLink, IslandStore};
@@ -19,7 +21,6 @@ use crate::joint::{JointEvent, JointImpulses};
 use crate::math::{Aabb, Transform, Vec3};
 use crate::narrowphase::{ContactsDelta, ContactsState};
 use crate::recording::tape::TapeMark;
-use crate::world::graph::EdgeLink;
 use std::mem::size_of;
 
 /// The state of a world at one step that stepping needs to continue exactly as it would have.
@@ -250,8 +251,72 @@ impl World {
     }
 
     /// The parts of the compact state other than the bodies and contacts.
+    ///
+    /// This is the one list of the world's fields: it takes the world apart without `..`, so a
+    /// field added to [`World`] (or to the step's scratch) does not compile until it is placed
+    /// here, as state the capture keeps or as something it need not keep, with the reason.
+    /// [`World::restore_compact`] puts back exactly what this keeps; a [`Snapshot`] keeps the
+    /// whole world by `Clone`, and `state_hash` reads the bodies' and joints' motion.
     fn small_state(&self) -> SmallState {
-        let joints = self.joints.joints.iter().map(|j| JointMotion {
+        let World {
+            settings,
+            // Kept per body slot and per contact (`capture_bodies_and_contacts`); the rest of
+            // a body and of a contact (shape, material, mass, frames) is the structure.
+            bodies: _,
+            contacts: _,
+            // Kept per joint slot below; the joints' descriptions are the structure.
+            joints,
+            // The proxies' boxes come back from the bodies' fat boxes; what is pending for the
+            // next step (moves, a due rebuild) is kept.
+            broadphase,
+            scratch,
+            islands,
+            awake_bodies,
+            awake_contacts,
+            awake_joints,
+            began_bits,
+            ended_bits,
+            touch_events,
+            sleep_events,
+            water_events,
+            joint_events,
+            body_faults,
+            step_count,
+            time,
+            // Timings of the last step: read, never stepped from.
+            profile: _,
+            // How many threads step the world: the result is the same on any number.
+            threads: _,
+            // The terrain and its stamp are the structure (`structure` names them).
+            terrain: _,
+            terrain_stamp: _,
+            body_terrain,
+            detached,
+            // Counts edits; a restore is one more.
+            edits: _,
+            structure,
+            // False between steps, when a capture is taken.
+            stepping: _,
+            // The tape is the world's record, not its state: the capture keeps its place on it.
+            tape: _,
+        } = self;
+        let StepScratch {
+            // Every stage's buffers are written by the step before they are read, or only order
+            // or number the work (the solve's parts' guide, the sleep passes' count), which
+            // changes no result; except the contacts' status bytes (read for the contacts the
+            // step does not update) and the water's flag, which are kept.
+            broadphase: _,
+            pairs: _,
+            narrowphase,
+            water,
+            solve: _,
+            finalize: _,
+            kinematic_wake: _,
+            sleep_timers: _,
+            continuous: _,
+            candidates: _,
+        } = scratch;
+        let joints = joints.joints.iter().map(|j| JointMotion {
             enabled: j.enabled,
             edges: j.edges,
             island: j.island,
@@ -262,31 +327,31 @@ impl World {
             limit_active: j.limit_active,
         });
         let default_terrain = BodyTerrain::default();
-        let body_terrain = (self.body_terrain.iter().enumerate())
+        let body_terrain = (body_terrain.iter().enumerate())
             .filter(|(_, t)| !t.same_as(&default_terrain))
             .map(|(slot, t)| (slot as u32, *t));
         SmallState {
-            structure: self.structure,
-            step_count: self.step_count,
-            time: self.time,
-            settings: self.settings,
+            structure: *structure,
+            step_count: *step_count,
+            time: *time,
+            settings: *settings,
             body_terrain: body_terrain.collect(),
             joints: joints.collect(),
-            islands: self.islands.clone(),
-            awake_bodies: self.awake_bodies.clone(),
-            awake_contacts: self.awake_contacts.clone(),
-            awake_joints: self.awake_joints.clone(),
-            began_bits: self.began_bits.clone(),
-            ended_bits: self.ended_bits.clone(),
-            touch_events: self.touch_events.clone(),
-            sleep_events: self.sleep_events.clone(),
-            water_events: self.water_events.clone(),
-            joint_events: self.joint_events.clone(),
-            body_faults: self.body_faults.clone(),
-            detached: self.detached.clone(),
-            broadphase: self.broadphase.pending(),
-            contact_status: self.scratch.contact_status.clone(),
-            wet: self.scratch.wet,
+            islands: islands.clone(),
+            awake_bodies: awake_bodies.clone(),
+            awake_contacts: awake_contacts.clone(),
+            awake_joints: awake_joints.clone(),
+            began_bits: began_bits.clone(),
+            ended_bits: ended_bits.clone(),
+            touch_events: touch_events.clone(),
+            sleep_events: sleep_events.clone(),
+            water_events: water_events.clone(),
+            joint_events: joint_events.clone(),
+            body_faults: body_faults.clone(),
+            detached: detached.clone(),
+            broadphase: broadphase.pending(),
+            contact_status: narrowphase.contact_status.clone(),
+            wet: water.wet,
             tape: self.tape_mark(),
         }
     }
@@ -354,8 +419,8 @@ impl World {
         self.joint_events.clone_from(&small.joint_events);
         self.body_faults.clone_from(&small.body_faults);
         self.detached.clone_from(&small.detached);
-        self.scratch.contact_status.clone_from(&small.contact_status);
-        self.scratch.wet = small.wet;
+        self.scratch.narrowphase.contact_status.clone_from(&small.contact_status);
+        self.scratch.water.wet = small.wet;
         self.seek_tape(small.tape);
         self.edits += 1;
         Ok(())

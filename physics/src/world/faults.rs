@@ -6,8 +6,8 @@
 //! joint or contact.
 
 use super::World;
-use super::graph;
 use crate::body::{BodyId, NONE};
+use crate::graph;
 use crate::joint::{JointEventKind, JointImpulses};
 use crate::math::Vec3;
 use crate::narrowphase::{MAX_MANIFOLD_POINTS, PointImpulse};
@@ -57,12 +57,12 @@ impl World {
     pub(super) fn report_body_faults(&mut self) -> (u32, u32) {
         let (mut capped, mut non_finite) = (0, 0);
         let step = self.step_count + 1;
-        for k in 0..self.scratch.fault_marks.len() {
-            let mark = self.scratch.fault_marks[k];
+        for k in 0..self.scratch.finalize.fault_marks.len() {
+            let mark = self.scratch.finalize.fault_marks[k];
             if mark == FaultMark::None {
                 continue;
             }
-            let slot = self.scratch.awake[k];
+            let slot = self.scratch.solve.awake[k];
             let kind = if mark == FaultMark::Capped {
                 capped += 1;
                 BodyFaultKind::Capped

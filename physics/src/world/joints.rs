@@ -1,16 +1,17 @@
 //! Joints in the world: creating, destroying, enabling and reading them, keeping them in the
 //! body graph and the islands, the collision filter between jointed bodies, and breaking.
 
-use super::wake::WakeCause;
-use super::{World, graph};
+use super::World;
 use crate::body::{Body, BodyId, BodyType, NONE};
 use crate::error::AtollError;
+use crate::graph;
+use crate::island::wake_cause::WakeCause;
 
 use crate::joint::{
     Joint, JointDesc, JointEvent, JointEventKind, JointFrame, JointId, JointKind, JointPose, JointView,
 };
 use crate::math::Vec3;
-use crate::recording::Input;
+use crate::recording::input::Input;
 
 impl World {
     /// Adds a joint; the description is checked first (and nothing changes when it is
@@ -245,12 +246,12 @@ impl World {
     /// After the solve: joints whose force or torque passed their threshold are reported and
     /// disabled, in joint order.
     pub(super) fn break_joints(&mut self) {
-        if !self.scratch.joint_solver.breakable() {
+        if !self.scratch.solve.joint_solver.breakable() {
             return;
         }
         let mut broken = std::mem::take(&mut self.scratch.candidates);
         broken.clear();
-        broken.extend(self.scratch.joint_solver.joints().filter(|&slot| {
+        broken.extend(self.scratch.solve.joint_solver.joints().filter(|&slot| {
             let j = &self.joints.joints[slot as usize];
             j.force.length() > j.break_force || j.torque.length() > j.break_torque
         }));

@@ -2,31 +2,30 @@
 //! everything the editor shows.
 
 mod compact;
-mod continuous;
 mod faults;
-mod flagged;
-pub(crate) mod graph;
 mod islands;
 mod joints;
+mod query;
 mod recording;
-mod settings;
-mod solver_parts;
+pub(crate) mod settings;
+mod snapshot;
 mod step;
 mod terrain;
 #[cfg(feature = "test-support")]
 mod test_support;
 #[cfg(feature = "test-support")]
-pub use test_support::SolverLanes;
-mod touching;
+pub use crate::solver::SolverLanes;
 mod wake;
 mod water;
 
+pub use crate::island::id::IslandId;
+pub use crate::island::wake_cause::WakeCause;
 pub use compact::{CompactState, StateDelta};
 pub use faults::{BodyFault, BodyFaultKind};
-pub use islands::{IslandId, IslandView, SleepEvent};
+pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
 pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
-pub use wake::{Restless, WakeCause};
+pub use wake::Restless;
 pub use water::{WaterContact, WaterEvent};
 
 use crate::bitset::BitSet;
@@ -35,18 +34,19 @@ use crate::body::{
 };
 use crate::broadphase::{Broadphase, Path, ProxyType, TreeStats, fat_aabb};
 use crate::error::{AtollError, check_vec3};
+use crate::graph;
 use crate::island::IslandStore;
 use crate::joint::{JointEvent, JointId, JointStore};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::narrowphase::{ContactId, ContactStore, Manifold, PointImpulse};
 use crate::profile::Profile;
-use crate::recording::Input;
+use crate::recording::input::Input;
 use crate::scene::SceneBody;
 use crate::shape::Shape;
-use crate::snapshot::Snapshot;
 use crate::terrain::ChunkCoord;
 use std::sync::Arc;
 use step::StepScratch;
+pub use step::TouchEvent;
 
 /// The body graph of a world (`crate::island::Graph`), borrowing only its body, contact and
 /// joint arrays so the islands can be borrowed beside it.
@@ -127,19 +127,6 @@ pub struct ContactView {
     pub ended: bool,
 }
 
-/// Two bodies began or stopped touching during the last step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TouchEvent {
-    /// First body.
-    pub body_a: BodyId,
-    /// Second body, or [`BodyId::TERRAIN`].
-    pub body_b: BodyId,
-    /// The terrain chunk when the second side is the terrain.
-    pub chunk: Option<ChunkCoord>,
-    /// True when they began touching, false when they stopped.
-    pub began: bool,
-}
-
 /// Statistics of both broadphase trees.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BroadphaseStats {
@@ -149,15 +136,6 @@ pub struct BroadphaseStats {
     pub movable_tree: TreeStats,
     /// Proxies re-inserted during the last step.
     pub reinsertions_last_step: u32,
-}
-
-/// The last stamp handed out, process-wide (terrain and structure stamps), so two worlds never
-/// share a stamp for different contents.
-static LAST_STAMP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// A stamp no world in this process has had.
-pub(crate) fn fresh_stamp() -> u64 {
-    LAST_STAMP.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
 }
 
 /// The simulation: bodies, contacts, broadphase and settings.
@@ -260,7 +238,7 @@ impl World {
     pub(crate) fn note_edit(&mut self, structural: bool) {
         self.edits += 1;
         if structural {
-            self.structure = fresh_stamp();
+            self.structure = crate::id::fresh_stamp();
         }
     }
 
@@ -684,21 +662,6 @@ impl World {
         self.time
     }
 
-    /// Captures the whole state.
-    pub fn snapshot(&self) -> Snapshot {
-        Snapshot { world: Box::new(self.clone()) }
-    }
-
-    /// Captures the whole state without the step's scratch arrays, which every step fills
-    /// again: what a history keeps as the world of a structure (restored before a compact
-    /// state, which holds the little scratch a step reads).
-    pub fn snapshot_without_scratch(&self) -> Snapshot {
-        let mut world = self.clone();
-        world.scratch = Default::default();
-        world.threads = None;
-        Snapshot { world: Box::new(world) }
-    }
-
     /// An estimate of the bytes the world holds in its main arrays (bodies, contacts, joints,
     /// islands, trees, per-body terrain state and the step's scratch); shapes' hull data and
     /// the terrain are not counted.
@@ -711,24 +674,6 @@ impl World {
             + self.broadphase.bytes()
             + self.body_terrain.len() * size_of::<terrain::BodyTerrain>()
             + self.scratch.bytes()
-    }
-
-    /// Returns to a captured state (keeping this world's thread count, which is not state).
-    pub fn restore(&mut self, snapshot: &Snapshot) {
-        let (threads, edits, tape) = (self.threads.take(), self.edits, self.tape.take());
-        *self = (*snapshot.world).clone();
-        self.threads = threads;
-        // This world's tape, when it holds the snapshot's history, keeps the entries after the
-        // snapshot's place (so stepping on walks them again); otherwise the snapshot's own.
-        if let Some(mut tape) = tape
-            && let Some(theirs) = &self.tape
-            && Arc::ptr_eq(&tape.origin, &theirs.origin)
-            && tape.seek(theirs.mark())
-        {
-            self.tape = Some(tape);
-        }
-        // Its structure stamp is the snapshot's (the same content); the count only grows.
-        self.edits = edits.max(self.edits) + 1;
     }
 }
 

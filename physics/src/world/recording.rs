@@ -4,8 +4,9 @@
 
 use super::World;
 use crate::error::AtollError;
+use crate::recording::input::Input;
 use crate::recording::tape::{Logged, Tape, TapeMark};
-use crate::recording::{Input, RECORDING_VERSION, RecordedInput, Recording};
+use crate::recording::{RECORDING_VERSION, RecordedInput, Recording};
 use crate::snapshot::state_hash;
 
 impl World {

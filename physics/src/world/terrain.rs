@@ -9,11 +9,13 @@
 //! solver, islands (the terrain is static) and events as body pairs.
 
 use super::WaterContact;
-use super::wake::WakeCause;
-use super::{World, fresh_stamp, graph};
+use super::World;
 use crate::body::{BodyDesc, BodyId, BodyType, Material};
 use crate::broadphase::ProxyType;
 use crate::error::AtollError;
+use crate::graph;
+use crate::id::fresh_stamp;
+use crate::island::wake_cause::WakeCause;
 use crate::math::{Aabb, Vec3};
 use crate::narrowphase::{TERRAIN, TerrainLink};
 use crate::shape::Shape;
@@ -93,7 +95,7 @@ impl World {
         self.unlogged(World::wake_all);
         if self.tape.is_some() {
             let scene = crate::scene::SceneTerrain::from_terrain(&self.terrain);
-            self.log_input(|| crate::recording::Input::SetTerrain(scene));
+            self.log_input(|| crate::recording::input::Input::SetTerrain(scene));
         }
     }
 
@@ -189,7 +191,7 @@ impl World {
             let previous = self.unlogged(|w| w.detach_fragments(report.voxel_min, report.voxel_max))?;
             report.previous.extend(previous);
         }
-        self.log_input(|| crate::recording::Input::EditTerrain(*edit));
+        self.log_input(|| crate::recording::input::Input::EditTerrain(*edit));
         Ok(report)
     }
 
@@ -200,7 +202,7 @@ impl World {
         let report = self.terrain.set_voxels(changes)?;
         self.after_terrain_change(&report);
         self.detached.clear();
-        self.log_input(|| crate::recording::Input::SetTerrainVoxels(changes.to_vec()));
+        self.log_input(|| crate::recording::input::Input::SetTerrainVoxels(changes.to_vec()));
         Ok(report)
     }
 

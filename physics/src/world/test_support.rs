@@ -4,52 +4,40 @@
 use super::World;
 use crate::body::{BodyType, NONE};
 use crate::narrowphase::TERRAIN;
-
-/// How the contact and plain ball joint passes run. Every way gives the same result bit for
-/// bit; tests check it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SolverLanes {
-    /// One batch at a time on four lanes (SSE or NEON), and the contact fill without AVX.
-    Four,
-    /// Two batches at a time on eight AVX lanes, in sixteen registers.
-    Avx,
-    /// Two batches at a time on eight lanes, in AVX-512VL's 32 registers (the widest).
-    #[default]
-    Avx512,
-}
+use crate::solver::SolverLanes;
 
 impl World {
     /// Runs the contact and plain ball joint passes the widest way up to `widest` the CPU
     /// allows.
     pub fn set_solver_lanes(&mut self, widest: SolverLanes) {
-        self.scratch.contact_solver.set_widest_lanes(widest);
-        self.scratch.joint_solver.set_widest_lanes(widest);
+        self.scratch.solve.contact_solver.set_widest_lanes(widest);
+        self.scratch.solve.joint_solver.set_widest_lanes(widest);
     }
 
     /// Solves every joint through the general scalar rows (`true`), none through the wide
     /// revolute, spherical and plain ball batches; `false`, the default, gives each joint its
     /// fast path. Tests hold the fast paths to the general rows' behaviour.
     pub fn set_general_joints_only(&mut self, general_only: bool) {
-        self.scratch.joint_solver.set_general_only(general_only);
+        self.scratch.solve.joint_solver.set_general_only(general_only);
     }
 
     /// Carries a touching pair's manifold along while the pair barely moves (`true`, the
     /// default), or collides every touching pair afresh each step (`false`): tests hold the
     /// carry to the collision it stands in for.
     pub fn set_manifold_carrying(&mut self, carry: bool) {
-        self.scratch.collide_every_pair = !carry;
+        self.scratch.narrowphase.collide_every_pair = !carry;
     }
 
     /// Solves groups directly above mass ratio `ratio` across a contact or joint
     /// (`solver::direct`'s `MASS_RATIO` by default; infinite: never), for tests that show
     /// what the passes alone do.
     pub fn set_direct_mass_ratio(&mut self, ratio: f32) {
-        self.scratch.direct_solver.set_mass_ratio(ratio);
+        self.scratch.solve.direct_solver.set_mass_ratio(ratio);
     }
 
     /// Whether every joint is solved through the general scalar rows.
     pub fn general_joints_only(&self) -> bool {
-        self.scratch.joint_solver.general_only()
+        self.scratch.solve.joint_solver.general_only()
     }
 
     /// Sets body `id`'s velocities without the checks `set_linear_velocity` makes: a test that
@@ -62,13 +50,13 @@ impl World {
 
     /// The way the contact and plain ball joint passes run.
     pub fn solver_lanes(&self) -> SolverLanes {
-        self.scratch.contact_solver.lanes_in_use()
+        self.scratch.solve.contact_solver.lanes_in_use()
     }
 
     /// The parts the last step's substeps ran as a pipeline of (`Team::pipeline`), or 0 when
     /// they ran colour by colour (alone, or with joints).
     pub fn pipelined_parts(&self) -> usize {
-        self.scratch.contact_solver.pipelined_parts()
+        self.scratch.solve.contact_solver.pipelined_parts()
     }
 
     /// Runs every pending split now (tests compare islands with the reference builder after it).

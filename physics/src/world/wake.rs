@@ -2,55 +2,11 @@
 //! sleeping island wakes), and, while it stays awake, which of its bodies keeps it from sleeping
 //! and by how much that body exceeds the sleep thresholds.
 
-use super::{IslandId, World};
+use super::World;
 use crate::body::{BodyId, NONE};
 use crate::error::AtollError;
-use crate::joint::JointId;
-
-/// What woke an island.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WakeCause {
-    /// `body`, one of its bodies, began touching `other`: an awake body of another island, or
-    /// a kinematic body.
-    Contact {
-        /// Its body.
-        body: BodyId,
-        /// The body it began touching.
-        other: BodyId,
-    },
-    /// A joint on `body` was created, enabled, disabled, changed, broken or destroyed (once
-    /// destroyed, its id is refused as stale).
-    Joint {
-        /// Its body.
-        body: BodyId,
-        /// The joint.
-        joint: JointId,
-    },
-    /// `body` was edited: moved, given a velocity, rebuilt, or woken by hand.
-    Edit {
-        /// The edited body.
-        body: BodyId,
-    },
-    /// A force, torque or impulse was applied to `body`.
-    Force {
-        /// The pushed body.
-        body: BodyId,
-    },
-    /// `kinematic`, a moving kinematic body, touches or is jointed to `body`.
-    Kinematic {
-        /// Its body.
-        body: BodyId,
-        /// The kinematic body.
-        kinematic: BodyId,
-    },
-    /// The terrain changed near `body`.
-    Terrain {
-        /// Its body.
-        body: BodyId,
-    },
-    /// Every island woke: the settings turned sleeping off, or the terrain was replaced.
-    All,
-}
+use crate::island::id::IslandId;
+use crate::island::wake_cause::WakeCause;
 
 /// The body that keeps an awake island from sleeping: the one whose sleep timer is the
 /// island's smallest, with its speeds against the thresholds.

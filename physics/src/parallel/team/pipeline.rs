@@ -19,8 +19,9 @@
 //! part touches. Every body therefore sees its stages' updates in stage order, as on one
 //! thread, and the numbers are the same bit for bit.
 
-use super::{PoisonOnUnwind, SPINS_BEFORE_YIELD, Team, TeamPoisoned};
+use super::{PoisonOnUnwind, Team};
 use crate::parallel::MOST_PARTS;
+use crate::parallel::door::{SPINS_BEFORE_YIELD, TeamPoisoned};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Which of a part's two units of a stage a piece of work is.

@@ -3,22 +3,9 @@
 //! adding and removing an edge is O(1) and walking a body's edges costs its degree. Contacts
 //! and joints are two kinds of [`GraphEdge`] with a list head each in the body.
 
-use crate::body::{Body, NONE};
+use crate::body::{Body, EdgeLink, NONE};
 use crate::joint::Joint;
 use crate::narrowphase::{Contact, TERRAIN};
-
-/// Neighbours of an edge in one body's list, as edge keys (`edge << 1 | side`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct EdgeLink {
-    pub prev: u32,
-    pub next: u32,
-}
-
-impl Default for EdgeLink {
-    fn default() -> Self {
-        EdgeLink { prev: NONE, next: NONE }
-    }
-}
 
 /// Something that links two bodies and is listed in each body's list of its kind. A side
 /// that is not a body (the terrain of a terrain contact, the world of a world joint) is in no

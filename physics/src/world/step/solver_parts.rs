@@ -11,12 +11,12 @@
 //! are the same for any parts and any order within them, and on one thread there is one part,
 //! in body order, as there always was.
 
-use super::World;
-use super::step::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
+use super::policy::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use crate::body::BodyType;
 use crate::math::Vec3;
 use crate::parallel::{Claims, SharedSlice, run_team};
 use crate::solver::{BodyParts, MAX_PARTS};
+use crate::world::World;
 
 /// Bins of the histogram along the cut's axis that the parts are cut from.
 const BINS: usize = 256;
@@ -258,12 +258,12 @@ impl World {
     /// and counts them; one member cuts the histogram into parts; each block puts its bodies
     /// in their places.
     pub(super) fn index_solver_bodies(&mut self) {
-        let helpers = helpers_for(&self.threads, self.scratch.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
+        let helpers = helpers_for(&self.threads, self.scratch.solve.awake.len(), MIN_SOLVER_BODIES_FOR_TEAM);
         let parts = helpers.map_or(1, |pool| pool.current_num_threads() + 1).min(MAX_PARTS);
         let scratch = &mut self.scratch;
         let SolverParts { starts, plan, bins, movable, blocks: split_blocks, ordered, claims } =
-            &mut scratch.solver_parts;
-        let count = scratch.awake.len();
+            &mut scratch.solve.solver_parts;
+        let count = scratch.solve.awake.len();
         let blocks = count.div_ceil(BODY_BLOCK);
         bins.resize(count, 0);
         movable.resize(count, false);
@@ -273,13 +273,13 @@ impl World {
         let guide = plan.guide;
         let (first_pass, rest) = claims.words().split_at(blocks);
         let (plan_claim, last_pass) = rest.split_first().expect("a claim word for the plan");
-        let (awake, bodies) = (&scratch.awake, &self.bodies.bodies);
+        let (awake, bodies) = (&scratch.solve.awake, &self.bodies.bodies);
         let (bins, movable) = (SharedSlice::new(bins), SharedSlice::new(movable));
         let (split_blocks, ordered) = (SharedSlice::new(split_blocks), SharedSlice::new(ordered));
         let plan = SharedSlice::new(std::slice::from_mut(plan));
         let starts = SharedSlice::new(std::slice::from_mut(starts));
-        let solver_index = SharedSlice::new(&mut scratch.solver_index);
-        let solver_movable = SharedSlice::new(&mut scratch.movable);
+        let solver_index = SharedSlice::new(&mut scratch.solve.solver_index);
+        let solver_movable = SharedSlice::new(&mut scratch.solve.movable);
         run_team(helpers, |team| {
             // A team's blocks are `BODY_BLOCK` long; alone, the whole list comes as one, which
             // is cut the same way, since each `SplitBlock` counts one such block.
@@ -356,7 +356,7 @@ impl World {
                 }
             });
         });
-        std::mem::swap(&mut scratch.awake, &mut scratch.solver_parts.ordered);
+        std::mem::swap(&mut scratch.solve.awake, &mut scratch.solve.solver_parts.ordered);
     }
 }
 
@@ -392,7 +392,7 @@ mod tests {
 
     /// Each part's solver bodies, by their `x`.
     fn xs_by_part(world: &World) -> Vec<Vec<f32>> {
-        let (awake, starts) = (&world.scratch.awake, &world.scratch.solver_parts.starts);
+        let (awake, starts) = (&world.scratch.solve.awake, &world.scratch.solve.solver_parts.starts);
         let mut bounds: Vec<usize> = vec![0];
         bounds.extend(starts.iter().map(|&s| s as usize - 1));
         bounds.push(awake.len());
@@ -481,15 +481,15 @@ mod tests {
         let mut world = falling_grid(2);
         world.step();
         world.step();
-        assert!(world.scratch.solver_parts.starts.is_empty());
-        assert!(world.scratch.awake.windows(2).all(|w| w[0] < w[1]));
+        assert!(world.scratch.solve.solver_parts.starts.is_empty());
+        assert!(world.scratch.solve.awake.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
     fn alone_the_solver_keeps_one_part_in_body_order() {
         let mut world = falling_grid(1);
         world.step();
-        assert!(world.scratch.solver_parts.starts.is_empty());
-        assert!(world.scratch.awake.windows(2).all(|w| w[0] < w[1]));
+        assert!(world.scratch.solve.solver_parts.starts.is_empty());
+        assert!(world.scratch.solve.awake.windows(2).all(|w| w[0] < w[1]));
     }
 }

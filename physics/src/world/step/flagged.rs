@@ -9,10 +9,10 @@
 //! their events there, was a tenth of a tumbling pile's narrowphase on two threads: 0.24 of
 //! 2.5 million cycles a step, on one thread while the other waited.)
 
-use super::TouchEvent;
-use super::step::touch_event;
+use super::touch_events::touch_event;
 use crate::body::BodyStore;
 use crate::narrowphase::{Contact, TerrainLink};
+use crate::world::TouchEvent;
 
 /// One block's flagged contacts, each list in contact order, and their touch events.
 #[derive(Clone, Debug, Default)]

@@ -4,20 +4,14 @@
 //! block's finds in lists of its own, joined in block order: the same lists on any number of
 //! threads.
 
-use super::World;
-use super::step::{FIXED_SLOT, POINTS_SHIFT, TOUCHING, helpers_for, status_bits};
+use super::contact_status::{POINTS_SHIFT, TOUCHING, status_bits};
+use super::policy::{MIN_CONTACTS_FOR_LIST_TEAM, TOUCHING_BLOCK, helpers_for};
 use crate::bitset::BitSet;
 use crate::narrowphase::TERRAIN;
 use crate::parallel::{SharedSlice, run_team};
+use crate::solver::FIXED_SLOT;
+use crate::world::World;
 use std::ops::Range;
-
-/// Contact slots in a block of the pass (whole words of the awake set): a few microseconds of
-/// work in a busy pile.
-const TOUCHING_BLOCK: usize = 2048;
-
-/// Awake contacts before the pass runs on the world's threads: below this it takes less time
-/// than a helper takes to join.
-const MIN_CONTACTS_FOR_LIST_TEAM: usize = 4096;
 
 /// One block's touching contacts, in contact order: ids, solver bodies and point counts.
 #[derive(Clone, Debug, Default)]
@@ -43,7 +37,7 @@ impl World {
         let scratch = &mut self.scratch;
         let count = self.contacts.bodies.len();
         let (awake, bodies) = (&self.awake_contacts, &self.contacts.bodies);
-        let (status, solver_index) = (&scratch.contact_status, &scratch.solver_index);
+        let (status, solver_index) = (&scratch.narrowphase.contact_status, &scratch.solve.solver_index);
         // Touching contact `id`'s entry in the lists when it belongs there.
         let entry = |id: usize| {
             let (a, b) = bodies[id];
@@ -53,8 +47,8 @@ impl World {
             let simulated = slot_a != FIXED_SLOT || slot_b != FIXED_SLOT;
             simulated.then_some((id as u32, (slot_a, slot_b), status[id] >> POINTS_SHIFT))
         };
-        let touching = &mut scratch.touching;
-        let (pairs, points) = scratch.contact_solver.touching_mut();
+        let touching = &mut scratch.solve.touching;
+        let (pairs, points) = scratch.solve.contact_solver.touching_mut();
         touching.clear();
         pairs.clear();
         points.clear();
@@ -73,10 +67,10 @@ impl World {
             return;
         };
         let blocks = count.div_ceil(TOUCHING_BLOCK);
-        scratch.touching_blocks.resize_with(blocks, TouchingBlock::default);
-        scratch.narrowphase_claims.reset(blocks);
+        scratch.solve.touching_blocks.resize_with(blocks, TouchingBlock::default);
+        scratch.solve.touching_claims.reset(blocks);
         let (claims, lists) =
-            (scratch.narrowphase_claims.words(), SharedSlice::new(&mut scratch.touching_blocks));
+            (scratch.solve.touching_claims.words(), SharedSlice::new(&mut scratch.solve.touching_blocks));
         run_team(Some(helpers), |team| {
             team.for_blocks(count, TOUCHING_BLOCK, claims, |range| {
                 // A member of a team gets one block at a time (only a team of one gets the
@@ -98,7 +92,7 @@ impl World {
                 });
             });
         });
-        for list in &scratch.touching_blocks[..blocks] {
+        for list in &scratch.solve.touching_blocks[..blocks] {
             touching.extend_from_slice(&list.ids);
             pairs.extend_from_slice(&list.pairs);
             points.extend_from_slice(&list.points);
