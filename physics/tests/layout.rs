@@ -1,7 +1,7 @@
-//! No module of the engine depends on itself through a chain of other modules, so its layers
-//! stay layers: the low ones (math, shapes, bodies, the broadphase and narrowphase, joints,
+//! The engine's layout holds: no module depends on itself through a chain of other modules, so
+//! its layers stay layers: the low ones (math, shapes, bodies, the broadphase and narrowphase, joints,
 //! islands, the solver, the thread team) import nothing from `world/`, and the world's stages
-//! import nothing that imports them back.
+//! import nothing that imports them back; and the step has a file per stage the profile names.
 //!
 //! The graph comes from the source text (`common/import_graph.rs`, shared with the app's test
 //! of the same name); what counts as a dependency is written there.
@@ -59,4 +59,21 @@ fn the_low_layers_import_nothing_from_the_world() {
         }
     }
     assert!(offenders.is_empty(), "low layers importing the world:\n{}", offenders.join("\n"));
+}
+
+#[test]
+fn every_stage_the_profile_names_has_its_file() {
+    // `world/step/` holds a file per stage, named as the profile, the editor's Timing panel and
+    // `atoll run` name it, so a reader finds the stage a timing points at.
+    let step = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/world/step");
+    for stage in atoll_physics::Stage::ALL {
+        let file = step.join(format!("{}.rs", stage.name()));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let first_line = text.lines().next().unwrap_or("");
+        assert!(
+            first_line.contains(&format!("{stage:?}")),
+            "{} should open by naming the stage: {first_line}",
+            file.display()
+        );
+    }
 }
