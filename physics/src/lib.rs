@@ -24,6 +24,7 @@ pub mod scene;
 pub mod shape;
 pub mod snapshot;
 pub mod solver;
+pub(crate) mod team_policy;
 pub mod terrain;
 pub mod world;
 

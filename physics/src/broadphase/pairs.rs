@@ -4,6 +4,7 @@
 use super::DynamicTree;
 use crate::math::{Aabb, Vec3};
 use crate::parallel::{Claims, SharedSlice, run_team};
+use crate::team_policy::QUERY_BLOCK;
 
 /// Which tree a proxy lives in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,10 +158,6 @@ const MIN_MOVES_TO_GROW_IN_PLACE: usize = 64;
 /// Neighbours of a moved proxy whose pairs are warmed together before they are tested: enough
 /// to overlap their cache misses, few enough that the first are still cached when tested.
 const WARM_RUN: usize = 16;
-
-/// Moved proxies per block of the pair update: some tens of microseconds of queries in a busy
-/// pile (a few hundred proxies move there, so small blocks keep the threads evenly loaded).
-const QUERY_BLOCK: usize = 16;
 
 /// One thread's lists for the moved proxy it is querying for.
 #[derive(Clone, Debug, Default)]

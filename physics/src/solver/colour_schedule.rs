@@ -6,44 +6,11 @@
 //! blocks should be, is the solver's.
 
 use crate::parallel::team::{MOST_PARTS, PartBlocks, Team};
+use crate::team_policy::{
+    BLOCK_BATCHES, BLOCKS_PER_COLOUR, MIN_COLOUR_BLOCK_BATCHES, MIN_PART_BLOCK_LEN, PART_BLOCKS_PER_COLOUR,
+};
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
-
-/// Batches in a block of the joint fill and store, and the most items (joint batches, or pairs
-/// of contact batches) in a block of a colour ([`colour_block_len`]): about a few microseconds
-/// of work, so the claims and the cache lines passed between cores cost little beside it.
-pub(crate) const BLOCK_BATCHES: usize = 32;
-
-/// Blocks a colour is cut into when its items allow (a colour's items are batches of joints, or
-/// pairs of batches of contacts) and the team has no parts: enough for each of a few members
-/// to take several, so one that finishes early finds more (a colour in one or two blocks is
-/// done by one or two members while the rest wait), and small enough that the last block,
-/// which one member finishes while the others wait, is short. Sixteen since the contact
-/// batches are stored in pairs (each item twice the work it was): the rain's two members
-/// waited about a third less at the colours' ends than with eight. The joint scenes' colours
-/// are large (the joint grid's are hundreds of batches, cut at [`BLOCK_BATCHES`] either way).
-const BLOCKS_PER_COLOUR: usize = 16;
-
-/// Fewest items in a block of a colour without parts: below this a block's claim costs about
-/// its work.
-const MIN_COLOUR_BLOCK_BATCHES: usize = 4;
-
-/// Blocks a colour of 32 to 64 items is cut into before the cut at the parts' boundaries,
-/// when the team has parts (a smaller colour makes one or two blocks of
-/// [`MIN_PART_BLOCK_LEN`], a larger one blocks of [`BLOCK_BATCHES`]). A member then does its
-/// own part's blocks and leaves the others' to their members, so the blocks need only be small
-/// enough for a member that stalls to be relieved of some; each block costs a claim on a cache
-/// line the other members claim from too, and a call, about a tenth of a microsecond on the
-/// 2-core Intel Xeon, beside 0.4 µs of work in a block of four pairs. With two (a colour of 40
-/// pairs split evenly by two parts is a block a part, where it was ten blocks), the two-thread
-/// solve took 4–10 % less time than with sixteen on the rain and 5–10 % less on the tumbler
-/// in most series of paired runs (one of the tumbler's read 2 % more), the 3D pyramid's and
-/// the pyramid field's 0–9 % less.
-const PART_BLOCKS_PER_COLOUR: usize = 2;
-
-/// Fewest items in a block of a colour with parts, except a part's last block (and a colour
-/// of fewer items, which is one block).
-const MIN_PART_BLOCK_LEN: usize = 16;
 
 /// Most items in a colour of a pass's tail: the last colours of at most this many run with the
 /// serial batches as one stage ([`Team::for_each_colour`]).

@@ -13,7 +13,6 @@ use super::FIXED_SLOT;
 use super::SolverLanes;
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
-use super::colour_schedule::BLOCK_BATCHES;
 use super::joint_lanes::{EightLaneProof, SharedWideJoints};
 use super::point_joint::PointJointSolver;
 use super::point_lanes::{PointJoint, WidePointJoint, fill_batch};
@@ -28,14 +27,8 @@ use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, S
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
 use crate::parallel::{Claims, Team, run_team};
+use crate::team_policy::{BLOCK_BATCHES, MIN_JOINTS_FOR_TEAM, SORT_BLOCK};
 use std::sync::atomic::AtomicU32;
-
-/// Joint slots in a block of the sorting pass (whole words of the awake set).
-const SORT_BLOCK: usize = 1024;
-
-/// Awake joints a step needs before the world's other threads join the sorting pass: it costs
-/// about 25 ns a joint, and waking a helper about as much as a thousand joints.
-const MIN_JOINTS_FOR_TEAM: usize = 2048;
 
 /// How a joint takes part in this step's solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

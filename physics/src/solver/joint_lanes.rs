@@ -11,7 +11,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::avx::Avx;
-use super::colour_schedule::{BLOCK_BATCHES, ColourParts, colour_claims};
+use super::colour_schedule::{ColourParts, colour_claims};
 use super::colouring::{Batches, EMPTY_LANE};
 use super::simd::{
     Lanes, QuatLanes, Quatx4, SymMat3x4, SymMatLanes, Vec3Lanes, Vec3x4, f32x4, gather, gather_shared,
@@ -24,6 +24,7 @@ use crate::joint::{Joint, JointImpulses, Limits};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
 use crate::parallel::{Claims, Team};
+use crate::team_policy::BLOCK_BATCHES;
 use std::ops::Range;
 use std::sync::atomic::AtomicU32;
 

@@ -36,9 +36,7 @@ pub(crate) use joint::JointSolver;
 #[cfg(feature = "test-support")]
 pub use lanes::SolverLanes;
 pub use soft::Softness;
-pub(crate) use substeps::{
-    MIN_BATCHES_FOR_TEAM, SpeedCaps, SubstepSettings, TouchingContacts, solve_substeps,
-};
+pub(crate) use substeps::{SpeedCaps, SubstepSettings, TouchingContacts, solve_substeps};
 
 use crate::math::{Mat3, Quat, Vec3};
 

@@ -3,10 +3,8 @@
 
 use super::{Motion, SolverBody, Velocity};
 use crate::parallel::{Claims, SharedSlice};
+use crate::team_policy::BLOCK_BODIES;
 use std::sync::atomic::AtomicU32;
-
-/// Bodies in a block of a body stage (integrating velocities or positions).
-pub(crate) const BLOCK_BODIES: usize = 512;
 
 /// The solver bodies, their motion so far and their velocities (same indices), as a team
 /// shares them.

@@ -9,7 +9,7 @@
 use super::contact::{ContactPasses, ContactSolver, PassKind, SharedContacts, SolveKind};
 use super::direct::{DirectSolver, Projection, SharedDirect};
 use super::joint::{JointSolver, SharedJoints};
-use super::solve_arrays::{BLOCK_BODIES, SolveArrays};
+use super::solve_arrays::SolveArrays;
 use super::{Motion, SolverBody, Velocity};
 use crate::body::Body;
 use crate::joint::Joint;
@@ -17,17 +17,9 @@ use crate::math::{Quat, Vec3};
 use crate::narrowphase::Contact;
 use crate::parallel::SharedSlice;
 use crate::parallel::{Claims, Pipeline, Team, Unit, run_team};
+use crate::team_policy::{BLOCK_BODIES, MIN_BATCHES_FOR_TEAM};
 use std::ops::Range;
 use wide::f32x4;
-
-/// Constraint batches (the contacts' and joints' batches as the colourings make them) a solve
-/// needs before the world's other threads join it: below this, starting them and the waits
-/// between its hundreds of stages cost more than they save. Bodies do not count: a solve of
-/// few constraints over many bodies is faster on one thread, since its body stages gain little
-/// from a second core and pay for every stage's wait (the free fall's 5000 bodies with 700
-/// touching contacts, `step_count free-fall 0 300` on two threads: the solve stage 0.43–0.46 ms
-/// on the team, 0.35–0.38 alone, where bodies counted as a sixteenth of a batch each).
-pub(crate) const MIN_BATCHES_FOR_TEAM: usize = 256;
 
 /// The fastest a body may move and turn, m/s and rad/s (`StepSettings::max_linear_speed` and
 /// `max_angular_speed`).

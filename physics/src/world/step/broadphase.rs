@@ -1,12 +1,12 @@
 //! [`Stage::Broadphase`]: scripted kinematic bodies are given this step's velocities, then each
 //! awake body's tight box is taken and its proxy moved when it left its fat box.
 
-use super::policy::{BODY_BLOCK, MIN_BODIES_FOR_TEAM, helpers_for};
 use crate::broadphase::ProxyKey;
 use crate::math::{Aabb, Quat};
 use crate::parallel::{Claims, SharedSlice, run_team};
 #[cfg(doc)]
 use crate::profile::Stage;
+use crate::team_policy::{BODY_BLOCK, MIN_BODIES_FOR_TEAM, helpers_for};
 use crate::world::{World, body_fat_aabb, tight_aabb};
 
 /// The broadphase stage's buffers.

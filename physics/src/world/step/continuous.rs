@@ -3,7 +3,6 @@
 //! manifold's smallest separation is a lower bound of the distance (exact for round shapes, a
 //! separating-axis bound for polyhedra), which is what advancement needs.
 
-use super::policy::{MIN_BODIES_FOR_TEAM, MIN_SWEEPS_FOR_TEAM, SWEEP_BLOCK, helpers_for};
 use crate::body::{Body, BodyType};
 use crate::broadphase::{DynamicTree, ProxyType};
 use crate::math::{Aabb, Quat, Transform, Vec3};
@@ -13,6 +12,7 @@ use crate::parallel::{Claims, SharedSlice, helpers_lingering, run_team};
 use crate::profile::Stage;
 use crate::query::Ray;
 use crate::solver::SolverBody;
+use crate::team_policy::{MIN_BODIES_FOR_TEAM, MIN_SWEEPS_FOR_TEAM, SWEEP_BLOCK, helpers_for};
 use crate::terrain::Terrain;
 use crate::world::{World, tight_aabb};
 

@@ -4,13 +4,13 @@
 //! kinematic bodies touch kept awake (`kinematic_wake.rs`).
 
 use super::continuous::may_reach_static;
-use super::policy::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use crate::body::{BodyType, NONE};
 use crate::math::{Transform, Vec3};
 use crate::parallel::{Claims, SharedSlice, run_team};
 #[cfg(doc)]
 use crate::profile::Stage;
 use crate::solver::SpeedCaps;
+use crate::team_policy::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use crate::world::World;
 use crate::world::faults::FaultMark;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -15,7 +15,7 @@
 //! | [`Stage::Sleep`] | `sleep.rs` | islands put to sleep |
 //! | [`Stage::Split`] | `split.rs` | one island rebuilt |
 //!
-//! When a stage runs on the world's threads, and in what blocks, is `policy.rs`'s table.
+//! When a stage runs on the world's threads, and in what blocks, is `team_policy.rs`'s table.
 
 mod broadphase;
 mod contact_status;
@@ -26,7 +26,6 @@ mod islands;
 mod kinematic_wake;
 mod narrowphase;
 mod pairs;
-mod policy;
 mod sleep;
 mod sleep_timers;
 mod solve;

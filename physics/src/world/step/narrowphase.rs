@@ -4,9 +4,6 @@
 
 use super::contact_status::{BEGAN, ENDED, QUIET, SEPARATED, contact_status, status_bits};
 use super::flagged::FlaggedBlock;
-use super::policy::{
-    CONTACT_BLOCK, END_AHEAD, MIN_CONTACTS_FOR_TEAM, PREFETCH_AHEAD, REBUILD_AS_CONTACTS, helpers_for,
-};
 use crate::body::Body;
 use crate::math::Transform;
 use crate::narrowphase::{
@@ -18,9 +15,20 @@ use crate::parallel::{Claims, SharedSlice, run_team};
 #[cfg(doc)]
 use crate::profile::Stage;
 use crate::shape::Shape;
+use crate::team_policy::{CONTACT_BLOCK, MIN_CONTACTS_FOR_TEAM, REBUILD_AS_CONTACTS, helpers_for};
 use crate::terrain::Terrain;
 use crate::world::{StepSettings, World};
 use std::sync::Mutex;
+
+/// How many full contact updates ahead the narrowphase requests a contact's cache lines: one
+/// update takes longer than a load from memory, so two keep each contact's lines arriving
+/// before it is read.
+const PREFETCH_AHEAD: usize = 2;
+
+/// Separated contacts ahead for which the narrowphase's destroying pass, in contact order, asks
+/// the cache for the contact and its pair's lookup slot (twice this far) and its neighbours in
+/// its bodies' lists (this far).
+const END_AHEAD: usize = 4;
 
 /// The narrowphase stage's buffers, and the status bytes it leaves for the stages after it.
 #[derive(Clone, Debug, Default)]

@@ -1,15 +1,19 @@
 //! [`Stage::Pairs`]: new overlaps of moved proxies become contact pairs, in sorted pair order
 //! (and the terrain's pairs, `world/terrain.rs`).
 
-use super::policy::{CREATE_AHEAD, MIN_MOVED_FOR_TEAM, MIN_MOVED_TO_WAKE_TEAM, helpers_for};
 use crate::body::{Body, BodyType, NONE};
 use crate::graph;
 use crate::parallel::helpers_lingering;
 use crate::parallel::prefetch::prefetch_at;
 #[cfg(doc)]
 use crate::profile::Stage;
+use crate::team_policy::{MIN_MOVED_FOR_TEAM, MIN_MOVED_TO_WAKE_TEAM, helpers_for};
 use crate::world::World;
 use crate::world::joints::joints_blocking_collision;
+
+/// New pairs ahead for which contact creation asks the cache for the pair lookup, the slot and
+/// the bodies' list heads (and twice as far ahead, for the bodies).
+const CREATE_AHEAD: usize = 4;
 
 /// The pairs stage's buffers.
 #[derive(Clone, Debug, Default)]

@@ -4,7 +4,6 @@
 //! substeps run (`solver/`), and the impulses stored back. Finalising, the continuous stage and
 //! the sleep stage read the arrays this stage leaves.
 
-use super::policy::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use super::solver_parts::SolverParts;
 use super::touching::TouchingBlock;
 use crate::body::{Body, BodyType};
@@ -14,9 +13,10 @@ use crate::parallel::{Claims, SharedSlice, run_team};
 use crate::profile::Stage;
 use crate::solver::{
     BodyParts, ContactSoftness, ContactSolver, DirectSolver, FIXED_SLOT, Feedback, GroupInputs, JointSolver,
-    MIN_BATCHES_FOR_TEAM, Motion, Softness, SolverBody, SpeedCaps, SubstepSettings, TouchingContacts,
-    Velocity, gyroscopic_step, solve_substeps,
+    Motion, Softness, SolverBody, SpeedCaps, SubstepSettings, TouchingContacts, Velocity, gyroscopic_step,
+    solve_substeps,
 };
+use crate::team_policy::{BODY_BLOCK, MIN_BATCHES_FOR_TEAM, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use crate::world::{WaterContact, World};
 use std::sync::Mutex;
 

@@ -11,11 +11,11 @@
 //! are the same for any parts and any order within them, and on one thread there is one part,
 //! in body order, as there always was.
 
-use super::policy::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use crate::body::BodyType;
 use crate::math::Vec3;
 use crate::parallel::{Claims, SharedSlice, run_team};
 use crate::solver::{BodyParts, MAX_PARTS};
+use crate::team_policy::{BODY_BLOCK, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use crate::world::World;
 
 /// Bins of the histogram along the cut's axis that the parts are cut from.

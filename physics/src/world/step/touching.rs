@@ -5,11 +5,11 @@
 //! threads.
 
 use super::contact_status::{POINTS_SHIFT, TOUCHING, status_bits};
-use super::policy::{MIN_CONTACTS_FOR_LIST_TEAM, TOUCHING_BLOCK, helpers_for};
 use crate::bitset::BitSet;
 use crate::narrowphase::TERRAIN;
 use crate::parallel::{SharedSlice, run_team};
 use crate::solver::FIXED_SLOT;
+use crate::team_policy::{MIN_CONTACTS_FOR_LIST_TEAM, TOUCHING_BLOCK, helpers_for};
 use crate::world::World;
 use std::ops::Range;
 
