@@ -40,6 +40,8 @@ pub use joint::{
 };
 pub use math::{Aabb, Mat3, Quat, Transform, Vec3};
 pub use narrowphase::ContactId;
+#[cfg(feature = "test-support")]
+pub use parallel::chaos::{chaos_pauses, set_chaos};
 pub use profile::{Profile, Stage};
 pub use query::{QueryFilter, Ray, RayCastHit};
 pub use recording::{Input, RecordedInput, Recording, ReplayError, ReplayProgress, Replayer};

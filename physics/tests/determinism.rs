@@ -52,30 +52,6 @@ fn hash_sees_every_change() {
     assert_ne!(state_hash(&world), before);
 }
 
-/// The scenes the benchmark runs, at its sizes (`atoll-bench`), with its settings: dt 1/60, 4
-/// substeps (8 for the joint scenes), sleeping off.
-fn benchmark_scenes() -> Vec<(&'static str, Scene)> {
-    let mut scenes = vec![
-        ("pyramid", builtin::plane_pyramid(40)),
-        ("pyramid3d", builtin::pyramid_3d(20)),
-        ("pyramids", builtin::pyramid_field(14, 14, 10)),
-        ("rain", builtin::rain_boxes_balls(2000)),
-        ("terrain-rain", builtin::terrain_rain(1000)),
-        ("joint-grid", builtin::joint_grid(100)),
-        ("chain-bridge", builtin::chain_bridge(400)),
-        ("ragdoll-rain", builtin::ragdoll_rain(100)),
-        ("free-fall", builtin::free_fall(5000)),
-        ("tumbler", builtin::tumbler(2000)),
-    ];
-    for (name, scene) in &mut scenes {
-        scene.settings.dt = 1.0 / 60.0;
-        scene.settings.substeps =
-            if name.contains("joint") || name.contains("bridge") || name.contains("ragdoll") { 8 } else { 4 };
-        scene.settings.sleep_enabled = false;
-    }
-    scenes
-}
-
 /// The state hash after each of `steps` steps of `scene`, its world set up by `configure`,
 /// with the step's touch events in the order the world gives them.
 fn hashes_and_events_of(
@@ -108,7 +84,7 @@ fn thread_count_never_changes_the_result() {
     // and the solver's work is shared across the threads; every step's hash is compared, and
     // its touch events, which the narrowphase's blocks make, in order.
     let mut scenes: Vec<(&str, Scene)> = builtin::committed();
-    scenes.extend(benchmark_scenes());
+    scenes.extend(common::benchmark_scenes());
     let mut events = 0;
     let mut pinned = Pinned::new(PINNED_START);
     for (name, scene) in &scenes {
@@ -222,7 +198,7 @@ fn two_batches_on_eight_lanes_compute_what_one_on_four_computes() {
     // batches at a time (in AVX-512VL's 32 registers where it has those); each half of the
     // register must do exactly what four lanes do, so every step's hash is the same every way.
     let mut scenes: Vec<(&str, Scene)> = builtin::committed();
-    scenes.extend(benchmark_scenes());
+    scenes.extend(common::benchmark_scenes());
     for (name, scene) in &scenes {
         let steps = if scene.bodies.len() > 3000 { 12 } else { 40 };
         let hashes = |widest: SolverLanes| {
@@ -323,7 +299,7 @@ fn a_solve_of_contacts_on_a_team_runs_as_a_pipeline_of_its_parts() {
     // The 3D pyramid settling: contacts alone, on a team of two and of four, run as a pipeline
     // of as many parts (whose result the test above compares with one thread's); alone, or
     // with joints (the joint grid), colour by colour.
-    let scenes = benchmark_scenes();
+    let scenes = common::benchmark_scenes();
     let scene = |wanted: &str| &scenes.iter().find(|(name, _)| *name == wanted).expect("a benchmark scene").1;
     for (name, threads, parts) in
         [("pyramid3d", 1, 0), ("pyramid3d", 2, 2), ("pyramid3d", 4, 4), ("joint-grid", 2, 0)]

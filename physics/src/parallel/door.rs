@@ -15,6 +15,7 @@
 //! the third `unsafe` primitive of `parallel/`, beside `SharedSlice` and the prefetch hint;
 //! its measured reason is above.
 
+use super::chaos;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -127,9 +128,11 @@ pub(crate) fn run_gated(pool: &rayon::ThreadPool, members: usize, work: &(dyn Fn
     for index in 1..members {
         let (door, erased) = (Arc::clone(&door), ErasedWork(erased));
         pool.spawn(move || {
+            chaos::pause();
             if !door.enter() {
                 return;
             }
+            chaos::pause();
             // SAFETY: inside the door, the caller is still in `run_gated` (see above).
             let result = catch_unwind(AssertUnwindSafe(|| unsafe { erased.run(index) }));
             if let Err(payload) = result {
@@ -138,10 +141,12 @@ pub(crate) fn run_gated(pool: &rayon::ThreadPool, members: usize, work: &(dyn Fn
                     *first = Some(payload);
                 }
             }
+            chaos::pause();
             door.leave();
         });
     }
     let own = catch_unwind(AssertUnwindSafe(|| work(0)));
+    chaos::pause();
     drop(closing);
     let helpers = door.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
     match (own, helpers) {

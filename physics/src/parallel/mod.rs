@@ -4,6 +4,7 @@
 //! write their blocks of one array at once. Every block is computed the same way whoever
 //! claims it, so the result does not depend on the number of threads.
 
+pub(crate) mod chaos;
 pub(crate) mod door;
 pub(crate) mod prefetch;
 pub(crate) mod shared_slice;

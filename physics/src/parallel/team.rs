@@ -17,6 +17,7 @@ mod pipeline;
 
 pub(crate) use pipeline::{Pipeline, Unit};
 
+use super::chaos;
 use super::door::{SPINS_BEFORE_YIELD, TeamPoisoned, run_gated};
 use std::cell::Cell;
 use std::ops::Range;
@@ -175,6 +176,7 @@ impl<'a> Team<'a> {
         self.stage.set(stage);
         let target = self.target.get() + count;
         self.target.set(target);
+        chaos::pause();
         // A member that joined late finds the stage over: nothing to claim (claim words only
         // grow, so the next stage on the same words is unaffected). In the solve's hundreds of
         // stages this saves a late helper a claim per block, which the caller would wait for.
@@ -184,9 +186,11 @@ impl<'a> Team<'a> {
         let poison = PoisonOnUnwind(&state.poisoned);
         // Does block `j` unless another member claimed it: 1 if this member did it.
         let mut try_block = |j: usize| {
+            chaos::pause();
             let free = claims[j].fetch_max(stage, Ordering::Relaxed) < stage;
             if free {
                 work(block(j));
+                chaos::pause();
             }
             usize::from(free)
         };
@@ -217,7 +221,9 @@ impl<'a> Team<'a> {
         };
         // The release sequence of these additions carries every member's writes to whoever
         // sees the total.
+        chaos::pause();
         state.done.fetch_add(done, Ordering::AcqRel);
+        chaos::pause();
         let mut swept = false;
         let mut spins = 0;
         while state.done.load(Ordering::Acquire) < target {

@@ -3,6 +3,7 @@
 
 pub mod joint_graph;
 
+use atoll_physics::scene::builtin;
 use atoll_physics::{BodyDesc, BodyId, Scene, Shape, StepSettings, Vec3, World};
 use std::path::PathBuf;
 
@@ -54,4 +55,28 @@ pub fn energy(world: &World, bodies: &[BodyId]) -> f64 {
                 + m * 9.81 * b.center_of_mass.y as f64
         })
         .sum()
+}
+
+/// The scenes the benchmark runs, at its sizes (`atoll-bench`), with its settings: dt 1/60, 4
+/// substeps (8 for the joint scenes), sleeping off.
+pub fn benchmark_scenes() -> Vec<(&'static str, Scene)> {
+    let mut scenes = vec![
+        ("pyramid", builtin::plane_pyramid(40)),
+        ("pyramid3d", builtin::pyramid_3d(20)),
+        ("pyramids", builtin::pyramid_field(14, 14, 10)),
+        ("rain", builtin::rain_boxes_balls(2000)),
+        ("terrain-rain", builtin::terrain_rain(1000)),
+        ("joint-grid", builtin::joint_grid(100)),
+        ("chain-bridge", builtin::chain_bridge(400)),
+        ("ragdoll-rain", builtin::ragdoll_rain(100)),
+        ("free-fall", builtin::free_fall(5000)),
+        ("tumbler", builtin::tumbler(2000)),
+    ];
+    for (name, scene) in &mut scenes {
+        scene.settings.dt = 1.0 / 60.0;
+        scene.settings.substeps =
+            if name.contains("joint") || name.contains("bridge") || name.contains("ragdoll") { 8 } else { 4 };
+        scene.settings.sleep_enabled = false;
+    }
+    scenes
 }

@@ -21,6 +21,7 @@
 
 use super::{PoisonOnUnwind, Team};
 use crate::parallel::MOST_PARTS;
+use crate::parallel::chaos;
 use crate::parallel::door::{SPINS_BEFORE_YIELD, TeamPoisoned};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -101,6 +102,7 @@ impl Team<'_> {
             }
             // The claim moves from `unit` only once `done` has reached it (seen above, with
             // the writes of the units before), so one member runs each unit, after those.
+            chaos::pause();
             let claim = &progress[part].claimed;
             if claim.compare_exchange(unit, unit + 1, Ordering::Relaxed, Ordering::Relaxed).is_err() {
                 return false;
@@ -109,6 +111,7 @@ impl Team<'_> {
             work(part, (unit / 2) as usize, kind);
             // Carries the unit's writes to whoever sees the count.
             progress[part].done.store(unit + 1, Ordering::Release);
+            chaos::pause();
             true
         };
         let own = (self.index < parts).then_some(self.index);
