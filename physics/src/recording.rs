@@ -20,14 +20,23 @@ pub use replay::{ReplayError, ReplayProgress, Replayer};
 
 use crate::body::BodyId;
 use crate::scene::Scene;
+use crate::scene::fields::BoundedSeq;
 use crate::snapshot::state_hash;
 use crate::world::World;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// The recording format version this build writes and reads.
 pub const RECORDING_VERSION: u32 = 1;
 /// Largest recording file accepted, in bytes (a scene may take 64 MiB of it).
 pub const MAX_RECORDING_BYTES: u64 = 256 << 20;
+
+/// The most steps a recording may hold: 46 hours at 60 Hz, 80 MB of hashes. A file claiming
+/// more is refused while it is read, so its list of hashes (two bytes of text, eight of
+/// memory each) cannot take more memory than the file's size allows.
+pub const MAX_RECORDED_STEPS: usize = 10_000_000;
+
+/// The most inputs a recording may hold: hours of editing and dragging.
+pub const MAX_RECORDED_INPUTS: usize = 1_000_000;
 
 /// A recording: what a bug report attaches.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,10 +53,10 @@ pub struct Recording {
     /// The state hash of the world the scene built.
     pub start_hash: u64,
     /// The inputs, in the order they were made (steps never decrease).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "recorded_inputs")]
     pub inputs: Vec<RecordedInput>,
     /// The state hash after each step: `step_hashes[i]` after step `i + 1`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "step_hashes")]
     pub step_hashes: Vec<u64>,
     /// The state hash at the end, after the inputs made at the last step.
     pub end_hash: u64,
@@ -62,6 +71,16 @@ pub struct RecordedInput {
     pub step: u64,
     /// The call.
     pub input: Input,
+}
+
+/// A recording's inputs, at most [`MAX_RECORDED_INPUTS`].
+fn recorded_inputs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<RecordedInput>, D::Error> {
+    d.deserialize_seq(BoundedSeq::<RecordedInput>::new(MAX_RECORDED_INPUTS, "inputs"))
+}
+
+/// A recording's step hashes, at most [`MAX_RECORDED_STEPS`].
+fn step_hashes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+    d.deserialize_seq(BoundedSeq::<u64>::new(MAX_RECORDED_STEPS, "step hashes"))
 }
 
 impl Recording {

@@ -64,11 +64,11 @@ pub(super) fn optional_non_negative<'de, D: Deserializer<'de>>(d: D) -> Result<O
 }
 
 /// A check of one element read whole; the error says what is wrong with it.
-pub(super) type ElementCheck<T> = fn(&T) -> Result<(), String>;
+pub(crate) type ElementCheck<T> = fn(&T) -> Result<(), String>;
 
 /// A sequence visitor that refuses more than `limit` elements and never pre-allocates more
 /// than a small amount, whatever the input claims.
-pub(super) struct BoundedSeq<T> {
+pub(crate) struct BoundedSeq<T> {
     limit: usize,
     what: &'static str,
     /// A check of each element once it is read whole (its error names the element).
@@ -77,11 +77,11 @@ pub(super) struct BoundedSeq<T> {
 }
 
 impl<T> BoundedSeq<T> {
-    pub(super) fn new(limit: usize, what: &'static str) -> Self {
+    pub(crate) fn new(limit: usize, what: &'static str) -> Self {
         Self { limit, what, check: None, marker: PhantomData }
     }
 
-    pub(super) fn checked(self, check: ElementCheck<T>) -> Self {
+    pub(crate) fn checked(self, check: ElementCheck<T>) -> Self {
         Self { check: Some(check), ..self }
     }
 }

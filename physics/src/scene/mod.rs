@@ -5,7 +5,7 @@
 mod build;
 pub mod builtin;
 mod error;
-mod fields;
+pub(crate) mod fields;
 pub(crate) mod io;
 mod joint;
 mod terrain;

@@ -79,7 +79,10 @@ impl TerrainSettings {
         }
         for axis in 0..3 {
             let (lo, hi) = (self.min_chunk[axis], self.max_chunk[axis]);
-            if lo.abs() > MAX_CHUNK_COORD || hi.abs() > MAX_CHUNK_COORD {
+            // `unsigned_abs`: `i32::MIN` has no `abs` (a hostile file's bounds).
+            if lo.unsigned_abs() > MAX_CHUNK_COORD.unsigned_abs()
+                || hi.unsigned_abs() > MAX_CHUNK_COORD.unsigned_abs()
+            {
                 return Err(AtollError::invalid(
                     "terrain bounds",
                     format!("chunk coordinates must lie within ±{MAX_CHUNK_COORD}, got {lo}..{hi}"),
