@@ -102,7 +102,8 @@ fn deleting_a_door_removes_its_hinge_and_undo_brings_both_back() {
     let mut harness = harness("door.ron");
     harness.run_steps(2);
     // The built-in joint scenes open on a view of their own.
-    let view = atoll_physics::Scene::load(&atoll::cli::scenes_dir().join("door.ron")).unwrap().view.unwrap();
+    let view =
+        atoll_physics::Scene::load(&atoll::scenes::scenes_dir().join("door.ron")).unwrap().view.unwrap();
     assert_eq!(harness.state().state.camera.to_view(), view);
     let state = &harness.state().state;
     let door = state.world.body_ids().find(|id| state.body_name(*id) == "door 0").unwrap();
@@ -301,7 +302,7 @@ fn a_scene_with_joints_saves_and_loads_back_with_the_same_joints() {
     let saved = joints(&harness.state().state.world);
 
     // Open something else, then the saved file: the same joints, settings and bodies.
-    files::open(&mut harness.state_mut().state, &atoll::cli::scenes_dir().join("tower.ron"));
+    files::open(&mut harness.state_mut().state, &atoll::scenes::scenes_dir().join("tower.ron"));
     harness.run_steps(2);
     assert_eq!(harness.state().state.world.joint_count(), 0);
     files::open(&mut harness.state_mut().state, &path);

@@ -4,10 +4,10 @@
 
 mod common;
 
-use atoll::cli::scenes_dir;
 use atoll::editor::files;
 use atoll::editor::notices::NoticePlace;
 use atoll::editor::panels::islands::Column;
+use atoll::scenes::scenes_dir;
 use atoll_physics::{Scene, StepSettings};
 use common::harness;
 use egui_kittest::kittest::Queryable;

@@ -80,7 +80,7 @@ fn frame_bench_times_the_editor_on_a_live_scene() {
     let options = FrameBenchOptions {
         frames: 3,
         warmup: 1,
-        ..FrameBenchOptions::new(atoll::cli::scenes_dir().join("tower.ron"))
+        ..FrameBenchOptions::new(atoll::scenes::scenes_dir().join("tower.ron"))
     };
     let report = measure(&options).expect("the bench needs a GPU adapter, as every rendering test");
     assert_eq!((report.frames, report.bodies, report.min_awake), (3, 21, 20));

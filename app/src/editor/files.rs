@@ -9,9 +9,9 @@
 use super::native_dialog::{DialogOutcome, PendingDialog};
 use super::notices::NoticePlace;
 use super::path_choice::{PathPrompt, PathPurpose};
-use super::replay;
-use super::scenes;
+use super::playback;
 use super::state::EditorState;
+use crate::scenes;
 use atoll_physics::{BodyType, Scene, SceneBody, SceneShape, Vec3};
 use std::path::Path;
 
@@ -183,9 +183,9 @@ pub fn finish(state: &mut EditorState, purpose: PathPurpose, path: &Path) {
                 state.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
-        PathPurpose::OpenRecording => replay::open_recording(state, path),
+        PathPurpose::OpenRecording => playback::open_recording(state, path),
         PathPurpose::SaveRecording => {
-            if let Err(e) = replay::save_recording(state, path) {
+            if let Err(e) = playback::save_recording(state, path) {
                 state.notices.report(NoticePlace::ErrorWindow, e);
             }
         }

@@ -358,7 +358,8 @@ fn referenced_paths(code: &str, here: &[String], known: &BTreeSet<Vec<String>>) 
                 }
             }
             Token::Ident(word) if word == "mod" => {
-                if let (Some(Token::Ident(name)), Some(Token::Open)) = (tokens.get(i + 1), tokens.get(i + 2)) {
+                if let (Some(Token::Ident(name)), Some(Token::Open)) = (tokens.get(i + 1), tokens.get(i + 2))
+                {
                     inline.push((name.clone(), depth + 1));
                     depth += 1;
                     i += 3;
@@ -368,7 +369,8 @@ fn referenced_paths(code: &str, here: &[String], known: &BTreeSet<Vec<String>>) 
             Token::Ident(word) => {
                 let after_sep = i > 0 && tokens[i - 1] == Token::PathSep;
                 let starts_path = tokens.get(i + 1) == Some(&Token::PathSep) && !after_sep;
-                let scope: Vec<String> = here.iter().cloned().chain(inline.iter().map(|(n, _)| n.clone())).collect();
+                let scope: Vec<String> =
+                    here.iter().cloned().chain(inline.iter().map(|(n, _)| n.clone())).collect();
                 let mut child = here.to_vec();
                 child.push(word.clone());
                 // Only a path from the file's own scope can name a child module file.

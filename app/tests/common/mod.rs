@@ -1,7 +1,7 @@
 //! The editor harness the UI tests share.
 
-use atoll::cli::scenes_dir;
 use atoll::editor::{Editor, EditorState};
+use atoll::scenes::scenes_dir;
 use egui_kittest::Harness;
 use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
 

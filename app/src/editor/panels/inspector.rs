@@ -7,11 +7,12 @@
 //! undo step; dragging a field keeps extending that step until the button is released. A value
 //! the engine refuses (a negative size, NaN) is not applied: the field shows the reason.
 
+use super::widgets::{number_row, vec_text, vec3_row};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
 use atoll_physics::{BodyFaultKind, BodyId, BodyType, Quat, SceneBody, SceneShape, Vec3};
-use egui::{DragValue, Grid, RichText};
+use egui::{Grid, RichText};
 
 /// One property change, applied to each selected body.
 type Change = Box<dyn Fn(&mut SceneBody)>;
@@ -234,49 +235,6 @@ fn shape_rows(ui: &mut egui::Ui, shape: &SceneShape, push: &mut impl FnMut(&str,
     }
 }
 
-/// A labelled number field. Returns the response and the new value when it changed. The field
-/// takes any number, even an invalid one, so that the engine's refusal can say why.
-pub(super) fn number_row(
-    ui: &mut egui::Ui,
-    label: &str,
-    value: f32,
-    speed: f64,
-    suffix: &str,
-) -> Option<(egui::Response, f32)> {
-    let label_response = ui.label(label);
-    let mut v = value;
-    let r = ui
-        .add(DragValue::new(&mut v).speed(speed).suffix(suffix).max_decimals(4))
-        .labelled_by(label_response.id);
-    ui.end_row();
-    (r.changed() && v.to_bits() != value.to_bits()).then_some((r, v))
-}
-
-/// A labelled row of three number fields (named "`name` x" and so on for accessibility).
-/// Returns the response of the one that changed, if any, and the new vector.
-pub(super) fn vec3_row(
-    ui: &mut egui::Ui,
-    label: &str,
-    value: Vec3,
-    speed: f64,
-    name: &str,
-) -> (Option<egui::Response>, Vec3) {
-    ui.label(label);
-    let mut v = value;
-    let mut changed = None;
-    ui.horizontal(|ui| {
-        for (axis, component) in ["x", "y", "z"].into_iter().zip(v.as_mut()) {
-            let r = ui.add(DragValue::new(component).speed(speed).max_decimals(4).prefix(format!("{axis} ")));
-            let r = r.on_hover_text(format!("{name} {axis}"));
-            if r.changed() {
-                changed = Some(r);
-            }
-        }
-    });
-    ui.end_row();
-    (changed.filter(|_| v != value), v)
-}
-
 fn euler_degrees(q: Quat) -> Vec3 {
     let (x, y, z) = q.to_euler(glam::EulerRot::XYZ);
     // Adding zero turns -0.0 into 0.0, which the fields would show as "-0.0".
@@ -374,8 +332,4 @@ fn held_back(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
     {
         state.notices.report(NoticePlace::ErrorWindow, e);
     }
-}
-
-pub(super) fn vec_text(v: Vec3) -> String {
-    format!("{:8.3} {:8.3} {:8.3}", v.x, v.y, v.z)
 }

@@ -7,7 +7,7 @@
 //! in place so a joint edited while the simulation runs keeps its warm start. A refused value
 //! (a lower limit above the upper, a negative hertz) is not applied: the panel says why.
 
-use super::inspector::{number_row, vec_text, vec3_row};
+use super::widgets::{number_row, vec_text, vec3_row};
 use crate::editor::edit::JointRecord;
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;

@@ -17,14 +17,15 @@ pub mod terrain;
 pub mod timeline;
 pub mod timing;
 pub mod why_awake;
+pub mod widgets;
 
 use super::files::{self, CloseAnswer};
 use super::notices::NoticePlace;
 use super::path_choice::{PathPrompt, PathPurpose};
-use super::scenes;
 use super::shortcuts::{self, Command};
 use super::state::EditorState;
 use crate::render::ColourMode;
+use crate::scenes;
 use egui::{Button, CollapsingHeader, DragValue, Key, RichText};
 
 /// Step rates offered by the rate menu, in steps per simulated second.
@@ -253,7 +254,7 @@ fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
 }
 
 fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
-    let files = scenes::list(&crate::cli::scenes_dir());
+    let files = scenes::list(&scenes::scenes_dir());
     if files.is_empty() {
         ui.label("no scenes/ folder found");
     }
