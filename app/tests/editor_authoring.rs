@@ -5,8 +5,8 @@
 
 mod common;
 
-use atoll::editor::Editor;
 use atoll::editor::autosave::Autosave;
+use atoll::editor::{Editor, ToolKind};
 use atoll_physics::{BodyId, Scene, SceneShape};
 use common::{click, harness, on_screen};
 use egui::accesskit::Role;
@@ -113,7 +113,7 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     // Move the last one with the gizmo's x arrow (the spawn tool off, so the click selects).
     harness.key_press(Key::B);
     harness.run_steps(1);
-    assert!(!harness.state().state.spawn_tool.active);
+    assert!(!harness.state().tools.is_active(ToolKind::Spawn));
     let moved = bodies[2];
     assert_eq!(harness.state().state.selected(), Some(moved), "the last spawned body is selected");
     let start = harness.state().state.world.transform(moved).unwrap().position;

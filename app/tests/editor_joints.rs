@@ -5,7 +5,7 @@
 
 mod common;
 
-use atoll::editor::Editor;
+use atoll::editor::{Editor, ToolKind};
 use atoll::render::joint_lines::JointState;
 use atoll_physics::{JointId, JointKind, Limits};
 use common::{click, harness, on_screen, pixels_near};
@@ -212,7 +212,7 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
     let (left, right) = (ids[0], ids[1]);
     harness.key_press(Key::J);
     harness.run_steps(1);
-    assert!(harness.state().state.joint_tool.active);
+    assert!(harness.state().tools.is_active(ToolKind::Joint));
     harness.get_by_label("revolute").click();
     harness.run_steps(1);
 
@@ -223,7 +223,7 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
     let sky = egui::pos2(left_at.x, harness.state().viewport().rect().min.y + 5.0);
     // Left box to the world.
     click(&mut harness, left_at);
-    assert_eq!(harness.state().state.joint_tool.pending.map(|p| p.body), Some(left));
+    assert_eq!(harness.state().tools.joint.pending.map(|p| p.body), Some(left));
     // While picking, the pending anchor and a line to the pointer are drawn.
     harness.hover_at(sky);
     harness.run_steps(1);
@@ -272,7 +272,7 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
     // Esc leaves the tool.
     harness.key_press(Key::Escape);
     harness.run_steps(1);
-    assert!(!harness.state().state.joint_tool.active);
+    assert!(!harness.state().tools.is_active(ToolKind::Joint));
 }
 
 #[test]

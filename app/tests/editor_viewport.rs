@@ -3,7 +3,7 @@
 
 mod common;
 
-use atoll::editor::Editor;
+use atoll::editor::{Editor, ToolKind};
 use atoll_physics::BodyType;
 use common::{click, harness};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
@@ -107,15 +107,21 @@ fn dragging_the_add_brush_raises_the_terrain_under_the_pointer() {
     harness.get_by_label("Terrain").click();
     // Let the panel open and settle its layout before clicking inside it.
     harness.run_steps(4);
+    // The joint tool on first: choosing a brush switches it off (it used to stay on).
+    harness.key_press(Key::J);
+    harness.run_steps(1);
+    assert!(harness.state().tools.is_active(ToolKind::Joint));
     harness.get_by_label("add").click();
     harness.run_steps(1);
-    assert_eq!(harness.state().state.terrain_tool.mode, Some(BrushMode::Add));
+    assert!(harness.state().tools.is_active(ToolKind::Terrain));
+    assert!(!harness.state().tools.is_active(ToolKind::Joint));
+    assert_eq!(harness.state().tools.terrain.mode, BrushMode::Add);
 
     let rect = harness.state().viewport().rect();
     let start = rect.center();
     harness.hover_at(start);
     harness.run_steps(2);
-    let hit = harness.state().state.terrain_tool.hover.expect("the view centre shows terrain");
+    let hit = harness.state().tools.terrain.hover.expect("the view centre shows terrain");
     assert!(harness.state().state.view.brush.is_some(), "the brush follows the pointer");
     let stamp = harness.state().state.world.terrain_stamp();
     let before = solid_around(&harness.state().state.world, hit.point, 2.0);
@@ -140,7 +146,7 @@ fn dragging_the_add_brush_raises_the_terrain_under_the_pointer() {
     let state = &harness.state().state;
     assert_ne!(state.world.terrain_stamp(), stamp, "the stroke edited the terrain");
     assert!(solid_around(&state.world, hit.point, 2.0) > before, "the ground under the press rose");
-    assert!(state.terrain_tool.last_dab_stats.is_some_and(|d| d.voxels > 0));
+    assert!(harness.state().tools.terrain.last_dab_stats.is_some_and(|d| d.voxels > 0));
     assert_eq!(state.camera.yaw, camera.yaw, "painting does not orbit");
     assert!(state.dirty);
     assert!(state.terrain_rebuild.chunks > 0, "the viewport re-meshed the touched chunks");

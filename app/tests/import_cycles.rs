@@ -22,8 +22,5 @@ fn the_app_has_no_import_cycles() {
             format!("{} modules: {}\n  for example {}", c.len(), c.join(", "), witness.join(" -> "))
         })
         .collect();
-    // Reporting only, for now: the cycles named here are being taken apart.
-    if !report.is_empty() {
-        eprintln!("import cycles in app/src:\n{}", report.join("\n"));
-    }
+    assert!(report.is_empty(), "import cycles in app/src:\n{}", report.join("\n"));
 }

@@ -4,7 +4,6 @@
 use super::clipboard::Clipboard;
 use super::edit::{BodyRecord, Edit, JointRecord, bodies_text};
 use super::notices::NoticePlace;
-use super::spawn::surface_under;
 use super::state::EditorState;
 use super::undo::MergeKey;
 use atoll_physics::{BodyId, JointId, SceneBody, Vec3};
@@ -13,9 +12,6 @@ use atoll_physics::{BodyId, JointId, SceneBody, Vec3};
 pub fn joints_text(n: usize) -> String {
     if n == 1 { "1 joint".to_string() } else { format!("{n} joints") }
 }
-
-/// Most bodies one shift-drag row places.
-const MAX_ROW: usize = 200;
 
 impl EditorState {
     /// Applies `edit` to the world and records it for undo under `label` (merged into the
@@ -87,12 +83,12 @@ impl EditorState {
     /// Hands a terrain change to the viewport, which redraws the chunks it touched.
     fn note_terrain_redraw(&mut self, change: Option<(u64, u64, Vec<atoll_physics::terrain::ChunkCoord>)>) {
         if let Some(change) = change {
-            self.terrain_tool.pending.push(change);
+            self.terrain_edits.push(change);
         }
     }
 
     /// Records a terrain stroke the brush has already applied, as one undo step.
-    pub fn record_stroke(&mut self, stroke: super::terrain_tool::Stroke) {
+    pub fn record_stroke(&mut self, stroke: super::tools::terrain::Stroke) {
         let mut added = Vec::new();
         for id in stroke.detached {
             if let Ok(record) = BodyRecord::capture(&self.world, &mut self.entities, id) {
@@ -285,36 +281,6 @@ impl EditorState {
         }
         let label = format!("keep the simulated state of {}", bodies_text(pairs.len()));
         self.commit(&label, Edit::Change(pairs), None)
-    }
-
-    /// Spawns the palette's body on the surface the view ray `origin + t dir` meets first
-    /// (bodies, terrain, or the ground plane). Returns false when the ray meets nothing.
-    pub fn spawn_on_ray(&mut self, origin: Vec3, dir: Vec3) -> Result<bool, String> {
-        let Some((point, normal)) = surface_under(&self.world, origin, dir) else { return Ok(false) };
-        let body = self.spawn_tool.body_at(point, normal)?;
-        let label = format!("spawn {}", self.spawn_tool.shape.label());
-        self.add_bodies(&label, vec![body])?;
-        Ok(true)
-    }
-
-    /// Spawns a row of the palette's bodies from where the ray `from` meets the scene to where
-    /// `to` does, spaced by their size (one undo step). Returns how many it placed.
-    pub fn spawn_row(&mut self, from: (Vec3, Vec3), to: (Vec3, Vec3)) -> Result<usize, String> {
-        let (Some((a, normal)), Some((b, _))) =
-            (surface_under(&self.world, from.0, from.1), surface_under(&self.world, to.0, to.1))
-        else {
-            return Ok(0);
-        };
-        let spacing = self.spawn_tool.row_spacing();
-        let count = ((b - a).length() / spacing).floor() as usize + 1;
-        let step = (b - a).normalize_or_zero() * spacing;
-        let bodies = (0..count.min(MAX_ROW))
-            .map(|i| self.spawn_tool.body_at(a + step * i as f32, normal))
-            .collect::<Result<Vec<_>, _>>()?;
-        let label = format!("spawn a row of {}", bodies.len());
-        let placed = bodies.len();
-        self.add_bodies(&label, bodies)?;
-        Ok(placed)
     }
 
     /// Selects every body of the primary selection's island.
@@ -544,6 +510,7 @@ mod tests {
 #[cfg(test)]
 mod terrain_tests {
     use super::*;
+    use crate::editor::tools::terrain::TerrainTool;
     use atoll_physics::Scene;
     use atoll_physics::scene::builtin::terrain_hills;
     use atoll_physics::terrain::BrushMode;
@@ -556,24 +523,25 @@ mod terrain_tests {
     fn a_brush_stroke_is_one_undo_step() {
         let mut state = EditorState::from_scene(&terrain_hills(), None).unwrap();
         let original = terrain_of(&state);
-        state.terrain_tool.mode = Some(BrushMode::Add);
+        let mut tool = TerrainTool::default();
+        tool.mode = BrushMode::Add;
         for x in [-6.0, -4.0, -2.0] {
-            state.terrain_tool.aim(&state.world, Vec3::new(x, 50.0, -6.0), Vec3::NEG_Y);
-            assert!(state.terrain_tool.stroke(&mut state.world).unwrap() > 0);
+            tool.aim(&state.world, Vec3::new(x, 50.0, -6.0), Vec3::NEG_Y);
+            assert!(tool.stroke(&mut state.world).unwrap() > 0);
         }
-        let stroke = state.terrain_tool.end_stroke().expect("a stroke was made");
+        let stroke = tool.end_stroke().expect("a stroke was made");
         assert!(stroke.dabs > 2 && !stroke.voxels.is_empty());
         state.record_stroke(stroke);
         let stroked = terrain_of(&state);
         assert_ne!(stroked, original);
         assert_eq!(state.undo.undo_len(), 1);
         let stamp = state.world.terrain_stamp();
-        state.terrain_tool.pending.clear();
+        state.terrain_edits.clear();
 
         assert!(state.undo().unwrap().starts_with("terrain stroke"));
         assert_eq!(terrain_of(&state), original, "undo restores every voxel");
         assert_ne!(state.world.terrain_stamp(), stamp, "the terrain is marked changed");
-        assert_eq!(state.terrain_tool.pending.len(), 1, "the viewport is told to redraw");
+        assert_eq!(state.terrain_edits.len(), 1, "the viewport is told to redraw");
         state.redo();
         assert_eq!(terrain_of(&state), stroked, "redo makes the stroke again");
     }

@@ -14,7 +14,6 @@ pub mod files;
 pub mod gizmo;
 pub mod grab;
 pub mod history;
-pub mod joint_tool;
 pub mod joint_trace;
 pub mod native_dialog;
 pub mod notices;
@@ -24,14 +23,14 @@ pub mod playback;
 pub mod replay;
 pub mod selection;
 pub mod shortcuts;
-pub mod spawn;
 pub mod state;
-pub mod terrain_tool;
 pub mod timeline;
+pub mod tools;
 pub mod undo;
 pub mod viewport;
 
 pub use state::EditorState;
+pub use tools::{ToolKind, Tools};
 pub use viewport::Viewport;
 
 use std::path::Path;
@@ -41,6 +40,9 @@ use std::time::Instant;
 pub struct Editor {
     /// The state tests and panels read and change.
     pub state: EditorState,
+    /// The viewport's tools and which one is active. Beside the state, not in it: a tool works
+    /// on the whole state (see `tools/mod.rs`).
+    pub tools: Tools,
     /// Filters and sort orders of the panels.
     pub panels: panels::PanelState,
     viewport: Viewport,
@@ -52,6 +54,7 @@ impl Editor {
     pub fn new(state: EditorState, render_state: egui_wgpu::RenderState) -> Editor {
         Editor {
             state,
+            tools: Tools::default(),
             panels: panels::PanelState::default(),
             viewport: Viewport::new(render_state),
             title_shown: String::new(),
@@ -63,13 +66,15 @@ impl Editor {
         let frame_start = Instant::now();
         let ctx = ui.ctx().clone();
         self.handle_close_request(&ctx);
-        shortcuts::handle(&ctx, &mut self.state, &mut self.panels.help_open);
+        self.tools.follow_scene(&self.state);
+        shortcuts::handle(&ctx, &mut self.state, &mut self.tools, &mut self.panels.help_open);
         let frame_seconds = ctx.input(|i| i.stable_dt) as f64;
         self.state.advance(frame_seconds);
         // Set again by the Contacts panel while a row is under the pointer.
         self.state.view.marker = None;
 
-        egui::Panel::top("controls").show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.panels));
+        egui::Panel::top("controls")
+            .show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.tools, &mut self.panels));
         egui::Panel::bottom("status").show(ui, |ui| panels::status_bar(ui, &self.state));
         egui::Panel::bottom("timeline").show(ui, |ui| panels::timeline::show(ui, &mut self.state));
         egui::Panel::left("scene").resizable(true).default_size(190.0).show_collapsible(
@@ -77,10 +82,10 @@ impl Editor {
             &mut self.panels.left_open,
             |ui| {
                 egui::CollapsingHeader::new("Spawn").default_open(true).show(ui, |ui| {
-                    panels::spawn::show(ui, &mut self.state, &mut self.panels.generator);
+                    panels::spawn::show(ui, &mut self.state, &mut self.tools, &mut self.panels.generator);
                 });
                 egui::CollapsingHeader::new("Joints tool").default_open(true).show(ui, |ui| {
-                    panels::joint_tool::show(ui, &mut self.state);
+                    self.tools.palette(ToolKind::Joint, ui, &mut self.state);
                 });
                 ui.heading("Scene");
                 panels::scene_tree::show(
@@ -97,12 +102,12 @@ impl Editor {
             ui,
             &mut right_open,
             |ui| {
-                panels::side_panels(ui, &mut self.state, &mut self.panels);
+                panels::side_panels(ui, &mut self.state, &mut self.tools, &mut self.panels);
             },
         );
         self.panels.right_open = right_open;
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
-            self.viewport.show(ui, &mut self.state);
+            self.viewport.show(ui, &mut self.state, &mut self.tools);
         });
         panels::error_window(&ctx, &mut self.state);
         files::poll_dialog(&mut self.state);

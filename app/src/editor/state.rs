@@ -13,13 +13,10 @@ use super::entities::{Entities, EntityMeta};
 use super::file_session::FileSession;
 use super::grab::{Grab, GrabSettings};
 use super::history::History;
-use super::joint_tool::JointTool;
 use super::joint_trace::JointTrace;
 use super::notices::{NoticePlace, Notices};
 use super::replay::ReplayRun;
 use super::selection::Selection;
-use super::spawn::SpawnTool;
-use super::terrain_tool::TerrainTool;
 use super::timeline::Timeline;
 use super::undo::{MergeKey, UndoStack};
 use crate::render::joint_lines::joint_near;
@@ -80,16 +77,12 @@ pub struct EditorState {
     pub undo: UndoStack,
     /// Bodies copied with Ctrl+C, as they were then, with the joints among them.
     pub clipboard: Clipboard,
-    /// The spawn tool.
-    pub spawn_tool: SpawnTool,
     /// The last steps' timings and broadphase figures.
     pub history: History,
     /// The recorded steps the timeline moves along (see `timeline.rs`).
     pub timeline: Timeline,
     /// The selected joint's coordinate and force over the last steps.
     pub joint_trace: JointTrace,
-    /// The Joint tool.
-    pub joint_tool: JointTool,
     /// The body being pulled towards the pointer while playing, if any.
     pub grab: Option<Grab>,
     /// How strongly a grabbed body follows the pointer.
@@ -110,8 +103,11 @@ pub struct EditorState {
     pub time_scale: f64,
     /// A box the viewport should frame on its next frame (it knows the aspect ratio).
     pub frame_target: Option<Aabb>,
-    /// The terrain paint tool.
-    pub terrain_tool: TerrainTool,
+    /// Terrain edits the renderer has not drawn yet: terrain stamp before, after, chunks
+    /// touched (from the brush, undo and redo).
+    pub terrain_edits: Vec<(u64, u64, Vec<atoll_physics::terrain::ChunkCoord>)>,
+    /// Counts the scenes this state has held (see [`EditorState::scene_serial`]).
+    scene_serial: u64,
     /// What the viewport's last terrain rebuild did (chunks meshed, time, triangles drawn).
     pub terrain_rebuild: TerrainRebuild,
     /// Simulated seconds owed to the world while playing.
@@ -169,10 +165,8 @@ impl EditorState {
             entities,
             undo: UndoStack::default(),
             clipboard: Clipboard::default(),
-            spawn_tool: SpawnTool::default(),
             history: History::default(),
             joint_trace: JointTrace::default(),
-            joint_tool: JointTool::default(),
             grab: None,
             grab_settings: GrabSettings::default(),
             view,
@@ -182,7 +176,8 @@ impl EditorState {
             step_n: 10,
             time_scale: 1.0,
             frame_target: None,
-            terrain_tool: TerrainTool::default(),
+            terrain_edits: Vec::new(),
+            scene_serial: 0,
             terrain_rebuild: TerrainRebuild::default(),
             pending_seconds: 0.0,
             replay: None,
@@ -192,16 +187,14 @@ impl EditorState {
 
     /// Swaps in a freshly loaded state, keeping what belongs to the session rather than to the
     /// scene: the view direction, the view options, the file session (but for the scene's
-    /// path, which comes with the new scene), the edit count and the step count.
+    /// path, which comes with the new scene), the edit count and the step count. (The tools,
+    /// held outside the state, keep their settings too; see `tools/mod.rs`.)
     pub fn replace_with(&mut self, state: EditorState) {
         let camera = self.camera;
         let view = ViewOptions { selected: Vec::new(), highlighted: Vec::new(), ..self.view.clone() };
         let mut session = std::mem::take(&mut self.session);
         let (step_n, time_scale, edit_count) = (self.step_n, self.time_scale, self.edit_count);
-        // The brush settings stay; the stroke and the edits not yet drawn belong to the old world.
-        let tool = self.terrain_tool.same_brush();
-        let spawn_tool = self.spawn_tool.clone();
-        let joint_type = self.joint_tool.joint_type;
+        let scene_serial = self.scene_serial + 1;
         let clipboard = std::mem::take(&mut self.clipboard);
         let grab_settings = self.grab_settings;
         let threads = self.world.thread_count();
@@ -211,9 +204,6 @@ impl EditorState {
             let _ = self.world.set_thread_count(threads);
         }
         self.grab_settings = grab_settings;
-        self.terrain_tool = tool;
-        self.spawn_tool = spawn_tool;
-        self.joint_tool.joint_type = joint_type;
         self.clipboard = clipboard;
         session.scene_path = self.session.scene_path.take();
         self.session = session;
@@ -227,6 +217,13 @@ impl EditorState {
         self.time_scale = time_scale;
         // Carried over so that autosave, which watches the count, sees no edit in a new scene.
         self.edit_count = edit_count;
+        self.scene_serial = scene_serial;
+    }
+
+    /// Which scene this is: it changes whenever [`replace_with`](Self::replace_with) swaps in
+    /// another, so the tools (held outside the state) can drop what named the old world.
+    pub fn scene_serial(&self) -> u64 {
+        self.scene_serial
     }
 
     /// The display name of a body: its name from the scene file, or its index.

@@ -8,7 +8,6 @@ pub mod contacts;
 pub mod inspector;
 pub mod islands;
 pub mod joint_inspector;
-pub mod joint_tool;
 pub mod scene_tree;
 pub mod settings;
 pub mod sleep;
@@ -24,6 +23,7 @@ use super::notices::NoticePlace;
 use super::path_choice::{PathPrompt, PathPurpose};
 use super::shortcuts::{self, Command};
 use super::state::EditorState;
+use super::tools::Tools;
 use crate::render::ColourMode;
 use crate::scenes;
 use egui::{Button, CollapsingHeader, DragValue, Key, RichText};
@@ -69,10 +69,10 @@ impl Default for PanelState {
 }
 
 /// The menu and control bar.
-pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, panels: &mut PanelState) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| file_menu(ui, state));
-        ui.menu_button("Edit", |ui| edit_menu(ui, state, panels));
+        ui.menu_button("Edit", |ui| edit_menu(ui, state, tools, panels));
         ui.menu_button("View", |ui| view_menu(ui, state, panels));
         ui.menu_button("Help", |ui| {
             if ui
@@ -187,7 +187,7 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     });
 }
 
-fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, panels: &mut PanelState) {
     let ctx = ui.ctx().clone();
     let undo = state.undo.undo_label().map_or("Undo".to_string(), |l| format!("Undo {l}"));
     let redo = state.undo.redo_label().map_or("Redo".to_string(), |l| format!("Redo {l}"));
@@ -208,7 +208,7 @@ fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
         }
         let button = Button::new(label).shortcut_text(shortcuts::text(&ctx, command));
         if ui.add_enabled(enabled, button).clicked() {
-            shortcuts::run(state, command, &mut panels.help_open);
+            shortcuts::run(state, tools, command, &mut panels.help_open);
             ui.close();
         }
     }
@@ -269,7 +269,7 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
 }
 
 /// The right-hand panels, each collapsible.
-pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, panels: &mut PanelState) {
     egui::ScrollArea::vertical().id_salt("side panels").show(ui, |ui| {
         CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector::show(ui, state));
         CollapsingHeader::new("Timing")
@@ -279,7 +279,7 @@ pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut Pane
         CollapsingHeader::new("Contacts").show(ui, |ui| contacts::show(ui, state));
         CollapsingHeader::new("Islands").show(ui, |ui| islands::show(ui, state, &mut panels.island_sort));
         CollapsingHeader::new("Sleep").show(ui, |ui| sleep::show(ui, state));
-        CollapsingHeader::new("Terrain").show(ui, |ui| terrain::show(ui, state));
+        CollapsingHeader::new("Terrain").show(ui, |ui| terrain::show(ui, state, tools));
         CollapsingHeader::new("Settings").show(ui, |ui| settings::show(ui, state));
     });
 }

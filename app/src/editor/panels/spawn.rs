@@ -2,42 +2,22 @@
 //! shift-drag a row) and the group generator (stacks, pyramids and walls of boxes).
 
 use crate::editor::notices::NoticePlace;
-use crate::editor::spawn::{SpawnShape, surface_under};
 use crate::editor::state::EditorState;
+use crate::editor::tools::spawn::surface_under;
+use crate::editor::tools::{ToolKind, Tools};
 use atoll_physics::{BodyType, SceneBody, SceneShape, Vec3};
 use egui::DragValue;
 
-/// Draws the spawn palette.
-pub fn show(ui: &mut egui::Ui, state: &mut EditorState, generator: &mut Option<Generator>) {
-    let tool = &mut state.spawn_tool;
-    let was_active = tool.active;
-    ui.horizontal(|ui| {
-        ui.toggle_value(&mut tool.active, "Spawn tool")
-            .on_hover_text("Click in the viewport to place a body on the surface under the pointer; shift-drag places a row (B)");
-        if ui.button("Group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
-            generator.get_or_insert_with(Generator::default);
-        }
-    });
-    ui.horizontal_wrapped(|ui| {
-        for shape in SpawnShape::ALL {
-            ui.selectable_value(&mut tool.shape, shape, shape.label());
-        }
-    });
-    ui.horizontal(|ui| {
-        for (body_type, label) in
-            [(BodyType::Dynamic, "dynamic"), (BodyType::Kinematic, "kinematic"), (BodyType::Static, "static")]
-        {
-            ui.selectable_value(&mut tool.body_type, body_type, label);
-        }
-    });
-    ui.horizontal(|ui| {
-        ui.label("size");
-        ui.add(DragValue::new(&mut tool.size).range(0.02..=20.0).speed(0.01).suffix(" m"))
-            .on_hover_text("Radius of a sphere, half the edge of a box");
-    });
-    if tool.active && !was_active {
-        state.terrain_tool.mode = None;
-        state.joint_tool.set_active(false);
+/// Draws the spawn palette and the button that opens the group generator.
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut EditorState,
+    tools: &mut Tools,
+    generator: &mut Option<Generator>,
+) {
+    tools.palette(ToolKind::Spawn, ui, state);
+    if ui.button("Group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
+        generator.get_or_insert_with(Generator::default);
     }
 }
 

@@ -3,19 +3,19 @@
 //! overlays of the chunk under the pointer.
 
 use crate::editor::state::EditorState;
-use crate::editor::terrain_tool::{MODES, SOLID_MATERIALS};
-use atoll_physics::terrain::{BrushMode, MAX_BRUSH_VOXELS};
-use egui::{Grid, Slider};
+use crate::editor::tools::terrain::TerrainTool;
+use crate::editor::tools::{ToolKind, Tools};
+use egui::Grid;
 
 /// Draws the brush controls, the figures and the overlay toggles.
-pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools) {
     if !state.world.has_terrain() {
         ui.weak("This scene has no terrain (open scenes/terrain.ron for one).");
         return;
     }
-    brush(ui, state);
+    tools.palette(ToolKind::Terrain, ui, state);
     ui.separator();
-    figures(ui, state);
+    figures(ui, state, &tools.terrain);
     ui.separator();
     let overlays = &mut state.view.terrain_overlays;
     ui.label("Overlays of the chunk under the pointer:");
@@ -26,34 +26,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         .on_hover_text("The boxes of the chunk's loose kD tree, root hot, deeper levels cooler.");
 }
 
-fn brush(ui: &mut egui::Ui, state: &mut EditorState) {
-    let tool = &mut state.terrain_tool;
-    ui.horizontal_wrapped(|ui| {
-        ui.label("Brush:");
-        ui.selectable_value(&mut tool.mode, None, "off");
-        for (mode, label) in MODES {
-            ui.selectable_value(&mut tool.mode, Some(mode), label);
-        }
-    });
-    let max_radius = MAX_BRUSH_VOXELS * state.world.terrain().voxel_size();
-    ui.add(Slider::new(&mut tool.radius, 0.25..=max_radius.min(16.0)).text("radius m"));
-    ui.add(Slider::new(&mut tool.strength, 0.05..=1.0).text("strength"));
-    if matches!(tool.mode, Some(BrushMode::Add | BrushMode::Paint)) {
-        egui::ComboBox::from_label("material").selected_text(format!("{:?}", tool.material)).show_ui(
-            ui,
-            |ui| {
-                for material in SOLID_MATERIALS {
-                    ui.selectable_value(&mut tool.material, material, format!("{material:?}"));
-                }
-            },
-        );
-    }
-    if tool.mode.is_some() {
-        ui.weak("Left drag paints on the terrain; Alt + left drag orbits.");
-    }
-}
-
-fn figures(ui: &mut egui::Ui, state: &EditorState) {
+fn figures(ui: &mut egui::Ui, state: &EditorState, brush: &TerrainTool) {
     let terrain = state.world.terrain();
     let stats = terrain.stats();
     let cache = stats.cache;
@@ -90,10 +63,10 @@ fn figures(ui: &mut egui::Ui, state: &EditorState) {
         let drawn = state.terrain_rebuild;
         row("drawn", format!("{} triangles", drawn.triangles));
         row("last redraw", format!("{} chunks in {:.2} ms", drawn.chunks, drawn.ms));
-        if let Some(dab) = state.terrain_tool.last_dab_stats {
+        if let Some(dab) = brush.last_dab_stats {
             row("last dab", format!("{} voxels, {} chunks, {:.2} ms", dab.voxels, dab.chunks, dab.ms));
         }
-        if let Some(hit) = state.terrain_tool.hover {
+        if let Some(hit) = brush.hover {
             let c = hit.chunk;
             row("under the pointer", format!("chunk ({}, {}, {}), {:?}", c.x, c.y, c.z, hit.material));
         }
