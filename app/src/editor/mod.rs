@@ -7,6 +7,8 @@ pub mod autosave;
 pub mod body_history;
 pub mod clipboard;
 pub mod commands;
+pub mod diagnostics;
+pub mod document;
 pub mod edit;
 pub mod entities;
 pub mod file_session;
@@ -23,10 +25,12 @@ pub mod playback;
 pub mod replay;
 pub mod selection;
 pub mod shortcuts;
+pub mod simulation;
 pub mod state;
 pub mod timeline;
 pub mod tools;
 pub mod undo;
+pub mod view;
 pub mod viewport;
 
 pub use state::EditorState;
@@ -71,7 +75,7 @@ impl Editor {
         let frame_seconds = ctx.input(|i| i.stable_dt) as f64;
         self.state.advance(frame_seconds);
         // Set again by the Contacts panel while a row is under the pointer.
-        self.state.view.marker = None;
+        self.state.view.options.marker = None;
 
         egui::Panel::top("controls")
             .show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.tools, &mut self.panels));
@@ -120,17 +124,17 @@ impl Editor {
         // A gesture (a dragged field or gizmo handle, a typed value) ends when no button is held
         // and no field has the keyboard: the next edit starts a new undo step.
         if !ctx.input(|i| i.pointer.any_down()) && !ctx.egui_wants_keyboard_input() {
-            self.state.undo.seal();
+            self.state.doc.undo.seal();
         }
         self.update_title(&ctx);
 
-        if self.state.playing {
+        if self.state.sim.playing {
             ctx.request_repaint();
-        } else if self.state.session.pending_dialog.is_some() {
+        } else if self.state.doc.session.pending_dialog.is_some() {
             // Nothing else wakes the UI when the dialog thread answers.
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
-        self.state.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
+        self.state.diag.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
     }
 
     /// The 3D view: its screen rectangle and the CPU cost of its last render.
@@ -159,12 +163,18 @@ impl Editor {
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
-        let file =
-            self.state.session.scene_path.as_deref().and_then(Path::file_name).map(|f| f.to_string_lossy());
-        let star = if self.state.dirty { " *" } else { "" };
+        let file = self
+            .state
+            .doc
+            .session
+            .scene_path
+            .as_deref()
+            .and_then(Path::file_name)
+            .map(|f| f.to_string_lossy());
+        let star = if self.state.doc.dirty { " *" } else { "" };
         let title = match file {
-            Some(file) => format!("Atoll — {} ({file}){star}", self.state.scene_name),
-            None => format!("Atoll — {}{star}", self.state.scene_name),
+            Some(file) => format!("Atoll — {} ({file}){star}", self.state.doc.scene_name),
+            None => format!("Atoll — {}{star}", self.state.doc.scene_name),
         };
         if title != self.title_shown {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -192,7 +202,7 @@ impl eframe::App for EditorApp {
 pub fn run_window(scene: &Path) -> Result<(), String> {
     let mut state = EditorState::open(scene)?;
     if let Some(dir) = autosave::Autosave::default_dir() {
-        state.session.autosave = autosave::Autosave::in_dir(dir);
+        state.doc.session.autosave = autosave::Autosave::in_dir(dir);
     }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Wgpu,

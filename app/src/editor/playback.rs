@@ -20,7 +20,7 @@ const REPLAY_FRAME_BUDGET: Duration = Duration::from_millis(25);
 /// Saves the recording of how the world came to its current step. Returns what to tell the
 /// user.
 pub fn save_recording(state: &mut EditorState, path: &Path) -> Result<String, String> {
-    let recording = state.world.recording().map_err(|e| format!("no recording to save: {e}"))?;
+    let recording = state.sim.world.recording().map_err(|e| format!("no recording to save: {e}"))?;
     recording.save(path).map_err(|e| format!("could not save the recording {}: {e}", path.display()))?;
     let note = format!(
         "saved the recording of steps 0 to {} ({} inputs) to {}",
@@ -28,7 +28,7 @@ pub fn save_recording(state: &mut EditorState, path: &Path) -> Result<String, St
         recording.inputs.len(),
         path.display()
     );
-    state.replay_note = Some(note.clone());
+    state.sim.replay_note = Some(note.clone());
     Ok(note)
 }
 
@@ -41,22 +41,22 @@ pub fn open_recording(state: &mut EditorState, path: &Path) {
     let recording = match Recording::load(path) {
         Ok(recording) => recording,
         Err(e) => {
-            state.notices.report(NoticePlace::ErrorWindow, format!("{}: {e}", path.display()));
+            state.diag.notices.report(NoticePlace::ErrorWindow, format!("{}: {e}", path.display()));
             return;
         }
     };
     let mut fresh = match EditorState::from_scene(&recording.scene, None) {
         Ok(fresh) => fresh,
         Err(e) => {
-            state.notices.report(NoticePlace::ErrorWindow, format!("{name}: {e}"));
+            state.diag.notices.report(NoticePlace::ErrorWindow, format!("{name}: {e}"));
             return;
         }
     };
-    let found = state_hash(&fresh.world);
+    let found = state_hash(&fresh.sim.world);
     let start = if found == recording.start_hash {
-        fresh.replay_note = Some(format!("replaying {name}: step 0 of {}", recording.steps()));
-        fresh.replay = Some(ReplayRun { replayer: Replayer::new(recording), name: name.clone() });
-        fresh.playing = true;
+        fresh.sim.replay_note = Some(format!("replaying {name}: step 0 of {}", recording.steps()));
+        fresh.sim.replay = Some(ReplayRun { replayer: Replayer::new(recording), name: name.clone() });
+        fresh.sim.playing = true;
         None
     } else {
         Some(ReplayError::Diverged { step: 0, expected: recording.start_hash, found })
@@ -70,14 +70,14 @@ pub fn open_recording(state: &mut EditorState, path: &Path) {
 impl EditorState {
     /// Whether a recording is being replayed.
     pub fn replaying(&self) -> bool {
-        self.replay.is_some()
+        self.sim.replay.is_some()
     }
 
     /// Replays for at most a frame's budget (at least one step). Returns the steps taken.
     pub(super) fn advance_replay(&mut self) -> u32 {
         let start = Instant::now();
         let mut steps = 0;
-        while self.replay.is_some() && (steps == 0 || start.elapsed() < REPLAY_FRAME_BUDGET) {
+        while self.sim.replay.is_some() && (steps == 0 || start.elapsed() < REPLAY_FRAME_BUDGET) {
             self.replay_step();
             steps += 1;
         }
@@ -88,31 +88,31 @@ impl EditorState {
     /// stepping does (the timeline and the panels' histories record it); at the end, or where
     /// the replay parts from the recording, stops and says so.
     pub(super) fn replay_step(&mut self) {
-        let Some(mut run) = self.replay.take() else { return };
+        let Some(mut run) = self.sim.replay.take() else { return };
         self.keep_edited_state();
-        let made = run.replayer.make_inputs(&mut self.world);
+        let made = run.replayer.make_inputs(&mut self.sim.world);
         if made.as_ref().is_ok_and(|&n| n > 0) {
             // The world after the inputs is a step of its own on the timeline, as an edit is.
-            self.timeline.record(&self.world);
+            self.sim.timeline.record(&self.sim.world);
         }
         let start = Instant::now();
-        let progress = made.and_then(|_| run.replayer.advance(&mut self.world));
-        self.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
+        let progress = made.and_then(|_| run.replayer.advance(&mut self.sim.world));
+        self.diag.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
         match progress {
             Ok(ReplayProgress::Stepped(step)) => {
-                self.history.record(&self.world);
-                self.timeline.record(&self.world);
-                self.joint_trace.record(&self.world, self.selection.joint());
-                self.replay_note = Some(run.progress(step));
-                self.replay = Some(run);
+                self.diag.history.record(&self.sim.world);
+                self.sim.timeline.record(&self.sim.world);
+                self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
+                self.sim.replay_note = Some(run.progress(step));
+                self.sim.replay = Some(run);
             }
             Ok(ReplayProgress::Finished) => {
-                self.playing = false;
-                self.replay_note =
+                self.sim.playing = false;
+                self.sim.replay_note =
                     Some(format!("replayed {}: all {} steps match the recording", run.name, run.steps()));
             }
             Err(error) => {
-                self.timeline.record(&self.world);
+                self.sim.timeline.record(&self.sim.world);
                 self.replay_stopped(&run.name, &error);
             }
         }
@@ -120,24 +120,27 @@ impl EditorState {
 
     /// Stops where the replay parted from the recording, paused there, and says where.
     fn replay_stopped(&mut self, name: &str, error: &ReplayError) {
-        self.playing = false;
-        self.replay = None;
+        self.sim.playing = false;
+        self.sim.replay = None;
         let step = match error {
             ReplayError::Diverged { step, .. } | ReplayError::Refused { step, .. } => Some(*step),
             ReplayError::Scene(_) | ReplayError::OffCourse { .. } => None,
         };
-        self.replay_note = Some(match step {
+        self.sim.replay_note = Some(match step {
             Some(step) => format!("the replay of {name} differs from the recording at step {step}"),
             None => format!("the replay of {name} stopped"),
         });
-        self.notices.report(NoticePlace::ErrorWindow, format!("{name}: {error}"));
+        self.diag.notices.report(NoticePlace::ErrorWindow, format!("{name}: {error}"));
     }
 
     /// Ends a replay because the user moved the world some other way.
     pub(super) fn end_replay(&mut self, why: &str) {
-        if let Some(run) = self.replay.take() {
-            self.replay_note =
-                Some(format!("the replay of {} ended at step {}: {why}", run.name, self.world.step_count()));
+        if let Some(run) = self.sim.replay.take() {
+            self.sim.replay_note = Some(format!(
+                "the replay of {} ended at step {}: {why}",
+                run.name,
+                self.sim.world.step_count()
+            ));
         }
     }
 }
@@ -146,15 +149,15 @@ impl EditorState {
     /// Puts the world at recorded step `step` (pausing first). The edited state Reset returns
     /// to is kept.
     pub fn go_to_step(&mut self, step: u64) -> Result<(), String> {
-        self.playing = false;
-        self.grab = None;
-        self.timeline.scrub_target = None;
-        if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
+        self.sim.playing = false;
+        self.sim.grab = None;
+        self.sim.timeline.scrub_target = None;
+        if step == self.sim.world.step_count() && self.sim.timeline.history.cursor() == Some(step) {
             return Ok(());
         }
         self.end_replay("moved along the timeline");
         self.keep_edited_state();
-        self.timeline.history.seek(&mut self.world, step).map_err(|e| e.to_string())?;
+        self.sim.timeline.history.seek(&mut self.sim.world, step).map_err(|e| e.to_string())?;
         Ok(())
     }
 
@@ -164,39 +167,39 @@ impl EditorState {
     /// recorded step it passes, so the editor stays responsive however far the step is from a
     /// kept state.
     pub fn scrub_to(&mut self, step: u64) {
-        self.playing = false;
-        self.grab = None;
-        if self.timeline.scrub_target.is_none() {
-            if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
+        self.sim.playing = false;
+        self.sim.grab = None;
+        if self.sim.timeline.scrub_target.is_none() {
+            if step == self.sim.world.step_count() && self.sim.timeline.history.cursor() == Some(step) {
                 return;
             }
             self.end_replay("moved along the timeline");
             self.keep_edited_state();
         }
-        self.timeline.scrub_target = Some(step);
+        self.sim.timeline.scrub_target = Some(step);
     }
 
     /// One frame's slice of the scrub under way, if any.
     pub fn continue_scrub(&mut self) {
-        let Some(target) = self.timeline.scrub_target else { return };
+        let Some(target) = self.sim.timeline.scrub_target else { return };
         // Nothing edited may be lost to the move (an edit also ends the scrub).
         self.keep_edited_state();
-        match self.timeline.history.seek_for(&mut self.world, target, SCRUB_PER_FRAME) {
+        match self.sim.timeline.history.seek_for(&mut self.sim.world, target, SCRUB_PER_FRAME) {
             Ok(report) if !report.arrived => {}
-            Ok(_) => self.timeline.scrub_target = None,
+            Ok(_) => self.sim.timeline.scrub_target = None,
             Err(e) => {
-                self.timeline.scrub_target = None;
-                self.notices.report(NoticePlace::ErrorWindow, e.to_string());
+                self.sim.timeline.scrub_target = None;
+                self.diag.notices.report(NoticePlace::ErrorWindow, e.to_string());
             }
         }
     }
 
     /// Goes `n` steps back along the timeline (as far as the first kept step).
     pub fn step_back(&mut self, n: u64) {
-        let (first, _) = self.timeline.range();
-        let target = self.world.step_count().saturating_sub(n).max(first);
+        let (first, _) = self.sim.timeline.range();
+        let target = self.sim.world.step_count().saturating_sub(n).max(first);
         if let Err(e) = self.go_to_step(target) {
-            self.notices.report(NoticePlace::ErrorWindow, e);
+            self.diag.notices.report(NoticePlace::ErrorWindow, e);
         }
     }
 }

@@ -140,7 +140,7 @@ pub fn run(state: &mut EditorState, tools: &mut Tools, command: Command, help_op
         }
     };
     if let Err(e) = result {
-        state.notices.report(NoticePlace::ErrorWindow, e);
+        state.diag.notices.report(NoticePlace::ErrorWindow, e);
     }
 }
 
@@ -163,7 +163,7 @@ fn run_infallible(state: &mut EditorState, tools: &mut Tools, command: Command, 
             if tools.escape(state) {
                 return;
             }
-            state.selection.set(None);
+            state.doc.selection.set(None);
         }
         Command::SaveAs => files::choose_path(state, PathPurpose::SaveAs),
         Command::SpawnTool => tools.toggle(ToolKind::Spawn, state),

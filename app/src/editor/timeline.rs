@@ -39,7 +39,7 @@ pub struct Timeline {
     /// timeline started again), for the status bar.
     pub note: Option<String>,
     /// The step a scrub is on its way to, a slice of replay per frame
-    /// ([`EditorState::scrub_to`]).
+    /// ([`EditorState::scrub_to`](crate::editor::EditorState::scrub_to)).
     pub scrub_target: Option<u64>,
 }
 

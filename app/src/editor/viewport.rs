@@ -42,25 +42,25 @@ impl Viewport {
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
         self.rect = rect;
         let aspect = rect.width() / rect.height().max(1.0);
-        if state.needs_framing && rect.width() > 1.0 {
-            state.camera.frame_world(&state.world, aspect);
-            state.needs_framing = false;
+        if state.view.needs_framing && rect.width() > 1.0 {
+            state.view.camera.frame_world(&state.sim.world, aspect);
+            state.view.needs_framing = false;
         }
-        if let Some(bounds) = state.frame_target.take() {
-            state.camera.frame_aabb(&bounds, aspect);
+        if let Some(bounds) = state.view.frame_target.take() {
+            state.view.camera.frame_aabb(&bounds, aspect);
         }
         tools.follow_scene(state);
         handle_input(ui, &response, rect, state, tools, &mut self.gizmo);
-        for (before, after, chunks) in state.terrain_edits.drain(..) {
+        for (before, after, chunks) in state.view.terrain_edits.drain(..) {
             self.renderer.terrain_mut().note_edit(before, after, &chunks);
         }
 
         let pixels = (rect.size() * ui.pixels_per_point()).round();
         let resized = self.renderer.resize([pixels.x as u32, pixels.y as u32]);
         state.refresh_highlight();
-        self.renderer.set_view(&state.view);
-        self.renderer.render(&state.world, &state.camera);
-        state.terrain_rebuild = self.renderer.terrain_rebuild();
+        self.renderer.set_view(&state.view.options);
+        self.renderer.render(&state.sim.world, &state.view.camera);
+        state.diag.terrain_rebuild = self.renderer.terrain_rebuild();
         self.register_texture(resized);
         if let Some(texture) = self.texture {
             let uv = Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
@@ -123,16 +123,16 @@ fn handle_input(
     if gizmo_owns || grabbing || tool_owns {
         // The primary button belongs to the gizmo, the grab or the tool.
     } else if response.dragged_by(PointerButton::Primary) {
-        state.camera.orbit(delta);
+        state.view.camera.orbit(delta);
     }
     if response.dragged_by(PointerButton::Secondary) || response.dragged_by(PointerButton::Middle) {
-        state.camera.pan(delta, rect.height());
+        state.view.camera.pan(delta, rect.height());
     }
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
             // One wheel notch is about 50 points; make it one zoom step.
-            state.camera.zoom(scroll / 50.0);
+            state.view.camera.zoom(scroll / 50.0);
         }
     }
     fly(ui, state);
@@ -178,12 +178,12 @@ fn gizmo_input(
 /// A grab under way follows the pointer until the button is released (or play stops),
 /// whatever the tool and the modifiers. Returns whether a grab has the primary button.
 fn carry_grab(input: &ViewportInput, state: &mut EditorState) -> bool {
-    let Some(grab) = state.grab.as_mut() else { return false };
+    let Some(grab) = state.sim.grab.as_mut() else { return false };
     let ui = input.ui;
-    if !ui.input(|i| i.pointer.primary_down()) || input.response.drag_stopped() || !state.playing {
-        state.grab = None;
+    if !ui.input(|i| i.pointer.primary_down()) || input.response.drag_stopped() || !state.sim.playing {
+        state.sim.grab = None;
     } else if let Some(p) = input.pointer {
-        let (eye, dir) = state.camera.ray_through(input.pixel(p), input.size());
+        let (eye, dir) = state.view.camera.ray_through(input.pixel(p), input.size());
         grab.aim(eye, dir);
         ui.ctx().request_repaint();
     }
@@ -192,10 +192,11 @@ fn carry_grab(input: &ViewportInput, state: &mut EditorState) -> bool {
 
 /// The grab's spring as a line from the grabbed point to the pointer.
 fn paint_grab(state: &EditorState, painter: &egui::Painter, rect: Rect) {
-    let Some(grab) = state.grab else { return };
+    let Some(grab) = state.sim.grab else { return };
     let size = to_glam(rect.size());
-    let on_screen = |p| state.camera.project(p, size).map(|p| rect.min + egui::vec2(p.x, p.y));
-    if let (Some(from), Some(to)) = (grab.point(&state.world).and_then(on_screen), on_screen(grab.target)) {
+    let on_screen = |p| state.view.camera.project(p, size).map(|p| rect.min + egui::vec2(p.x, p.y));
+    if let (Some(from), Some(to)) = (grab.point(&state.sim.world).and_then(on_screen), on_screen(grab.target))
+    {
         let colour = Color32::from_rgb(255, 230, 90);
         painter.line_segment([from, to], Stroke::new(2.0, colour));
         painter.circle_filled(from, 3.5, colour);
@@ -216,7 +217,7 @@ fn fly(ui: &egui::Ui, state: &mut EditorState) {
         (direction, i.stable_dt.min(0.1), i.modifiers.shift)
     });
     if direction != glam::Vec3::ZERO {
-        state.camera.fly(direction, seconds, fast);
+        state.view.camera.fly(direction, seconds, fast);
         // Keep drawing while a key is held, even when the simulation is paused.
         ui.ctx().request_repaint();
     }

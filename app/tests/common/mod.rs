@@ -25,7 +25,7 @@ pub fn on_screen(harness: &Harness<'_, Editor>, point: glam::Vec3) -> egui::Pos2
     let editor = harness.state();
     let rect = editor.viewport().rect();
     let size = glam::Vec2::new(rect.width(), rect.height());
-    let p = editor.state.camera.project(point, size).expect("in front of the camera");
+    let p = editor.state.view.camera.project(point, size).expect("in front of the camera");
     rect.min + egui::vec2(p.x, p.y)
 }
 

@@ -7,7 +7,7 @@ use egui_plot::{Legend, Line, Plot};
 
 /// Draws the tree statistics and the history plot.
 pub fn show(ui: &mut egui::Ui, state: &EditorState) {
-    let stats = state.world.broadphase_stats();
+    let stats = state.sim.world.broadphase_stats();
     Grid::new("broadphase table").num_columns(3).striped(true).spacing([16.0, 2.0]).show(ui, |ui| {
         ui.strong("");
         ui.strong("movable");
@@ -31,7 +31,7 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         );
     });
     ui.label(format!("re-insertions last step: {}", stats.reinsertions_last_step));
-    let history = &state.history;
+    let history = &state.diag.history;
     Plot::new("broadphase plot")
         .height(120.0)
         .legend(Legend::default().text_style(egui::TextStyle::Small).position(egui_plot::Corner::LeftTop))

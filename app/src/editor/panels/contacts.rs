@@ -10,6 +10,7 @@ const MAX_ROWS: usize = 300;
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     let selected = state.selected();
     let contacts: Vec<_> = state
+        .sim
         .world
         .touching_contacts()
         .filter(|c| selected.is_none_or(|id| c.body_a == id || c.body_b == id))
@@ -69,7 +70,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
                 }
             }
             // The viewport marks the hovered point this frame (it draws after the panels).
-            state.view.marker = hovered;
+            state.view.options.marker = hovered;
         });
     });
     if points > MAX_ROWS {

@@ -19,7 +19,7 @@ type Change = Box<dyn Fn(&mut SceneBody)>;
 
 /// Draws the inspector of the selection (or a hint when nothing is selected).
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
-    if let Some(joint) = state.selection.joint() {
+    if let Some(joint) = state.doc.selection.joint() {
         super::joint_inspector::show(ui, state, joint);
         return;
     }
@@ -27,14 +27,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         ui.weak("Click a body in the viewport or the Scene list (Shift+click adds to the selection).");
         return;
     };
-    let Ok(mut body) = SceneBody::from_world(&state.world, id) else {
+    let Ok(mut body) = SceneBody::from_world(&state.sim.world, id) else {
         ui.weak("The selected body no longer exists.");
         return;
     };
-    let meta = state.entities.meta_of(id);
+    let meta = state.doc.entities.meta_of(id);
     body.name = meta.name;
     body.colour = meta.colour;
-    let count = state.selection.ids().len();
+    let count = state.doc.selection.ids().len();
     if count > 1 {
         ui.label(RichText::new(format!("{count} bodies selected: edits apply to all")).italics());
     }
@@ -43,15 +43,15 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     Grid::new("inspector edit").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         edit_rows(ui, &body, &mut changes);
     });
-    if let Some(notice) = state.notices.message(NoticePlace::Inspector) {
+    if let Some(notice) = state.diag.notices.message(NoticePlace::Inspector) {
         ui.colored_label(ui.visuals().error_fg_color, notice);
     }
     for (field, merge, change) in changes {
         let label = format!("set {field}");
         match state.change_selection(&label, Some(merge), |b| change(b)) {
-            Ok(()) => state.notices.clear(NoticePlace::Inspector),
+            Ok(()) => state.diag.notices.clear(NoticePlace::Inspector),
             Err(reason) => {
-                state.notices.report(NoticePlace::Inspector, format!("{field}: refused, {reason}"))
+                state.diag.notices.report(NoticePlace::Inspector, format!("{field}: refused, {reason}"))
             }
         }
     }
@@ -248,7 +248,7 @@ fn from_euler_degrees(e: Vec3) -> Quat {
 
 /// What the world reports about the primary body beyond its editable properties.
 fn facts(ui: &mut egui::Ui, state: &EditorState, id: BodyId) {
-    let world = &state.world;
+    let world = &state.sim.world;
     let Ok(body) = world.body(id) else { return };
     let touching = world.touching_contacts().filter(|c| c.body_a == id || c.body_b == id).count();
     let island = world.body_island(id).ok().flatten();
@@ -286,7 +286,7 @@ fn facts(ui: &mut egui::Ui, state: &EditorState, id: BodyId) {
 /// at step 412 (and 37 more)", "stopped at step 9 (non-finite)". The first such step is named,
 /// since what went wrong starts there; the count says whether it went on.
 pub fn held_back_text(state: &EditorState, id: BodyId, kind: BodyFaultKind) -> Option<(String, u64)> {
-    let held = state.timeline.history.held_back(id, kind)?;
+    let held = state.sim.timeline.history.held_back(id, kind)?;
     let more = held.steps - 1;
     let text = match (kind, more) {
         (BodyFaultKind::Capped, 0) => format!("capped at step {}", held.first),
@@ -330,6 +330,6 @@ fn held_back(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
     if let Some(step) = go_to
         && let Err(e) = state.go_to_step(step)
     {
-        state.notices.report(NoticePlace::ErrorWindow, e);
+        state.diag.notices.report(NoticePlace::ErrorWindow, e);
     }
 }

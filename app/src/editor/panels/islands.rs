@@ -78,7 +78,7 @@ pub struct IslandSort {
 
 /// Draws the islands table.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
-    let mut islands: Vec<IslandView> = state.world.islands().collect();
+    let mut islands: Vec<IslandView> = state.sim.world.islands().collect();
     islands.sort_by(|a, b| {
         let order = sort.column.compare(a, b);
         if sort.descending { order.reverse() } else { order }
@@ -105,7 +105,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
             }
             ui.end_row();
             for island in islands.iter().take(MAX_ROWS) {
-                let selected = state.selected_island == Some(island.id);
+                let selected = state.view.selected_island == Some(island.id);
                 if ui.selectable_label(selected, island.id.index().to_string()).clicked() {
                     clicked = Some(if selected { None } else { Some(island.id) });
                 }

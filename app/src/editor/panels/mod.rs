@@ -84,17 +84,17 @@ pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, pa
             }
         });
         ui.separator();
-        let play_label = if state.playing { "Pause" } else { "Play" };
+        let play_label = if state.sim.playing { "Pause" } else { "Play" };
         if ui.button(play_label).on_hover_text("Start or stop the simulation (Space)").clicked() {
             state.toggle_play();
         }
         if ui.button("Step").on_hover_text("Advance one step (. or Right)").clicked() {
             state.step_once();
         }
-        ui.add(DragValue::new(&mut state.step_n).range(1..=10_000).suffix(" steps"))
+        ui.add(DragValue::new(&mut state.sim.step_n).range(1..=10_000).suffix(" steps"))
             .on_hover_text("How many steps Step N takes");
         if ui.button("Step N").on_hover_text("Advance that many steps at once").clicked() {
-            state.step_many(state.step_n);
+            state.step_many(state.sim.step_n);
         }
         if ui
             .button("Reset")
@@ -105,16 +105,16 @@ pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, pa
         }
         ui.separator();
         ui.label("speed");
-        ui.add(DragValue::new(&mut state.time_scale).range(0.05..=8.0).speed(0.01).suffix("x"))
+        ui.add(DragValue::new(&mut state.sim.time_scale).range(0.05..=8.0).speed(0.01).suffix("x"))
             .on_hover_text("Simulated seconds per real second while playing");
         rate_menu(ui, state);
         ui.separator();
-        ui.label(RichText::new(&state.scene_name).strong());
+        ui.label(RichText::new(&state.doc.scene_name).strong());
     });
 }
 
 fn rate_menu(ui: &mut egui::Ui, state: &mut EditorState) {
-    let current = (1.0 / state.world.settings().dt).round() as u32;
+    let current = (1.0 / state.sim.world.settings().dt).round() as u32;
     let text = format!("{current} Hz");
     egui::ComboBox::from_id_salt("rate")
         .selected_text(text)
@@ -145,7 +145,7 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
         match files::save(state) {
             Ok(true) => {}
             Ok(false) => files::choose_path(state, PathPurpose::SaveAs),
-            Err(e) => state.notices.report(NoticePlace::ErrorWindow, e),
+            Err(e) => state.diag.notices.report(NoticePlace::ErrorWindow, e),
         }
     }
     if ui.add(Button::new("Save As...").shortcut_text(shortcuts::text(ui.ctx(), Command::SaveAs))).clicked() {
@@ -154,7 +154,7 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     }
     if ui.button("Type a path...").on_hover_text("Open a file by typing its path").clicked() {
         ui.close();
-        state.session.path_prompt = Some(PathPrompt { purpose: PathPurpose::Open, text: String::new() });
+        state.doc.session.path_prompt = Some(PathPrompt { purpose: PathPurpose::Open, text: String::new() });
     }
     ui.separator();
     let save_recording = Button::new("Save recording...");
@@ -175,10 +175,10 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     ui.separator();
     ui.menu_button("Scenes", |ui| scenes_menu(ui, state));
     ui.menu_button("Recent", |ui| {
-        if state.session.recent.is_empty() {
+        if state.doc.session.recent.is_empty() {
             ui.weak("nothing yet");
         }
-        for path in state.session.recent.clone() {
+        for path in state.doc.session.recent.clone() {
             if ui.button(path.display().to_string()).clicked() {
                 files::open(state, &path);
                 ui.close();
@@ -189,14 +189,14 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
 
 fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, panels: &mut PanelState) {
     let ctx = ui.ctx().clone();
-    let undo = state.undo.undo_label().map_or("Undo".to_string(), |l| format!("Undo {l}"));
-    let redo = state.undo.redo_label().map_or("Redo".to_string(), |l| format!("Redo {l}"));
-    let selected = !state.selection.is_empty();
+    let undo = state.doc.undo.undo_label().map_or("Undo".to_string(), |l| format!("Undo {l}"));
+    let redo = state.doc.undo.redo_label().map_or("Redo".to_string(), |l| format!("Redo {l}"));
+    let selected = !state.doc.selection.is_empty();
     let entries = [
-        (undo, Command::Undo, state.undo.undo_len() > 0),
-        (redo, Command::Redo, state.undo.redo_len() > 0),
+        (undo, Command::Undo, state.doc.undo.undo_len() > 0),
+        (redo, Command::Redo, state.doc.undo.redo_len() > 0),
         ("Copy".to_string(), Command::Copy, selected),
-        ("Paste".to_string(), Command::Paste, !state.clipboard.is_empty()),
+        ("Paste".to_string(), Command::Paste, !state.doc.clipboard.is_empty()),
         ("Duplicate".to_string(), Command::Duplicate, selected),
         ("Delete".to_string(), Command::Delete, selected),
         ("Select all".to_string(), Command::SelectAll, true),
@@ -224,7 +224,7 @@ fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, pane
         .clicked()
     {
         if let Err(e) = state.keep_simulated_state() {
-            state.notices.report(NoticePlace::ErrorWindow, e);
+            state.diag.notices.report(NoticePlace::ErrorWindow, e);
         }
         ui.close();
     }
@@ -235,10 +235,10 @@ fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
     ui.checkbox(&mut panels.right_open, "Inspection panels");
     ui.separator();
     for mode in ColourMode::ALL {
-        ui.radio_value(&mut state.view.colour_mode, mode, mode.label());
+        ui.radio_value(&mut state.view.options.colour_mode, mode, mode.label());
     }
     ui.separator();
-    let overlays = &mut state.view.overlays;
+    let overlays = &mut state.view.options.overlays;
     ui.checkbox(&mut overlays.aabbs, "AABBs");
     ui.checkbox(&mut overlays.fat_aabbs, "Fat AABBs");
     ui.checkbox(&mut overlays.contacts, "Contacts");
@@ -260,7 +260,7 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     }
     for path in files {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let is_open = state.session.scene_path.as_deref() == Some(path.as_path());
+        let is_open = state.doc.session.scene_path.as_deref() == Some(path.as_path());
         if ui.selectable_label(is_open, name).clicked() {
             files::open(state, &path);
             ui.close();
@@ -287,7 +287,7 @@ pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools
 /// The status line: step, simulated time, bodies, awake bodies, islands, step and frame times.
 pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
     ui.horizontal(|ui| {
-        let world = &state.world;
+        let world = &state.sim.world;
         // Counted from the world rather than the last step's profile, so they are right
         // before the first step and after edits too.
         let awake_bodies = world
@@ -307,10 +307,10 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
         ui.separator();
         ui.label(format!("{islands} islands ({awake_islands} awake)"));
         ui.separator();
-        ui.label(format!("step {:.2} ms", state.last_step_ms));
+        ui.label(format!("step {:.2} ms", state.diag.last_step_ms));
         ui.separator();
-        ui.label(format!("frame {:.2} ms", state.frame_ms));
-        match state.selection.ids() {
+        ui.label(format!("frame {:.2} ms", state.diag.frame_ms));
+        match state.doc.selection.ids() {
             [] => {}
             [one] => {
                 ui.separator();
@@ -321,15 +321,15 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
                 ui.label(format!("{} selected", many.len()));
             }
         }
-        if state.dirty {
+        if state.doc.dirty {
             ui.separator();
             ui.label("unsaved");
         }
-        if let Some(note) = &state.timeline.note {
+        if let Some(note) = &state.sim.timeline.note {
             ui.separator();
             ui.label(note);
         }
-        if let Some(note) = &state.replay_note {
+        if let Some(note) = &state.sim.replay_note {
             ui.separator();
             ui.label(note);
         }
@@ -338,19 +338,21 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
 
 /// A dismissable window showing the error window's notice, if any.
 pub fn error_window(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(message) = state.notices.message(NoticePlace::ErrorWindow).map(str::to_string) else { return };
+    let Some(message) = state.diag.notices.message(NoticePlace::ErrorWindow).map(str::to_string) else {
+        return;
+    };
     let mut open = true;
     egui::Window::new("Error").open(&mut open).collapsible(false).show(ctx, |ui| {
         ui.label(message);
     });
     if !open {
-        state.notices.clear(NoticePlace::ErrorWindow);
+        state.diag.notices.clear(NoticePlace::ErrorWindow);
     }
 }
 
 /// The editor's own path prompt, used where no native file dialog is available.
 pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(mut prompt) = state.session.path_prompt.take() else { return };
+    let Some(mut prompt) = state.doc.session.path_prompt.take() else { return };
     let title = prompt.purpose.title();
     let mut done = None;
     egui::Window::new(title).collapsible(false).resizable(false).show(ctx, |ui| {
@@ -369,7 +371,7 @@ pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
     match done {
         Some(true) => files::finish(state, prompt.purpose, std::path::Path::new(prompt.text.trim())),
         Some(false) => {}
-        None => state.session.path_prompt = Some(prompt),
+        None => state.doc.session.path_prompt = Some(prompt),
     }
 }
 
@@ -406,13 +408,13 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
 /// The window asking what to do with unsaved changes when the user closes the editor: save,
 /// discard, or stay. Saving or discarding approves the close and closes the window.
 pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
-    if !state.session.confirm_close {
+    if !state.doc.session.confirm_close {
         return;
     }
     let mut choice = None;
     egui::Modal::new(egui::Id::unique("close with unsaved changes")).show(ctx, |ui| {
         ui.heading("Unsaved changes");
-        ui.label(format!("Save the changes to {} before closing?", state.scene_name));
+        ui.label(format!("Save the changes to {} before closing?", state.doc.scene_name));
         ui.horizontal(|ui| {
             if ui.button("Save").clicked() {
                 choice = Some(CloseAnswer::Save);
@@ -435,7 +437,7 @@ pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
 /// The offer, at start, to restore the unsaved work an earlier session left in the recovery
 /// file.
 pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(offer) = state.session.autosave.offer.clone() else { return };
+    let Some(offer) = state.doc.session.autosave.offer.clone() else { return };
     let mut choice = None;
     egui::Modal::new(egui::Id::unique("restore unsaved work")).show(ctx, |ui| {
         ui.heading("Unsaved work found");
@@ -455,7 +457,7 @@ pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
     });
     match choice {
         Some(true) => files::restore_recovery(state),
-        Some(false) => state.session.autosave.discard(),
+        Some(false) => state.doc.session.autosave.discard(),
         None => {}
     }
 }

@@ -10,7 +10,7 @@ const BINS: usize = 10;
 
 /// Draws the awake/asleep plot and the timer histogram.
 pub fn show(ui: &mut egui::Ui, state: &EditorState) {
-    let world = &state.world;
+    let world = &state.sim.world;
     let dynamic = world
         .body_ids()
         .filter(|id| world.body(*id).is_ok_and(|b| b.body_type == BodyType::Dynamic))
@@ -24,7 +24,7 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         .include_y(total)
         .show(ui, |plot| {
             let awake: Vec<[f64; 2]> =
-                state.history.samples().map(|s| [s.step as f64, s.awake_bodies as f64]).collect();
+                state.diag.history.samples().map(|s| [s.step as f64, s.awake_bodies as f64]).collect();
             let asleep: Vec<[f64; 2]> = awake.iter().map(|[x, y]| [*x, (total - y).max(0.0)]).collect();
             plot.line(Line::new("awake", awake));
             plot.line(Line::new("asleep", asleep));

@@ -140,12 +140,12 @@ pub fn generator_window(ctx: &egui::Context, state: &mut EditorState, generator:
         },
     );
     if create {
-        let target = state.camera.target;
+        let target = state.view.camera.target;
         let base =
-            surface_under(&state.world, target + Vec3::Y * 500.0, Vec3::NEG_Y).map_or(target, |(p, _)| p);
+            surface_under(&state.sim.world, target + Vec3::Y * 500.0, Vec3::NEG_Y).map_or(target, |(p, _)| p);
         let label = format!("generate {}", settings.bodies(Vec3::ZERO).len());
         if let Err(e) = state.add_bodies(&label, settings.bodies(base)) {
-            state.notices.report(NoticePlace::ErrorWindow, e);
+            state.diag.notices.report(NoticePlace::ErrorWindow, e);
         }
     }
     if !open || create {

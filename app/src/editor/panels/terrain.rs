@@ -9,7 +9,7 @@ use egui::Grid;
 
 /// Draws the brush controls, the figures and the overlay toggles.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools) {
-    if !state.world.has_terrain() {
+    if !state.sim.world.has_terrain() {
         ui.weak("This scene has no terrain (open scenes/terrain.ron for one).");
         return;
     }
@@ -17,7 +17,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools) {
     ui.separator();
     figures(ui, state, &tools.terrain);
     ui.separator();
-    let overlays = &mut state.view.terrain_overlays;
+    let overlays = &mut state.view.options.terrain_overlays;
     ui.label("Overlays of the chunk under the pointer:");
     ui.checkbox(&mut overlays.masks, "solid mask bits").on_hover_text(
         "A cross on every voxel whose dilated solid bit is set (what the bit broadphase sees).",
@@ -27,7 +27,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools) {
 }
 
 fn figures(ui: &mut egui::Ui, state: &EditorState, brush: &TerrainTool) {
-    let terrain = state.world.terrain();
+    let terrain = state.sim.world.terrain();
     let stats = terrain.stats();
     let cache = stats.cache;
     Grid::new("terrain figures").num_columns(2).striped(true).spacing([16.0, 2.0]).show(ui, |ui| {
@@ -60,7 +60,7 @@ fn figures(ui: &mut egui::Ui, state: &EditorState, brush: &TerrainTool) {
             format!("{per_triangle:.1} (mesh + kD tree, {} triangles)", cache.triangles),
         );
         row("last chunk build", format!("{:.3} ms", cache.last_build.as_secs_f64() * 1e3));
-        let drawn = state.terrain_rebuild;
+        let drawn = state.diag.terrain_rebuild;
         row("drawn", format!("{} triangles", drawn.triangles));
         row("last redraw", format!("{} chunks in {:.2} ms", drawn.chunks, drawn.ms));
         if let Some(dab) = brush.last_dab_stats {

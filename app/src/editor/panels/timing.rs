@@ -16,7 +16,7 @@ fn stage_colour(index: usize) -> egui::Color32 {
 /// Draws the stage plot (lines, or stacked areas whose top is the whole step) and the
 /// median/max table.
 pub fn show(ui: &mut egui::Ui, state: &EditorState, stacked: &mut bool) {
-    let history = &state.history;
+    let history = &state.diag.history;
     ui.horizontal(|ui| {
         ui.selectable_value(stacked, false, "Lines").on_hover_text("One line per stage");
         ui.selectable_value(stacked, true, "Stacked")

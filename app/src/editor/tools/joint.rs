@@ -75,10 +75,10 @@ impl JointTool {
     /// first click so the user can pick another second body.
     pub fn click(&mut self, state: &mut EditorState, origin: Vec3, dir: Vec3) -> Result<(), String> {
         let ray = Ray::new(origin, dir, REACH).map_err(|e| e.to_string())?;
-        let hit = state.world.cast_ray(&ray, &QueryFilter::BODIES);
+        let hit = state.sim.world.cast_ray(&ray, &QueryFilter::BODIES);
         let Some(first) = self.pending else {
             let hit = hit.ok_or("click a body first: the joint's anchor is the point clicked")?;
-            let pose = state.world.transform(hit.body).map_err(|e| e.to_string())?;
+            let pose = state.sim.world.transform(hit.body).map_err(|e| e.to_string())?;
             self.pending = Some(PendingJoint {
                 body: hit.body,
                 local_anchor: pose.inverse_transform_point(hit.point),
@@ -86,7 +86,7 @@ impl JointTool {
             });
             return Ok(());
         };
-        let Some((anchor, normal)) = first.world(&state.world) else {
+        let Some((anchor, normal)) = first.world(&state.sim.world) else {
             // Deleted (or undone away) since the first click: start again.
             self.pending = None;
             return Err("the body clicked first is gone: click a body again".into());
@@ -100,7 +100,7 @@ impl JointTool {
             // the ray as far from the eye as the anchor is.
             None => {
                 let in_front = origin + dir.normalize_or_zero() * origin.distance(anchor);
-                (None, surface_under(&state.world, origin, dir).map_or(in_front, |(p, _)| p))
+                (None, surface_under(&state.sim.world, origin, dir).map_or(in_front, |(p, _)| p))
             }
         };
         let joint_type = self.joint_type;
@@ -108,11 +108,15 @@ impl JointTool {
             JointType::Distance => JointKind::Distance(DistanceJoint::rigid(anchor.distance(other_point))),
             t => JointKind::default_of(t),
         };
-        let mut desc =
-            state.world.joint_desc_at(kind, other, first.body, anchor, normal).map_err(|e| e.to_string())?;
+        let mut desc = state
+            .sim
+            .world
+            .joint_desc_at(kind, other, first.body, anchor, normal)
+            .map_err(|e| e.to_string())?;
         if joint_type == JointType::Distance {
             desc.frame_a.anchor = match other {
                 Some(body) => state
+                    .sim
                     .world
                     .transform(body)
                     .map_err(|e| e.to_string())?
@@ -123,23 +127,23 @@ impl JointTool {
         // Checked here so a refusal keeps the first click (the world would refuse it too).
         let dynamic = |id: Option<BodyId>| {
             id.is_some_and(|id| {
-                state.world.body(id).is_ok_and(|b| b.body_type == atoll_physics::BodyType::Dynamic)
+                state.sim.world.body(id).is_ok_and(|b| b.body_type == atoll_physics::BodyType::Dynamic)
             })
         };
         if !dynamic(Some(first.body)) && !dynamic(other) {
             return Err("a joint needs at least one dynamic body".into());
         }
         let record = JointRecord {
-            key: state.entities.fresh_joint_key(),
-            body_a: other.map(|b| state.entities.key(b)),
-            body_b: state.entities.key(first.body),
+            key: state.doc.entities.fresh_joint_key(),
+            body_a: other.map(|b| state.doc.entities.key(b)),
+            body_b: state.doc.entities.key(first.body),
             desc,
             name: String::new(),
         };
         let key = record.key;
         state.add_joints(&format!("add {} joint", joint_type.name()), vec![record])?;
         self.pending = None;
-        state.selection.set_joint(state.entities.joint(key));
+        state.doc.selection.set_joint(state.doc.entities.joint(key));
         Ok(())
     }
 }
@@ -160,7 +164,7 @@ impl Tool for JointTool {
         {
             let (origin, dir) = input.ray(state, pos);
             if let Err(e) = self.click(state, origin, dir) {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
         false
@@ -170,7 +174,7 @@ impl Tool for JointTool {
     fn paint(&self, state: &EditorState, painter: &egui::Painter, input: &ViewportInput) {
         paint_marquee(&self.marquee, painter, input);
         let Some(pending) = self.pending else { return };
-        let Some((anchor, _)) = pending.world(&state.world) else { return };
+        let Some((anchor, _)) = pending.world(&state.sim.world) else { return };
         let Some(anchor) = input.on_screen(state, anchor) else { return };
         let colour = Color32::from_rgb(70, 220, 255);
         painter.circle_stroke(anchor, 6.0, Stroke::new(2.0, colour));
@@ -211,7 +215,7 @@ mod tests {
     /// A state with two boxes side by side in the air, returned with their ids.
     fn two_boxes() -> (EditorState, BodyId, BodyId) {
         let mut state = EditorState::from_scene(&crate::builtin::tower(1), None).unwrap();
-        state.world.destroy_body(state.world.body_ids().last().unwrap()).unwrap();
+        state.sim.world.destroy_body(state.sim.world.body_ids().last().unwrap()).unwrap();
         let boxed = |x: f32| {
             SceneBody::new(
                 BodyType::Dynamic,
@@ -220,7 +224,7 @@ mod tests {
             )
         };
         state.add_bodies("spawn", vec![boxed(0.0), boxed(1.0)]).unwrap();
-        let ids = state.selection.ids().to_vec();
+        let ids = state.doc.selection.ids().to_vec();
         (state, ids[0], ids[1])
     }
 
@@ -238,9 +242,9 @@ mod tests {
         assert_eq!(tool.pending.map(|p| p.body), Some(a));
         let (o, d) = at(Vec3::new(1.0, 3.0, 0.0));
         tool.click(&mut state, o, d).unwrap();
-        assert_eq!(state.world.joint_count(), 1);
-        let joint = state.selection.joint().expect("the new joint is selected");
-        let view = state.world.joint(joint).unwrap();
+        assert_eq!(state.sim.world.joint_count(), 1);
+        let joint = state.doc.selection.joint().expect("the new joint is selected");
+        let view = state.sim.world.joint(joint).unwrap();
         assert_eq!((view.body_a, view.body_b), (Some(b), a));
         assert!(
             view.anchor_a.distance(Vec3::new(0.0, 3.2, 0.5)) < 1e-4,
@@ -249,9 +253,9 @@ mod tests {
         );
         assert!(view.axis.distance(Vec3::Z) < 1e-5, "axis along the face normal: {}", view.axis);
         assert_eq!(state.undo().as_deref(), Some("add revolute joint"));
-        assert_eq!(state.world.joint_count(), 0);
+        assert_eq!(state.sim.world.joint_count(), 0);
         assert_eq!(state.redo().as_deref(), Some("add revolute joint"));
-        assert_eq!(state.world.joint_count(), 1);
+        assert_eq!(state.sim.world.joint_count(), 1);
     }
 
     #[test]
@@ -266,7 +270,7 @@ mod tests {
         assert!(tool.pending.is_some(), "still waiting for the second click");
         tool.joint_type = JointType::Distance;
         tool.click(&mut state, sky.0, sky.1).unwrap();
-        let view = state.world.joint(state.selection.joint().unwrap()).unwrap();
+        let view = state.sim.world.joint(state.doc.selection.joint().unwrap()).unwrap();
         assert_eq!((view.body_a, view.body_b), (None, a));
         assert!(view.position > 1.0, "a rod from the box to the point in front of it: {}", view.position);
         // Escape-like cancel.
@@ -283,16 +287,16 @@ mod tests {
         tool.click(&mut state, o, d).unwrap();
         // The box falls a little before the second click: the anchor goes with it.
         for _ in 0..10 {
-            state.world.step();
+            state.sim.world.step();
         }
-        let fallen = state.world.transform(a).unwrap().position;
-        let (anchor, _) = tool.pending.unwrap().world(&state.world).unwrap();
+        let fallen = state.sim.world.transform(a).unwrap().position;
+        let (anchor, _) = tool.pending.unwrap().world(&state.sim.world).unwrap();
         assert!(
             (anchor - (fallen + Vec3::new(0.0, 0.2, 0.5))).length() < 1e-3,
             "anchor {anchor}, box {fallen}"
         );
-        state.world.destroy_body(a).unwrap();
-        let (o, d) = at(state.world.transform(b).unwrap().position);
+        state.sim.world.destroy_body(a).unwrap();
+        let (o, d) = at(state.sim.world.transform(b).unwrap().position);
         assert!(tool.click(&mut state, o, d).unwrap_err().contains("gone"));
         assert!(tool.pending.is_none(), "a first click on a gone body is dropped");
     }

@@ -185,8 +185,8 @@ mod tests {
         tools.toggle(ToolKind::Joint, &mut state);
         assert!(tools.is_active(ToolKind::Select));
         tools.toggle(ToolKind::Joint, &mut state);
-        let top = state.world.body_ids().last().unwrap();
-        let centre = state.world.transform(top).unwrap().position;
+        let top = state.sim.world.body_ids().last().unwrap();
+        let centre = state.sim.world.transform(top).unwrap().position;
         tools.joint.click(&mut state, centre + glam::Vec3::Z * 10.0, -glam::Vec3::Z).unwrap();
         assert!(tools.joint.pending.is_some());
         assert!(tools.escape(&mut state), "the first Esc cancels the half-made joint");

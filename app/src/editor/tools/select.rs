@@ -123,12 +123,14 @@ pub fn pick_on_click(state: &mut EditorState, input: &ViewportInput) -> bool {
 
 fn select_in_box(state: &mut EditorState, input: &ViewportInput, marquee: Rect) {
     let inside: Vec<_> = state
+        .sim
         .world
         .body_ids()
         .filter(|id| {
             // The ground and walls would come along with every box drawn over them.
-            let movable = state.world.body(*id).is_ok_and(|b| b.body_type != atoll_physics::BodyType::Static);
-            let Ok(bounds) = state.world.aabb(*id) else { return false };
+            let movable =
+                state.sim.world.body(*id).is_ok_and(|b| b.body_type != atoll_physics::BodyType::Static);
+            let Ok(bounds) = state.sim.world.aabb(*id) else { return false };
             if !movable {
                 return false;
             }
@@ -136,7 +138,7 @@ fn select_in_box(state: &mut EditorState, input: &ViewportInput, marquee: Rect) 
         })
         .collect();
     for id in inside {
-        state.selection.add(id);
+        state.doc.selection.add(id);
     }
 }
 
@@ -144,7 +146,7 @@ fn select_in_box(state: &mut EditorState, input: &ViewportInput, marquee: Rect) 
 /// whether a grab began.
 fn begin_grab(state: &mut EditorState, input: &ViewportInput) -> bool {
     let ui = input.ui;
-    if !(state.playing && input.response.drag_started_by(PointerButton::Primary))
+    if !(state.sim.playing && input.response.drag_started_by(PointerButton::Primary))
         || ui.input(|i| i.modifiers.alt)
     {
         return false;
@@ -152,7 +154,7 @@ fn begin_grab(state: &mut EditorState, input: &ViewportInput) -> bool {
     let Some(origin) = ui.input(|i| i.pointer.press_origin()) else { return false };
     let (eye, dir) = input.ray(state, origin);
     let Ok(ray) = atoll_physics::Ray::new(eye, dir, 1.0e4) else { return false };
-    let hit = state.world.cast_ray(&ray, &atoll_physics::QueryFilter::BODIES);
-    state.grab = hit.and_then(|hit| Grab::begin(&state.world, hit.body, hit.point, eye));
-    state.grab.is_some()
+    let hit = state.sim.world.cast_ray(&ray, &atoll_physics::QueryFilter::BODIES);
+    state.sim.grab = hit.and_then(|hit| Grab::begin(&state.sim.world, hit.body, hit.point, eye));
+    state.sim.grab.is_some()
 }

@@ -178,7 +178,7 @@ impl SpawnTool {
     /// Spawns the palette's body on the surface the view ray `origin + t dir` meets first
     /// (bodies, terrain, or the ground plane). Returns false when the ray meets nothing.
     pub fn place(&mut self, state: &mut EditorState, origin: Vec3, dir: Vec3) -> Result<bool, String> {
-        let Some((point, normal)) = surface_under(&state.world, origin, dir) else { return Ok(false) };
+        let Some((point, normal)) = surface_under(&state.sim.world, origin, dir) else { return Ok(false) };
         let body = self.body_at(point, normal)?;
         let label = format!("spawn {}", self.shape.label());
         state.add_bodies(&label, vec![body])?;
@@ -194,7 +194,7 @@ impl SpawnTool {
         to: (Vec3, Vec3),
     ) -> Result<usize, String> {
         let (Some((a, normal)), Some((b, _))) =
-            (surface_under(&state.world, from.0, from.1), surface_under(&state.world, to.0, to.1))
+            (surface_under(&state.sim.world, from.0, from.1), surface_under(&state.sim.world, to.0, to.1))
         else {
             return Ok(0);
         };
@@ -222,7 +222,7 @@ impl Tool for SpawnTool {
         if let Some((from, to)) = finished {
             let (a, b) = (input.ray(state, from), input.ray(state, to));
             if let Err(e) = self.place_row(state, a, b) {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
         if input.response.clicked()
@@ -230,7 +230,7 @@ impl Tool for SpawnTool {
         {
             let (origin, dir) = input.ray(state, pos);
             if let Err(e) = self.place(state, origin, dir) {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
         // The release frame too: the button was the row's.

@@ -205,8 +205,8 @@ impl Tool for TerrainTool {
         match input.pointer {
             Some(pointer) => {
                 let (origin, dir) = input.ray(state, pointer);
-                self.aim(&state.world, origin, dir);
-                state.view.terrain_chunk = self.hover.map(|hit| hit.chunk);
+                self.aim(&state.sim.world, origin, dir);
+                state.view.options.terrain_chunk = self.hover.map(|hit| hit.chunk);
             }
             None => self.hover = None,
         }
@@ -217,21 +217,21 @@ impl Tool for TerrainTool {
     fn viewport_input(&mut self, state: &mut EditorState, input: &ViewportInput) -> bool {
         let alt = input.ui.input(|i| i.modifiers.alt);
         if input.pointer.is_none() || alt {
-            state.view.brush = None;
+            state.view.options.brush = None;
             self.finish_stroke(state);
             return pick_on_click(state, input);
         }
-        state.view.brush = self.hover.map(|hit| (hit.point, self.radius));
+        state.view.options.brush = self.hover.map(|hit| (hit.point, self.radius));
         let pressed =
             input.response.is_pointer_button_down_on() && input.ui.input(|i| i.pointer.primary_down());
         if pressed {
-            match self.stroke(&mut state.world) {
+            match self.stroke(&mut state.sim.world) {
                 Ok(dabs) if dabs > 0 => state.mark_edited(),
                 Ok(_) => {}
-                Err(e) => state.notices.report(NoticePlace::ErrorWindow, e),
+                Err(e) => state.diag.notices.report(NoticePlace::ErrorWindow, e),
             }
             // The renderer redraws the chunks the dabs touched.
-            state.terrain_edits.append(&mut self.pending);
+            state.view.terrain_edits.append(&mut self.pending);
             input.ui.ctx().request_repaint();
         } else {
             self.finish_stroke(state);
@@ -254,7 +254,7 @@ impl Tool for TerrainTool {
                 }
             }
         });
-        let max_radius = MAX_BRUSH_VOXELS * state.world.terrain().voxel_size();
+        let max_radius = MAX_BRUSH_VOXELS * state.sim.world.terrain().voxel_size();
         ui.add(Slider::new(&mut self.radius, 0.25..=max_radius.min(16.0)).text("radius m"));
         ui.add(Slider::new(&mut self.strength, 0.05..=1.0).text("strength"));
         if active && matches!(self.mode, BrushMode::Add | BrushMode::Paint) {
@@ -275,7 +275,7 @@ impl Tool for TerrainTool {
 
     fn deactivate(&mut self, state: &mut EditorState) {
         self.finish_stroke(state);
-        state.view.brush = None;
+        state.view.options.brush = None;
     }
 
     /// The brush settings stay; the stroke and the edits not yet drawn belong to the old world.

@@ -22,7 +22,7 @@ pub struct ViewportInput<'a> {
 impl ViewportInput<'_> {
     /// The view ray (eye, direction) through the screen point `pos`.
     pub fn ray(&self, state: &EditorState, pos: Pos2) -> (Vec3, Vec3) {
-        state.camera.ray_through(self.pixel(pos), self.size())
+        state.view.camera.ray_through(self.pixel(pos), self.size())
     }
 
     /// `pos` in pixels from the view's top-left corner.
@@ -37,7 +37,7 @@ impl ViewportInput<'_> {
 
     /// Where the world point `p` is drawn, if it is in front of the camera.
     pub fn on_screen(&self, state: &EditorState, p: Vec3) -> Option<Pos2> {
-        state.camera.project(p, self.size()).map(|s| self.rect.min + egui::vec2(s.x, s.y))
+        state.view.camera.project(p, self.size()).map(|s| self.rect.min + egui::vec2(s.x, s.y))
     }
 }
 
