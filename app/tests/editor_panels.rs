@@ -6,7 +6,8 @@ mod common;
 
 use atoll::editor::files;
 use atoll::editor::notices::NoticePlace;
-use atoll::editor::panels::islands::Column;
+use atoll::editor::panels::islands::{Column, IslandsPanel};
+use atoll::editor::panels::timing::TimingPanel;
 use atoll::scenes::scenes_dir;
 use atoll_physics::{Scene, StepSettings};
 use common::harness;
@@ -230,10 +231,10 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     // Headers sort; a second click reverses.
     harness.get_by_label("bodies").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().panels.island_sort.column, Column::Bodies);
+    assert_eq!(harness.state().panels.find::<IslandsPanel>().unwrap().sort.column, Column::Bodies);
     harness.get_by_label("bodies ^").click();
     harness.run_steps(2);
-    assert!(harness.state().panels.island_sort.descending);
+    assert!(harness.state().panels.find::<IslandsPanel>().unwrap().sort.descending);
 
     // The Sleep panel plots the counts and bins every dynamic body's timer.
     harness.get_by_label("Sleep").click();
@@ -282,7 +283,7 @@ fn timing_plot_switches_between_lines_and_stacked() {
     let lines = panel(&harness.render().unwrap());
     harness.get_by_label("Stacked").click();
     harness.run_steps(3);
-    assert!(harness.state().panels.timing_stacked);
+    assert!(harness.state().panels.find::<TimingPanel>().unwrap().stacked);
     let image = harness.render().unwrap();
     if let Some(path) = std::env::var_os("ATOLL_TIMING_SNAPSHOT") {
         image.save(path).unwrap();
@@ -293,7 +294,7 @@ fn timing_plot_switches_between_lines_and_stacked() {
     assert!(changed > 0.02, "stacking changed only {:.2} % of the panel", changed * 100.0);
     harness.get_by_label("Lines").click();
     harness.run_steps(3);
-    assert!(!harness.state().panels.timing_stacked);
+    assert!(!harness.state().panels.find::<TimingPanel>().unwrap().stacked);
 }
 
 #[test]

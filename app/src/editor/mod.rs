@@ -35,6 +35,8 @@ pub mod viewport;
 
 pub use state::EditorState;
 pub use tools::{ToolKind, Tools};
+
+use panels::panel::{Dock, PanelContext};
 pub use viewport::Viewport;
 
 use std::path::Path;
@@ -81,42 +83,32 @@ impl Editor {
             .show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.tools, &mut self.panels));
         egui::Panel::bottom("status").show(ui, |ui| panels::status_bar(ui, &self.state));
         egui::Panel::bottom("timeline").show(ui, |ui| panels::timeline::show(ui, &mut self.state));
+        // The side panels come from one list (`panels::registry`); each side draws its share.
+        // The panels borrow the panel state, so the open flags travel separately.
+        let mut cx = PanelContext { state: &mut self.state, tools: &mut self.tools };
+        let (mut left_open, mut right_open) = (self.panels.left_open, self.panels.right_open);
         egui::Panel::left("scene").resizable(true).default_size(190.0).show_collapsible(
             ui,
-            &mut self.panels.left_open,
-            |ui| {
-                egui::CollapsingHeader::new("Spawn").default_open(true).show(ui, |ui| {
-                    panels::spawn::show(ui, &mut self.state, &mut self.tools, &mut self.panels.generator);
-                });
-                egui::CollapsingHeader::new("Joints tool").default_open(true).show(ui, |ui| {
-                    self.tools.palette(ToolKind::Joint, ui, &mut self.state);
-                });
-                ui.heading("Scene");
-                panels::scene_tree::show(
-                    ui,
-                    &mut self.state,
-                    &mut self.panels.body_filter,
-                    &mut self.panels.joint_filter,
-                );
-            },
+            &mut left_open,
+            |ui| self.panels.dock(ui, Dock::Left, &mut cx),
         );
-        // The panels borrow the panel state, so the open flag travels separately.
-        let mut right_open = self.panels.right_open;
         egui::Panel::right("inspect").resizable(true).default_size(360.0).show_collapsible(
             ui,
             &mut right_open,
             |ui| {
-                panels::side_panels(ui, &mut self.state, &mut self.tools, &mut self.panels);
+                egui::ScrollArea::vertical()
+                    .id_salt("side panels")
+                    .show(ui, |ui| self.panels.dock(ui, Dock::Right, &mut cx));
             },
         );
-        self.panels.right_open = right_open;
+        (self.panels.left_open, self.panels.right_open) = (left_open, right_open);
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             self.viewport.show(ui, &mut self.state, &mut self.tools);
         });
         panels::error_window(&ctx, &mut self.state);
         files::poll_dialog(&mut self.state);
         panels::path_prompt(&ctx, &mut self.state);
-        panels::spawn::generator_window(&ctx, &mut self.state, &mut self.panels.generator);
+        self.panels.windows(&ctx, &mut PanelContext { state: &mut self.state, tools: &mut self.tools });
         panels::help_window(&ctx, &mut self.panels.help_open);
         panels::recovery_window(&ctx, &mut self.state);
         panels::close_window(&ctx, &mut self.state);

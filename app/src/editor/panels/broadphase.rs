@@ -1,6 +1,7 @@
 //! Broadphase: statistics of both trees and a plot of the movable tree's height and the
 //! re-insertions per step.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use egui::Grid;
 use egui_plot::{Legend, Line, Plot};
@@ -45,4 +46,22 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
             plot.line(Line::new("tree height", height));
             plot.line(Line::new("re-insertions", reinsertions));
         });
+}
+
+/// The Broadphase panel.
+#[derive(Default)]
+pub struct BroadphasePanel;
+
+impl Panel for BroadphasePanel {
+    fn name(&self) -> &'static str {
+        "Broadphase"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
+    }
 }

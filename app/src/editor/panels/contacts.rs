@@ -1,5 +1,6 @@
 //! Contacts: the manifolds of the selected body, or of every touching pair (capped).
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use egui::{Grid, ScrollArea};
 
@@ -75,5 +76,23 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     });
     if points > MAX_ROWS {
         ui.weak(format!("showing the first {MAX_ROWS} points; select a body to narrow the list"));
+    }
+}
+
+/// The Contacts panel.
+#[derive(Default)]
+pub struct ContactsPanel;
+
+impl Panel for ContactsPanel {
+    fn name(&self) -> &'static str {
+        "Contacts"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
     }
 }

@@ -7,6 +7,7 @@
 //! undo step; dragging a field keeps extending that step until the button is released. A value
 //! the engine refuses (a negative size, NaN) is not applied: the field shows the reason.
 
+use super::panel::{Dock, Panel, PanelContext};
 use super::widgets::{number_row, vec_text, vec3_row};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
@@ -331,5 +332,27 @@ fn held_back(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
         && let Err(e) = state.go_to_step(step)
     {
         state.diag.notices.report(NoticePlace::ErrorWindow, e);
+    }
+}
+
+/// The Inspector panel.
+#[derive(Default)]
+pub struct InspectorPanel;
+
+impl Panel for InspectorPanel {
+    fn name(&self) -> &'static str {
+        "Inspector"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn default_open(&self) -> bool {
+        true
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
     }
 }

@@ -1,6 +1,7 @@
 //! Islands: the live islands in a table sortable by any column; clicking a row highlights the
 //! island's bodies and frames them.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use atoll_physics::world::IslandView;
 use egui::{Grid, ScrollArea};
@@ -125,5 +126,26 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
     if let Some(choice) = clicked {
         state.select_island(choice);
         state.frame_highlighted();
+    }
+}
+
+/// The Islands panel.
+#[derive(Default)]
+pub struct IslandsPanel {
+    /// The table's sort order.
+    pub sort: IslandSort,
+}
+
+impl Panel for IslandsPanel {
+    fn name(&self) -> &'static str {
+        "Islands"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state, &mut self.sort);
     }
 }

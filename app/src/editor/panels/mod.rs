@@ -1,6 +1,9 @@
 //! The bars and panels around the viewport: menus and simulation controls on top, the status
-//! line at the bottom, the Scene list on the left, the inspection panels on the right, and the
-//! keyboard shortcuts.
+//! line at the bottom, the side panels (the tools' palettes and the Scene list on the left, the
+//! inspection panels on the right), and the windows.
+//!
+//! The side panels are listed once, in [`registry`]; each is a [`Panel`] (see `panel.rs`) in a
+//! file of its own and keeps its own UI state, as egui_demo_lib's demos do.
 
 pub mod body_history;
 pub mod broadphase;
@@ -8,6 +11,7 @@ pub mod contacts;
 pub mod inspector;
 pub mod islands;
 pub mod joint_inspector;
+pub mod panel;
 pub mod scene_tree;
 pub mod settings;
 pub mod sleep;
@@ -23,47 +27,79 @@ use super::notices::NoticePlace;
 use super::path_choice::{PathPrompt, PathPurpose};
 use super::shortcuts::{self, Command};
 use super::state::EditorState;
-use super::tools::Tools;
+use super::tools::{ToolKind, Tools};
 use crate::render::ColourMode;
 use crate::scenes;
 use egui::{Button, CollapsingHeader, DragValue, Key, RichText};
+use panel::{Dock, Panel, PanelContext, ToolPalette};
+use std::any::Any;
 
 /// Step rates offered by the rate menu, in steps per simulated second.
 pub const RATES_HZ: [u32; 3] = [60, 120, 240];
 
-/// Panel state that is about the UI rather than the world: which panels are open, filters and
-/// sort orders.
-#[derive(Clone, Debug)]
+/// Every panel of the side bars, in order: the one list the layout iterates. Adding a panel is
+/// its file (a type implementing [`Panel`]) and one line here.
+pub fn registry() -> Vec<Box<dyn Panel>> {
+    vec![
+        // The left side: the tools' palettes, then the scene's contents.
+        Box::new(spawn::SpawnPanel::default()),
+        Box::new(ToolPalette { name: "Joints tool", kind: ToolKind::Joint }),
+        Box::new(scene_tree::ScenePanel::default()),
+        // The right side: inspection.
+        Box::new(inspector::InspectorPanel),
+        Box::new(timing::TimingPanel::default()),
+        Box::new(broadphase::BroadphasePanel),
+        Box::new(contacts::ContactsPanel),
+        Box::new(islands::IslandsPanel::default()),
+        Box::new(sleep::SleepPanel),
+        Box::new(terrain::TerrainPanel),
+        Box::new(settings::SettingsPanel),
+    ]
+}
+
+/// Panel state that is about the UI rather than the world: which sides are shown, the Help
+/// window, and the panels themselves (each holding its own filters and sort orders).
 pub struct PanelState {
     /// The Scene list on the left is shown.
     pub left_open: bool,
     /// The inspection panels on the right are shown.
     pub right_open: bool,
-    /// The Scene list's name filter.
-    pub body_filter: String,
-    /// The Scene list's joint filter (name, type or body).
-    pub joint_filter: String,
-    /// The Islands table's sort order.
-    pub island_sort: islands::IslandSort,
-    /// The Timing plot stacks the stages instead of drawing one line each.
-    pub timing_stacked: bool,
     /// The Help window (shortcuts) is shown.
     pub help_open: bool,
-    /// The group generator's settings, while its window is open.
-    pub generator: Option<spawn::Generator>,
+    /// The side panels, from [`registry`].
+    pub list: Vec<Box<dyn Panel>>,
 }
 
 impl Default for PanelState {
     fn default() -> Self {
-        PanelState {
-            left_open: true,
-            right_open: true,
-            body_filter: String::new(),
-            joint_filter: String::new(),
-            island_sort: islands::IslandSort::default(),
-            timing_stacked: false,
-            help_open: false,
-            generator: None,
+        PanelState { left_open: true, right_open: true, help_open: false, list: registry() }
+    }
+}
+
+impl PanelState {
+    /// The panel of type `T`, if the registry has one (tests read their state through it).
+    pub fn find<T: Panel>(&self) -> Option<&T> {
+        self.list.iter().find_map(|p| (p.as_ref() as &dyn Any).downcast_ref::<T>())
+    }
+
+    /// The panel of type `T`, to change (the Edit menu opens the Spawn panel's generator).
+    pub fn find_mut<T: Panel>(&mut self) -> Option<&mut T> {
+        self.list.iter_mut().find_map(|p| (p.as_mut() as &mut dyn Any).downcast_mut::<T>())
+    }
+
+    /// Draws every panel docked at `dock`, each under a collapsible header with its name.
+    pub fn dock(&mut self, ui: &mut egui::Ui, dock: Dock, cx: &mut PanelContext) {
+        for panel in self.list.iter_mut().filter(|p| p.dock() == dock) {
+            CollapsingHeader::new(panel.name())
+                .default_open(panel.default_open())
+                .show(ui, |ui| panel.ui(ui, cx));
+        }
+    }
+
+    /// The windows the panels open (drawn whether or not their panel is shown).
+    pub fn windows(&mut self, ctx: &egui::Context, cx: &mut PanelContext) {
+        for panel in &mut self.list {
+            panel.windows(ctx, cx);
         }
     }
 }
@@ -214,7 +250,9 @@ fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, pane
     }
     ui.separator();
     if ui.button("Generate a group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
-        panels.generator.get_or_insert_with(Default::default);
+        if let Some(spawn) = panels.find_mut::<spawn::SpawnPanel>() {
+            spawn.open_generator();
+        }
         ui.close();
     }
     let keep = Button::new("Keep the simulated state");
@@ -266,22 +304,6 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
             ui.close();
         }
     }
-}
-
-/// The right-hand panels, each collapsible.
-pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, panels: &mut PanelState) {
-    egui::ScrollArea::vertical().id_salt("side panels").show(ui, |ui| {
-        CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector::show(ui, state));
-        CollapsingHeader::new("Timing")
-            .default_open(true)
-            .show(ui, |ui| timing::show(ui, state, &mut panels.timing_stacked));
-        CollapsingHeader::new("Broadphase").show(ui, |ui| broadphase::show(ui, state));
-        CollapsingHeader::new("Contacts").show(ui, |ui| contacts::show(ui, state));
-        CollapsingHeader::new("Islands").show(ui, |ui| islands::show(ui, state, &mut panels.island_sort));
-        CollapsingHeader::new("Sleep").show(ui, |ui| sleep::show(ui, state));
-        CollapsingHeader::new("Terrain").show(ui, |ui| terrain::show(ui, state, tools));
-        CollapsingHeader::new("Settings").show(ui, |ui| settings::show(ui, state));
-    });
 }
 
 /// The status line: step, simulated time, bodies, awake bodies, islands, step and frame times.
@@ -459,5 +481,24 @@ pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
         Some(true) => files::restore_recovery(state),
         Some(false) => state.doc.session.autosave.discard(),
         None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_lists_each_panel_once_and_finds_them_by_type() {
+        let mut panels = PanelState::default();
+        let names: Vec<&str> = panels.list.iter().map(|p| p.name()).collect();
+        let distinct: std::collections::BTreeSet<&&str> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{names:?}");
+        let left: Vec<&str> =
+            panels.list.iter().filter(|p| p.dock() == Dock::Left).map(|p| p.name()).collect();
+        assert_eq!(left, ["Spawn", "Joints tool", "Scene"]);
+        assert!(panels.find::<islands::IslandsPanel>().is_some());
+        panels.find_mut::<spawn::SpawnPanel>().unwrap().open_generator();
+        assert!(panels.find::<spawn::SpawnPanel>().unwrap().generator.is_some());
     }
 }

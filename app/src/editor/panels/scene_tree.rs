@@ -2,6 +2,7 @@
 //! filtered by a search text; a click selects, Shift or Ctrl + click adds a body to the
 //! selection.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use atoll_physics::JointId;
 use egui::ScrollArea;
@@ -107,4 +108,31 @@ fn bodies(ui: &mut egui::Ui, state: &mut EditorState, filter: &mut String) {
             }
         },
     );
+}
+
+/// The Scene panel.
+#[derive(Default)]
+pub struct ScenePanel {
+    /// The name filter of the bodies.
+    pub body_filter: String,
+    /// The joint filter (name, type or body).
+    pub joint_filter: String,
+}
+
+impl Panel for ScenePanel {
+    fn name(&self) -> &'static str {
+        "Scene"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Left
+    }
+
+    fn default_open(&self) -> bool {
+        true
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state, &mut self.body_filter, &mut self.joint_filter);
+    }
 }

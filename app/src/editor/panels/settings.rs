@@ -2,6 +2,7 @@
 //! refused value is reported here and the old settings stay in force. Below them, the threads
 //! that step the world and the grab spring, which belong to the editor, not the scene.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::{EditorState, MAX_THREADS, machine_threads};
 use atoll_physics::StepSettings;
@@ -244,5 +245,23 @@ fn grab_settings(ui: &mut egui::Ui, state: &mut EditorState) {
             }
             Err(e) => state.diag.notices.report(NoticePlace::Settings, e),
         }
+    }
+}
+
+/// The Settings panel.
+#[derive(Default)]
+pub struct SettingsPanel;
+
+impl Panel for SettingsPanel {
+    fn name(&self) -> &'static str {
+        "Settings"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
     }
 }

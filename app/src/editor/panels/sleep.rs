@@ -1,6 +1,7 @@
 //! Sleep: awake and sleeping body counts over the last steps, and a histogram of the sleep
 //! timers of the dynamic bodies now.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use atoll_physics::BodyType;
 use egui_plot::{Bar, BarChart, Legend, Line, Plot};
@@ -46,4 +47,22 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
     Plot::new("sleep histogram").height(90.0).allow_scroll(false).include_y(0.0).show(ui, |plot| {
         plot.bar_chart(BarChart::new("bodies", bars));
     });
+}
+
+/// The Sleep panel.
+#[derive(Default)]
+pub struct SleepPanel;
+
+impl Panel for SleepPanel {
+    fn name(&self) -> &'static str {
+        "Sleep"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
+    }
 }

@@ -1,23 +1,51 @@
 //! The spawn palette (shape, body type, size; a click in the viewport places one, a
 //! shift-drag a row) and the group generator (stacks, pyramids and walls of boxes).
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
+use crate::editor::tools::ToolKind;
 use crate::editor::tools::spawn::surface_under;
-use crate::editor::tools::{ToolKind, Tools};
 use atoll_physics::{BodyType, SceneBody, SceneShape, Vec3};
 use egui::DragValue;
 
-/// Draws the spawn palette and the button that opens the group generator.
-pub fn show(
-    ui: &mut egui::Ui,
-    state: &mut EditorState,
-    tools: &mut Tools,
-    generator: &mut Option<Generator>,
-) {
-    tools.palette(ToolKind::Spawn, ui, state);
-    if ui.button("Group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
-        generator.get_or_insert_with(Generator::default);
+/// The Spawn panel: the spawn tool's palette, and the group generator it opens.
+#[derive(Default)]
+pub struct SpawnPanel {
+    /// The group generator's settings, while its window is open.
+    pub generator: Option<Generator>,
+}
+
+impl SpawnPanel {
+    /// Opens the group generator's window (the Edit menu does too).
+    pub fn open_generator(&mut self) {
+        self.generator.get_or_insert_with(Generator::default);
+    }
+}
+
+impl Panel for SpawnPanel {
+    fn name(&self) -> &'static str {
+        "Spawn"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Left
+    }
+
+    fn default_open(&self) -> bool {
+        true
+    }
+
+    /// The spawn palette and the button that opens the group generator.
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        cx.tools.palette(ToolKind::Spawn, ui, cx.state);
+        if ui.button("Group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
+            self.open_generator();
+        }
+    }
+
+    fn windows(&mut self, ctx: &egui::Context, cx: &mut PanelContext) {
+        generator_window(ctx, cx.state, &mut self.generator);
     }
 }
 

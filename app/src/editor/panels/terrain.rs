@@ -2,6 +2,7 @@
 //! class, mask bytes, the mesh cache, bytes per triangle, rebuild and edit times) and the
 //! overlays of the chunk under the pointer.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use crate::editor::tools::terrain::TerrainTool;
 use crate::editor::tools::{ToolKind, Tools};
@@ -75,4 +76,22 @@ fn figures(ui: &mut egui::Ui, state: &EditorState, brush: &TerrainTool) {
 
 fn kib(bytes: usize) -> f64 {
     bytes as f64 / 1024.0
+}
+
+/// The Terrain panel.
+#[derive(Default)]
+pub struct TerrainPanel;
+
+impl Panel for TerrainPanel {
+    fn name(&self) -> &'static str {
+        "Terrain"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state, cx.tools);
+    }
 }
