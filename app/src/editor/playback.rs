@@ -1,5 +1,7 @@
-//! The simulation's controls that need the whole editor state: moving along the timeline (see
-//! `timeline.rs`) and saving, opening and running recordings (see `replay.rs`).
+//! The simulation's controls that need the whole editor state: play, pause and step (a step
+//! also records the timeline and the diagnostics, and keeps the document's edited state),
+//! moving along the timeline (see `timeline.rs`) and saving, opening and running recordings
+//! (see `replay.rs`).
 //!
 //! They live apart from the types they drive so that `state.rs` can hold a timeline and a
 //! replay without importing the code that works on the state: the modules stay layered (see
@@ -13,9 +15,103 @@ use atoll_physics::{Recording, ReplayError, ReplayProgress, Replayer, state_hash
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// Most steps taken in one frame while playing, so a slow frame does not snowball into slower
+/// frames (the simulation then runs slower than real time instead).
+const MAX_STEPS_PER_FRAME: u32 = 4;
+
 /// The longest a frame spends replaying, so the editor stays responsive while a long
 /// recording replays faster than real time.
 const REPLAY_FRAME_BUDGET: Duration = Duration::from_millis(25);
+
+impl EditorState {
+    /// Starts or stops the simulation.
+    pub fn toggle_play(&mut self) {
+        self.sim.playing = !self.sim.playing;
+        self.sim.pending_seconds = 0.0;
+    }
+
+    /// Advances exactly one step (pausing first, since a single step only makes sense paused).
+    pub fn step_once(&mut self) {
+        self.sim.playing = false;
+        if self.replaying() {
+            self.replay_step();
+        } else {
+            self.step_world();
+        }
+    }
+
+    /// Takes `n` steps at once (pausing first).
+    pub fn step_many(&mut self, n: u32) {
+        self.sim.playing = false;
+        for _ in 0..n {
+            self.step_world();
+        }
+    }
+
+    /// Returns to the edited state (the scene as loaded or last edited); the camera and
+    /// selection stay.
+    pub fn reset(&mut self) {
+        self.end_replay("Reset");
+        if !self.doc.edited_stale {
+            self.sim.world.restore(&self.doc.edited);
+        }
+        self.sim.timeline.restart(&self.sim.world);
+        self.sim.pending_seconds = 0.0;
+    }
+
+    /// Called once per frame with the frame's duration: while playing, steps the world at its
+    /// fixed rate (at most [`MAX_STEPS_PER_FRAME`] steps). Returns the steps taken.
+    pub fn advance(&mut self, frame_seconds: f64) -> u32 {
+        if !self.sim.playing {
+            if self.sim.timeline.scrub_target.is_some() {
+                self.continue_scrub();
+            } else {
+                self.sim.timeline.prepare_back(&self.sim.world);
+            }
+            return 0;
+        }
+        if self.replaying() {
+            return self.advance_replay();
+        }
+        let dt = self.sim.world.settings().dt as f64;
+        self.sim.pending_seconds += frame_seconds.max(0.0) * self.sim.time_scale.max(0.0);
+        let mut steps = 0;
+        // Always at least one step per played frame, so playing shows motion even when frames
+        // come faster than the step rate or the clock does not advance (tests).
+        while steps == 0 || (self.sim.pending_seconds >= dt && steps < MAX_STEPS_PER_FRAME) {
+            self.step_world();
+            self.sim.pending_seconds = (self.sim.pending_seconds - dt).max(0.0);
+            steps += 1;
+        }
+        if steps == MAX_STEPS_PER_FRAME {
+            self.sim.pending_seconds = 0.0;
+        }
+        steps
+    }
+
+    pub(super) fn step_world(&mut self) {
+        self.keep_edited_state();
+        // Stepping goes on from the step shown: a scrub under way ends there.
+        self.sim.timeline.scrub_target = None;
+        // From a step in the past, the inputs made there the first time come first, so the
+        // step is the recorded one (a grab made now differs, and the records after it go).
+        if let Err(e) = self.sim.timeline.history.make_recorded_inputs(&mut self.sim.world) {
+            self.diag.notices.report(super::notices::NoticePlace::ErrorWindow, e.to_string());
+        }
+        if let Some(grab) = self.sim.grab
+            && !grab.apply(&mut self.sim.world, &self.sim.grab_settings)
+        {
+            // The grabbed body is gone (deleted, or undone away).
+            self.sim.grab = None;
+        }
+        let start = Instant::now();
+        self.sim.world.step();
+        self.diag.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
+        self.diag.history.record(&self.sim.world);
+        self.sim.timeline.record(&self.sim.world);
+        self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
+    }
+}
 
 /// Saves the recording of how the world came to its current step. Returns what to tell the
 /// user.

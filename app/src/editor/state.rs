@@ -25,14 +25,9 @@ use crate::render::{OrbitCamera, ViewOptions};
 use atoll_physics::{Aabb, BodyId, IslandId, QueryFilter, Ray, Scene, SceneBody, StepSettings, World};
 use glam::{Vec2, Vec3};
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// How near (in points) a click must come to a drawn joint anchor to select the joint.
 pub const JOINT_PICK_REACH: f32 = 8.0;
-
-/// Most steps taken in one frame while playing, so a slow frame does not snowball into slower
-/// frames (the simulation then runs slower than real time instead).
-const MAX_STEPS_PER_FRAME: u32 = 4;
 
 /// Settings changes merge into one undo step while the user keeps changing them (a dragged
 /// field), like any other gesture.
@@ -199,14 +194,6 @@ impl EditorState {
         self.apply_settings(settings)
     }
 
-    /// Takes `n` steps at once (pausing first).
-    pub fn step_many(&mut self, n: u32) {
-        self.sim.playing = false;
-        for _ in 0..n {
-            self.step_world();
-        }
-    }
-
     /// Selects an island: its bodies are highlighted (`None` clears).
     pub fn select_island(&mut self, island: Option<IslandId>) {
         self.view.selected_island = island;
@@ -245,33 +232,6 @@ impl EditorState {
         }
     }
 
-    /// Starts or stops the simulation.
-    pub fn toggle_play(&mut self) {
-        self.sim.playing = !self.sim.playing;
-        self.sim.pending_seconds = 0.0;
-    }
-
-    /// Advances exactly one step (pausing first, since a single step only makes sense paused).
-    pub fn step_once(&mut self) {
-        self.sim.playing = false;
-        if self.replaying() {
-            self.replay_step();
-        } else {
-            self.step_world();
-        }
-    }
-
-    /// Returns to the edited state (the scene as loaded or last edited); the camera and
-    /// selection stay.
-    pub fn reset(&mut self) {
-        self.end_replay("Reset");
-        if !self.doc.edited_stale {
-            self.sim.world.restore(&self.doc.edited);
-        }
-        self.sim.timeline.restart(&self.sim.world);
-        self.sim.pending_seconds = 0.0;
-    }
-
     /// The edited state: what Reset returns to and Save writes.
     pub fn edited_world(&self) -> &World {
         if self.doc.edited_stale { &self.sim.world } else { self.doc.edited.world() }
@@ -297,36 +257,6 @@ impl EditorState {
     /// Whether the world has been stepped away from the edited state.
     pub fn simulated_since_edit(&self) -> bool {
         !self.doc.edited_stale && self.sim.world.step_count() != self.doc.edited.step_count()
-    }
-
-    /// Called once per frame with the frame's duration: while playing, steps the world at its
-    /// fixed rate (at most [`MAX_STEPS_PER_FRAME`] steps). Returns the steps taken.
-    pub fn advance(&mut self, frame_seconds: f64) -> u32 {
-        if !self.sim.playing {
-            if self.sim.timeline.scrub_target.is_some() {
-                self.continue_scrub();
-            } else {
-                self.sim.timeline.prepare_back(&self.sim.world);
-            }
-            return 0;
-        }
-        if self.replaying() {
-            return self.advance_replay();
-        }
-        let dt = self.sim.world.settings().dt as f64;
-        self.sim.pending_seconds += frame_seconds.max(0.0) * self.sim.time_scale.max(0.0);
-        let mut steps = 0;
-        // Always at least one step per played frame, so playing shows motion even when frames
-        // come faster than the step rate or the clock does not advance (tests).
-        while steps == 0 || (self.sim.pending_seconds >= dt && steps < MAX_STEPS_PER_FRAME) {
-            self.step_world();
-            self.sim.pending_seconds = (self.sim.pending_seconds - dt).max(0.0);
-            steps += 1;
-        }
-        if steps == MAX_STEPS_PER_FRAME {
-            self.sim.pending_seconds = 0.0;
-        }
-        steps
     }
 
     /// Selects the nearest body hit by the view ray through `pixel` of a `size` viewport, or
@@ -363,29 +293,6 @@ impl EditorState {
             self.doc.edited = self.sim.world.snapshot();
             self.doc.edited_stale = false;
         }
-    }
-
-    pub(super) fn step_world(&mut self) {
-        self.keep_edited_state();
-        // Stepping goes on from the step shown: a scrub under way ends there.
-        self.sim.timeline.scrub_target = None;
-        // From a step in the past, the inputs made there the first time come first, so the
-        // step is the recorded one (a grab made now differs, and the records after it go).
-        if let Err(e) = self.sim.timeline.history.make_recorded_inputs(&mut self.sim.world) {
-            self.diag.notices.report(super::notices::NoticePlace::ErrorWindow, e.to_string());
-        }
-        if let Some(grab) = self.sim.grab
-            && !grab.apply(&mut self.sim.world, &self.sim.grab_settings)
-        {
-            // The grabbed body is gone (deleted, or undone away).
-            self.sim.grab = None;
-        }
-        let start = Instant::now();
-        self.sim.world.step();
-        self.diag.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
-        self.diag.history.record(&self.sim.world);
-        self.sim.timeline.record(&self.sim.world);
-        self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
     }
 }
 
