@@ -195,4 +195,29 @@ mod tests {
         assert!(!tools.escape(&mut state), "the next leaves the tool");
         assert!(tools.is_active(ToolKind::Select));
     }
+
+    #[test]
+    fn switching_tools_or_scenes_drops_half_made_work_and_keeps_settings() {
+        let tower = || EditorState::from_scene(&crate::builtin::tower(2), None).unwrap();
+        let mut state = tower();
+        let mut tools = Tools::default();
+        tools.follow_scene(&state);
+        let top = state.sim.world.body_ids().last().unwrap();
+        let centre = state.sim.world.transform(top).unwrap().position;
+        let first_click = |tools: &mut Tools, state: &mut EditorState| {
+            tools.activate(ToolKind::Joint, state);
+            tools.joint.click(state, centre + glam::Vec3::Z * 10.0, -glam::Vec3::Z).unwrap();
+            assert!(tools.joint.pending.is_some());
+        };
+        tools.joint.joint_type = atoll_physics::JointType::Distance;
+        first_click(&mut tools, &mut state);
+        tools.activate(ToolKind::Terrain, &mut state);
+        assert!(tools.joint.pending.is_none(), "leaving the joint tool drops its first click");
+        first_click(&mut tools, &mut state);
+        state.replace_with(tower());
+        tools.follow_scene(&state);
+        assert!(tools.joint.pending.is_none(), "a first click on the old world is dropped");
+        assert!(tools.is_active(ToolKind::Joint), "the tool stays");
+        assert_eq!(tools.joint.joint_type, atoll_physics::JointType::Distance, "and so do its settings");
+    }
 }
