@@ -30,7 +30,7 @@ mod tests {
 
     #[test]
     fn committed_scenes_match_the_generators() {
-        let dir = crate::cli::scenes_dir();
+        let dir = crate::scenes::scenes_dir();
         for (file, scene) in all() {
             let path = dir.join(file);
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -1,11 +1,9 @@
 //! Command-line parsing and dispatch.
 
 use crate::render::{ColourMode, Overlays};
+use crate::scenes::{DEFAULT_SCENE, scenes_dir};
 use crate::{builtin, editor, frame_bench, runner, shot};
 use std::path::PathBuf;
-
-/// The default scene, opened when `atoll` runs with no arguments.
-pub const DEFAULT_SCENE: &str = "pyramid_3d.ron";
 
 const USAGE: &str = "usage:
   atoll [SCENE.ron]                       open the editor (on the default scene without a file)
@@ -167,13 +165,6 @@ fn size(value: Option<&String>) -> Result<[u32; 2], String> {
 fn number(value: Option<&String>, flag: &str) -> Result<u32, String> {
     let v = value.ok_or_else(|| format!("{flag} needs a number"))?;
     v.parse().map_err(|_| format!("{flag} needs a whole number, got `{v}`"))
-}
-
-/// The built-in scenes folder: `./scenes` when run from the checkout, else the one beside the
-/// crate sources.
-pub fn scenes_dir() -> PathBuf {
-    let local = PathBuf::from("scenes");
-    if local.is_dir() { local } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../scenes")) }
 }
 
 /// Runs a parsed command.

@@ -103,9 +103,9 @@ pub fn measure(options: &FrameBenchOptions) -> Result<FrameReport, String> {
     let adapter = render_state.adapter.get_info();
     let mut state = EditorState::open(&options.scene)?;
     // Every body stays awake: the point is the cost of drawing a moving scene.
-    let settings = StepSettings { sleep_enabled: false, ..*state.world.settings() };
+    let settings = StepSettings { sleep_enabled: false, ..*state.sim.world.settings() };
     state.apply_settings(settings)?;
-    state.view.overlays = options.overlays;
+    state.view.options.overlays = options.overlays;
     let mut editor = Editor::new(state, render_state.clone());
     let ctx = egui::Context::default();
     let mut egui_frame = EguiFrame::new(render_state, options.size);
@@ -123,8 +123,8 @@ pub fn measure(options: &FrameBenchOptions) -> Result<FrameReport, String> {
     }
     let pick = |quantile: f64| summarise(&samples, quantile);
     Ok(FrameReport {
-        scene: editor.state.scene_name.clone(),
-        bodies: editor.state.world.body_count(),
+        scene: editor.state.doc.scene_name.clone(),
+        bodies: editor.state.sim.world.body_count(),
         min_awake,
         adapter: format!("{} ({:?})", adapter.name, adapter.backend),
         frames: options.frames,
@@ -135,7 +135,7 @@ pub fn measure(options: &FrameBenchOptions) -> Result<FrameReport, String> {
 }
 
 fn awake_bodies(state: &EditorState) -> usize {
-    let world = &state.world;
+    let world = &state.sim.world;
     world.body_ids().filter(|&id| world.is_awake(id).unwrap_or(false)).count()
 }
 

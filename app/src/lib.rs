@@ -7,4 +7,5 @@ pub mod editor;
 pub mod frame_bench;
 pub mod render;
 pub mod runner;
+pub mod scenes;
 pub mod shot;

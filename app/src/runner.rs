@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn report_has_every_stage_counters_and_hash() {
-        let path = crate::cli::scenes_dir().join("tower.ron");
+        let path = crate::scenes::scenes_dir().join("tower.ron");
         let (mut world, _) = Scene::load(&path).unwrap().build_world().unwrap();
         let options = RunOptions { steps: 5, warmup: 2, ..RunOptions::new(path) };
         let report = measure(&mut world, &options);

@@ -5,8 +5,8 @@
 
 mod common;
 
-use atoll::editor::Editor;
 use atoll::editor::autosave::Autosave;
+use atoll::editor::{Editor, ToolKind};
 use atoll_physics::{BodyId, Scene, SceneShape};
 use common::{click, harness, on_screen};
 use egui::accesskit::Role;
@@ -50,12 +50,12 @@ fn drag_with(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2, modifiers:
 fn save_and_load(harness: &mut Harness<'_, Editor>, path: &Path) -> Scene {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
-    assert!(!harness.state().state.dirty, "saved, yet still marked unsaved");
+    assert!(!harness.state().state.doc.dirty, "saved, yet still marked unsaved");
     Scene::load(path).unwrap()
 }
 
 fn dynamic_bodies(harness: &Harness<'_, Editor>) -> Vec<BodyId> {
-    let world = &harness.state().state.world;
+    let world = &harness.state().state.sim.world;
     world
         .body_ids()
         .filter(|id| world.body(*id).unwrap().body_type == atoll_physics::BodyType::Dynamic)
@@ -65,7 +65,7 @@ fn dynamic_bodies(harness: &Harness<'_, Editor>) -> Vec<BodyId> {
 #[test]
 fn build_a_scene_from_nothing_then_undo_and_redo() {
     let mut harness = harness("tower.ron");
-    harness.state_mut().state.session.native_dialogs = false;
+    harness.state_mut().state.doc.session.native_dialogs = false;
     harness.run_steps(2);
 
     // An empty scene (a ground), saved through the path prompt so that Ctrl+S works after.
@@ -73,11 +73,11 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     harness.run_steps(2);
     harness.get_by_label("New").click();
     harness.run_steps(3);
-    assert_eq!(harness.state().state.world.body_count(), 1);
+    assert_eq!(harness.state().state.sim.world.body_count(), 1);
     let path = temp_path("scene.ron");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
-    harness.state_mut().state.session.path_prompt.as_mut().expect("Ctrl+S asks where").text =
+    harness.state_mut().state.doc.session.path_prompt.as_mut().expect("Ctrl+S asks where").text =
         path.display().to_string();
     harness.get_by_label("OK").click();
     harness.run_steps(2);
@@ -96,12 +96,12 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     assert_eq!(bodies.len(), 3, "three clicks, three bodies");
     let state = &harness.state().state;
     for id in &bodies {
-        let body = state.world.body(*id).unwrap();
+        let body = state.sim.world.body(*id).unwrap();
         assert!(matches!(body.shape, atoll_physics::Shape::Sphere { .. }));
         let y = body.transform.position.y;
         assert!((y - 0.5).abs() < 1e-3, "a sphere of radius 0.5 rests on the ground: y = {y}");
     }
-    assert_eq!(state.undo.undo_len(), 3);
+    assert_eq!(state.doc.undo.undo_len(), 3);
     let saved = save_and_load(&mut harness, &path);
     assert_eq!(saved.bodies.len(), 4);
     assert!(
@@ -113,43 +113,43 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     // Move the last one with the gizmo's x arrow (the spawn tool off, so the click selects).
     harness.key_press(Key::B);
     harness.run_steps(1);
-    assert!(!harness.state().state.spawn_tool.active);
+    assert!(!harness.state().tools.is_active(ToolKind::Spawn));
     let moved = bodies[2];
     assert_eq!(harness.state().state.selected(), Some(moved), "the last spawned body is selected");
-    let start = harness.state().state.world.transform(moved).unwrap().position;
-    let camera = harness.state().state.camera;
+    let start = harness.state().state.sim.world.transform(moved).unwrap().position;
+    let camera = harness.state().state.view.camera;
     let length = (camera.eye() - start).length() * 0.16;
     let grab = on_screen(&harness, start + glam::Vec3::X * length * 0.7);
     let tip = on_screen(&harness, start + glam::Vec3::X * length);
     drag(&mut harness, grab, grab + (tip - grab) * 3.0);
-    let after_move = harness.state().state.world.transform(moved).unwrap().position;
+    let after_move = harness.state().state.sim.world.transform(moved).unwrap().position;
     assert!(after_move.x > start.x + 0.2, "moved along x: {start} -> {after_move}");
     assert!((after_move.y - start.y).abs() < 1e-4 && (after_move.z - start.z).abs() < 1e-4);
-    assert_eq!(harness.state().state.undo.undo_len(), 4, "the whole drag is one undo step");
+    assert_eq!(harness.state().state.doc.undo.undo_len(), 4, "the whole drag is one undo step");
     let saved = save_and_load(&mut harness, &path);
     assert!((saved.bodies[3].position.x - after_move.x).abs() < 1e-5);
 
     // Change its friction in the Inspector, and refuse a negative radius with the reason.
     harness.get_by_role_and_label(Role::SpinButton, "friction").set_value_accesskit(0.1);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.body(moved).unwrap().material.friction, 0.1);
+    assert_eq!(harness.state().state.sim.world.body(moved).unwrap().material.friction, 0.1);
     harness.get_by_role_and_label(Role::SpinButton, "radius").set_value_accesskit(-1.0);
     harness.run_steps(2);
     harness.get_by_label_contains("refused");
     assert!(
-        matches!(harness.state().state.world.body(moved).unwrap().shape, atoll_physics::Shape::Sphere { radius } if *radius == 0.5)
+        matches!(harness.state().state.sim.world.body(moved).unwrap().shape, atoll_physics::Shape::Sphere { radius } if *radius == 0.5)
     );
-    assert_eq!(harness.state().state.undo.undo_len(), 5, "the refused radius is not an edit");
+    assert_eq!(harness.state().state.doc.undo.undo_len(), 5, "the refused radius is not an edit");
     let saved = save_and_load(&mut harness, &path);
     assert_eq!(saved.bodies[3].material.friction, 0.1);
 
     // Delete the first sphere.
-    let first = on_screen(&harness, harness.state().state.world.transform(bodies[0]).unwrap().position);
+    let first = on_screen(&harness, harness.state().state.sim.world.transform(bodies[0]).unwrap().position);
     click(&mut harness, first);
     assert_eq!(harness.state().state.selected(), Some(bodies[0]));
     harness.key_press(Key::Delete);
     harness.run_steps(2);
-    assert!(harness.state().state.world.body(bodies[0]).is_err());
+    assert!(harness.state().state.sim.world.body(bodies[0]).is_err());
     assert_eq!(dynamic_bodies(&harness).len(), 2);
     let saved = save_and_load(&mut harness, &path);
     assert_eq!(saved.bodies.len(), 3);
@@ -160,7 +160,7 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     assert_eq!(dynamic_bodies(&harness).len(), 3, "undo brings the deleted sphere back");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.body(moved).unwrap().material.friction, 0.6);
+    assert_eq!(harness.state().state.sim.world.body(moved).unwrap().material.friction, 0.6);
     let saved = save_and_load(&mut harness, &path);
     assert_eq!(saved.bodies.len(), 4);
     assert_eq!(saved.bodies[3].material.friction, 0.6);
@@ -169,7 +169,7 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     // Redo once: the friction is 0.1 again; the delete stays undone.
     harness.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.body(moved).unwrap().material.friction, 0.1);
+    assert_eq!(harness.state().state.sim.world.body(moved).unwrap().material.friction, 0.1);
     assert_eq!(dynamic_bodies(&harness).len(), 3);
     let saved = save_and_load(&mut harness, &path);
     assert_eq!(saved.bodies.len(), 4);
@@ -178,10 +178,10 @@ fn build_a_scene_from_nothing_then_undo_and_redo() {
     // Stepping is not an edit, and Reset returns to the edited state.
     harness.get_by_label("Step").click();
     harness.run_steps(2);
-    assert!(!harness.state().state.dirty);
+    assert!(!harness.state().state.doc.dirty);
     harness.key_press(Key::R);
     harness.run_steps(1);
-    assert_eq!(harness.state().state.world.step_count(), 0);
+    assert_eq!(harness.state().state.sim.world.step_count(), 0);
     std::fs::remove_file(path).unwrap();
 }
 
@@ -193,31 +193,31 @@ fn the_recovery_file_restores_unsaved_work() {
         let mut harness = harness("tower.ron");
         let mut autosave = Autosave::in_dir(dir.clone());
         autosave.interval = Some(Duration::ZERO);
-        harness.state_mut().state.session.autosave = autosave;
+        harness.state_mut().state.doc.session.autosave = autosave;
         harness.run_steps(1);
-        let bodies = harness.state().state.world.body_count();
+        let bodies = harness.state().state.sim.world.body_count();
         harness.state_mut().state.select_all();
         harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
         harness.run_steps(2);
-        assert_eq!(harness.state().state.world.body_count(), bodies * 2);
+        assert_eq!(harness.state().state.sim.world.body_count(), bodies * 2);
         assert!(
-            harness.state().state.session.autosave.last_written.is_some(),
+            harness.state().state.doc.session.autosave.last_written.is_some(),
             "the due autosave was written"
         );
     }
     // The next start offers the work back.
     let mut harness = harness("tower.ron");
-    let bodies = harness.state().state.world.body_count();
-    harness.state_mut().state.session.autosave = Autosave::in_dir(dir.clone());
+    let bodies = harness.state().state.sim.world.body_count();
+    harness.state_mut().state.doc.session.autosave = Autosave::in_dir(dir.clone());
     harness.run_steps(2);
     harness.get_by_label_contains("Atoll closed with unsaved changes");
     harness.get_by_label("Restore").click();
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert_eq!(state.world.body_count(), bodies * 2);
-    assert!(state.dirty, "restored work is unsaved");
+    assert_eq!(state.sim.world.body_count(), bodies * 2);
+    assert!(state.doc.dirty, "restored work is unsaved");
     assert!(
-        state.session.scene_path.as_deref().is_some_and(|p| p.ends_with("tower.ron")),
+        state.doc.session.scene_path.as_deref().is_some_and(|p| p.ends_with("tower.ron")),
         "it belongs to tower.ron"
     );
     std::fs::remove_dir_all(dir).unwrap();
@@ -228,8 +228,8 @@ fn a_rendered_frame_shows_the_gizmo_and_the_selection_outline() {
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
     // A box in the middle of the tower, so the whole gizmo is in view.
-    let id = harness.state().state.world.body_ids().nth(12).unwrap();
-    harness.state_mut().state.selection.set(Some(id));
+    let id = harness.state().state.sim.world.body_ids().nth(12).unwrap();
+    harness.state_mut().state.doc.selection.set(Some(id));
     harness.run_steps(2);
     let image = harness.render().expect("the harness renders through wgpu");
     if let Some(path) = std::env::var_os("ATOLL_GIZMO_SNAPSHOT") {
@@ -237,8 +237,8 @@ fn a_rendered_frame_shows_the_gizmo_and_the_selection_outline() {
     }
     let ppp = harness.ctx.pixels_per_point();
     let pixel = |p: Pos2| *image.get_pixel((p.x * ppp) as u32, (p.y * ppp) as u32);
-    let pivot = harness.state().state.world.transform(id).unwrap().position;
-    let length = (harness.state().state.camera.eye() - pivot).length() * 0.16;
+    let pivot = harness.state().state.sim.world.transform(id).unwrap().position;
+    let length = (harness.state().state.view.camera.eye() - pivot).length() * 0.16;
     // The arrow tips' discs, in the axis colours.
     let axes =
         [(glam::Vec3::X, [230, 60, 60]), (glam::Vec3::Y, [80, 200, 80]), (glam::Vec3::Z, [70, 120, 240])];
@@ -248,7 +248,7 @@ fn a_rendered_frame_shows_the_gizmo_and_the_selection_outline() {
         assert!(off < 40, "the {axis} tip is {p:?}, not {rgb:?}");
     }
     // The outline: orange pixels around the selected box, none far from it.
-    let bounds = harness.state().state.world.aabb(id).unwrap();
+    let bounds = harness.state().state.sim.world.aabb(id).unwrap();
     let (lo, hi) = (on_screen(&harness, bounds.min), on_screen(&harness, bounds.max));
     let around = egui::Rect::from_two_pos(lo, hi).expand(12.0);
     let is_outline = |p: image::Rgba<u8>| p[0] > 220 && (120..=210).contains(&p[1]) && p[2] < 110;
@@ -273,13 +273,13 @@ fn shift_drag_selects_in_a_box_and_places_a_row_with_the_spawn_tool() {
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
     // A box around the lower half of the tower selects those boxes, not the ground.
-    let world = &harness.state().state.world;
+    let world = &harness.state().state.sim.world;
     let boxes = dynamic_bodies(&harness);
     let low = world.transform(boxes[1]).unwrap().position;
     let high = world.transform(boxes[8]).unwrap().position;
     let (a, b) = (on_screen(&harness, low), on_screen(&harness, high));
     shift_drag(&mut harness, a + egui::vec2(-60.0, 10.0), b + egui::vec2(60.0, -10.0));
-    let selected = harness.state().state.selection.ids().to_vec();
+    let selected = harness.state().state.doc.selection.ids().to_vec();
     assert!(selected.len() >= 6 && selected.len() <= 10, "selected {} boxes", selected.len());
     assert!(selected.iter().all(|id| boxes.contains(id)), "only tower boxes");
     assert!(selected.contains(&boxes[4]));
@@ -287,17 +287,17 @@ fn shift_drag_selects_in_a_box_and_places_a_row_with_the_spawn_tool() {
     // With the spawn tool, the same gesture places a row on the ground: one undo step.
     harness.key_press(Key::B);
     harness.run_steps(1);
-    let before = harness.state().state.world.body_count();
-    let undo_before = harness.state().state.undo.undo_len();
+    let before = harness.state().state.sim.world.body_count();
+    let undo_before = harness.state().state.doc.undo.undo_len();
     let rect = harness.state().viewport().rect();
     let y = rect.bottom() - 80.0;
     shift_drag(&mut harness, Pos2::new(rect.left() + 80.0, y), Pos2::new(rect.left() + 260.0, y));
-    let placed = harness.state().state.world.body_count() - before;
+    let placed = harness.state().state.sim.world.body_count() - before;
     assert!(placed >= 2, "a row of {placed}");
-    assert_eq!(harness.state().state.undo.undo_len(), undo_before + 1);
+    assert_eq!(harness.state().state.doc.undo.undo_len(), undo_before + 1);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.body_count(), before);
+    assert_eq!(harness.state().state.sim.world.body_count(), before);
 }
 
 #[test]
@@ -318,28 +318,30 @@ fn closing_with_unsaved_changes_asks_first() {
     };
     // Nothing edited: the window may close without a question.
     request_close(&mut harness);
-    assert!(!harness.state().state.session.confirm_close);
+    assert!(!harness.state().state.doc.session.confirm_close);
     // Edited: the close is held back and the editor asks.
     harness.state_mut().state.select_all();
     harness.key_press(Key::Delete);
     harness.run_steps(1);
     request_close(&mut harness);
-    assert!(harness.state().state.session.confirm_close);
+    assert!(harness.state().state.doc.session.confirm_close);
     harness.get_by_label("Save the changes to Tower (20 boxes) before closing?");
     harness.get_by_label("Cancel").click();
     harness.run_steps(2);
-    assert!(!harness.state().state.session.confirm_close && !harness.state().state.session.close_approved);
+    assert!(
+        !harness.state().state.doc.session.confirm_close && !harness.state().state.doc.session.close_approved
+    );
     request_close(&mut harness);
     harness.get_by_label("Don't save").click();
     harness.run_steps(2);
-    assert!(harness.state().state.session.close_approved, "Don't save lets the window close");
+    assert!(harness.state().state.doc.session.close_approved, "Don't save lets the window close");
 }
 
 #[test]
 fn the_group_generator_and_a_colour_of_ones_own() {
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
-    let before = harness.state().state.world.body_count();
+    let before = harness.state().state.sim.world.body_count();
     harness.get_by_label("Edit").click();
     harness.run_steps(2);
     harness.get_by_label("Generate a group...").click();
@@ -347,14 +349,14 @@ fn the_group_generator_and_a_colour_of_ones_own() {
     harness.get_by_label("Create").click();
     harness.run_steps(2);
     // The default group is a pyramid of base 6: 21 boxes, one undo step.
-    assert_eq!(harness.state().state.world.body_count(), before + 21);
-    assert_eq!(harness.state().state.undo.undo_label(), Some("generate 21"));
+    assert_eq!(harness.state().state.sim.world.body_count(), before + 21);
+    assert_eq!(harness.state().state.doc.undo.undo_label(), Some("generate 21"));
 
     // Give the tower's middle box a colour of its own in the Inspector; it is drawn in it.
-    let id = harness.state().state.world.body_ids().nth(10).unwrap();
-    harness.state_mut().state.selection.set(Some(id));
+    let id = harness.state().state.sim.world.body_ids().nth(10).unwrap();
+    harness.state_mut().state.doc.selection.set(Some(id));
     harness.run_steps(2);
-    let centre = harness.state().state.world.transform(id).unwrap().position;
+    let centre = harness.state().state.sim.world.transform(id).unwrap().position;
     let at = |harness: &mut Harness<'_, Editor>| {
         let p = on_screen(harness, centre);
         let ppp = harness.ctx.pixels_per_point();
@@ -363,13 +365,13 @@ fn the_group_generator_and_a_colour_of_ones_own() {
     };
     harness.get_by_label("own").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().state.entities.meta_of(id).colour, Some([200, 120, 60]));
+    assert_eq!(harness.state().state.doc.entities.meta_of(id).colour, Some([200, 120, 60]));
     harness.key_press(Key::Escape);
     harness.run_steps(2);
     let coloured = at(&mut harness);
     assert!(coloured[0] > coloured[2] + 60 && coloured[1] > coloured[2], "drawn orange: {coloured:?}");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.entities.meta_of(id).colour, None);
+    assert_eq!(harness.state().state.doc.entities.meta_of(id).colour, None);
     assert_ne!(at(&mut harness), coloured, "undo gives the palette colour back");
 }

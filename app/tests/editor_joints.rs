@@ -5,7 +5,7 @@
 
 mod common;
 
-use atoll::editor::Editor;
+use atoll::editor::{Editor, ToolKind};
 use atoll::render::joint_lines::JointState;
 use atoll_physics::{JointId, JointKind, Limits};
 use common::{click, harness, on_screen, pixels_near};
@@ -18,8 +18,8 @@ use egui_kittest::kittest::Queryable;
 fn doors() -> (Harness<'static, Editor>, JointId, Pos2) {
     let mut harness = harness("door.ron");
     harness.run_steps(3);
-    let joint = harness.state().state.world.joint_ids().next().unwrap();
-    let anchor = harness.state().state.world.joint(joint).unwrap().anchor_a;
+    let joint = harness.state().state.sim.world.joint_ids().next().unwrap();
+    let anchor = harness.state().state.sim.world.joint(joint).unwrap().anchor_a;
     let at = on_screen(&harness, anchor);
     (harness, joint, at)
 }
@@ -35,7 +35,7 @@ fn the_joints_overlay_draws_at_the_anchor_and_a_click_there_selects_the_joint() 
     harness.run_steps(3);
     harness.get_by_label("Joints").click();
     harness.run_steps(2);
-    assert!(harness.state().state.view.overlays.joints);
+    assert!(harness.state().state.view.options.overlays.joints);
     harness.key_press(Key::Escape);
     harness.run_steps(2);
     let drawn = harness.render().unwrap();
@@ -44,8 +44,8 @@ fn the_joints_overlay_draws_at_the_anchor_and_a_click_there_selects_the_joint() 
 
     // A click on the anchor selects the joint, and the Inspector shows it.
     click(&mut harness, at);
-    assert_eq!(harness.state().state.selection.joint(), Some(joint));
-    assert!(!harness.state().state.selection.has_bodies());
+    assert_eq!(harness.state().state.doc.selection.joint(), Some(joint));
+    assert!(!harness.state().state.doc.selection.has_bodies());
     harness.get_by_label("revolute joint");
     // Its bodies, in the Inspector and in the Scene panel's Joints list.
     assert_eq!(harness.query_all_by_label_contains("post 0 – door 0").count(), 2);
@@ -64,10 +64,11 @@ fn the_joints_overlay_draws_at_the_anchor_and_a_click_there_selects_the_joint() 
 #[test]
 fn the_inspector_edits_a_joint_in_place_and_refuses_a_lower_limit_above_the_upper() {
     let (mut harness, joint, _) = doors();
-    harness.state_mut().state.selection.set_joint(Some(joint));
+    harness.state_mut().state.doc.selection.set_joint(Some(joint));
     harness.run_steps(2);
     let limits =
-        |harness: &Harness<'_, Editor>| match harness.state().state.world.joint_desc(joint).unwrap().kind {
+        |harness: &Harness<'_, Editor>| match harness.state().state.sim.world.joint_desc(joint).unwrap().kind
+        {
             JointKind::Revolute(hinge) => hinge.limits,
             other => panic!("not a hinge: {other:?}"),
         };
@@ -78,20 +79,20 @@ fn the_inspector_edits_a_joint_in_place_and_refuses_a_lower_limit_above_the_uppe
     harness.run_steps(2);
     let upper = limits(&harness).unwrap().upper;
     assert!((upper - 90f32.to_radians()).abs() < 1e-5, "upper {upper}");
-    assert_eq!(harness.state().state.selection.joint(), Some(joint));
-    let steps = harness.state().state.undo.undo_len();
+    assert_eq!(harness.state().state.doc.selection.joint(), Some(joint));
+    let steps = harness.state().state.doc.undo.undo_len();
 
     // A lower limit of 120°, above the upper: refused with the reason, nothing changes.
     harness.get_by_role_and_label(Role::SpinButton, "lower").set_value_accesskit(120.0);
     harness.run_steps(2);
     harness.get_by_label_contains("above the upper limit");
     assert!((limits(&harness).unwrap().lower + 0.1).abs() < 1e-6);
-    assert_eq!(harness.state().state.undo.undo_len(), steps, "a refused value is not an edit");
+    assert_eq!(harness.state().state.doc.undo.undo_len(), steps, "a refused value is not an edit");
 
     // The motor runs the door to its new limit.
     harness.state_mut().state.step_many(240);
     harness.run_steps(2);
-    let view = harness.state().state.world.joint(joint).unwrap();
+    let view = harness.state().state.sim.world.joint(joint).unwrap();
     assert!(view.position < 90f32.to_radians() + 1f32.to_radians(), "held at the limit: {}", view.position);
     assert!(view.limit_active);
     harness.get_by_label_contains("pushing");
@@ -102,21 +103,22 @@ fn deleting_a_door_removes_its_hinge_and_undo_brings_both_back() {
     let mut harness = harness("door.ron");
     harness.run_steps(2);
     // The built-in joint scenes open on a view of their own.
-    let view = atoll_physics::Scene::load(&atoll::cli::scenes_dir().join("door.ron")).unwrap().view.unwrap();
-    assert_eq!(harness.state().state.camera.to_view(), view);
+    let view =
+        atoll_physics::Scene::load(&atoll::scenes::scenes_dir().join("door.ron")).unwrap().view.unwrap();
+    assert_eq!(harness.state().state.view.camera.to_view(), view);
     let state = &harness.state().state;
-    let door = state.world.body_ids().find(|id| state.body_name(*id) == "door 0").unwrap();
-    let at = on_screen(&harness, state.world.transform(door).unwrap().position);
+    let door = state.sim.world.body_ids().find(|id| state.body_name(*id) == "door 0").unwrap();
+    let at = on_screen(&harness, state.sim.world.transform(door).unwrap().position);
     click(&mut harness, at);
     assert_eq!(harness.state().state.selected(), Some(door));
     harness.key_press(Key::Delete);
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert_eq!(state.world.joint_count(), 1, "the door's hinge went with it");
-    assert_eq!(state.undo.undo_label(), Some("delete 1 body and 1 joint"));
+    assert_eq!(state.sim.world.joint_count(), 1, "the door's hinge went with it");
+    assert_eq!(state.doc.undo.undo_label(), Some("delete 1 body and 1 joint"));
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.joint_count(), 2);
+    assert_eq!(harness.state().state.sim.world.joint_count(), 2);
 }
 
 #[test]
@@ -125,19 +127,20 @@ fn grabbing_a_box_of_the_pyramid_while_playing_pulls_it_up_and_releasing_drops_i
     harness.run_steps(2);
     let state = &harness.state().state;
     let top = state
+        .sim
         .world
         .body_ids()
-        .filter(|id| state.world.body(*id).is_ok_and(|b| b.body_type == atoll_physics::BodyType::Dynamic))
+        .filter(|id| state.sim.world.body(*id).is_ok_and(|b| b.body_type == atoll_physics::BodyType::Dynamic))
         .max_by(|a, b| {
-            let y = |id| state.world.transform(id).unwrap().position.y;
+            let y = |id| state.sim.world.transform(id).unwrap().position.y;
             y(*a).total_cmp(&y(*b))
         })
         .unwrap();
-    let start = state.world.transform(top).unwrap().position;
-    let edits = state.undo.undo_len();
+    let start = state.sim.world.transform(top).unwrap().position;
+    let edits = state.doc.undo.undo_len();
     harness.key_press(Key::Space);
     harness.run_steps(1);
-    assert!(harness.state().state.playing);
+    assert!(harness.state().state.sim.playing);
 
     let from = on_screen(&harness, start);
     harness.hover_at(from);
@@ -154,14 +157,14 @@ fn grabbing_a_box_of_the_pyramid_while_playing_pulls_it_up_and_releasing_drops_i
         harness.hover_at(from - egui::vec2(0.0, 8.0 * k as f32));
         harness.run_steps(1);
     }
-    assert_eq!(harness.state().state.grab.map(|g| g.body), Some(top), "the drag grabbed the top box");
+    assert_eq!(harness.state().state.sim.grab.map(|g| g.body), Some(top), "the drag grabbed the top box");
     harness.run_steps(60);
-    let held = harness.state().state.world.transform(top).unwrap().position;
+    let held = harness.state().state.sim.world.transform(top).unwrap().position;
     assert!(held.y > start.y + 0.5, "pulled up towards the pointer: {} -> {}", start.y, held.y);
     // The grab is drawn as a yellow line from the grabbed point to the pointer.
-    let grab = harness.state().state.grab.unwrap();
+    let grab = harness.state().state.sim.grab.unwrap();
     let (a, b) = (
-        on_screen(&harness, grab.point(&harness.state().state.world).unwrap()),
+        on_screen(&harness, grab.point(&harness.state().state.sim.world).unwrap()),
         on_screen(&harness, grab.target),
     );
     let image = harness.render().unwrap();
@@ -178,13 +181,13 @@ fn grabbing_a_box_of_the_pyramid_while_playing_pulls_it_up_and_releasing_drops_i
         modifiers: Modifiers::NONE,
     });
     harness.run_steps(1);
-    assert!(harness.state().state.grab.is_none(), "released");
-    let released = harness.state().state.world.transform(top).unwrap().position;
+    assert!(harness.state().state.sim.grab.is_none(), "released");
+    let released = harness.state().state.sim.world.transform(top).unwrap().position;
     harness.run_steps(40);
-    let fallen = harness.state().state.world.transform(top).unwrap().position;
+    let fallen = harness.state().state.sim.world.transform(top).unwrap().position;
     assert!(fallen.y < released.y - 0.3, "released, it falls: {} -> {}", released.y, fallen.y);
-    assert_eq!(harness.state().state.undo.undo_len(), edits, "grabbing is not an edit");
-    assert!(!harness.state().state.dirty);
+    assert_eq!(harness.state().state.doc.undo.undo_len(), edits, "grabbing is not an edit");
+    assert!(!harness.state().state.doc.dirty);
 }
 
 #[test]
@@ -207,22 +210,22 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
         state.frame_selection();
     }
     harness.run_steps(2);
-    let ids = harness.state().state.selection.ids().to_vec();
+    let ids = harness.state().state.doc.selection.ids().to_vec();
     let (left, right) = (ids[0], ids[1]);
     harness.key_press(Key::J);
     harness.run_steps(1);
-    assert!(harness.state().state.joint_tool.active);
+    assert!(harness.state().tools.is_active(ToolKind::Joint));
     harness.get_by_label("revolute").click();
     harness.run_steps(1);
 
     let position =
-        |harness: &Harness<'_, Editor>, id| harness.state().state.world.transform(id).unwrap().position;
+        |harness: &Harness<'_, Editor>, id| harness.state().state.sim.world.transform(id).unwrap().position;
     let left_at = on_screen(&harness, position(&harness, left));
     let right_at = on_screen(&harness, position(&harness, right));
     let sky = egui::pos2(left_at.x, harness.state().viewport().rect().min.y + 5.0);
     // Left box to the world.
     click(&mut harness, left_at);
-    assert_eq!(harness.state().state.joint_tool.pending.map(|p| p.body), Some(left));
+    assert_eq!(harness.state().tools.joint.pending.map(|p| p.body), Some(left));
     // While picking, the pending anchor and a line to the pointer are drawn.
     harness.hover_at(sky);
     harness.run_steps(1);
@@ -232,29 +235,29 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
     click(&mut harness, sky);
     // The new hinge is selected and the gizmo sits on its anchor, over the left box: clear the
     // selection so the next clicks reach the boxes rather than the gizmo's handles.
-    assert!(harness.state().state.selection.joint().is_some());
-    harness.state_mut().state.selection.set_joint(None);
+    assert!(harness.state().state.doc.selection.joint().is_some());
+    harness.state_mut().state.doc.selection.set_joint(None);
     harness.run_steps(1);
     // Right box (its face towards the camera) to the left box: the seam between them.
     let seam = left_at + (right_at - left_at) * 0.5;
     click(&mut harness, right_at + (seam - right_at) * 0.8);
     click(&mut harness, left_at);
     let state = &harness.state().state;
-    assert_eq!(state.world.joint_count(), 2, "two hinges");
-    let between = state.selection.joint().expect("the new hinge is selected");
-    let view = state.world.joint(between).unwrap();
+    assert_eq!(state.sim.world.joint_count(), 2, "two hinges");
+    let between = state.doc.selection.joint().expect("the new hinge is selected");
+    let view = state.sim.world.joint(between).unwrap();
     assert_eq!((view.body_a, view.body_b), (Some(left), right));
-    assert_eq!(state.undo.undo_label(), Some("add revolute joint"));
+    assert_eq!(state.doc.undo.undo_label(), Some("add revolute joint"));
 
     // Play two seconds: the right box swings from the left one, which hangs from the world.
     harness.key_press(Key::Space);
     harness.run_steps(120);
     let state = &harness.state().state;
     let gap = |id| {
-        let v = state.world.joint(id).unwrap();
+        let v = state.sim.world.joint(id).unwrap();
         (v.anchor_a - v.anchor_b).length()
     };
-    for joint in state.world.joint_ids() {
+    for joint in state.sim.world.joint_ids() {
         assert!(gap(joint) < 0.01, "the hinge holds: {} m apart", gap(joint));
     }
     assert!(position(&harness, right).y > 2.0, "still hanging, not fallen: {}", position(&harness, right).y);
@@ -264,14 +267,14 @@ fn the_joint_tool_hinges_two_boxes_that_stay_linked_while_playing_and_undo_takes
     // Undo removes the hinge; redo brings it back.
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(1);
-    assert_eq!(harness.state().state.world.joint_count(), 1);
+    assert_eq!(harness.state().state.sim.world.joint_count(), 1);
     harness.key_press_modifiers(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
     harness.run_steps(1);
-    assert_eq!(harness.state().state.world.joint_count(), 2);
+    assert_eq!(harness.state().state.sim.world.joint_count(), 2);
     // Esc leaves the tool.
     harness.key_press(Key::Escape);
     harness.run_steps(1);
-    assert!(!harness.state().state.joint_tool.active);
+    assert!(!harness.state().tools.is_active(ToolKind::Joint));
 }
 
 #[test]
@@ -280,8 +283,8 @@ fn a_scene_with_joints_saves_and_loads_back_with_the_same_joints() {
     let mut harness = harness("ragdoll_pile.ron");
     harness.run_steps(2);
     // Name one joint and change another's limits through the Inspector, then save as.
-    let first = harness.state().state.world.joint_ids().next().unwrap();
-    harness.state_mut().state.selection.set_joint(Some(first));
+    let first = harness.state().state.sim.world.joint_ids().next().unwrap();
+    harness.state_mut().state.doc.selection.set_joint(Some(first));
     harness.run_steps(2);
     harness.get_by_role_and_label(Role::SpinButton, "cone half angle").set_value_accesskit(30.0);
     harness.run_steps(2);
@@ -298,15 +301,15 @@ fn a_scene_with_joints_saves_and_loads_back_with_the_same_joints() {
             })
             .collect()
     };
-    let saved = joints(&harness.state().state.world);
+    let saved = joints(&harness.state().state.sim.world);
 
     // Open something else, then the saved file: the same joints, settings and bodies.
-    files::open(&mut harness.state_mut().state, &atoll::cli::scenes_dir().join("tower.ron"));
+    files::open(&mut harness.state_mut().state, &atoll::scenes::scenes_dir().join("tower.ron"));
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.joint_count(), 0);
+    assert_eq!(harness.state().state.sim.world.joint_count(), 0);
     files::open(&mut harness.state_mut().state, &path);
     harness.run_steps(2);
-    let loaded = joints(&harness.state().state.world);
+    let loaded = joints(&harness.state().state.sim.world);
     assert_eq!(loaded.len(), saved.len());
     assert_eq!(loaded, saved);
     let JointKind::Spherical(neck) = loaded[0].0 else { panic!("the neck is a ball joint") };

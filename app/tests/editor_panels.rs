@@ -4,10 +4,11 @@
 
 mod common;
 
-use atoll::cli::scenes_dir;
 use atoll::editor::files;
 use atoll::editor::notices::NoticePlace;
-use atoll::editor::panels::islands::Column;
+use atoll::editor::panels::islands::{Column, IslandsPanel};
+use atoll::editor::panels::timing::TimingPanel;
+use atoll::scenes::scenes_dir;
 use atoll_physics::{Scene, StepSettings};
 use common::harness;
 use egui_kittest::kittest::Queryable;
@@ -36,12 +37,12 @@ fn open_through_the_file_path_and_inspect_the_selected_body() {
     files::open(&mut harness.state_mut().state, &scenes_dir().join("pyramid_3d.ron"));
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert!(state.scene_name.to_lowercase().contains("pyramid"), "{}", state.scene_name);
+    assert!(state.doc.scene_name.to_lowercase().contains("pyramid"), "{}", state.doc.scene_name);
 
     // Select the first box through the Scene list, by its name from the file.
-    let id = state.world.body_ids().nth(1).unwrap();
+    let id = state.sim.world.body_ids().nth(1).unwrap();
     let name = state.body_name(id);
-    let mass = state.world.body(id).unwrap().mass;
+    let mass = state.sim.world.body(id).unwrap().mass;
     harness.get_by_label(&name).click();
     harness.run_steps(2);
     assert_eq!(harness.state().state.selected(), Some(id));
@@ -56,11 +57,11 @@ fn a_bad_file_keeps_the_scene_and_reports_where() {
     harness.run_steps(1);
     let path = std::env::temp_dir().join(format!("atoll-bad-{}.ron", std::process::id()));
     std::fs::write(&path, "(\n  version: 1,\n  name: \"x\",\n  bodies: [ ( nme: 3 ) ],\n)\n").unwrap();
-    let bodies = harness.state().state.world.body_count();
+    let bodies = harness.state().state.sim.world.body_count();
     files::open(&mut harness.state_mut().state, &path);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.body_count(), bodies);
-    let error = harness.state().state.notices.message(NoticePlace::ErrorWindow).unwrap().to_string();
+    assert_eq!(harness.state().state.sim.world.body_count(), bodies);
+    let error = harness.state().state.diag.notices.message(NoticePlace::ErrorWindow).unwrap().to_string();
     assert!(error.contains("line 4, column"), "no line in {error}");
     harness.get_by_label_contains("nme");
     std::fs::remove_file(path).unwrap();
@@ -81,7 +82,7 @@ fn save_writes_a_file_that_loads_back_and_clears_the_star() {
     harness.run_steps(1);
     assert!(!harness.state().title().ends_with('*'), "{}", harness.state().title());
     let scene = Scene::load(&path).unwrap();
-    assert_eq!(scene.bodies.len(), harness.state().state.world.body_count());
+    assert_eq!(scene.bodies.len(), harness.state().state.sim.world.body_count());
     assert_eq!(scene.bodies[0].name, "ground");
     std::fs::remove_file(path).unwrap();
 }
@@ -91,22 +92,22 @@ fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
     let mut harness = harness("tower.ron");
     harness.get_by_label("Settings").click();
     harness.run_steps(2);
-    let old = *harness.state().state.world.settings();
+    let old = *harness.state().state.sim.world.settings();
     // Type a negative dt into the panel's field, as assistive technology would.
     harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "dt").set_value_accesskit(-0.01);
     harness.run_steps(2);
-    let refused = harness.state().state.notices.message(NoticePlace::Settings).map(str::to_string);
+    let refused = harness.state().state.diag.notices.message(NoticePlace::Settings).map(str::to_string);
     assert!(refused.as_deref().is_some_and(|e| e.contains("dt")), "typed -0.01 was not refused: {refused:?}");
-    assert_eq!(*harness.state().state.world.settings(), old);
+    assert_eq!(*harness.state().state.sim.world.settings(), old);
     // The same refusal through the function the panel calls.
     let bad = StepSettings { dt: -0.01, ..old };
     assert!(harness.state_mut().state.apply_settings(bad).is_err());
-    assert_eq!(*harness.state().state.world.settings(), old);
+    assert_eq!(*harness.state().state.sim.world.settings(), old);
     harness.get_by_label_contains("refused: invalid dt");
     // A valid change goes through and clears the message.
     harness.state_mut().state.set_rate(120).unwrap();
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.settings().dt, 1.0 / 120.0);
+    assert_eq!(harness.state().state.sim.world.settings().dt, 1.0 / 120.0);
     assert!(harness.query_by_label_contains("refused").is_none());
 }
 
@@ -118,15 +119,15 @@ fn the_linear_speed_cap_is_set_in_settings_and_a_zero_is_refused() {
     let field = || (egui::accesskit::Role::SpinButton, "max linear speed");
     harness.get_by_role_and_label(field().0, field().1).set_value_accesskit(50.0);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.settings().max_linear_speed, 50.0);
+    assert_eq!(harness.state().state.sim.world.settings().max_linear_speed, 50.0);
     harness.get_by_role_and_label(field().0, field().1).set_value_accesskit(0.0);
     harness.run_steps(2);
-    let refused = harness.state().state.notices.message(NoticePlace::Settings).map(str::to_string);
+    let refused = harness.state().state.diag.notices.message(NoticePlace::Settings).map(str::to_string);
     assert!(
         refused.as_deref().is_some_and(|e| e.contains("max linear speed")),
         "0 was not refused: {refused:?}"
     );
-    assert_eq!(harness.state().state.world.settings().max_linear_speed, 50.0);
+    assert_eq!(harness.state().state.sim.world.settings().max_linear_speed, 50.0);
     // The row is drawn: render it to look at (the file is left in the temporary folder).
     harness.get_by_role_and_label(field().0, field().1).scroll_to_me();
     harness.run_steps(3);
@@ -137,14 +138,14 @@ fn the_linear_speed_cap_is_set_in_settings_and_a_zero_is_refused() {
 fn the_world_steps_on_every_core_and_settings_change_the_thread_count() {
     let mut harness = harness("pyramid_3d.ron");
     let cores = atoll::editor::state::machine_threads();
-    assert_eq!(harness.state().state.world.thread_count(), cores, "not every core by default");
+    assert_eq!(harness.state().state.sim.world.thread_count(), cores, "not every core by default");
     harness.get_by_label("Settings").click();
     harness.run_steps(2);
     harness.get_by_label_contains(&format!("(this machine: {cores})"));
     // Typed into the panel's field, as assistive technology would.
     harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "threads").set_value_accesskit(3.0);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.thread_count(), 3);
+    assert_eq!(harness.state().state.sim.world.thread_count(), 3);
     // The field is drawn: a box lighter than the panel behind it, with the bright strokes of
     // the 3 in it.
     harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "threads").scroll_to_me();
@@ -166,7 +167,7 @@ fn the_world_steps_on_every_core_and_settings_change_the_thread_count() {
     // The count stays when another scene is opened.
     files::new_scene(&mut harness.state_mut().state);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.thread_count(), 3);
+    assert_eq!(harness.state().state.sim.world.thread_count(), 3);
 }
 
 #[test]
@@ -179,19 +180,19 @@ fn view_menu_overlays_and_island_colours_change_the_viewport() {
     harness.run_steps(3);
     harness.get_by_label("AABBs").click();
     harness.run_steps(2);
-    assert!(harness.state().state.view.overlays.aabbs);
+    assert!(harness.state().state.view.options.overlays.aabbs);
     let with_boxes = viewport_pixels(&harness.render().unwrap());
     let boxes = changed_fraction(&plain, &with_boxes);
     assert!(boxes > 0.01, "AABB overlay changed only {:.2} % of the viewport", boxes * 100.0);
 
-    harness.state_mut().state.view.overlays.aabbs = false;
+    harness.state_mut().state.view.options.overlays.aabbs = false;
     if harness.query_by_label("AABBs").is_none() {
         harness.get_by_label("View").click();
         harness.run_steps(3);
     }
     harness.get_by_label("Colour by island").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().state.view.colour_mode, atoll::render::ColourMode::Island);
+    assert_eq!(harness.state().state.view.options.colour_mode, atoll::render::ColourMode::Island);
     let islands = viewport_pixels(&harness.render().unwrap());
     let recoloured = changed_fraction(&plain, &islands);
     assert!(recoloured > 0.05, "colour by island changed only {:.2} %", recoloured * 100.0);
@@ -201,9 +202,9 @@ fn view_menu_overlays_and_island_colours_change_the_viewport() {
     if let Some(path) = std::env::var_os("ATOLL_UI_SNAPSHOT") {
         let editor = harness.state_mut();
         editor.state.step_many(20);
-        let body = editor.state.world.body_ids().nth(200);
-        editor.state.selection.set(body);
-        editor.state.view.overlays.contacts = true;
+        let body = editor.state.sim.world.body_ids().nth(200);
+        editor.state.doc.selection.set(body);
+        editor.state.view.options.overlays.contacts = true;
         harness.get_by_label("Islands").click();
         harness.run_steps(3);
         harness.render().unwrap().save(path).unwrap();
@@ -213,27 +214,27 @@ fn view_menu_overlays_and_island_colours_change_the_viewport() {
 #[test]
 fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     let mut harness = harness("tower.ron");
-    harness.state_mut().state.step_n = 30;
+    harness.state_mut().state.sim.step_n = 30;
     harness.get_by_label("Step N").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.step_count(), 30);
+    assert_eq!(harness.state().state.sim.world.step_count(), 30);
     harness.get_by_label("Islands").click();
     harness.run_steps(2);
-    let island = harness.state().state.world.islands().next().unwrap();
+    let island = harness.state().state.sim.world.islands().next().unwrap();
     // The id cell is the first cell with that text (counts in other columns may repeat it).
     harness.query_all_by_label(&island.id.index().to_string()).next().unwrap().click();
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert_eq!(state.selected_island, Some(island.id));
-    assert_eq!(state.view.highlighted.len(), island.body_count as usize);
+    assert_eq!(state.view.selected_island, Some(island.id));
+    assert_eq!(state.view.options.highlighted.len(), island.body_count as usize);
 
     // Headers sort; a second click reverses.
     harness.get_by_label("bodies").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().panels.island_sort.column, Column::Bodies);
+    assert_eq!(harness.state().panels.find::<IslandsPanel>().unwrap().sort.column, Column::Bodies);
     harness.get_by_label("bodies ^").click();
     harness.run_steps(2);
-    assert!(harness.state().panels.island_sort.descending);
+    assert!(harness.state().panels.find::<IslandsPanel>().unwrap().sort.descending);
 
     // The Sleep panel plots the counts and bins every dynamic body's timer.
     harness.get_by_label("Sleep").click();
@@ -245,21 +246,21 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
 fn open_through_the_menu_falls_back_to_the_path_prompt() {
     let mut harness = harness("tower.ron");
     // As on a machine without a desktop portal: the menu must not wait for a dialog.
-    harness.state_mut().state.session.native_dialogs = false;
+    harness.state_mut().state.doc.session.native_dialogs = false;
     harness.get_by_label("File").click();
     harness.run_steps(3);
     harness.get_by_label("Open...").click();
     harness.run_steps(2);
     harness.get_by_label("Path of the .ron file:");
     let target = scenes_dir().join("pyramid_3d.ron");
-    harness.state_mut().state.session.path_prompt.as_mut().unwrap().text = target.display().to_string();
+    harness.state_mut().state.doc.session.path_prompt.as_mut().unwrap().text = target.display().to_string();
     harness.run_steps(1);
     harness.get_by_label("OK").click();
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert!(state.session.path_prompt.is_none());
-    assert_eq!(state.session.scene_path.as_deref(), Some(target.as_path()));
-    assert_eq!(state.session.recent.first().map(|p| p.as_path()), Some(target.as_path()));
+    assert!(state.doc.session.path_prompt.is_none());
+    assert_eq!(state.doc.session.scene_path.as_deref(), Some(target.as_path()));
+    assert_eq!(state.doc.session.recent.first().map(|p| p.as_path()), Some(target.as_path()));
     assert!(harness.state().title().contains("pyramid_3d.ron"));
 }
 
@@ -282,7 +283,7 @@ fn timing_plot_switches_between_lines_and_stacked() {
     let lines = panel(&harness.render().unwrap());
     harness.get_by_label("Stacked").click();
     harness.run_steps(3);
-    assert!(harness.state().panels.timing_stacked);
+    assert!(harness.state().panels.find::<TimingPanel>().unwrap().stacked);
     let image = harness.render().unwrap();
     if let Some(path) = std::env::var_os("ATOLL_TIMING_SNAPSHOT") {
         image.save(path).unwrap();
@@ -293,7 +294,7 @@ fn timing_plot_switches_between_lines_and_stacked() {
     assert!(changed > 0.02, "stacking changed only {:.2} % of the panel", changed * 100.0);
     harness.get_by_label("Lines").click();
     harness.run_steps(3);
-    assert!(!harness.state().panels.timing_stacked);
+    assert!(!harness.state().panels.find::<TimingPanel>().unwrap().stacked);
 }
 
 #[test]
@@ -303,12 +304,13 @@ fn the_inspector_shows_a_floating_bodys_water_contact_and_the_contacts_panel_its
     harness.run_steps(2);
     let state = &harness.state().state;
     let (id, name) = state
+        .sim
         .world
         .body_ids()
         .map(|id| (id, state.body_name(id)))
         .find(|(_, name)| name == "crate 0")
         .expect("the boats scene has crate 0");
-    let water = state.world.water_contact(id).unwrap().expect("crate 0 floats");
+    let water = state.sim.world.water_contact(id).unwrap().expect("crate 0 floats");
     harness.get_by_label(&name).click();
     harness.run_steps(2);
     assert_eq!(harness.state().state.selected(), Some(id));
@@ -337,5 +339,5 @@ fn state_body(
     name: &str,
 ) -> atoll_physics::BodyId {
     let state = &harness.state().state;
-    state.world.body_ids().find(|&id| state.body_name(id) == name).unwrap()
+    state.sim.world.body_ids().find(|&id| state.body_name(id) == name).unwrap()
 }

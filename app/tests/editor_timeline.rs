@@ -22,15 +22,15 @@ fn tower_stepped(steps: usize) -> (Harness<'static, Editor>, BodyId, Vec<f32>) {
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
     let state = &mut harness.state_mut().state;
-    let top = state.world.body_ids().last().unwrap();
-    state.selection.set(Some(top));
+    let top = state.sim.world.body_ids().last().unwrap();
+    state.doc.selection.set(Some(top));
     // Knock it, so its height changes from step to step.
-    state.world.apply_impulse(top, atoll_physics::Vec3::new(3.0, 4.0, 0.0)).unwrap();
+    state.sim.world.apply_impulse(top, atoll_physics::Vec3::new(3.0, 4.0, 0.0)).unwrap();
     state.mark_edited();
-    let mut heights = vec![state.world.transform(top).unwrap().position.y];
+    let mut heights = vec![state.sim.world.transform(top).unwrap().position.y];
     for _ in 0..steps {
         state.step_once();
-        heights.push(state.world.transform(top).unwrap().position.y);
+        heights.push(state.sim.world.transform(top).unwrap().position.y);
     }
     harness.run_steps(2);
     (harness, top, heights)
@@ -55,20 +55,20 @@ fn keys_step_back_and_forward_and_the_inspector_shows_that_step() {
     assert!(shows(&harness, heights[40]), "the Inspector shows the latest step");
     harness.key_press(Key::Comma);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.step_count(), 39);
+    assert_eq!(harness.state().state.sim.world.step_count(), 39);
     harness.key_press_modifiers(Modifiers::SHIFT, Key::Comma);
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert_eq!(state.world.step_count(), 29);
-    assert_eq!(state.world.transform(top).unwrap().position.y, heights[29]);
+    assert_eq!(state.sim.world.step_count(), 29);
+    assert_eq!(state.sim.world.transform(top).unwrap().position.y, heights[29]);
     assert!(shows(&harness, heights[29]), "the Inspector shows step 29: {:?}", field_values(&harness));
     // Forward again: the recorded steps replay, nothing is discarded.
     harness.key_press(Key::Period);
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert_eq!(state.world.transform(top).unwrap().position.y, heights[30]);
-    assert_eq!(state.timeline.range(), (0, 40), "the recorded future is kept");
-    assert!(state.timeline.note.is_none());
+    assert_eq!(state.sim.world.transform(top).unwrap().position.y, heights[30]);
+    assert_eq!(state.sim.timeline.range(), (0, 40), "the recorded future is kept");
+    assert!(state.sim.timeline.note.is_none());
 }
 
 #[test]
@@ -93,9 +93,9 @@ fn dragging_on_the_bar_goes_to_the_step_under_the_pointer() {
     harness.run_steps(1);
     harness.drop_at(quarter);
     harness.run_steps(2);
-    let step = harness.state().state.world.step_count();
+    let step = harness.state().state.sim.world.step_count();
     assert!((13..=17).contains(&step), "at step {step}");
-    assert_eq!(harness.state().state.world.transform(top).unwrap().position.y, heights[step as usize]);
+    assert_eq!(harness.state().state.sim.world.transform(top).unwrap().position.y, heights[step as usize]);
     assert!(shows(&harness, heights[step as usize]));
     // The cursor moved with it.
     let image = harness.render().unwrap();
@@ -111,9 +111,9 @@ fn an_edit_in_the_past_discards_the_later_steps_and_says_so() {
         harness.run_steps(1);
     }
     harness.run_steps(1);
-    assert_eq!(harness.state().state.world.step_count(), 20);
+    assert_eq!(harness.state().state.sim.world.step_count(), 20);
     // Move the selected box through the Inspector's position y field.
-    let y = harness.state().state.world.transform(top).unwrap().position.y;
+    let y = harness.state().state.sim.world.transform(top).unwrap().position.y;
     let field = harness
         .query_all_by_role(Role::SpinButton)
         .find(|n| {
@@ -124,12 +124,12 @@ fn an_edit_in_the_past_discards_the_later_steps_and_says_so() {
     field.set_value_accesskit(y as f64 + 1.0);
     harness.run_steps(3);
     let state = &harness.state().state;
-    assert_eq!(state.timeline.range(), (0, 20), "steps 21..=50 are gone");
+    assert_eq!(state.sim.timeline.range(), (0, 20), "steps 21..=50 are gone");
     harness.get_by_label_contains("discarded the 30 steps after it");
     // Playing on records a new future from the edit.
     harness.key_press_modifiers(Modifiers::SHIFT, Key::Period);
     harness.run_steps(2);
-    assert_eq!(harness.state().state.timeline.range(), (0, 30));
+    assert_eq!(harness.state().state.sim.timeline.range(), (0, 30));
 }
 
 #[test]
@@ -137,24 +137,24 @@ fn a_grab_is_replayed_along_the_timeline_and_playing_on_from_it_keeps_the_future
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
     let state = &mut harness.state_mut().state;
-    let top = state.world.body_ids().last().unwrap();
-    let at = state.world.transform(top).unwrap().position;
+    let top = state.sim.world.body_ids().last().unwrap();
+    let at = state.sim.world.transform(top).unwrap().position;
     let eye = at + atoll_physics::Vec3::new(0.0, 0.0, 10.0);
-    let mut grab = Grab::begin(&state.world, top, at, eye).expect("the top box is dynamic");
+    let mut grab = Grab::begin(&state.sim.world, top, at, eye).expect("the top box is dynamic");
     grab.aim(eye, (at + atoll_physics::Vec3::new(2.0, 1.0, 0.0) - eye).normalize());
-    state.grab = Some(grab);
+    state.sim.grab = Some(grab);
     let mut heights = vec![at.y];
     for _ in 0..40 {
         state.step_once();
-        heights.push(state.world.transform(top).unwrap().position.y);
+        heights.push(state.sim.world.transform(top).unwrap().position.y);
     }
-    state.grab = None;
+    state.sim.grab = None;
     for _ in 0..20 {
         state.step_once();
-        heights.push(state.world.transform(top).unwrap().position.y);
+        heights.push(state.sim.world.transform(top).unwrap().position.y);
     }
     // The grab's pulls are inputs of the steps after them: one segment, marked as edits.
-    let history = &state.timeline.history;
+    let history = &state.sim.timeline.history;
     assert!(history.steps().all(|r| !r.after_edit || r.step == 0), "no segment per grabbed step");
     assert_eq!(history.steps().filter(|r| r.inputs > 0).count(), 40);
     harness.run_steps(2);
@@ -167,16 +167,16 @@ fn a_grab_is_replayed_along_the_timeline_and_playing_on_from_it_keeps_the_future
         harness.key_press_modifiers(Modifiers::SHIFT, Key::Comma);
         harness.run_steps(1);
     }
-    assert_eq!(harness.state().state.world.step_count(), 20);
+    assert_eq!(harness.state().state.sim.world.step_count(), 20);
     for _ in 0..4 {
         harness.key_press_modifiers(Modifiers::SHIFT, Key::Period);
         harness.run_steps(1);
     }
     let state = &harness.state().state;
-    assert_eq!(state.world.step_count(), 60);
-    assert_eq!(state.world.transform(top).unwrap().position.y, heights[60]);
-    assert_eq!(state.timeline.range(), (0, 60), "the recorded future is kept");
-    assert!(state.timeline.note.is_none(), "nothing was discarded: {:?}", state.timeline.note);
+    assert_eq!(state.sim.world.step_count(), 60);
+    assert_eq!(state.sim.world.transform(top).unwrap().position.y, heights[60]);
+    assert_eq!(state.sim.timeline.range(), (0, 60), "the recorded future is kept");
+    assert!(state.sim.timeline.note.is_none(), "nothing was discarded: {:?}", state.sim.timeline.note);
 }
 
 fn rgb(c: egui::Color32) -> [u8; 3] {
@@ -188,39 +188,39 @@ fn the_inspector_says_what_woke_a_pile_and_links_to_that_step() {
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
     let state = &mut harness.state_mut().state;
-    let bottom = state.world.body_ids().nth(1).unwrap();
+    let bottom = state.sim.world.body_ids().nth(1).unwrap();
     for _ in 0..400 {
         state.step_once();
-        if !state.world.is_awake(bottom).unwrap() {
+        if !state.sim.world.is_awake(bottom).unwrap() {
             break;
         }
     }
-    assert!(!state.world.is_awake(bottom).unwrap(), "the tower sleeps");
+    assert!(!state.sim.world.is_awake(bottom).unwrap(), "the tower sleeps");
     // Throw a ball at its foot.
     let mut ball = atoll_physics::BodyDesc::dynamic(
         atoll_physics::Shape::sphere(0.3).unwrap(),
         atoll_physics::Vec3::new(-5.0, 0.5, 0.0),
     );
     ball.linear_velocity = atoll_physics::Vec3::new(15.0, 0.0, 0.0);
-    state.world.create_body(&ball).unwrap();
+    state.sim.world.create_body(&ball).unwrap();
     state.mark_edited();
     let mut woke = None;
     for _ in 0..60 {
         state.step_once();
-        if state.world.is_awake(bottom).unwrap() {
-            woke = Some(state.world.step_count());
+        if state.sim.world.is_awake(bottom).unwrap() {
+            woke = Some(state.sim.world.step_count());
             break;
         }
     }
     let woke = woke.expect("the ball reaches the tower");
     state.step_many(5);
-    state.selection.set(Some(bottom));
+    state.doc.selection.set(Some(bottom));
     harness.run_steps(2);
     harness.get_by_label_contains("began touching");
     harness.get_by_label_contains("Kept awake by");
     harness.get_by_label(&format!("step {woke}")).click();
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.step_count(), woke);
+    assert_eq!(harness.state().state.sim.world.step_count(), woke);
 }
 
 #[test]
@@ -235,9 +235,9 @@ fn the_selected_body_s_history_plots_move_the_timeline_when_clicked() {
     // A click near the left of the speed plot (the early steps), below its title.
     let at = Pos2::new(speed.left() + 90.0, speed.bottom() + 28.0);
     common::click(&mut harness, at);
-    let step = harness.state().state.world.step_count();
+    let step = harness.state().state.sim.world.step_count();
     assert!(step < 55, "the click went back to step {step}");
-    assert_eq!(harness.state().state.world.transform(top).unwrap().position.y, heights[step as usize]);
+    assert_eq!(harness.state().state.sim.world.transform(top).unwrap().position.y, heights[step as usize]);
 }
 
 #[test]
@@ -250,7 +250,7 @@ fn paused_frames_prepare_the_steps_back() {
     loop {
         harness.run_steps(1);
         let state = &mut harness.state_mut().state;
-        if state.timeline.prepare_back(&state.world) {
+        if state.sim.timeline.prepare_back(&state.sim.world) {
             break;
         }
         frames += 1;
@@ -260,8 +260,8 @@ fn paused_frames_prepare_the_steps_back() {
     harness.key_press(Key::Comma);
     harness.run_steps(2);
     let state = &harness.state().state;
-    assert_eq!(state.world.step_count(), 39);
-    assert_eq!(state.world.transform(top).unwrap().position.y, heights[39]);
+    assert_eq!(state.sim.world.step_count(), 39);
+    assert_eq!(state.sim.world.transform(top).unwrap().position.y, heights[39]);
 }
 
 #[test]
@@ -272,21 +272,23 @@ fn a_body_slowed_to_the_speed_cap_is_marked_on_the_bar_and_the_inspector_goes_to
     let state = &mut harness.state_mut().state;
     // A low cap, and a ball high beside the tower: it falls at the cap once gravity has taken
     // it there, capped at every step from then on.
-    let settings = StepSettings { max_linear_speed: 5.0, ..*state.world.settings() };
+    let settings = StepSettings { max_linear_speed: 5.0, ..*state.sim.world.settings() };
     state.apply_settings(settings).unwrap();
-    let ball =
-        state.world.create_body(&BodyDesc::dynamic(Shape::sphere(0.3).unwrap(), Vec3::new(-6.0, 20.0, 0.0)));
+    let ball = state
+        .sim
+        .world
+        .create_body(&BodyDesc::dynamic(Shape::sphere(0.3).unwrap(), Vec3::new(-6.0, 20.0, 0.0)));
     let ball = ball.unwrap();
     state.mark_edited();
-    state.selection.set(Some(ball));
+    state.doc.selection.set(Some(ball));
     // What the world itself reports, step by step: the truth the history must keep.
     let mut capped = Vec::new();
     for _ in 0..60 {
         state.step_once();
-        let faults = state.world.body_faults();
+        let faults = state.sim.world.body_faults();
         assert!(faults.iter().all(|f| f.body == ball && f.kind == BodyFaultKind::Capped), "{faults:?}");
         if !faults.is_empty() {
-            capped.push(state.world.step_count());
+            capped.push(state.sim.world.step_count());
         }
     }
     let first = *capped.first().expect("the ball reaches the cap");
@@ -318,7 +320,7 @@ fn a_body_slowed_to_the_speed_cap_is_marked_on_the_bar_and_the_inspector_goes_to
     // The button goes to that step, and the row stays (the history is kept).
     harness.get_by_label(&format!("go to step {first}")).click();
     harness.run_steps(2);
-    assert_eq!(harness.state().state.world.step_count(), first);
+    assert_eq!(harness.state().state.sim.world.step_count(), first);
     harness.get_by_label(&text);
     let image = harness.render().unwrap();
     assert!(pixels_near(&image, at(first), 2, rgb(CURSOR_COLOUR), 40) > 0, "the cursor at step {first}");

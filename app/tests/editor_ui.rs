@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 fn steps(harness: &Harness<'_, Editor>) -> u64 {
-    harness.state().state.world.step_count()
+    harness.state().state.sim.world.step_count()
 }
 
 #[test]
@@ -20,19 +20,19 @@ fn play_pause_step_reset() {
 
     harness.key_press(egui::Key::Space);
     harness.run_steps(5);
-    assert!(harness.state().state.playing);
+    assert!(harness.state().state.sim.playing);
     let played = steps(&harness);
     assert!(played >= 4, "playing advanced only {played} steps");
 
     harness.get_by_label("Pause").click();
     harness.run_steps(2);
-    assert!(!harness.state().state.playing);
+    assert!(!harness.state().state.sim.playing);
     let paused_at = steps(&harness);
     harness.run_steps(3);
     assert_eq!(steps(&harness), paused_at, "paused, yet the world advanced");
 
     let top = |h: &Harness<'_, Editor>| {
-        let world = &h.state().state.world;
+        let world = &h.state().state.sim.world;
         world.body_ids().map(|id| world.transform(id).unwrap().position).last().unwrap()
     };
     let before = top(&harness);
@@ -69,7 +69,7 @@ fn viewport_shows_the_scene() {
     }
     assert!(colours.len() > 50, "viewport looks uniform: {} colours", colours.len());
     // The status bar reports the scene, its awake bodies and islands.
-    let bodies = harness.state().state.world.body_count();
+    let bodies = harness.state().state.sim.world.body_count();
     harness.get_by_label(&format!("{bodies} bodies"));
     harness.get_by_label_contains("awake)");
 }
@@ -80,7 +80,7 @@ fn frame_bench_times_the_editor_on_a_live_scene() {
     let options = FrameBenchOptions {
         frames: 3,
         warmup: 1,
-        ..FrameBenchOptions::new(atoll::cli::scenes_dir().join("tower.ron"))
+        ..FrameBenchOptions::new(atoll::scenes::scenes_dir().join("tower.ron"))
     };
     let report = measure(&options).expect("the bench needs a GPU adapter, as every rendering test");
     assert_eq!((report.frames, report.bodies, report.min_awake), (3, 21, 20));

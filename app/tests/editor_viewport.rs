@@ -3,7 +3,7 @@
 
 mod common;
 
-use atoll::editor::Editor;
+use atoll::editor::{Editor, ToolKind};
 use atoll_physics::BodyType;
 use common::{click, harness};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
@@ -15,10 +15,10 @@ use egui_kittest::kittest::Queryable;
 fn screen_position(harness: &Harness<'_, Editor>, body: atoll_physics::BodyId) -> Pos2 {
     let editor = harness.state();
     let rect = editor.viewport().rect();
-    let bounds = editor.state.world.aabb(body).unwrap();
+    let bounds = editor.state.sim.world.aabb(body).unwrap();
     let centre = bounds.center() - glam::Vec3::Y * 0.3 * bounds.half_extents().y;
     let size = glam::Vec2::new(rect.width(), rect.height());
-    let pixel = editor.state.camera.project(centre, size).expect("the body is in front of the camera");
+    let pixel = editor.state.view.camera.project(centre, size).expect("the body is in front of the camera");
     rect.min + egui::vec2(pixel.x, pixel.y)
 }
 
@@ -26,7 +26,7 @@ fn screen_position(harness: &Harness<'_, Editor>, body: atoll_physics::BodyId) -
 fn clicking_where_a_body_is_drawn_selects_it() {
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
-    let world = &harness.state().state.world;
+    let world = &harness.state().state.sim.world;
     let boxes: Vec<_> =
         world.body_ids().filter(|&id| world.body(id).unwrap().body_type == BodyType::Dynamic).collect();
     // The bottom, a middle and the top box of the tower: each click selects that one.
@@ -50,7 +50,7 @@ fn clicking_where_a_body_is_drawn_selects_it() {
 fn wasd_flies_the_camera_and_a_text_field_keeps_the_keys() {
     let mut harness = harness("tower.ron");
     harness.run_steps(2);
-    let camera = |h: &Harness<'_, Editor>| h.state().state.camera;
+    let camera = |h: &Harness<'_, Editor>| h.state().state.view.camera;
     let start = camera(&harness);
     let held = |harness: &mut Harness<'_, Editor>, key: Key| {
         harness.key_down(key);
@@ -107,19 +107,25 @@ fn dragging_the_add_brush_raises_the_terrain_under_the_pointer() {
     harness.get_by_label("Terrain").click();
     // Let the panel open and settle its layout before clicking inside it.
     harness.run_steps(4);
+    // The joint tool on first: choosing a brush switches it off (it used to stay on).
+    harness.key_press(Key::J);
+    harness.run_steps(1);
+    assert!(harness.state().tools.is_active(ToolKind::Joint));
     harness.get_by_label("add").click();
     harness.run_steps(1);
-    assert_eq!(harness.state().state.terrain_tool.mode, Some(BrushMode::Add));
+    assert!(harness.state().tools.is_active(ToolKind::Terrain));
+    assert!(!harness.state().tools.is_active(ToolKind::Joint));
+    assert_eq!(harness.state().tools.terrain.mode, BrushMode::Add);
 
     let rect = harness.state().viewport().rect();
     let start = rect.center();
     harness.hover_at(start);
     harness.run_steps(2);
-    let hit = harness.state().state.terrain_tool.hover.expect("the view centre shows terrain");
-    assert!(harness.state().state.view.brush.is_some(), "the brush follows the pointer");
-    let stamp = harness.state().state.world.terrain_stamp();
-    let before = solid_around(&harness.state().state.world, hit.point, 2.0);
-    let camera = harness.state().state.camera;
+    let hit = harness.state().tools.terrain.hover.expect("the view centre shows terrain");
+    assert!(harness.state().state.view.options.brush.is_some(), "the brush follows the pointer");
+    let stamp = harness.state().state.sim.world.terrain_stamp();
+    let before = solid_around(&harness.state().state.sim.world, hit.point, 2.0);
+    let camera = harness.state().state.view.camera;
 
     let button = |pos, pressed| Event::PointerButton {
         pos,
@@ -138,12 +144,12 @@ fn dragging_the_add_brush_raises_the_terrain_under_the_pointer() {
     harness.run_steps(2);
 
     let state = &harness.state().state;
-    assert_ne!(state.world.terrain_stamp(), stamp, "the stroke edited the terrain");
-    assert!(solid_around(&state.world, hit.point, 2.0) > before, "the ground under the press rose");
-    assert!(state.terrain_tool.last_dab_stats.is_some_and(|d| d.voxels > 0));
-    assert_eq!(state.camera.yaw, camera.yaw, "painting does not orbit");
-    assert!(state.dirty);
-    assert!(state.terrain_rebuild.chunks > 0, "the viewport re-meshed the touched chunks");
+    assert_ne!(state.sim.world.terrain_stamp(), stamp, "the stroke edited the terrain");
+    assert!(solid_around(&state.sim.world, hit.point, 2.0) > before, "the ground under the press rose");
+    assert!(harness.state().tools.terrain.last_dab_stats.is_some_and(|d| d.voxels > 0));
+    assert_eq!(state.view.camera.yaw, camera.yaw, "painting does not orbit");
+    assert!(state.doc.dirty);
+    assert!(state.diag.terrain_rebuild.chunks > 0, "the viewport re-meshed the touched chunks");
 
     // The brush is drawn where the pointer is: its yellow wire sphere shows around it.
     harness.hover_at(start);

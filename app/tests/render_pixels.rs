@@ -1,10 +1,10 @@
 //! The offscreen renderer draws the pyramid scene where the camera says it is. Runs on any
 //! adapter, including Mesa's software Vulkan (lavapipe); fails (never skips) without one.
 
-use atoll::cli::scenes_dir;
 use atoll::render::{
     ColourMode, HeadlessGpu, OrbitCamera, Overlays, Renderer, ViewOptions, headless_gpu, palette,
 };
+use atoll::scenes::scenes_dir;
 use atoll_physics::{BodyType, Ray, Scene, World};
 use glam::Vec2;
 use image::{Rgba, RgbaImage};

@@ -34,10 +34,10 @@ fn a_thousand_edits_hold_less_than_a_mebibyte() {
             _ => state.delete_selection().unwrap(),
         }
     }
-    assert_eq!(state.undo.undo_len(), 1000);
+    assert_eq!(state.doc.undo.undo_len(), 1000);
 
-    let counted = state.undo.bytes();
-    let history = std::mem::take(&mut state.undo);
+    let counted = state.doc.undo.bytes();
+    let history = std::mem::take(&mut state.doc.undo);
     let with = alloc::live_bytes();
     drop(history);
     let held = with - alloc::live_bytes();

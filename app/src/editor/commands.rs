@@ -4,7 +4,6 @@
 use super::clipboard::Clipboard;
 use super::edit::{BodyRecord, Edit, JointRecord, bodies_text};
 use super::notices::NoticePlace;
-use super::spawn::surface_under;
 use super::state::EditorState;
 use super::undo::MergeKey;
 use atoll_physics::{BodyId, JointId, SceneBody, Vec3};
@@ -14,34 +13,31 @@ pub fn joints_text(n: usize) -> String {
     if n == 1 { "1 joint".to_string() } else { format!("{n} joints") }
 }
 
-/// Most bodies one shift-drag row places.
-const MAX_ROW: usize = 200;
-
 impl EditorState {
     /// Applies `edit` to the world and records it for undo under `label` (merged into the
     /// newest step while the gesture `merge` goes on). The bodies it creates or changes become
     /// the selection when it creates any. On refusal nothing changes and the reason is returned.
     pub fn commit(&mut self, label: &str, edit: Edit, merge: Option<MergeKey>) -> Result<(), String> {
-        let applied = edit.apply(&mut self.world, &mut self.entities)?;
+        let applied = edit.apply(&mut self.sim.world, &mut self.doc.entities)?;
         self.note_terrain_redraw(applied.terrain);
         if edit.adds_bodies() {
-            self.selection.set_many(applied.bodies);
+            self.doc.selection.set_many(applied.bodies);
         }
-        self.undo.push(label, edit, merge);
+        self.doc.undo.push(label, edit, merge);
         self.mark_edited();
         Ok(())
     }
 
     /// Takes back the newest edit. Returns its label, or `None` when there is nothing to undo.
     pub fn undo(&mut self) -> Option<String> {
-        let entry = self.undo.pop_undo()?;
+        let entry = self.doc.undo.pop_undo()?;
         self.replay(entry, true)
     }
 
     /// Does the newest undone edit again. Returns its label, or `None` when there is nothing to
     /// redo.
     pub fn redo(&mut self) -> Option<String> {
-        let entry = self.undo.pop_redo()?;
+        let entry = self.doc.undo.pop_redo()?;
         self.replay(entry, false)
     }
 
@@ -52,20 +48,20 @@ impl EditorState {
         let done_side = |stack: &mut super::undo::UndoStack, entry, undone: bool| {
             if undone { stack.undone(entry) } else { stack.redone(entry) }
         };
-        match edit.apply(&mut self.world, &mut self.entities) {
+        match edit.apply(&mut self.sim.world, &mut self.doc.entities) {
             Ok(applied) => {
                 self.note_terrain_redraw(applied.terrain);
                 self.select_after_history(&edit, applied.bodies, applied.joints);
                 let label = entry.label.clone();
-                done_side(&mut self.undo, entry, backwards);
+                done_side(&mut self.doc.undo, entry, backwards);
                 self.mark_edited();
                 Some(label)
             }
             Err(e) => {
                 let verb = if backwards { "undo" } else { "redo" };
                 let message = format!("could not {verb} {}: {e}", entry.label);
-                self.notices.report(NoticePlace::ErrorWindow, message);
-                done_side(&mut self.undo, entry, !backwards);
+                self.diag.notices.report(NoticePlace::ErrorWindow, message);
+                done_side(&mut self.doc.undo, entry, !backwards);
                 None
             }
         }
@@ -76,26 +72,26 @@ impl EditorState {
     /// leaves the selection by itself.
     fn select_after_history(&mut self, applied: &Edit, bodies: Vec<BodyId>, joints: Vec<JointId>) {
         if applied.only_removes() || matches!(applied, Edit::Settings { .. } | Edit::Terrain { .. }) {
-            self.selection.retain_live(&self.world);
+            self.doc.selection.retain_live(&self.sim.world);
         } else if bodies.is_empty() && joints.len() == 1 {
-            self.selection.set_joint(joints.first().copied());
+            self.doc.selection.set_joint(joints.first().copied());
         } else {
-            self.selection.set_many(bodies);
+            self.doc.selection.set_many(bodies);
         }
     }
 
     /// Hands a terrain change to the viewport, which redraws the chunks it touched.
     fn note_terrain_redraw(&mut self, change: Option<(u64, u64, Vec<atoll_physics::terrain::ChunkCoord>)>) {
         if let Some(change) = change {
-            self.terrain_tool.pending.push(change);
+            self.view.terrain_edits.push(change);
         }
     }
 
     /// Records a terrain stroke the brush has already applied, as one undo step.
-    pub fn record_stroke(&mut self, stroke: super::terrain_tool::Stroke) {
+    pub fn record_stroke(&mut self, stroke: super::tools::terrain::Stroke) {
         let mut added = Vec::new();
         for id in stroke.detached {
-            if let Ok(record) = BodyRecord::capture(&self.world, &mut self.entities, id) {
+            if let Ok(record) = BodyRecord::capture(&self.sim.world, &mut self.doc.entities, id) {
                 added.push(record);
             }
         }
@@ -103,13 +99,13 @@ impl EditorState {
             return;
         }
         let label = format!("terrain stroke ({} dabs)", stroke.dabs);
-        self.undo.push(label, Edit::Terrain { voxels: stroke.voxels, added, removed: Vec::new() }, None);
+        self.doc.undo.push(label, Edit::Terrain { voxels: stroke.voxels, added, removed: Vec::new() }, None);
         self.mark_edited();
     }
 
     /// The selected bodies' ids, in slot order.
     fn selected_ids(&self) -> Vec<BodyId> {
-        let mut ids = self.selection.ids().to_vec();
+        let mut ids = self.doc.selection.ids().to_vec();
         ids.sort_by_key(|id| id.index());
         ids
     }
@@ -117,18 +113,18 @@ impl EditorState {
     /// The selected bodies as records, in slot order.
     fn selected_records(&mut self) -> Result<Vec<BodyRecord>, String> {
         let ids = self.selected_ids();
-        ids.iter().map(|id| BodyRecord::capture(&self.world, &mut self.entities, *id)).collect()
+        ids.iter().map(|id| BodyRecord::capture(&self.sim.world, &mut self.doc.entities, *id)).collect()
     }
 
     /// The joints of the selected bodies as records, in joint order, each once.
     fn selected_bodies_joints(&mut self) -> Result<Vec<JointRecord>, String> {
         let mut joints = Vec::new();
         for id in self.selected_ids() {
-            joints.extend(self.world.body_joints(id).map_err(|e| e.to_string())?);
+            joints.extend(self.sim.world.body_joints(id).map_err(|e| e.to_string())?);
         }
         joints.sort_by_key(|j| j.index());
         joints.dedup();
-        joints.iter().map(|&j| JointRecord::capture(&self.world, &mut self.entities, j)).collect()
+        joints.iter().map(|&j| JointRecord::capture(&self.sim.world, &mut self.doc.entities, j)).collect()
     }
 
     /// Changes the selected joint with `change` (its parameters, frames, options or name) as
@@ -140,8 +136,8 @@ impl EditorState {
         merge: Option<MergeKey>,
         change: impl FnOnce(&mut JointRecord),
     ) -> Result<(), String> {
-        let Some(id) = self.selection.joint() else { return Ok(()) };
-        let before = JointRecord::capture(&self.world, &mut self.entities, id)?;
+        let Some(id) = self.doc.selection.joint() else { return Ok(()) };
+        let before = JointRecord::capture(&self.sim.world, &mut self.doc.entities, id)?;
         let mut after = before.clone();
         change(&mut after);
         if after == before {
@@ -149,22 +145,22 @@ impl EditorState {
         }
         self.commit(label, Edit::ChangeJoints(vec![(before, after)]), merge)?;
         // Changed in place: the joint keeps its id and stays selected.
-        self.selection.set_joint(Some(id));
+        self.doc.selection.set_joint(Some(id));
         Ok(())
     }
 
     /// Deletes the selected joint (one undo step).
     fn delete_selected_joint(&mut self, id: JointId) -> Result<(), String> {
-        let record = JointRecord::capture(&self.world, &mut self.entities, id)?;
+        let record = JointRecord::capture(&self.sim.world, &mut self.doc.entities, id)?;
         self.commit("delete 1 joint", Edit::RemoveJoints(vec![record]), None)?;
-        self.selection.set_joint(None);
+        self.doc.selection.set_joint(None);
         Ok(())
     }
 
     /// Deletes the selected bodies with their joints (one undo step, which brings both back),
     /// or the selected joint.
     pub fn delete_selection(&mut self) -> Result<(), String> {
-        if let Some(joint) = self.selection.joint() {
+        if let Some(joint) = self.doc.selection.joint() {
             return self.delete_selected_joint(joint);
         }
         let records = self.selected_records()?;
@@ -185,8 +181,9 @@ impl EditorState {
     /// Copies the selected bodies, and the joints among them, to the clipboard.
     pub fn copy_selection(&mut self) -> Result<usize, String> {
         let records = self.selected_records()?;
-        self.clipboard = Clipboard::copy(&self.world, &self.entities, records, &self.selected_ids());
-        Ok(self.clipboard.bodies.len())
+        self.doc.clipboard =
+            Clipboard::copy(&self.sim.world, &self.doc.entities, records, &self.selected_ids());
+        Ok(self.doc.clipboard.bodies.len())
     }
 
     /// Adds a copy of `copied` moved beside where it was (by the width of its bodies plus a
@@ -201,7 +198,7 @@ impl EditorState {
                 (lo.min(b.position - Vec3::splat(r)), hi.max(b.position + Vec3::splat(r)))
             });
         let offset = Vec3::X * ((max.x - min.x) + 0.25);
-        let (bodies, joints) = copied.moved(offset).records(&mut self.entities);
+        let (bodies, joints) = copied.moved(offset).records(&mut self.doc.entities);
         let edit = if joints.is_empty() {
             Edit::Add(bodies)
         } else {
@@ -213,11 +210,11 @@ impl EditorState {
 
     /// Pastes the clipboard beside where it was copied from.
     pub fn paste(&mut self) -> Result<(), String> {
-        let copied = self.clipboard.clone();
+        let copied = self.doc.clipboard.clone();
         let label = format!("paste {}", bodies_text(copied.bodies.len()));
         let offset = self.add_copies(&label, &copied)?;
         // A second paste goes beside the first.
-        self.clipboard = copied.moved(offset);
+        self.doc.clipboard = copied.moved(offset);
         Ok(())
     }
 
@@ -225,7 +222,7 @@ impl EditorState {
     /// become the selection.
     pub fn duplicate_selection(&mut self) -> Result<(), String> {
         let records = self.selected_records()?;
-        let copied = Clipboard::copy(&self.world, &self.entities, records, &self.selected_ids());
+        let copied = Clipboard::copy(&self.sim.world, &self.doc.entities, records, &self.selected_ids());
         let label = format!("duplicate {}", bodies_text(copied.bodies.len()));
         self.add_copies(&label, &copied).map(|_| ())
     }
@@ -238,7 +235,7 @@ impl EditorState {
     /// Adds `bodies` as they are, as one undo step, and selects them.
     pub fn add_bodies(&mut self, label: &str, bodies: Vec<SceneBody>) -> Result<(), String> {
         let records =
-            bodies.into_iter().map(|body| BodyRecord { key: self.entities.fresh_key(), body }).collect();
+            bodies.into_iter().map(|body| BodyRecord { key: self.doc.entities.fresh_key(), body }).collect();
         self.commit(label, Edit::Add(records), None)
     }
 
@@ -273,12 +270,12 @@ impl EditorState {
             return Ok(());
         }
         // Simulated since the edit, so the edited state is the snapshot (borrowed, not copied).
-        let edited = self.edited.world();
-        let ids: Vec<BodyId> = self.world.body_ids().collect();
+        let edited = self.doc.edited.world();
+        let ids: Vec<BodyId> = self.sim.world.body_ids().collect();
         let mut pairs = Vec::new();
         for id in ids {
-            let Ok(before) = BodyRecord::capture(edited, &mut self.entities, id) else { continue };
-            let after = BodyRecord::capture(&self.world, &mut self.entities, id)?;
+            let Ok(before) = BodyRecord::capture(edited, &mut self.doc.entities, id) else { continue };
+            let after = BodyRecord::capture(&self.sim.world, &mut self.doc.entities, id)?;
             if before != after {
                 pairs.push((before, after));
             }
@@ -287,51 +284,21 @@ impl EditorState {
         self.commit(&label, Edit::Change(pairs), None)
     }
 
-    /// Spawns the palette's body on the surface the view ray `origin + t dir` meets first
-    /// (bodies, terrain, or the ground plane). Returns false when the ray meets nothing.
-    pub fn spawn_on_ray(&mut self, origin: Vec3, dir: Vec3) -> Result<bool, String> {
-        let Some((point, normal)) = surface_under(&self.world, origin, dir) else { return Ok(false) };
-        let body = self.spawn_tool.body_at(point, normal)?;
-        let label = format!("spawn {}", self.spawn_tool.shape.label());
-        self.add_bodies(&label, vec![body])?;
-        Ok(true)
-    }
-
-    /// Spawns a row of the palette's bodies from where the ray `from` meets the scene to where
-    /// `to` does, spaced by their size (one undo step). Returns how many it placed.
-    pub fn spawn_row(&mut self, from: (Vec3, Vec3), to: (Vec3, Vec3)) -> Result<usize, String> {
-        let (Some((a, normal)), Some((b, _))) =
-            (surface_under(&self.world, from.0, from.1), surface_under(&self.world, to.0, to.1))
-        else {
-            return Ok(0);
-        };
-        let spacing = self.spawn_tool.row_spacing();
-        let count = ((b - a).length() / spacing).floor() as usize + 1;
-        let step = (b - a).normalize_or_zero() * spacing;
-        let bodies = (0..count.min(MAX_ROW))
-            .map(|i| self.spawn_tool.body_at(a + step * i as f32, normal))
-            .collect::<Result<Vec<_>, _>>()?;
-        let label = format!("spawn a row of {}", bodies.len());
-        let placed = bodies.len();
-        self.add_bodies(&label, bodies)?;
-        Ok(placed)
-    }
-
     /// Selects every body of the primary selection's island.
     pub fn select_island_of_selection(&mut self) {
-        let Some(id) = self.selection.primary() else { return };
-        if let Ok(Some(island)) = self.world.body_island(id) {
-            let mut bodies = self.world.island_bodies(island).unwrap_or_default();
+        let Some(id) = self.doc.selection.primary() else { return };
+        if let Ok(Some(island)) = self.sim.world.body_island(id) {
+            let mut bodies = self.sim.world.island_bodies(island).unwrap_or_default();
             bodies.retain(|b| *b != id);
             bodies.push(id);
-            self.selection.set_many(bodies);
+            self.doc.selection.set_many(bodies);
         }
     }
 
     /// Selects every body.
     pub fn select_all(&mut self) {
-        let ids: Vec<BodyId> = self.world.body_ids().collect();
-        self.selection.set_many(ids);
+        let ids: Vec<BodyId> = self.sim.world.body_ids().collect();
+        self.doc.selection.set_many(ids);
     }
 }
 
@@ -353,46 +320,51 @@ mod tests {
     #[test]
     fn spawn_change_delete_undo_redo() {
         let mut state = empty();
-        let ground = state.world.body_count();
+        let ground = state.sim.world.body_count();
         state.add_bodies("spawn", vec![ball(0.0)]).unwrap();
         state.add_bodies("spawn", vec![ball(2.0)]).unwrap();
-        assert_eq!(state.world.body_count(), ground + 2);
-        assert!(state.dirty);
+        assert_eq!(state.sim.world.body_count(), ground + 2);
+        assert!(state.doc.dirty);
         let second = state.selected().unwrap();
         state.change_selection("friction", None, |b| b.material.friction = 0.2).unwrap();
-        assert_eq!(state.world.body(second).unwrap().material.friction, 0.2);
+        assert_eq!(state.sim.world.body(second).unwrap().material.friction, 0.2);
         let refused =
             state.change_selection("radius", None, |b| b.shape = SceneShape::Sphere { radius: -1.0 });
         assert!(refused.unwrap_err().contains("radius"));
-        assert_eq!(state.undo.undo_len(), 3, "a refused change is not an undo step");
+        assert_eq!(state.doc.undo.undo_len(), 3, "a refused change is not an undo step");
         state.delete_selection().unwrap();
-        assert_eq!(state.world.body_count(), ground + 1);
+        assert_eq!(state.sim.world.body_count(), ground + 1);
         assert_eq!(state.undo().as_deref(), Some("delete 1 body"));
-        assert_eq!(state.world.body_count(), ground + 2);
+        assert_eq!(state.sim.world.body_count(), ground + 2);
         let back = state.selected().unwrap();
         assert_eq!(back.index(), second.index(), "the body came back in its slot");
-        assert_eq!(state.world.body(back).unwrap().material.friction, 0.2);
+        assert_eq!(state.sim.world.body(back).unwrap().material.friction, 0.2);
         assert_eq!(state.undo().as_deref(), Some("friction"));
-        assert_eq!(state.world.body(back).unwrap().material.friction, 0.6);
+        assert_eq!(state.sim.world.body(back).unwrap().material.friction, 0.6);
         assert_eq!(state.redo().as_deref(), Some("friction"));
-        assert_eq!(state.world.body(back).unwrap().material.friction, 0.2);
+        assert_eq!(state.sim.world.body(back).unwrap().material.friction, 0.2);
     }
 
     #[test]
     fn copy_paste_and_duplicate_place_copies_beside() {
         let mut state = empty();
         state.add_bodies("spawn", vec![ball(0.0), ball(1.0)]).unwrap();
-        assert_eq!(state.selection.ids().len(), 2);
+        assert_eq!(state.doc.selection.ids().len(), 2);
         assert_eq!(state.copy_selection().unwrap(), 2);
         state.paste().unwrap();
         state.paste().unwrap();
-        let xs: Vec<f32> =
-            state.selection.ids().iter().map(|id| state.world.transform(*id).unwrap().position.x).collect();
+        let xs: Vec<f32> = state
+            .doc
+            .selection
+            .ids()
+            .iter()
+            .map(|id| state.sim.world.transform(*id).unwrap().position.x)
+            .collect();
         assert!(xs.iter().all(|x| *x > 4.0), "the second paste lies beyond the first: {xs:?}");
         state.duplicate_selection().unwrap();
-        assert_eq!(state.world.body_count(), 1 + 8);
+        assert_eq!(state.sim.world.body_count(), 1 + 8);
         state.undo();
-        assert_eq!(state.world.body_count(), 1 + 6);
+        assert_eq!(state.sim.world.body_count(), 1 + 6);
     }
 
     /// Two balls hinged together, the first also hinged to the world, named "hinge" and
@@ -401,13 +373,14 @@ mod tests {
         state.add_bodies("spawn", vec![ball(0.0), ball(2.0)]).unwrap();
         let ids = state.selected_ids();
         let (a, b) = (ids[0], ids[1]);
-        let (key_a, key_b) = (state.entities.key(a), state.entities.key(b));
+        let (key_a, key_b) = (state.doc.entities.key(a), state.doc.entities.key(b));
         let hinge = JointKind::Revolute(RevoluteJoint::default());
         let between =
-            state.world.joint_desc_at(hinge, Some(a), b, Vec3::new(1.0, 0.5, 0.0), Vec3::Z).unwrap();
-        let anchor = state.world.joint_desc_at(hinge, None, a, Vec3::new(-1.0, 0.5, 0.0), Vec3::Z).unwrap();
+            state.sim.world.joint_desc_at(hinge, Some(a), b, Vec3::new(1.0, 0.5, 0.0), Vec3::Z).unwrap();
+        let anchor =
+            state.sim.world.joint_desc_at(hinge, None, a, Vec3::new(-1.0, 0.5, 0.0), Vec3::Z).unwrap();
         let record = |state: &mut EditorState, body_a, desc, name: &str| JointRecord {
-            key: state.entities.fresh_joint_key(),
+            key: state.doc.entities.fresh_joint_key(),
             body_a,
             body_b: if body_a.is_some() { key_b } else { key_a },
             desc,
@@ -421,14 +394,15 @@ mod tests {
 
     /// Each joint's name and description (bodies as indices of the world's live bodies).
     fn joint_list(state: &EditorState) -> Vec<(String, Option<usize>, usize, JointKind)> {
-        let bodies: Vec<BodyId> = state.world.body_ids().collect();
+        let bodies: Vec<BodyId> = state.sim.world.body_ids().collect();
         let index = |id: BodyId| bodies.iter().position(|&b| b == id).unwrap();
         state
+            .sim
             .world
             .joint_ids()
             .map(|j| {
-                let d = state.world.joint_desc(j).unwrap();
-                (state.entities.joint_name_of(j), d.body_a.map(index), index(d.body_b), d.kind)
+                let d = state.sim.world.joint_desc(j).unwrap();
+                (state.doc.entities.joint_name_of(j), d.body_a.map(index), index(d.body_b), d.kind)
             })
             .collect()
     }
@@ -439,16 +413,16 @@ mod tests {
         let (a, _) = hinged_pair(&mut state);
         let joints = joint_list(&state);
         assert_eq!(joints.len(), 2);
-        state.selection.set(Some(a));
+        state.doc.selection.set(Some(a));
         state.delete_selection().unwrap();
-        assert_eq!(state.world.joint_count(), 0, "both joints of the deleted ball went with it");
+        assert_eq!(state.sim.world.joint_count(), 0, "both joints of the deleted ball went with it");
         assert_eq!(state.undo().as_deref(), Some("delete 1 body and 2 joints"));
         assert_eq!(joint_list(&state), joints, "undo brings back the joints with their names");
         assert_eq!(state.redo().as_deref(), Some("delete 1 body and 2 joints"));
-        assert_eq!(state.world.joint_count(), 0);
+        assert_eq!(state.sim.world.joint_count(), 0);
         state.undo();
         assert_eq!(state.undo().as_deref(), Some("add 2 joints"));
-        assert_eq!(state.world.joint_count(), 0);
+        assert_eq!(state.sim.world.joint_count(), 0);
         assert_eq!(state.redo().as_deref(), Some("add 2 joints"));
         assert_eq!(joint_list(&state), joints);
     }
@@ -457,8 +431,8 @@ mod tests {
     fn a_selected_joint_is_changed_in_place_refused_when_wrong_and_deleted_as_one_step() {
         let mut state = empty();
         hinged_pair(&mut state);
-        let joint = state.world.joint_ids().next().unwrap();
-        state.selection.set_joint(Some(joint));
+        let joint = state.sim.world.joint_ids().next().unwrap();
+        state.doc.selection.set_joint(Some(joint));
         let limit = |lower, upper| {
             move |r: &mut JointRecord| {
                 r.desc.kind = JointKind::Revolute(RevoluteJoint {
@@ -469,46 +443,46 @@ mod tests {
         };
         state.change_selected_joint("set limits", Some(MergeKey(7)), limit(-0.5, 0.5)).unwrap();
         state.change_selected_joint("set limits", Some(MergeKey(7)), limit(-0.25, 0.5)).unwrap();
-        assert_eq!(state.selection.joint(), Some(joint), "changed in place: the same id");
+        assert_eq!(state.doc.selection.joint(), Some(joint), "changed in place: the same id");
         let reason = state.change_selected_joint("set limits", None, limit(1.0, -1.0)).unwrap_err();
         assert!(reason.contains("above the upper"), "{reason}");
-        let JointKind::Revolute(hinge) = state.world.joint_desc(joint).unwrap().kind else { panic!() };
+        let JointKind::Revolute(hinge) = state.sim.world.joint_desc(joint).unwrap().kind else { panic!() };
         assert_eq!(hinge.limits, Some(atoll_physics::Limits::new(-0.25, 0.5)));
         // The two drags of one field are one undo step, back to no limits.
         assert_eq!(state.undo().as_deref(), Some("set limits"));
-        let JointKind::Revolute(hinge) = state.world.joint_desc(joint).unwrap().kind else { panic!() };
+        let JointKind::Revolute(hinge) = state.sim.world.joint_desc(joint).unwrap().kind else { panic!() };
         assert_eq!(hinge.limits, None);
-        state.selection.set_joint(Some(joint));
+        state.doc.selection.set_joint(Some(joint));
         state.delete_selection().unwrap();
-        assert_eq!(state.world.joint_count(), 1);
-        assert_eq!(state.world.body_count(), 1 + 2, "the bodies stay");
+        assert_eq!(state.sim.world.joint_count(), 1);
+        assert_eq!(state.sim.world.body_count(), 1 + 2, "the bodies stay");
         assert_eq!(state.undo().as_deref(), Some("delete 1 joint"));
-        assert_eq!(state.world.joint_count(), 2);
-        assert!(state.selection.joint().is_some(), "undo selects the joint it brought back");
+        assert_eq!(state.sim.world.joint_count(), 2);
+        assert!(state.doc.selection.joint().is_some(), "undo selects the joint it brought back");
     }
 
     #[test]
     fn copying_jointed_bodies_pastes_their_joints() {
         let mut state = empty();
         let (a, b) = hinged_pair(&mut state);
-        state.selection.set_many([a, b]);
+        state.doc.selection.set_many([a, b]);
         assert_eq!(state.copy_selection().unwrap(), 2);
-        assert_eq!(state.clipboard.joints.len(), 2, "the hinge between them and the one to the world");
+        assert_eq!(state.doc.clipboard.joints.len(), 2, "the hinge between them and the one to the world");
         state.paste().unwrap();
-        assert_eq!(state.world.joint_count(), 4);
+        assert_eq!(state.sim.world.joint_count(), 4);
         let pasted = state.selected_ids();
-        for joint in state.world.joint_ids().skip(2) {
-            let view = state.world.joint(joint).unwrap();
+        for joint in state.sim.world.joint_ids().skip(2) {
+            let view = state.sim.world.joint(joint).unwrap();
             assert!(pasted.contains(&view.body_b), "a pasted joint links the pasted bodies");
             let gap = (view.anchor_a - view.anchor_b).length();
             assert!(gap < 1e-4, "the pasted joint's anchors meet: {gap} m apart");
         }
         assert_eq!(state.undo().as_deref(), Some("paste 2 bodies"));
-        assert_eq!(state.world.joint_count(), 2);
+        assert_eq!(state.sim.world.joint_count(), 2);
         // Only one of the pair selected: the hinge between them stays behind.
-        state.selection.set(Some(b));
+        state.doc.selection.set(Some(b));
         state.copy_selection().unwrap();
-        assert!(state.clipboard.joints.is_empty());
+        assert!(state.doc.clipboard.joints.is_empty());
     }
 
     #[test]
@@ -520,11 +494,11 @@ mod tests {
         for _ in 0..600 {
             state.advance(1.0 / 60.0);
         }
-        assert!(!state.world.is_awake(id).unwrap(), "the ball fell asleep on the ground");
+        assert!(!state.sim.world.is_awake(id).unwrap(), "the ball fell asleep on the ground");
         state.change_selection("move", None, |b| b.position.y += 2.0).unwrap();
-        assert!(state.world.is_awake(id).unwrap(), "moving it woke it");
+        assert!(state.sim.world.is_awake(id).unwrap(), "moving it woke it");
         state.advance(1.0 / 60.0);
-        assert!(state.world.transform(id).unwrap().position.y < 2.5, "and it falls");
+        assert!(state.sim.world.transform(id).unwrap().position.y < 2.5, "and it falls");
     }
 
     #[test]
@@ -534,46 +508,48 @@ mod tests {
         let id = state.selected().unwrap();
         state.change_selection("lift", None, |b| b.position.y = 5.0).unwrap();
         state.step_many(30);
-        assert!(state.world.transform(id).unwrap().position.y < 5.0);
+        assert!(state.sim.world.transform(id).unwrap().position.y < 5.0);
         state.reset();
-        assert_eq!(state.world.transform(id).unwrap().position.y, 5.0);
-        assert_eq!(state.world.step_count(), 0);
+        assert_eq!(state.sim.world.transform(id).unwrap().position.y, 5.0);
+        assert_eq!(state.sim.world.step_count(), 0);
     }
 }
 
 #[cfg(test)]
 mod terrain_tests {
     use super::*;
+    use crate::editor::tools::terrain::TerrainTool;
     use atoll_physics::Scene;
     use atoll_physics::scene::builtin::terrain_hills;
     use atoll_physics::terrain::BrushMode;
 
     fn terrain_of(state: &EditorState) -> Option<atoll_physics::scene::SceneTerrain> {
-        Scene::from_world(&state.world, "t", |_| String::new()).terrain
+        Scene::from_world(&state.sim.world, "t", |_| String::new()).terrain
     }
 
     #[test]
     fn a_brush_stroke_is_one_undo_step() {
         let mut state = EditorState::from_scene(&terrain_hills(), None).unwrap();
         let original = terrain_of(&state);
-        state.terrain_tool.mode = Some(BrushMode::Add);
+        let mut tool = TerrainTool::default();
+        tool.mode = BrushMode::Add;
         for x in [-6.0, -4.0, -2.0] {
-            state.terrain_tool.aim(&state.world, Vec3::new(x, 50.0, -6.0), Vec3::NEG_Y);
-            assert!(state.terrain_tool.stroke(&mut state.world).unwrap() > 0);
+            tool.aim(&state.sim.world, Vec3::new(x, 50.0, -6.0), Vec3::NEG_Y);
+            assert!(tool.stroke(&mut state.sim.world).unwrap() > 0);
         }
-        let stroke = state.terrain_tool.end_stroke().expect("a stroke was made");
+        let stroke = tool.end_stroke().expect("a stroke was made");
         assert!(stroke.dabs > 2 && !stroke.voxels.is_empty());
         state.record_stroke(stroke);
         let stroked = terrain_of(&state);
         assert_ne!(stroked, original);
-        assert_eq!(state.undo.undo_len(), 1);
-        let stamp = state.world.terrain_stamp();
-        state.terrain_tool.pending.clear();
+        assert_eq!(state.doc.undo.undo_len(), 1);
+        let stamp = state.sim.world.terrain_stamp();
+        state.view.terrain_edits.clear();
 
         assert!(state.undo().unwrap().starts_with("terrain stroke"));
         assert_eq!(terrain_of(&state), original, "undo restores every voxel");
-        assert_ne!(state.world.terrain_stamp(), stamp, "the terrain is marked changed");
-        assert_eq!(state.terrain_tool.pending.len(), 1, "the viewport is told to redraw");
+        assert_ne!(state.sim.world.terrain_stamp(), stamp, "the terrain is marked changed");
+        assert_eq!(state.view.terrain_edits.len(), 1, "the viewport is told to redraw");
         state.redo();
         assert_eq!(terrain_of(&state), stroked, "redo makes the stroke again");
     }

@@ -64,6 +64,6 @@ impl FileSession {
             .as_deref()
             .and_then(Path::parent)
             .map(Path::to_path_buf)
-            .unwrap_or_else(crate::cli::scenes_dir)
+            .unwrap_or_else(crate::scenes::scenes_dir)
     }
 }

@@ -9,9 +9,9 @@
 use super::native_dialog::{DialogOutcome, PendingDialog};
 use super::notices::NoticePlace;
 use super::path_choice::{PathPrompt, PathPurpose};
-use super::replay;
-use super::scenes;
+use super::playback;
 use super::state::EditorState;
+use crate::scenes;
 use atoll_physics::{BodyType, Scene, SceneBody, SceneShape, Vec3};
 use std::path::Path;
 
@@ -47,7 +47,7 @@ pub fn new_scene(state: &mut EditorState) {
     scene.bodies.push(ground);
     match EditorState::from_scene(&scene, None) {
         Ok(fresh) => state.replace_with(fresh),
-        Err(e) => state.notices.report(NoticePlace::ErrorWindow, e),
+        Err(e) => state.diag.notices.report(NoticePlace::ErrorWindow, e),
     }
 }
 
@@ -57,9 +57,9 @@ pub fn open(state: &mut EditorState, path: &Path) {
     match EditorState::open(path) {
         Ok(fresh) => {
             state.replace_with(fresh);
-            state.session.remember(path);
+            state.doc.session.remember(path);
         }
-        Err(message) => state.notices.report(NoticePlace::ErrorWindow, message),
+        Err(message) => state.diag.notices.report(NoticePlace::ErrorWindow, message),
     }
 }
 
@@ -67,15 +67,15 @@ pub fn open(state: &mut EditorState, path: &Path) {
 /// and colours.
 pub fn edited_scene(state: &EditorState) -> Scene {
     let world = state.edited_world();
-    let mut scene = Scene::from_world(world, &state.scene_name, |id| state.body_name(id));
+    let mut scene = Scene::from_world(world, &state.doc.scene_name, |id| state.body_name(id));
     for (body, id) in scene.bodies.iter_mut().zip(world.body_ids()) {
-        body.colour = state.entities.meta_of(id).colour;
+        body.colour = state.doc.entities.meta_of(id).colour;
     }
     for (joint, id) in scene.joints.iter_mut().zip(world.joint_ids()) {
-        joint.name = state.entities.joint_name_of(id);
+        joint.name = state.doc.entities.joint_name_of(id);
     }
     // The file opens where the user was looking.
-    scene.view = Some(state.camera.to_view());
+    scene.view = Some(state.view.camera.to_view());
     scene
 }
 
@@ -85,18 +85,18 @@ pub fn edited_scene(state: &EditorState) -> Scene {
 pub fn save_as(state: &mut EditorState, path: &Path) -> Result<(), String> {
     let scene = edited_scene(state);
     scene.save(path).map_err(|e| format!("could not save {}: {e}", path.display()))?;
-    state.session.scene_path = Some(path.to_path_buf());
-    state.dirty = false;
-    state.session.autosave.discard();
-    state.session.remember(path);
+    state.doc.session.scene_path = Some(path.to_path_buf());
+    state.doc.dirty = false;
+    state.doc.session.autosave.discard();
+    state.doc.session.remember(path);
     Ok(())
 }
 
 /// Notes the edits made since the last frame, and writes the recovery file now when it is due
 /// (called every frame).
 pub fn autosave_if_due(state: &mut EditorState) {
-    state.session.autosave.notice_edits(state.edit_count());
-    if state.dirty && state.session.autosave.due() {
+    state.doc.session.autosave.notice_edits(state.edit_count());
+    if state.doc.dirty && state.doc.session.autosave.due() {
         write_recovery(state);
     }
 }
@@ -104,34 +104,35 @@ pub fn autosave_if_due(state: &mut EditorState) {
 /// Writes the recovery file of unsaved work now (on exit).
 pub fn write_recovery(state: &mut EditorState) {
     let scene = edited_scene(state);
-    let session = &mut state.session;
+    let session = &mut state.doc.session;
     if let Err(e) = session.autosave.write(&scene, session.scene_path.as_deref()) {
-        state.notices.report(NoticePlace::ErrorWindow, e);
+        state.diag.notices.report(NoticePlace::ErrorWindow, e);
     }
 }
 
 /// Opens the recovery file offered at start in place of the open scene: the work comes back
 /// unsaved, belonging to the file it came from.
 pub fn restore_recovery(state: &mut EditorState) {
-    let Some(offer) = state.session.autosave.offer.take() else { return };
+    let Some(offer) = state.doc.session.autosave.offer.take() else { return };
     let loaded = Scene::load(&offer.path)
         .map_err(|e| format!("{}: {e}", offer.path.display()))
         .and_then(|scene| EditorState::from_scene(&scene, offer.source.clone()));
     match loaded {
         Ok(fresh) => {
             state.replace_with(fresh);
-            state.dirty = true;
-            state.session.autosave.note_edit();
+            state.doc.dirty = true;
+            state.doc.session.autosave.note_edit();
         }
-        Err(e) => {
-            state.notices.report(NoticePlace::ErrorWindow, format!("could not restore the unsaved work: {e}"))
-        }
+        Err(e) => state
+            .diag
+            .notices
+            .report(NoticePlace::ErrorWindow, format!("could not restore the unsaved work: {e}")),
     }
 }
 
 /// Saves to the open scene's file; `Ok(false)` when it has none yet (the caller asks where).
 pub fn save(state: &mut EditorState) -> Result<bool, String> {
-    let Some(path) = state.session.scene_path.clone() else { return Ok(false) };
+    let Some(path) = state.doc.session.scene_path.clone() else { return Ok(false) };
     save_as(state, &path).map(|()| true)
 }
 
@@ -140,7 +141,7 @@ pub fn save(state: &mut EditorState) -> Result<bool, String> {
 /// (see [`poll_dialog`]); otherwise, and when the desktop refuses the dialog, the editor's own
 /// path prompt.
 pub fn choose_path(state: &mut EditorState, purpose: PathPurpose) {
-    let session = &mut state.session;
+    let session = &mut state.doc.session;
     if session.pending_dialog.is_some() {
         return;
     }
@@ -148,30 +149,30 @@ pub fn choose_path(state: &mut EditorState, purpose: PathPurpose) {
         open_prompt(state, purpose);
         return;
     }
-    let file_name = default_file_name(&state.scene_name, purpose);
-    let session = &mut state.session;
+    let file_name = default_file_name(&state.doc.scene_name, purpose);
+    let session = &mut state.doc.session;
     session.pending_dialog = Some(PendingDialog::open(purpose, session.start_dir(), file_name));
 }
 
 /// Checks the open file dialog, once per frame: carries out a chosen path, and falls back to the
 /// path prompt (and stops offering the dialog) when the desktop could not show one.
 pub fn poll_dialog(state: &mut EditorState) {
-    let Some(dialog) = &state.session.pending_dialog else { return };
+    let Some(dialog) = &state.doc.session.pending_dialog else { return };
     let purpose = dialog.purpose;
     match dialog.poll() {
         DialogOutcome::Waiting => return,
         DialogOutcome::Picked(path) => finish(state, purpose, &path),
         DialogOutcome::Cancelled => {}
         DialogOutcome::Unavailable => {
-            state.session.native_dialogs = false;
+            state.doc.session.native_dialogs = false;
             open_prompt(state, purpose);
         }
     }
-    state.session.pending_dialog = None;
+    state.doc.session.pending_dialog = None;
 }
 
 fn open_prompt(state: &mut EditorState, purpose: PathPurpose) {
-    state.session.path_prompt = Some(PathPrompt { purpose, text: default_prompt_text(state, purpose) });
+    state.doc.session.path_prompt = Some(PathPrompt { purpose, text: default_prompt_text(state, purpose) });
 }
 
 /// Carries out `purpose` on a chosen path.
@@ -180,13 +181,13 @@ pub fn finish(state: &mut EditorState, purpose: PathPurpose, path: &Path) {
         PathPurpose::Open => open(state, path),
         PathPurpose::SaveAs => {
             if let Err(e) = save_as(state, path) {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
-        PathPurpose::OpenRecording => replay::open_recording(state, path),
+        PathPurpose::OpenRecording => playback::open_recording(state, path),
         PathPurpose::SaveRecording => {
-            if let Err(e) = replay::save_recording(state, path) {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+            if let Err(e) = playback::save_recording(state, path) {
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
     }
@@ -202,17 +203,18 @@ fn default_file_name(scene_name: &str, purpose: PathPurpose) -> String {
 }
 
 fn default_prompt_text(state: &EditorState, purpose: PathPurpose) -> String {
-    match &state.session.scene_path {
+    match &state.doc.session.scene_path {
         Some(path) if matches!(purpose, PathPurpose::Open | PathPurpose::SaveAs) => {
             path.display().to_string()
         }
         Some(path) => {
-            path.with_file_name(default_file_name(&state.scene_name, purpose)).display().to_string()
+            path.with_file_name(default_file_name(&state.doc.scene_name, purpose)).display().to_string()
         }
         None => state
+            .doc
             .session
             .start_dir()
-            .join(default_file_name(&state.scene_name, purpose))
+            .join(default_file_name(&state.doc.scene_name, purpose))
             .display()
             .to_string(),
     }
@@ -221,9 +223,9 @@ fn default_prompt_text(state: &EditorState, purpose: PathPurpose) -> String {
 /// The window's close button was pressed. With unsaved changes the user has not yet decided
 /// about, the close is held back (returns true) and the editor asks what to do with them.
 pub fn request_close(state: &mut EditorState) -> bool {
-    let hold = state.dirty && !state.session.close_approved;
+    let hold = state.doc.dirty && !state.doc.session.close_approved;
     if hold {
-        state.session.confirm_close = true;
+        state.doc.session.confirm_close = true;
     }
     hold
 }
@@ -231,7 +233,7 @@ pub fn request_close(state: &mut EditorState) -> bool {
 /// Carries out the user's answer to the close question. Returns true when the window may close
 /// now; a Save that needs a path first asks for it, and the close waits for the next request.
 pub fn answer_close(state: &mut EditorState, answer: CloseAnswer) -> bool {
-    state.session.confirm_close = false;
+    state.doc.session.confirm_close = false;
     let approved = match answer {
         CloseAnswer::Save => match save(state) {
             Ok(true) => true,
@@ -240,24 +242,24 @@ pub fn answer_close(state: &mut EditorState, answer: CloseAnswer) -> bool {
                 false
             }
             Err(e) => {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
                 false
             }
         },
         CloseAnswer::Discard => {
-            state.session.autosave.discard();
+            state.doc.session.autosave.discard();
             true
         }
         CloseAnswer::Cancel => false,
     };
-    state.session.close_approved |= approved;
+    state.doc.session.close_approved |= approved;
     approved
 }
 
 /// Called when the editor exits: unsaved work the user did not discard goes to the recovery
 /// file, so the next start can offer it.
 pub fn on_exit(state: &mut EditorState) {
-    if state.dirty && !state.session.close_approved {
+    if state.doc.dirty && !state.doc.session.close_approved {
         write_recovery(state);
     }
 }
@@ -270,11 +272,11 @@ mod tests {
     fn new_scene_has_a_ground_and_saves_and_loads_back() {
         let mut state = EditorState::from_scene(&crate::builtin::tower(4), None).unwrap();
         new_scene(&mut state);
-        assert_eq!(state.world.body_count(), 1);
-        assert_eq!(state.body_name(state.world.body_ids().next().unwrap()), "ground");
+        assert_eq!(state.sim.world.body_count(), 1);
+        assert_eq!(state.body_name(state.sim.world.body_ids().next().unwrap()), "ground");
         let path = std::env::temp_dir().join(format!("atoll-new-{}.ron", std::process::id()));
         save_as(&mut state, &path).unwrap();
-        assert!(!state.dirty);
+        assert!(!state.doc.dirty);
         assert_eq!(Scene::load(&path).unwrap().bodies[0].name, "ground");
         std::fs::remove_file(path).unwrap();
     }
@@ -286,8 +288,8 @@ mod tests {
             joint.name = format!("hinge {k}");
         }
         let mut state = EditorState::from_scene(&scene, None).unwrap();
-        let first = state.world.joint_ids().next().unwrap();
-        assert_eq!(state.entities.joint_name_of(first), "hinge 0");
+        let first = state.sim.world.joint_ids().next().unwrap();
+        assert_eq!(state.doc.entities.joint_name_of(first), "hinge 0");
         let path = std::env::temp_dir().join(format!("atoll-joints-{}.ron", std::process::id()));
         save_as(&mut state, &path).unwrap();
         let saved = Scene::load(&path).unwrap();
@@ -296,28 +298,28 @@ mod tests {
             assert_eq!((&a.name, a.kind, a.collide_connected), (&b.name, b.kind, b.collide_connected));
         }
         let reopened = EditorState::open(&path).unwrap();
-        let last = reopened.world.joint_ids().last().unwrap();
-        assert_eq!(reopened.entities.joint_name_of(last), format!("hinge {}", scene.joints.len() - 1));
+        let last = reopened.sim.world.joint_ids().last().unwrap();
+        assert_eq!(reopened.doc.entities.joint_name_of(last), format!("hinge {}", scene.joints.len() - 1));
         std::fs::remove_file(path).unwrap();
     }
 
     #[test]
     fn a_refused_dialog_falls_back_to_the_prompt() {
         let mut state = EditorState::from_scene(&crate::builtin::tower(2), None).unwrap();
-        state.session.native_dialogs = true;
-        state.session.pending_dialog =
+        state.doc.session.native_dialogs = true;
+        state.doc.session.pending_dialog =
             Some(PendingDialog::answered(PathPurpose::SaveAs, None, std::time::Duration::ZERO));
         poll_dialog(&mut state);
-        assert!(state.session.pending_dialog.is_none() && !state.session.native_dialogs);
-        assert_eq!(state.session.path_prompt.as_ref().map(|p| p.purpose), Some(PathPurpose::SaveAs));
+        assert!(state.doc.session.pending_dialog.is_none() && !state.doc.session.native_dialogs);
+        assert_eq!(state.doc.session.path_prompt.as_ref().map(|p| p.purpose), Some(PathPurpose::SaveAs));
     }
 
     #[test]
     fn a_bad_file_leaves_the_open_scene() {
         let mut state = EditorState::from_scene(&crate::builtin::tower(5), None).unwrap();
-        let bodies = state.world.body_count();
+        let bodies = state.sim.world.body_count();
         open(&mut state, Path::new("/nonexistent/scene.ron"));
-        assert_eq!(state.world.body_count(), bodies);
-        assert!(state.notices.message(NoticePlace::ErrorWindow).unwrap().contains("scene.ron"));
+        assert_eq!(state.sim.world.body_count(), bodies);
+        assert!(state.diag.notices.message(NoticePlace::ErrorWindow).unwrap().contains("scene.ron"));
     }
 }

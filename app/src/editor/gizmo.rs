@@ -95,15 +95,15 @@ impl Gizmo {
     /// The pivot the gizmo sits on: the selected joint's anchor, or the primary selected
     /// body's origin.
     pub fn pivot(state: &EditorState) -> Option<Vec3> {
-        if let Some(joint) = state.selection.joint() {
-            return state.world.joint(joint).ok().map(|v| v.anchor_a);
+        if let Some(joint) = state.doc.selection.joint() {
+            return state.sim.world.joint(joint).ok().map(|v| v.anchor_a);
         }
-        state.selected().and_then(|id| state.world.transform(id).ok()).map(|t| t.position)
+        state.selected().and_then(|id| state.sim.world.transform(id).ok()).map(|t| t.position)
     }
 
     fn layout(state: &EditorState, rect: Rect) -> Option<Layout> {
         let pivot = Gizmo::pivot(state)?;
-        let camera = &state.camera;
+        let camera = &state.view.camera;
         let length = (camera.eye() - pivot).length() * SIZE;
         let size = glam::Vec2::new(rect.width(), rect.height());
         let to_screen = |p: Vec3| camera.project(p, size).map(|s| rect.min + egui::vec2(s.x, s.y));
@@ -149,15 +149,19 @@ impl Gizmo {
     /// Starts dragging `handle` with the pointer at `pointer`.
     pub fn begin(&mut self, state: &mut EditorState, rect: Rect, handle: Handle, pointer: Pos2) {
         let Some(layout) = Gizmo::layout(state, rect) else { return };
-        let Some(start) = parameter(&state.camera, rect, &layout, handle, pointer) else { return };
-        let what = if let Some(joint) = state.selection.joint() {
-            let Ok(record) = JointRecord::capture(&state.world, &mut state.entities, joint) else { return };
+        let Some(start) = parameter(&state.view.camera, rect, &layout, handle, pointer) else { return };
+        let what = if let Some(joint) = state.doc.selection.joint() {
+            let Ok(record) = JointRecord::capture(&state.sim.world, &mut state.doc.entities, joint) else {
+                return;
+            };
             Dragged::Joint(Box::new(record))
         } else {
-            let mut ids = state.selection.ids().to_vec();
+            let mut ids = state.doc.selection.ids().to_vec();
             ids.sort_by_key(|id| id.index());
-            let bodies: Result<Vec<_>, _> =
-                ids.iter().map(|id| BodyRecord::capture(&state.world, &mut state.entities, *id)).collect();
+            let bodies: Result<Vec<_>, _> = ids
+                .iter()
+                .map(|id| BodyRecord::capture(&state.sim.world, &mut state.doc.entities, *id))
+                .collect();
             let Ok(bodies) = bodies else { return };
             Dragged::Bodies(bodies)
         };
@@ -171,7 +175,7 @@ impl Gizmo {
         let Some(drag) = &self.drag else { return };
         let Some(layout) = Gizmo::layout(state, rect) else { return };
         let layout = Layout { pivot: drag.pivot, ..layout };
-        let Some(now) = parameter(&state.camera, rect, &layout, drag.handle, pointer) else { return };
+        let Some(now) = parameter(&state.view.camera, rect, &layout, drag.handle, pointer) else { return };
         let (offset, turn) = match drag.handle {
             Handle::Move(i) => {
                 let mut d = now - drag.start;
@@ -214,7 +218,7 @@ impl Gizmo {
             Dragged::Joint(before) => {
                 // The world for a side without a body.
                 let pose = |id: Option<atoll_physics::BodyId>| {
-                    id.and_then(|id| state.world.transform(id).ok()).unwrap_or_default()
+                    id.and_then(|id| state.sim.world.transform(id).ok()).unwrap_or_default()
                 };
                 let (pose_a, pose_b) = (pose(before.desc.body_a), pose(Some(before.desc.body_b)));
                 let mut after = (**before).clone();
@@ -229,7 +233,7 @@ impl Gizmo {
             }
         };
         if let Err(e) = state.commit(&label, edit, Some(GIZMO_GESTURE)) {
-            state.notices.report(NoticePlace::ErrorWindow, e);
+            state.diag.notices.report(NoticePlace::ErrorWindow, e);
             self.drag = None;
         }
     }
@@ -237,7 +241,7 @@ impl Gizmo {
     /// Ends the drag (the button was released).
     pub fn end(&mut self, state: &mut EditorState) {
         if self.drag.take().is_some() {
-            state.undo.seal();
+            state.doc.undo.seal();
         }
     }
 
@@ -315,10 +319,10 @@ mod tests {
     #[test]
     fn dragging_the_x_arrow_moves_the_selection_along_x_with_snapping() {
         let mut state = EditorState::from_scene(&crate::builtin::tower(2), None).unwrap();
-        let id = state.world.body_ids().last().unwrap();
-        state.selection.set(Some(id));
-        let start = state.world.transform(id).unwrap().position;
-        state.camera.target = start;
+        let id = state.sim.world.body_ids().last().unwrap();
+        state.doc.selection.set(Some(id));
+        let start = state.sim.world.transform(id).unwrap().position;
+        state.view.camera.target = start;
         let rect = Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0));
         let layout = Gizmo::layout(&state, rect).unwrap();
         let grab = layout.centre + (layout.tips[0].unwrap() - layout.centre) * 0.8;
@@ -329,25 +333,25 @@ mod tests {
         gizmo.update(&mut state, rect, further, false);
         gizmo.update(&mut state, rect, further + egui::vec2(0.0, 0.5), true);
         gizmo.end(&mut state);
-        let moved = state.world.transform(id).unwrap().position;
+        let moved = state.sim.world.transform(id).unwrap().position;
         assert!((moved.y - start.y).abs() < 1e-5 && (moved.z - start.z).abs() < 1e-5);
         let dx = moved.x - start.x;
         assert!(dx > 0.05, "moved by {dx}");
         assert!(((dx / 0.25).round() * 0.25 - dx).abs() < 1e-4, "snapped to the grid: {dx}");
-        assert_eq!(state.undo.undo_len(), 1, "one drag, one undo step");
+        assert_eq!(state.doc.undo.undo_len(), 1, "one drag, one undo step");
         state.undo();
-        assert_eq!(state.world.transform(id).unwrap().position, start);
+        assert_eq!(state.sim.world.transform(id).unwrap().position, start);
     }
 
     #[test]
     fn turning_a_selected_joint_with_a_ring_turns_its_axis_about_the_anchor() {
         let mut state = EditorState::from_scene(&atoll_physics::scene::builtin::motor_door(), None).unwrap();
-        let joint = state.world.joint_ids().next().unwrap();
-        state.selection.set_joint(Some(joint));
-        let before = state.world.joint(joint).unwrap();
-        state.camera.target = before.anchor_a;
-        state.camera.yaw = 0.9;
-        state.camera.pitch = 0.3;
+        let joint = state.sim.world.joint_ids().next().unwrap();
+        state.doc.selection.set_joint(Some(joint));
+        let before = state.sim.world.joint(joint).unwrap();
+        state.view.camera.target = before.anchor_a;
+        state.view.camera.yaw = 0.9;
+        state.view.camera.pitch = 0.3;
         let rect = Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0));
         let layout = Gizmo::layout(&state, rect).unwrap();
         assert!((layout.pivot - before.anchor_a).length() < 1e-5, "the gizmo sits on the anchor");
@@ -358,14 +362,14 @@ mod tests {
         gizmo.begin(&mut state, rect, Handle::Turn(0), from);
         gizmo.update(&mut state, rect, to, true);
         gizmo.end(&mut state);
-        let after = state.world.joint(joint).expect("turned in place: the same joint");
+        let after = state.sim.world.joint(joint).expect("turned in place: the same joint");
         assert!((after.anchor_a - before.anchor_a).length() < 1e-4, "the anchor stays");
         assert!((after.anchor_b - after.anchor_a).length() < 1e-4, "both sides turned together");
         let angle = after.axis.angle_between(before.axis).to_degrees();
         assert!((angle - 90.0).abs() < 0.5, "a quarter turn, snapped: {angle}°");
         assert!(after.axis.x.abs() < 1e-4, "turned about x");
-        assert_eq!(state.undo.undo_label(), Some("turn joint"));
+        assert_eq!(state.doc.undo.undo_label(), Some("turn joint"));
         state.undo();
-        assert!(state.world.joint(joint).unwrap().axis.distance(before.axis) < 1e-5);
+        assert!(state.sim.world.joint(joint).unwrap().axis.distance(before.axis) < 1e-5);
     }
 }

@@ -7,6 +7,8 @@ pub mod autosave;
 pub mod body_history;
 pub mod clipboard;
 pub mod commands;
+pub mod diagnostics;
+pub mod document;
 pub mod edit;
 pub mod entities;
 pub mod file_session;
@@ -14,24 +16,27 @@ pub mod files;
 pub mod gizmo;
 pub mod grab;
 pub mod history;
-pub mod joint_tool;
 pub mod joint_trace;
 pub mod native_dialog;
 pub mod notices;
 pub mod panels;
 pub mod path_choice;
+pub mod playback;
 pub mod replay;
-pub mod scenes;
 pub mod selection;
 pub mod shortcuts;
-pub mod spawn;
+pub mod simulation;
 pub mod state;
-pub mod terrain_tool;
 pub mod timeline;
+pub mod tools;
 pub mod undo;
+pub mod view;
 pub mod viewport;
 
 pub use state::EditorState;
+pub use tools::{ToolKind, Tools};
+
+use panels::panel::{Dock, PanelContext};
 pub use viewport::Viewport;
 
 use std::path::Path;
@@ -41,6 +46,9 @@ use std::time::Instant;
 pub struct Editor {
     /// The state tests and panels read and change.
     pub state: EditorState,
+    /// The viewport's tools and which one is active. Beside the state, not in it: a tool works
+    /// on the whole state (see `tools/mod.rs`).
+    pub tools: Tools,
     /// Filters and sort orders of the panels.
     pub panels: panels::PanelState,
     viewport: Viewport,
@@ -52,6 +60,7 @@ impl Editor {
     pub fn new(state: EditorState, render_state: egui_wgpu::RenderState) -> Editor {
         Editor {
             state,
+            tools: Tools::default(),
             panels: panels::PanelState::default(),
             viewport: Viewport::new(render_state),
             title_shown: String::new(),
@@ -63,51 +72,43 @@ impl Editor {
         let frame_start = Instant::now();
         let ctx = ui.ctx().clone();
         self.handle_close_request(&ctx);
-        shortcuts::handle(&ctx, &mut self.state, &mut self.panels.help_open);
+        self.tools.follow_scene(&self.state);
+        shortcuts::handle(&ctx, &mut self.state, &mut self.tools, &mut self.panels.help_open);
         let frame_seconds = ctx.input(|i| i.stable_dt) as f64;
         self.state.advance(frame_seconds);
         // Set again by the Contacts panel while a row is under the pointer.
-        self.state.view.marker = None;
+        self.state.view.options.marker = None;
 
-        egui::Panel::top("controls").show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.panels));
+        egui::Panel::top("controls")
+            .show(ui, |ui| panels::top_bar(ui, &mut self.state, &mut self.tools, &mut self.panels));
         egui::Panel::bottom("status").show(ui, |ui| panels::status_bar(ui, &self.state));
         egui::Panel::bottom("timeline").show(ui, |ui| panels::timeline::show(ui, &mut self.state));
+        // The side panels come from one list (`panels::registry`); each side draws its share.
+        // The panels borrow the panel state, so the open flags travel separately.
+        let mut cx = PanelContext { state: &mut self.state, tools: &mut self.tools };
+        let (mut left_open, mut right_open) = (self.panels.left_open, self.panels.right_open);
         egui::Panel::left("scene").resizable(true).default_size(190.0).show_collapsible(
             ui,
-            &mut self.panels.left_open,
-            |ui| {
-                egui::CollapsingHeader::new("Spawn").default_open(true).show(ui, |ui| {
-                    panels::spawn::show(ui, &mut self.state, &mut self.panels.generator);
-                });
-                egui::CollapsingHeader::new("Joints tool").default_open(true).show(ui, |ui| {
-                    panels::joint_tool::show(ui, &mut self.state);
-                });
-                ui.heading("Scene");
-                panels::scene_tree::show(
-                    ui,
-                    &mut self.state,
-                    &mut self.panels.body_filter,
-                    &mut self.panels.joint_filter,
-                );
-            },
+            &mut left_open,
+            |ui| self.panels.dock(ui, Dock::Left, &mut cx),
         );
-        // The panels borrow the panel state, so the open flag travels separately.
-        let mut right_open = self.panels.right_open;
         egui::Panel::right("inspect").resizable(true).default_size(360.0).show_collapsible(
             ui,
             &mut right_open,
             |ui| {
-                panels::side_panels(ui, &mut self.state, &mut self.panels);
+                egui::ScrollArea::vertical()
+                    .id_salt("side panels")
+                    .show(ui, |ui| self.panels.dock(ui, Dock::Right, &mut cx));
             },
         );
-        self.panels.right_open = right_open;
+        (self.panels.left_open, self.panels.right_open) = (left_open, right_open);
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
-            self.viewport.show(ui, &mut self.state);
+            self.viewport.show(ui, &mut self.state, &mut self.tools);
         });
         panels::error_window(&ctx, &mut self.state);
         files::poll_dialog(&mut self.state);
         panels::path_prompt(&ctx, &mut self.state);
-        panels::spawn::generator_window(&ctx, &mut self.state, &mut self.panels.generator);
+        self.panels.windows(&ctx, &mut PanelContext { state: &mut self.state, tools: &mut self.tools });
         panels::help_window(&ctx, &mut self.panels.help_open);
         panels::recovery_window(&ctx, &mut self.state);
         panels::close_window(&ctx, &mut self.state);
@@ -115,17 +116,17 @@ impl Editor {
         // A gesture (a dragged field or gizmo handle, a typed value) ends when no button is held
         // and no field has the keyboard: the next edit starts a new undo step.
         if !ctx.input(|i| i.pointer.any_down()) && !ctx.egui_wants_keyboard_input() {
-            self.state.undo.seal();
+            self.state.doc.undo.seal();
         }
         self.update_title(&ctx);
 
-        if self.state.playing {
+        if self.state.sim.playing {
             ctx.request_repaint();
-        } else if self.state.session.pending_dialog.is_some() {
+        } else if self.state.doc.session.pending_dialog.is_some() {
             // Nothing else wakes the UI when the dialog thread answers.
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
-        self.state.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
+        self.state.diag.frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
     }
 
     /// The 3D view: its screen rectangle and the CPU cost of its last render.
@@ -154,12 +155,18 @@ impl Editor {
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
-        let file =
-            self.state.session.scene_path.as_deref().and_then(Path::file_name).map(|f| f.to_string_lossy());
-        let star = if self.state.dirty { " *" } else { "" };
+        let file = self
+            .state
+            .doc
+            .session
+            .scene_path
+            .as_deref()
+            .and_then(Path::file_name)
+            .map(|f| f.to_string_lossy());
+        let star = if self.state.doc.dirty { " *" } else { "" };
         let title = match file {
-            Some(file) => format!("Atoll — {} ({file}){star}", self.state.scene_name),
-            None => format!("Atoll — {}{star}", self.state.scene_name),
+            Some(file) => format!("Atoll — {} ({file}){star}", self.state.doc.scene_name),
+            None => format!("Atoll — {}{star}", self.state.doc.scene_name),
         };
         if title != self.title_shown {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -187,7 +194,7 @@ impl eframe::App for EditorApp {
 pub fn run_window(scene: &Path) -> Result<(), String> {
     let mut state = EditorState::open(scene)?;
     if let Some(dir) = autosave::Autosave::default_dir() {
-        state.session.autosave = autosave::Autosave::in_dir(dir);
+        state.doc.session.autosave = autosave::Autosave::in_dir(dir);
     }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Wgpu,

@@ -8,22 +8,18 @@
 //! else that moves the world (an edit, a move along the timeline, Reset, another scene) ends
 //! it, since the recording's inputs no longer apply to the world that follows.
 
-use super::notices::NoticePlace;
-use super::state::EditorState;
-use atoll_physics::{Recording, ReplayError, ReplayProgress, Replayer, state_hash};
-use std::path::Path;
-use std::time::{Duration, Instant};
+//!
+//! This file holds the replay's own state; the code that runs it on the editor state is in
+//! `playback.rs`, so that the state can hold a replay without importing that code.
 
-/// The longest a frame spends replaying, so the editor stays responsive while a long
-/// recording replays faster than real time.
-const REPLAY_FRAME_BUDGET: Duration = Duration::from_millis(25);
+use atoll_physics::Replayer;
 
 /// A replay under way.
 pub struct ReplayRun {
     /// The recording and how far it got.
-    replayer: Replayer,
+    pub(super) replayer: Replayer,
     /// The file it came from, for messages.
-    name: String,
+    pub(super) name: String,
 }
 
 impl ReplayRun {
@@ -35,130 +31,5 @@ impl ReplayRun {
     /// "replaying crash.ron: step 120 of 600", for the status bar.
     pub fn progress(&self, step: u64) -> String {
         format!("replaying {}: step {step} of {}", self.name, self.steps())
-    }
-}
-
-/// Saves the recording of how the world came to its current step. Returns what to tell the
-/// user.
-pub fn save_recording(state: &mut EditorState, path: &Path) -> Result<String, String> {
-    let recording = state.world.recording().map_err(|e| format!("no recording to save: {e}"))?;
-    recording.save(path).map_err(|e| format!("could not save the recording {}: {e}", path.display()))?;
-    let note = format!(
-        "saved the recording of steps 0 to {} ({} inputs) to {}",
-        recording.steps(),
-        recording.inputs.len(),
-        path.display()
-    );
-    state.replay_note = Some(note.clone());
-    Ok(note)
-}
-
-/// Opens the recording at `path`: its scene replaces the open one and the replay starts
-/// playing. A file that cannot be read leaves the open scene as it was and says why; a
-/// scene this build makes differently opens, stopped at step 0, with the difference named.
-pub fn open_recording(state: &mut EditorState, path: &Path) {
-    let name =
-        path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let recording = match Recording::load(path) {
-        Ok(recording) => recording,
-        Err(e) => {
-            state.notices.report(NoticePlace::ErrorWindow, format!("{}: {e}", path.display()));
-            return;
-        }
-    };
-    let mut fresh = match EditorState::from_scene(&recording.scene, None) {
-        Ok(fresh) => fresh,
-        Err(e) => {
-            state.notices.report(NoticePlace::ErrorWindow, format!("{name}: {e}"));
-            return;
-        }
-    };
-    let found = state_hash(&fresh.world);
-    let start = if found == recording.start_hash {
-        fresh.replay_note = Some(format!("replaying {name}: step 0 of {}", recording.steps()));
-        fresh.replay = Some(ReplayRun { replayer: Replayer::new(recording), name: name.clone() });
-        fresh.playing = true;
-        None
-    } else {
-        Some(ReplayError::Diverged { step: 0, expected: recording.start_hash, found })
-    };
-    state.replace_with(fresh);
-    if let Some(error) = start {
-        state.replay_stopped(&name, &error);
-    }
-}
-
-impl EditorState {
-    /// Whether a recording is being replayed.
-    pub fn replaying(&self) -> bool {
-        self.replay.is_some()
-    }
-
-    /// Replays for at most a frame's budget (at least one step). Returns the steps taken.
-    pub(super) fn advance_replay(&mut self) -> u32 {
-        let start = Instant::now();
-        let mut steps = 0;
-        while self.replay.is_some() && (steps == 0 || start.elapsed() < REPLAY_FRAME_BUDGET) {
-            self.replay_step();
-            steps += 1;
-        }
-        steps
-    }
-
-    /// Makes the recorded inputs of the world's step and takes the next recorded step, as
-    /// stepping does (the timeline and the panels' histories record it); at the end, or where
-    /// the replay parts from the recording, stops and says so.
-    pub(super) fn replay_step(&mut self) {
-        let Some(mut run) = self.replay.take() else { return };
-        self.keep_edited_state();
-        let made = run.replayer.make_inputs(&mut self.world);
-        if made.as_ref().is_ok_and(|&n| n > 0) {
-            // The world after the inputs is a step of its own on the timeline, as an edit is.
-            self.timeline.record(&self.world);
-        }
-        let start = Instant::now();
-        let progress = made.and_then(|_| run.replayer.advance(&mut self.world));
-        self.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
-        match progress {
-            Ok(ReplayProgress::Stepped(step)) => {
-                self.history.record(&self.world);
-                self.timeline.record(&self.world);
-                self.joint_trace.record(&self.world, self.selection.joint());
-                self.replay_note = Some(run.progress(step));
-                self.replay = Some(run);
-            }
-            Ok(ReplayProgress::Finished) => {
-                self.playing = false;
-                self.replay_note =
-                    Some(format!("replayed {}: all {} steps match the recording", run.name, run.steps()));
-            }
-            Err(error) => {
-                self.timeline.record(&self.world);
-                self.replay_stopped(&run.name, &error);
-            }
-        }
-    }
-
-    /// Stops where the replay parted from the recording, paused there, and says where.
-    fn replay_stopped(&mut self, name: &str, error: &ReplayError) {
-        self.playing = false;
-        self.replay = None;
-        let step = match error {
-            ReplayError::Diverged { step, .. } | ReplayError::Refused { step, .. } => Some(*step),
-            ReplayError::Scene(_) | ReplayError::OffCourse { .. } => None,
-        };
-        self.replay_note = Some(match step {
-            Some(step) => format!("the replay of {name} differs from the recording at step {step}"),
-            None => format!("the replay of {name} stopped"),
-        });
-        self.notices.report(NoticePlace::ErrorWindow, format!("{name}: {error}"));
-    }
-
-    /// Ends a replay because the user moved the world some other way.
-    pub(super) fn end_replay(&mut self, why: &str) {
-        if let Some(run) = self.replay.take() {
-            self.replay_note =
-                Some(format!("the replay of {} ended at step {}: {why}", run.name, self.world.step_count()));
-        }
     }
 }

@@ -5,6 +5,7 @@ use super::files;
 use super::notices::NoticePlace;
 use super::path_choice::PathPurpose;
 use super::state::EditorState;
+use super::tools::{ToolKind, Tools};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 /// What a shortcut does.
@@ -106,7 +107,7 @@ pub fn text(ctx: &egui::Context, command: Command) -> String {
 
 /// Applies the shortcuts pressed this frame. They are consumed before widgets run, so a focused
 /// button never sees the same Space press; while a text field has focus they are left to it.
-pub fn handle(ctx: &egui::Context, state: &mut EditorState, help_open: &mut bool) {
+pub fn handle(ctx: &egui::Context, state: &mut EditorState, tools: &mut Tools, help_open: &mut bool) {
     if ctx.egui_wants_keyboard_input() {
         return;
     }
@@ -114,12 +115,12 @@ pub fn handle(ctx: &egui::Context, state: &mut EditorState, help_open: &mut bool
         SHORTCUTS.iter().filter(|(_, shortcut, _)| i.consume_shortcut(shortcut)).map(|(c, _, _)| *c).collect()
     });
     for command in pressed {
-        run(state, command, help_open);
+        run(state, tools, command, help_open);
     }
 }
 
 /// Carries out `command` (from a key or a menu).
-pub fn run(state: &mut EditorState, command: Command, help_open: &mut bool) {
+pub fn run(state: &mut EditorState, tools: &mut Tools, command: Command, help_open: &mut bool) {
     let result = match command {
         Command::Delete => state.delete_selection(),
         Command::Duplicate => state.duplicate_selection(),
@@ -134,17 +135,17 @@ pub fn run(state: &mut EditorState, command: Command, help_open: &mut bool) {
             Err(e) => Err(e),
         },
         _ => {
-            run_infallible(state, command, help_open);
+            run_infallible(state, tools, command, help_open);
             Ok(())
         }
     };
     if let Err(e) = result {
-        state.notices.report(NoticePlace::ErrorWindow, e);
+        state.diag.notices.report(NoticePlace::ErrorWindow, e);
     }
 }
 
 /// The commands that cannot fail.
-fn run_infallible(state: &mut EditorState, command: Command, help_open: &mut bool) {
+fn run_infallible(state: &mut EditorState, tools: &mut Tools, command: Command, help_open: &mut bool) {
     match command {
         Command::PlayPause => state.toggle_play(),
         Command::Step => state.step_once(),
@@ -158,30 +159,15 @@ fn run_infallible(state: &mut EditorState, command: Command, help_open: &mut boo
         Command::SelectAll => state.select_all(),
         Command::SelectIsland => state.select_island_of_selection(),
         Command::Escape => {
-            // A half-made joint is cancelled first; the next Esc leaves the tools.
-            if state.joint_tool.pending.take().is_some() {
+            // A half-made joint is cancelled first; the next Esc leaves the tool.
+            if tools.escape(state) {
                 return;
             }
-            state.selection.set(None);
-            state.spawn_tool.active = false;
-            state.joint_tool.set_active(false);
-            state.terrain_tool.mode = None;
+            state.doc.selection.set(None);
         }
         Command::SaveAs => files::choose_path(state, PathPurpose::SaveAs),
-        Command::SpawnTool => {
-            state.spawn_tool.active = !state.spawn_tool.active;
-            if state.spawn_tool.active {
-                state.terrain_tool.mode = None;
-                state.joint_tool.set_active(false);
-            }
-        }
-        Command::JointTool => {
-            state.joint_tool.set_active(!state.joint_tool.active);
-            if state.joint_tool.active {
-                state.terrain_tool.mode = None;
-                state.spawn_tool.active = false;
-            }
-        }
+        Command::SpawnTool => tools.toggle(ToolKind::Spawn, state),
+        Command::JointTool => tools.toggle(ToolKind::Joint, state),
         Command::Help => *help_open = !*help_open,
         Command::Delete | Command::Duplicate | Command::Copy | Command::Paste | Command::Save => {}
     }

@@ -1,125 +1,52 @@
-//! The editor's state, apart from any drawing: the document (the world, its edited snapshot,
-//! entities and undo), the file session, the camera, the tools and the simulation controls.
-//! Tests drive the editor through it.
+//! The editor's state, apart from any drawing, split by role: the document (`document.rs`), the
+//! simulation (`simulation.rs`), the view (`view.rs`) and the diagnostics (`diagnostics.rs`).
+//! The tools are held beside it (`tools/`). Tests drive the editor through it.
 //!
 //! The document's code here and in `commands.rs` does not reach into the file session: it
 //! counts its edits ([`EditorState::edit_count`]) and sets `dirty`, and the file code
-//! (`files.rs`) reads those. The session is held here only so that one `&mut EditorState` serves
-//! every panel.
+//! (`files.rs`) reads those. The session is held in the document only so that one
+//! `&mut EditorState` serves every panel.
 
 use super::clipboard::Clipboard;
+use super::diagnostics::Diagnostics;
+use super::document::Document;
 use super::edit::Edit;
 use super::entities::{Entities, EntityMeta};
 use super::file_session::FileSession;
-use super::grab::{Grab, GrabSettings};
-use super::history::History;
-use super::joint_tool::JointTool;
-use super::joint_trace::JointTrace;
-use super::notices::{NoticePlace, Notices};
-use super::replay::ReplayRun;
+use super::grab::GrabSettings;
+use super::notices::NoticePlace;
 use super::selection::Selection;
-use super::spawn::SpawnTool;
-use super::terrain_tool::TerrainTool;
+use super::simulation::Simulation;
 use super::timeline::Timeline;
 use super::undo::{MergeKey, UndoStack};
+use super::view::View;
 use crate::render::joint_lines::joint_near;
-use crate::render::terrain::TerrainRebuild;
 use crate::render::{OrbitCamera, ViewOptions};
-use atoll_physics::{
-    Aabb, BodyId, IslandId, QueryFilter, Ray, Scene, SceneBody, Snapshot, StepSettings, World,
-};
+use atoll_physics::{Aabb, BodyId, IslandId, QueryFilter, Ray, Scene, SceneBody, StepSettings, World};
 use glam::{Vec2, Vec3};
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// How near (in points) a click must come to a drawn joint anchor to select the joint.
 pub const JOINT_PICK_REACH: f32 = 8.0;
-
-/// Most steps taken in one frame while playing, so a slow frame does not snowball into slower
-/// frames (the simulation then runs slower than real time instead).
-const MAX_STEPS_PER_FRAME: u32 = 4;
 
 /// Settings changes merge into one undo step while the user keeps changing them (a dragged
 /// field), like any other gesture.
 const SETTINGS_GESTURE: MergeKey = MergeKey(u64::MAX);
 
-/// Everything the editor knows, separate from how it is drawn.
+/// Everything the editor knows, separate from how it is drawn, by role. The methods that
+/// coordinate the roles (an edit changes the world, the document and the timeline at once) are
+/// the state's: here, in `commands.rs`, `files.rs` and `playback.rs`.
 pub struct EditorState {
-    /// The simulated world.
-    pub world: World,
-    /// The edited state: the world right after it was loaded or last edited. Reset returns
-    /// here; stepping is not an edit. Refreshed lazily: see `edited_stale`.
-    pub(super) edited: Snapshot,
-    /// The world itself is the edited state (an edit was made and nothing stepped since), so
-    /// `edited` is out of date and is captured before the next step.
-    edited_stale: bool,
-    /// The scene's display name.
-    pub scene_name: String,
-    /// The file side of the session: the scene's file, recent files, autosave, the path being
-    /// chosen and the close confirmation (see `file_session.rs`).
-    pub session: FileSession,
-    /// Whether the simulation advances with the frames.
-    pub playing: bool,
-    /// The viewport camera.
-    pub camera: OrbitCamera,
-    /// The selected bodies.
-    pub selection: Selection,
-    /// Set when a scene is loaded: the viewport frames the bodies on its next frame (it knows
-    /// the aspect ratio).
-    pub needs_framing: bool,
-    /// Wall-clock milliseconds of the last step.
-    pub last_step_ms: f64,
-    /// Wall-clock milliseconds the previous frame took on the CPU (UI and render submission).
-    pub frame_ms: f64,
-    /// Why the last thing the user asked for was refused or failed, for each place that says
-    /// so (the error window, the Settings and Inspector panels).
-    pub notices: Notices,
-    /// Stable keys of the bodies, with their names and colours (saved with the scene).
-    pub entities: Entities,
-    /// The edits that can be undone and redone.
-    pub undo: UndoStack,
-    /// Bodies copied with Ctrl+C, as they were then, with the joints among them.
-    pub clipboard: Clipboard,
-    /// The spawn tool.
-    pub spawn_tool: SpawnTool,
-    /// The last steps' timings and broadphase figures.
-    pub history: History,
-    /// The recorded steps the timeline moves along (see `timeline.rs`).
-    pub timeline: Timeline,
-    /// The selected joint's coordinate and force over the last steps.
-    pub joint_trace: JointTrace,
-    /// The Joint tool.
-    pub joint_tool: JointTool,
-    /// The body being pulled towards the pointer while playing, if any.
-    pub grab: Option<Grab>,
-    /// How strongly a grabbed body follows the pointer.
-    pub grab_settings: GrabSettings,
-    /// Colouring, overlays and highlights of the viewport.
-    pub view: ViewOptions,
-    /// The island picked in the Islands panel; its bodies are highlighted. The id has a
-    /// generation, so once the island merges away or vanishes it is refused and the selection
-    /// clears instead of naming whichever island reuses the slot.
-    pub selected_island: Option<IslandId>,
-    /// Set when the scene was edited since it was loaded or saved (stepping is not an edit).
-    pub dirty: bool,
-    /// Edits made since the editor started (undo and redo count too); see `edit_count`.
-    edit_count: u64,
-    /// How many steps the "Step N" button takes.
-    pub step_n: u32,
-    /// Simulated seconds per real second while playing.
-    pub time_scale: f64,
-    /// A box the viewport should frame on its next frame (it knows the aspect ratio).
-    pub frame_target: Option<Aabb>,
-    /// The terrain paint tool.
-    pub terrain_tool: TerrainTool,
-    /// What the viewport's last terrain rebuild did (chunks meshed, time, triangles drawn).
-    pub terrain_rebuild: TerrainRebuild,
-    /// Simulated seconds owed to the world while playing.
-    pending_seconds: f64,
-    /// The recording being replayed, if any (see `replay.rs`).
-    pub replay: Option<ReplayRun>,
-    /// What the last replay or saved recording said, for the status bar.
-    pub replay_note: Option<String>,
+    /// What the user edits and saves: the edited scene, entities, selection, undo, clipboard,
+    /// the file session (see `document.rs`).
+    pub doc: Document,
+    /// The live world and how it moves: play, step, the timeline, replays, the grab (see
+    /// `simulation.rs`).
+    pub sim: Simulation,
+    /// How the world is looked at: camera, render options, framing (see `view.rs`).
+    pub view: View,
+    /// What the editor measures and reports: timings, traces, notices (see `diagnostics.rs`).
+    pub diag: Diagnostics,
 }
 
 /// The threads the machine can run at once (its cores, as the system reports them), at most
@@ -153,80 +80,83 @@ impl EditorState {
         entities.name_joints(&world, |_| joint_names.next().unwrap_or_default());
         let view = ViewOptions { time_to_sleep: world.settings().time_to_sleep, ..Default::default() };
         Ok(EditorState {
-            timeline: Timeline::new(&world),
-            edited: world.snapshot(),
-            edited_stale: false,
-            world,
-            scene_name: scene.name.clone(),
-            session: FileSession::for_file(path),
-            playing: false,
-            camera: scene.view.as_ref().map_or_else(OrbitCamera::default, OrbitCamera::from_view),
-            selection: Selection::default(),
-            needs_framing: scene.view.is_none(),
-            last_step_ms: 0.0,
-            frame_ms: 0.0,
-            notices: Notices::default(),
-            entities,
-            undo: UndoStack::default(),
-            clipboard: Clipboard::default(),
-            spawn_tool: SpawnTool::default(),
-            history: History::default(),
-            joint_trace: JointTrace::default(),
-            joint_tool: JointTool::default(),
-            grab: None,
-            grab_settings: GrabSettings::default(),
-            view,
-            selected_island: None,
-            dirty: false,
-            edit_count: 0,
-            step_n: 10,
-            time_scale: 1.0,
-            frame_target: None,
-            terrain_tool: TerrainTool::default(),
-            terrain_rebuild: TerrainRebuild::default(),
-            pending_seconds: 0.0,
-            replay: None,
-            replay_note: None,
+            doc: Document {
+                edited: world.snapshot(),
+                edited_stale: false,
+                scene_name: scene.name.clone(),
+                session: FileSession::for_file(path),
+                entities,
+                selection: Selection::default(),
+                undo: UndoStack::default(),
+                clipboard: Clipboard::default(),
+                dirty: false,
+                edit_count: 0,
+                scene_serial: 0,
+            },
+            view: View {
+                camera: scene.view.as_ref().map_or_else(OrbitCamera::default, OrbitCamera::from_view),
+                options: view,
+                needs_framing: scene.view.is_none(),
+                frame_target: None,
+                selected_island: None,
+                terrain_edits: Vec::new(),
+            },
+            diag: Diagnostics::default(),
+            sim: Simulation {
+                timeline: Timeline::new(&world),
+                world,
+                playing: false,
+                step_n: 10,
+                time_scale: 1.0,
+                pending_seconds: 0.0,
+                replay: None,
+                replay_note: None,
+                grab: None,
+                grab_settings: GrabSettings::default(),
+            },
         })
     }
 
     /// Swaps in a freshly loaded state, keeping what belongs to the session rather than to the
     /// scene: the view direction, the view options, the file session (but for the scene's
-    /// path, which comes with the new scene), the edit count and the step count.
+    /// path, which comes with the new scene), the edit count and the step count. (The tools,
+    /// held outside the state, keep their settings too; see `tools/mod.rs`.)
     pub fn replace_with(&mut self, state: EditorState) {
-        let camera = self.camera;
-        let view = ViewOptions { selected: Vec::new(), highlighted: Vec::new(), ..self.view.clone() };
-        let mut session = std::mem::take(&mut self.session);
-        let (step_n, time_scale, edit_count) = (self.step_n, self.time_scale, self.edit_count);
-        // The brush settings stay; the stroke and the edits not yet drawn belong to the old world.
-        let tool = self.terrain_tool.same_brush();
-        let spawn_tool = self.spawn_tool.clone();
-        let joint_type = self.joint_tool.joint_type;
-        let clipboard = std::mem::take(&mut self.clipboard);
-        let grab_settings = self.grab_settings;
-        let threads = self.world.thread_count();
+        let camera = self.view.camera;
+        let options =
+            ViewOptions { selected: Vec::new(), highlighted: Vec::new(), ..self.view.options.clone() };
+        let mut session = std::mem::take(&mut self.doc.session);
+        let (step_n, time_scale, edit_count) = (self.sim.step_n, self.sim.time_scale, self.doc.edit_count);
+        let scene_serial = self.doc.scene_serial + 1;
+        let clipboard = std::mem::take(&mut self.doc.clipboard);
+        let grab_settings = self.sim.grab_settings;
+        let threads = self.sim.world.thread_count();
         *self = state;
         // The thread count chosen in Settings stays (it belongs to the editor, not the scene).
-        if self.world.thread_count() != threads {
-            let _ = self.world.set_thread_count(threads);
+        if self.sim.world.thread_count() != threads {
+            let _ = self.sim.world.set_thread_count(threads);
         }
-        self.grab_settings = grab_settings;
-        self.terrain_tool = tool;
-        self.spawn_tool = spawn_tool;
-        self.joint_tool.joint_type = joint_type;
-        self.clipboard = clipboard;
-        session.scene_path = self.session.scene_path.take();
-        self.session = session;
+        self.sim.grab_settings = grab_settings;
+        self.doc.clipboard = clipboard;
+        session.scene_path = self.doc.session.scene_path.take();
+        self.doc.session = session;
         // A scene with a viewpoint of its own opens there; otherwise the framing moves only the
         // target and distance of the camera the user had.
-        if self.needs_framing {
-            self.camera = camera;
+        if self.view.needs_framing {
+            self.view.camera = camera;
         }
-        self.view = ViewOptions { time_to_sleep: self.world.settings().time_to_sleep, ..view };
-        self.step_n = step_n;
-        self.time_scale = time_scale;
+        self.view.options = ViewOptions { time_to_sleep: self.sim.world.settings().time_to_sleep, ..options };
+        self.sim.step_n = step_n;
+        self.sim.time_scale = time_scale;
         // Carried over so that autosave, which watches the count, sees no edit in a new scene.
-        self.edit_count = edit_count;
+        self.doc.edit_count = edit_count;
+        self.doc.scene_serial = scene_serial;
+    }
+
+    /// Which scene this is: it changes whenever [`replace_with`](Self::replace_with) swaps in
+    /// another, so the tools (held outside the state) can drop what named the old world.
+    pub fn scene_serial(&self) -> u64 {
+        self.doc.scene_serial
     }
 
     /// The display name of a body: its name from the scene file, or its index.
@@ -234,25 +164,25 @@ impl EditorState {
         if id.is_terrain() {
             return "terrain".to_string();
         }
-        let name = self.entities.meta_of(id).name;
+        let name = self.doc.entities.meta_of(id).name;
         if name.is_empty() { format!("body {}", id.index()) } else { name }
     }
 
     /// Applies new step settings; invalid ones are refused (the reason goes to the Settings
     /// panel's notice) and the old settings stay.
     pub fn apply_settings(&mut self, settings: StepSettings) -> Result<(), String> {
-        if settings == *self.world.settings() {
+        if settings == *self.sim.world.settings() {
             return Ok(());
         }
-        let edit = Edit::Settings { before: *self.world.settings(), after: settings };
+        let edit = Edit::Settings { before: *self.sim.world.settings(), after: settings };
         match self.commit("settings", edit, Some(SETTINGS_GESTURE)) {
             Ok(()) => {
-                self.notices.clear(NoticePlace::Settings);
-                self.view.time_to_sleep = settings.time_to_sleep;
+                self.diag.notices.clear(NoticePlace::Settings);
+                self.view.options.time_to_sleep = settings.time_to_sleep;
                 Ok(())
             }
             Err(message) => {
-                self.notices.report(NoticePlace::Settings, format!("refused: {message}"));
+                self.diag.notices.report(NoticePlace::Settings, format!("refused: {message}"));
                 Err(message)
             }
         }
@@ -260,138 +190,73 @@ impl EditorState {
 
     /// Sets the step rate to `hz` steps per simulated second.
     pub fn set_rate(&mut self, hz: u32) -> Result<(), String> {
-        let settings = StepSettings { dt: 1.0 / hz.max(1) as f32, ..*self.world.settings() };
+        let settings = StepSettings { dt: 1.0 / hz.max(1) as f32, ..*self.sim.world.settings() };
         self.apply_settings(settings)
-    }
-
-    /// Takes `n` steps at once (pausing first).
-    pub fn step_many(&mut self, n: u32) {
-        self.playing = false;
-        for _ in 0..n {
-            self.step_world();
-        }
     }
 
     /// Selects an island: its bodies are highlighted (`None` clears).
     pub fn select_island(&mut self, island: Option<IslandId>) {
-        self.selected_island = island;
+        self.view.selected_island = island;
         self.refresh_highlight();
     }
 
     /// Asks the viewport to frame the highlighted island's bodies.
     pub fn frame_highlighted(&mut self) {
-        self.frame_target = bounds(&self.world, self.view.highlighted.iter().copied());
+        self.view.frame_target = bounds(&self.sim.world, self.view.options.highlighted.iter().copied());
     }
 
     /// Asks the viewport to frame the selected body (`F`).
     pub fn frame_selection(&mut self) {
-        self.frame_target = bounds(&self.world, self.selection.ids().iter().copied());
+        self.view.frame_target = bounds(&self.sim.world, self.doc.selection.ids().iter().copied());
     }
 
     /// Recomputes the highlighted bodies from the selected island (islands change as the
     /// world steps; an island that merged away or vanished clears the selection).
     pub fn refresh_highlight(&mut self) {
-        self.selection.retain_live(&self.world);
-        if self.view.selected != self.selection.ids() {
-            self.view.selected = self.selection.ids().to_vec();
+        self.doc.selection.retain_live(&self.sim.world);
+        if self.view.options.selected != self.doc.selection.ids() {
+            self.view.options.selected = self.doc.selection.ids().to_vec();
         }
-        self.view.selected_joint = self.selection.joint();
-        self.view.highlighted_island = self.selected_island;
-        if self.view.colour_revision != self.entities.colour_revision() {
-            self.view.colour_revision = self.entities.colour_revision();
-            self.view.body_colours = self.entities.colours().collect();
+        self.view.options.selected_joint = self.doc.selection.joint();
+        self.view.options.highlighted_island = self.view.selected_island;
+        if self.view.options.colour_revision != self.doc.entities.colour_revision() {
+            self.view.options.colour_revision = self.doc.entities.colour_revision();
+            self.view.options.body_colours = self.doc.entities.colours().collect();
         }
-        self.view.highlighted = match self.selected_island {
-            Some(island) => self.world.island_bodies(island).unwrap_or_default(),
+        self.view.options.highlighted = match self.view.selected_island {
+            Some(island) => self.sim.world.island_bodies(island).unwrap_or_default(),
             None => Vec::new(),
         };
-        if self.view.highlighted.is_empty() {
-            self.selected_island = None;
+        if self.view.options.highlighted.is_empty() {
+            self.view.selected_island = None;
         }
-    }
-
-    /// Starts or stops the simulation.
-    pub fn toggle_play(&mut self) {
-        self.playing = !self.playing;
-        self.pending_seconds = 0.0;
-    }
-
-    /// Advances exactly one step (pausing first, since a single step only makes sense paused).
-    pub fn step_once(&mut self) {
-        self.playing = false;
-        if self.replaying() {
-            self.replay_step();
-        } else {
-            self.step_world();
-        }
-    }
-
-    /// Returns to the edited state (the scene as loaded or last edited); the camera and
-    /// selection stay.
-    pub fn reset(&mut self) {
-        self.end_replay("Reset");
-        if !self.edited_stale {
-            self.world.restore(&self.edited);
-        }
-        self.timeline.restart(&self.world);
-        self.pending_seconds = 0.0;
     }
 
     /// The edited state: what Reset returns to and Save writes.
     pub fn edited_world(&self) -> &World {
-        if self.edited_stale { &self.world } else { self.edited.world() }
+        if self.doc.edited_stale { &self.sim.world } else { self.doc.edited.world() }
     }
 
     /// Notes that the world was just edited: it is now the edited state, and unsaved.
     pub fn mark_edited(&mut self) {
         self.end_replay("the world was edited");
         // The edit is at the step shown: a scrub under way ends there.
-        self.timeline.scrub_target = None;
-        self.edited_stale = true;
-        self.dirty = true;
-        self.edit_count += 1;
-        self.timeline.record(&self.world);
+        self.sim.timeline.scrub_target = None;
+        self.doc.edited_stale = true;
+        self.doc.dirty = true;
+        self.doc.edit_count += 1;
+        self.sim.timeline.record(&self.sim.world);
     }
 
     /// Edits made since the editor started, undo and redo included. It only grows, so the file
     /// code (autosave) can tell a new edit happened without the document telling it.
     pub fn edit_count(&self) -> u64 {
-        self.edit_count
+        self.doc.edit_count
     }
 
     /// Whether the world has been stepped away from the edited state.
     pub fn simulated_since_edit(&self) -> bool {
-        !self.edited_stale && self.world.step_count() != self.edited.step_count()
-    }
-
-    /// Called once per frame with the frame's duration: while playing, steps the world at its
-    /// fixed rate (at most [`MAX_STEPS_PER_FRAME`] steps). Returns the steps taken.
-    pub fn advance(&mut self, frame_seconds: f64) -> u32 {
-        if !self.playing {
-            if self.timeline.scrub_target.is_some() {
-                self.continue_scrub();
-            } else {
-                self.timeline.prepare_back(&self.world);
-            }
-            return 0;
-        }
-        if self.replaying() {
-            return self.advance_replay();
-        }
-        let dt = self.world.settings().dt as f64;
-        self.pending_seconds += frame_seconds.max(0.0) * self.time_scale.max(0.0);
-        let mut steps = 0;
-        // Always at least one step per played frame, so playing shows motion even when frames
-        // come faster than the step rate or the clock does not advance (tests).
-        while steps == 0 || (self.pending_seconds >= dt && steps < MAX_STEPS_PER_FRAME) {
-            self.step_world();
-            self.pending_seconds = (self.pending_seconds - dt).max(0.0);
-            steps += 1;
-        }
-        if steps == MAX_STEPS_PER_FRAME {
-            self.pending_seconds = 0.0;
-        }
-        steps
+        !self.doc.edited_stale && self.sim.world.step_count() != self.doc.edited.step_count()
     }
 
     /// Selects the nearest body hit by the view ray through `pixel` of a `size` viewport, or
@@ -399,58 +264,35 @@ impl EditorState {
     /// selection instead (or taken out of it, when it was in). While joints are drawn, a click
     /// within [`JOINT_PICK_REACH`] of a joint's anchor selects the joint instead.
     pub fn pick(&mut self, pixel: Vec2, size: Vec2, add: bool) {
-        if self.view.overlays.joints && !add {
-            let camera = &self.camera;
-            let near = joint_near(&self.world, pixel, JOINT_PICK_REACH, |p| camera.project(p, size));
+        if self.view.options.overlays.joints && !add {
+            let camera = &self.view.camera;
+            let near = joint_near(&self.sim.world, pixel, JOINT_PICK_REACH, |p| camera.project(p, size));
             if let Some(joint) = near {
-                self.selection.set_joint(Some(joint));
+                self.doc.selection.set_joint(Some(joint));
                 return;
             }
         }
-        let (origin, dir) = self.camera.ray_through(pixel, size);
-        let hit = nearest_hit(&self.world, origin, dir);
+        let (origin, dir) = self.view.camera.ray_through(pixel, size);
+        let hit = nearest_hit(&self.sim.world, origin, dir);
         match (hit, add) {
-            (Some(id), true) => self.selection.toggle(id),
+            (Some(id), true) => self.doc.selection.toggle(id),
             (None, true) => {}
-            (hit, false) => self.selection.set(hit),
+            (hit, false) => self.doc.selection.set(hit),
         }
     }
 
     /// The primary selected body (the last one picked).
     pub fn selected(&self) -> Option<BodyId> {
-        self.selection.primary()
+        self.doc.selection.primary()
     }
 
     /// Captures the edited state before the world moves away from it (a step, a move along
     /// the timeline), while the world itself is that state.
     pub(super) fn keep_edited_state(&mut self) {
-        if self.edited_stale {
-            self.edited = self.world.snapshot();
-            self.edited_stale = false;
+        if self.doc.edited_stale {
+            self.doc.edited = self.sim.world.snapshot();
+            self.doc.edited_stale = false;
         }
-    }
-
-    pub(super) fn step_world(&mut self) {
-        self.keep_edited_state();
-        // Stepping goes on from the step shown: a scrub under way ends there.
-        self.timeline.scrub_target = None;
-        // From a step in the past, the inputs made there the first time come first, so the
-        // step is the recorded one (a grab made now differs, and the records after it go).
-        if let Err(e) = self.timeline.history.make_recorded_inputs(&mut self.world) {
-            self.notices.report(super::notices::NoticePlace::ErrorWindow, e.to_string());
-        }
-        if let Some(grab) = self.grab
-            && !grab.apply(&mut self.world, &self.grab_settings)
-        {
-            // The grabbed body is gone (deleted, or undone away).
-            self.grab = None;
-        }
-        let start = Instant::now();
-        self.world.step();
-        self.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
-        self.history.record(&self.world);
-        self.timeline.record(&self.world);
-        self.joint_trace.record(&self.world, self.selection.joint());
     }
 }
 
@@ -481,13 +323,13 @@ mod tests {
     fn step_reset_and_play() {
         let mut state = tower();
         state.step_once();
-        assert_eq!(state.world.step_count(), 1);
+        assert_eq!(state.sim.world.step_count(), 1);
         state.toggle_play();
         assert!(state.advance(0.0) >= 1);
         state.reset();
-        assert_eq!(state.world.step_count(), 0);
+        assert_eq!(state.sim.world.step_count(), 0);
         assert_eq!(
-            atoll_physics::state_hash(&state.world),
+            atoll_physics::state_hash(&state.sim.world),
             atoll_physics::state_hash(&{
                 let (w, _) = crate::builtin::tower(5).build_world().unwrap();
                 w
@@ -498,8 +340,8 @@ mod tests {
     #[test]
     fn picking_through_a_body_centre_selects_it() {
         let mut state = tower();
-        let id = state.world.body_ids().last().unwrap();
-        state.camera.target = state.world.transform(id).unwrap().position;
+        let id = state.sim.world.body_ids().last().unwrap();
+        state.view.camera.target = state.sim.world.transform(id).unwrap().position;
         state.pick(Vec2::new(50.0, 50.0), Vec2::new(100.0, 100.0), false);
         assert_eq!(state.selected(), Some(id));
     }

@@ -12,9 +12,10 @@
 //! The timeline spans one make-up of the scene: when bodies or joints are added, removed or
 //! rebuilt (the world's structure stamp changes), it starts again, since the editor's names,
 //! selection and undo steps follow the bodies as they are now.
+//!
+//! The moves along the timeline, which need the whole editor state, are in `playback.rs`.
 
 use super::body_history::BodyHistory;
-use super::state::EditorState;
 use atoll_physics::{History, HistorySettings, World};
 use std::time::Duration;
 
@@ -38,7 +39,7 @@ pub struct Timeline {
     /// timeline started again), for the status bar.
     pub note: Option<String>,
     /// The step a scrub is on its way to, a slice of replay per frame
-    /// ([`EditorState::scrub_to`]).
+    /// ([`EditorState::scrub_to`](crate::editor::EditorState::scrub_to)).
     pub scrub_target: Option<u64>,
 }
 
@@ -116,64 +117,5 @@ impl Timeline {
     /// The kept steps, first and last.
     pub fn range(&self) -> (u64, u64) {
         self.history.range().unwrap_or((0, 0))
-    }
-}
-
-impl EditorState {
-    /// Puts the world at recorded step `step` (pausing first). The edited state Reset returns
-    /// to is kept.
-    pub fn go_to_step(&mut self, step: u64) -> Result<(), String> {
-        self.playing = false;
-        self.grab = None;
-        self.timeline.scrub_target = None;
-        if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
-            return Ok(());
-        }
-        self.end_replay("moved along the timeline");
-        self.keep_edited_state();
-        self.timeline.history.seek(&mut self.world, step).map_err(|e| e.to_string())?;
-        Ok(())
-    }
-
-    /// Starts moving the world to recorded step `step` the way a drag on the bar does (pausing
-    /// first): the following frames each replay for [`SCRUB_PER_FRAME`] towards it
-    /// ([`EditorState::continue_scrub`], from [`EditorState::advance`]), the world showing each
-    /// recorded step it passes, so the editor stays responsive however far the step is from a
-    /// kept state.
-    pub fn scrub_to(&mut self, step: u64) {
-        self.playing = false;
-        self.grab = None;
-        if self.timeline.scrub_target.is_none() {
-            if step == self.world.step_count() && self.timeline.history.cursor() == Some(step) {
-                return;
-            }
-            self.end_replay("moved along the timeline");
-            self.keep_edited_state();
-        }
-        self.timeline.scrub_target = Some(step);
-    }
-
-    /// One frame's slice of the scrub under way, if any.
-    pub fn continue_scrub(&mut self) {
-        let Some(target) = self.timeline.scrub_target else { return };
-        // Nothing edited may be lost to the move (an edit also ends the scrub).
-        self.keep_edited_state();
-        match self.timeline.history.seek_for(&mut self.world, target, SCRUB_PER_FRAME) {
-            Ok(report) if !report.arrived => {}
-            Ok(_) => self.timeline.scrub_target = None,
-            Err(e) => {
-                self.timeline.scrub_target = None;
-                self.notices.report(super::notices::NoticePlace::ErrorWindow, e.to_string());
-            }
-        }
-    }
-
-    /// Goes `n` steps back along the timeline (as far as the first kept step).
-    pub fn step_back(&mut self, n: u64) {
-        let (first, _) = self.timeline.range();
-        let target = self.world.step_count().saturating_sub(n).max(first);
-        if let Err(e) = self.go_to_step(target) {
-            self.notices.report(super::notices::NoticePlace::ErrorWindow, e);
-        }
     }
 }

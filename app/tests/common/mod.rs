@@ -1,7 +1,7 @@
 //! The editor harness the UI tests share.
 
-use atoll::cli::scenes_dir;
 use atoll::editor::{Editor, EditorState};
+use atoll::scenes::scenes_dir;
 use egui_kittest::Harness;
 use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
 
@@ -25,7 +25,7 @@ pub fn on_screen(harness: &Harness<'_, Editor>, point: glam::Vec3) -> egui::Pos2
     let editor = harness.state();
     let rect = editor.viewport().rect();
     let size = glam::Vec2::new(rect.width(), rect.height());
-    let p = editor.state.camera.project(point, size).expect("in front of the camera");
+    let p = editor.state.view.camera.project(point, size).expect("in front of the camera");
     rect.min + egui::vec2(p.x, p.y)
 }
 

@@ -22,19 +22,19 @@ pub const SERIES: [Series; 6] = [
 
 /// Draws the plots for body `id`.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
-    let samples: Vec<_> = state.timeline.bodies.of(id).collect();
+    let samples: Vec<_> = state.sim.timeline.bodies.of(id).collect();
     egui::CollapsingHeader::new("History").default_open(true).show(ui, |ui| {
         if samples.len() < 2 {
             ui.weak("Play or step to plot this body's history.");
             return;
         }
-        let stride = state.timeline.bodies.stride();
+        let stride = state.sim.timeline.bodies.stride();
         if stride > 1 {
             ui.weak(format!("every {stride}th step; click a plot to go to that step"));
         } else {
             ui.weak("click a plot to go to that step");
         }
-        let now = state.world.step_count() as f64;
+        let now = state.sim.world.step_count() as f64;
         let mut clicked = None;
         for (title, read) in SERIES {
             ui.label(title);
@@ -56,9 +56,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
             }
         }
         if let Some(step) = clicked {
-            let (first, last) = state.timeline.range();
+            let (first, last) = state.sim.timeline.range();
             if let Err(e) = state.go_to_step(step.clamp(first, last)) {
-                state.notices.report(NoticePlace::ErrorWindow, e);
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
     });

@@ -1,13 +1,14 @@
 //! Broadphase: statistics of both trees and a plot of the movable tree's height and the
 //! re-insertions per step.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use egui::Grid;
 use egui_plot::{Legend, Line, Plot};
 
 /// Draws the tree statistics and the history plot.
 pub fn show(ui: &mut egui::Ui, state: &EditorState) {
-    let stats = state.world.broadphase_stats();
+    let stats = state.sim.world.broadphase_stats();
     Grid::new("broadphase table").num_columns(3).striped(true).spacing([16.0, 2.0]).show(ui, |ui| {
         ui.strong("");
         ui.strong("movable");
@@ -31,7 +32,7 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         );
     });
     ui.label(format!("re-insertions last step: {}", stats.reinsertions_last_step));
-    let history = &state.history;
+    let history = &state.diag.history;
     Plot::new("broadphase plot")
         .height(120.0)
         .legend(Legend::default().text_style(egui::TextStyle::Small).position(egui_plot::Corner::LeftTop))
@@ -45,4 +46,22 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
             plot.line(Line::new("tree height", height));
             plot.line(Line::new("re-insertions", reinsertions));
         });
+}
+
+/// The Broadphase panel.
+#[derive(Default)]
+pub struct BroadphasePanel;
+
+impl Panel for BroadphasePanel {
+    fn name(&self) -> &'static str {
+        "Broadphase"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
+    }
 }

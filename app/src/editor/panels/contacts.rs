@@ -1,5 +1,6 @@
 //! Contacts: the manifolds of the selected body, or of every touching pair (capped).
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use egui::{Grid, ScrollArea};
 
@@ -10,6 +11,7 @@ const MAX_ROWS: usize = 300;
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     let selected = state.selected();
     let contacts: Vec<_> = state
+        .sim
         .world
         .touching_contacts()
         .filter(|c| selected.is_none_or(|id| c.body_a == id || c.body_b == id))
@@ -69,10 +71,28 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
                 }
             }
             // The viewport marks the hovered point this frame (it draws after the panels).
-            state.view.marker = hovered;
+            state.view.options.marker = hovered;
         });
     });
     if points > MAX_ROWS {
         ui.weak(format!("showing the first {MAX_ROWS} points; select a body to narrow the list"));
+    }
+}
+
+/// The Contacts panel.
+#[derive(Default)]
+pub struct ContactsPanel;
+
+impl Panel for ContactsPanel {
+    fn name(&self) -> &'static str {
+        "Contacts"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
     }
 }

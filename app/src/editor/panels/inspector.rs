@@ -7,18 +7,20 @@
 //! undo step; dragging a field keeps extending that step until the button is released. A value
 //! the engine refuses (a negative size, NaN) is not applied: the field shows the reason.
 
+use super::panel::{Dock, Panel, PanelContext};
+use super::widgets::{number_row, vec_text, vec3_row};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
 use atoll_physics::{BodyFaultKind, BodyId, BodyType, Quat, SceneBody, SceneShape, Vec3};
-use egui::{DragValue, Grid, RichText};
+use egui::{Grid, RichText};
 
 /// One property change, applied to each selected body.
 type Change = Box<dyn Fn(&mut SceneBody)>;
 
 /// Draws the inspector of the selection (or a hint when nothing is selected).
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
-    if let Some(joint) = state.selection.joint() {
+    if let Some(joint) = state.doc.selection.joint() {
         super::joint_inspector::show(ui, state, joint);
         return;
     }
@@ -26,14 +28,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         ui.weak("Click a body in the viewport or the Scene list (Shift+click adds to the selection).");
         return;
     };
-    let Ok(mut body) = SceneBody::from_world(&state.world, id) else {
+    let Ok(mut body) = SceneBody::from_world(&state.sim.world, id) else {
         ui.weak("The selected body no longer exists.");
         return;
     };
-    let meta = state.entities.meta_of(id);
+    let meta = state.doc.entities.meta_of(id);
     body.name = meta.name;
     body.colour = meta.colour;
-    let count = state.selection.ids().len();
+    let count = state.doc.selection.ids().len();
     if count > 1 {
         ui.label(RichText::new(format!("{count} bodies selected: edits apply to all")).italics());
     }
@@ -42,15 +44,15 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     Grid::new("inspector edit").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         edit_rows(ui, &body, &mut changes);
     });
-    if let Some(notice) = state.notices.message(NoticePlace::Inspector) {
+    if let Some(notice) = state.diag.notices.message(NoticePlace::Inspector) {
         ui.colored_label(ui.visuals().error_fg_color, notice);
     }
     for (field, merge, change) in changes {
         let label = format!("set {field}");
         match state.change_selection(&label, Some(merge), |b| change(b)) {
-            Ok(()) => state.notices.clear(NoticePlace::Inspector),
+            Ok(()) => state.diag.notices.clear(NoticePlace::Inspector),
             Err(reason) => {
-                state.notices.report(NoticePlace::Inspector, format!("{field}: refused, {reason}"))
+                state.diag.notices.report(NoticePlace::Inspector, format!("{field}: refused, {reason}"))
             }
         }
     }
@@ -234,49 +236,6 @@ fn shape_rows(ui: &mut egui::Ui, shape: &SceneShape, push: &mut impl FnMut(&str,
     }
 }
 
-/// A labelled number field. Returns the response and the new value when it changed. The field
-/// takes any number, even an invalid one, so that the engine's refusal can say why.
-pub(super) fn number_row(
-    ui: &mut egui::Ui,
-    label: &str,
-    value: f32,
-    speed: f64,
-    suffix: &str,
-) -> Option<(egui::Response, f32)> {
-    let label_response = ui.label(label);
-    let mut v = value;
-    let r = ui
-        .add(DragValue::new(&mut v).speed(speed).suffix(suffix).max_decimals(4))
-        .labelled_by(label_response.id);
-    ui.end_row();
-    (r.changed() && v.to_bits() != value.to_bits()).then_some((r, v))
-}
-
-/// A labelled row of three number fields (named "`name` x" and so on for accessibility).
-/// Returns the response of the one that changed, if any, and the new vector.
-pub(super) fn vec3_row(
-    ui: &mut egui::Ui,
-    label: &str,
-    value: Vec3,
-    speed: f64,
-    name: &str,
-) -> (Option<egui::Response>, Vec3) {
-    ui.label(label);
-    let mut v = value;
-    let mut changed = None;
-    ui.horizontal(|ui| {
-        for (axis, component) in ["x", "y", "z"].into_iter().zip(v.as_mut()) {
-            let r = ui.add(DragValue::new(component).speed(speed).max_decimals(4).prefix(format!("{axis} ")));
-            let r = r.on_hover_text(format!("{name} {axis}"));
-            if r.changed() {
-                changed = Some(r);
-            }
-        }
-    });
-    ui.end_row();
-    (changed.filter(|_| v != value), v)
-}
-
 fn euler_degrees(q: Quat) -> Vec3 {
     let (x, y, z) = q.to_euler(glam::EulerRot::XYZ);
     // Adding zero turns -0.0 into 0.0, which the fields would show as "-0.0".
@@ -290,7 +249,7 @@ fn from_euler_degrees(e: Vec3) -> Quat {
 
 /// What the world reports about the primary body beyond its editable properties.
 fn facts(ui: &mut egui::Ui, state: &EditorState, id: BodyId) {
-    let world = &state.world;
+    let world = &state.sim.world;
     let Ok(body) = world.body(id) else { return };
     let touching = world.touching_contacts().filter(|c| c.body_a == id || c.body_b == id).count();
     let island = world.body_island(id).ok().flatten();
@@ -328,7 +287,7 @@ fn facts(ui: &mut egui::Ui, state: &EditorState, id: BodyId) {
 /// at step 412 (and 37 more)", "stopped at step 9 (non-finite)". The first such step is named,
 /// since what went wrong starts there; the count says whether it went on.
 pub fn held_back_text(state: &EditorState, id: BodyId, kind: BodyFaultKind) -> Option<(String, u64)> {
-    let held = state.timeline.history.held_back(id, kind)?;
+    let held = state.sim.timeline.history.held_back(id, kind)?;
     let more = held.steps - 1;
     let text = match (kind, more) {
         (BodyFaultKind::Capped, 0) => format!("capped at step {}", held.first),
@@ -372,10 +331,28 @@ fn held_back(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
     if let Some(step) = go_to
         && let Err(e) = state.go_to_step(step)
     {
-        state.notices.report(NoticePlace::ErrorWindow, e);
+        state.diag.notices.report(NoticePlace::ErrorWindow, e);
     }
 }
 
-pub(super) fn vec_text(v: Vec3) -> String {
-    format!("{:8.3} {:8.3} {:8.3}", v.x, v.y, v.z)
+/// The Inspector panel.
+#[derive(Default)]
+pub struct InspectorPanel;
+
+impl Panel for InspectorPanel {
+    fn name(&self) -> &'static str {
+        "Inspector"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn default_open(&self) -> bool {
+        true
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
+    }
 }

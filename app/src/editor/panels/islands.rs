@@ -1,6 +1,7 @@
 //! Islands: the live islands in a table sortable by any column; clicking a row highlights the
 //! island's bodies and frames them.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use atoll_physics::world::IslandView;
 use egui::{Grid, ScrollArea};
@@ -78,7 +79,7 @@ pub struct IslandSort {
 
 /// Draws the islands table.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
-    let mut islands: Vec<IslandView> = state.world.islands().collect();
+    let mut islands: Vec<IslandView> = state.sim.world.islands().collect();
     islands.sort_by(|a, b| {
         let order = sort.column.compare(a, b);
         if sort.descending { order.reverse() } else { order }
@@ -105,7 +106,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
             }
             ui.end_row();
             for island in islands.iter().take(MAX_ROWS) {
-                let selected = state.selected_island == Some(island.id);
+                let selected = state.view.selected_island == Some(island.id);
                 if ui.selectable_label(selected, island.id.index().to_string()).clicked() {
                     clicked = Some(if selected { None } else { Some(island.id) });
                 }
@@ -125,5 +126,26 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
     if let Some(choice) = clicked {
         state.select_island(choice);
         state.frame_highlighted();
+    }
+}
+
+/// The Islands panel.
+#[derive(Default)]
+pub struct IslandsPanel {
+    /// The table's sort order.
+    pub sort: IslandSort,
+}
+
+impl Panel for IslandsPanel {
+    fn name(&self) -> &'static str {
+        "Islands"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state, &mut self.sort);
     }
 }

@@ -7,7 +7,7 @@
 //! in place so a joint edited while the simulation runs keeps its warm start. A refused value
 //! (a lower limit above the upper, a negative hertz) is not applied: the panel says why.
 
-use super::inspector::{number_row, vec_text, vec3_row};
+use super::widgets::{number_row, vec_text, vec3_row};
 use crate::editor::edit::JointRecord;
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
@@ -26,20 +26,20 @@ type Changed = Option<(String, egui::Id)>;
 /// Draws the selected joint's Inspector.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: JointId) {
     let (Ok(record), Ok(view)) =
-        (JointRecord::capture(&state.world, &mut state.entities, id), state.world.joint(id))
+        (JointRecord::capture(&state.sim.world, &mut state.doc.entities, id), state.sim.world.joint(id))
     else {
         ui.weak("The selected joint no longer exists.");
         return;
     };
     let mut after = record.clone();
     let mut changed: Changed = None;
-    let turns = Turns::of(&state.world, &record);
+    let turns = Turns::of(&state.sim.world, &record);
     Grid::new("joint edit").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         let mut fields = Fields { ui, changed: &mut changed };
         fields.common(&mut after, &view, &turns);
         fields.kind(&mut after.desc.kind);
     });
-    if let Some(notice) = state.notices.message(NoticePlace::Inspector) {
+    if let Some(notice) = state.diag.notices.message(NoticePlace::Inspector) {
         ui.colored_label(ui.visuals().error_fg_color, notice);
     }
     if let Some((field, widget)) = changed
@@ -47,9 +47,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: JointId) {
     {
         let label = format!("set joint {field}");
         match state.change_selected_joint(&label, Some(MergeKey(widget.value())), |r| *r = after) {
-            Ok(()) => state.notices.clear(NoticePlace::Inspector),
+            Ok(()) => state.diag.notices.clear(NoticePlace::Inspector),
             Err(reason) => {
-                state.notices.report(NoticePlace::Inspector, format!("{field}: refused, {reason}"))
+                state.diag.notices.report(NoticePlace::Inspector, format!("{field}: refused, {reason}"))
             }
         }
     }
@@ -281,7 +281,7 @@ fn is_angle(joint_type: JointType) -> bool {
 
 /// What the world reports of the joint after the last step.
 fn readouts(ui: &mut egui::Ui, state: &EditorState, id: JointId) {
-    let world = &state.world;
+    let world = &state.sim.world;
     let (Ok(view), Ok(desc)) = (world.joint(id), world.joint_desc(id)) else { return };
     let side = |body: Option<atoll_physics::BodyId>| body.map_or("world".to_string(), |b| state.body_name(b));
     let joint_state = JointState::of(&view, &desc);
@@ -334,8 +334,8 @@ fn readouts(ui: &mut egui::Ui, state: &EditorState, id: JointId) {
 
 /// The joint's coordinate and force over the recent steps, one small plot each.
 fn plots(ui: &mut egui::Ui, state: &EditorState, id: JointId) {
-    let Ok(view) = state.world.joint(id) else { return };
-    let samples: Vec<_> = state.joint_trace.samples(id).copied().collect();
+    let Ok(view) = state.sim.world.joint(id) else { return };
+    let samples: Vec<_> = state.diag.joint_trace.samples(id).copied().collect();
     if samples.is_empty() {
         ui.weak("Play or step to plot the joint's angle and force.");
         return;

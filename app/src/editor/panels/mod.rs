@@ -1,6 +1,9 @@
 //! The bars and panels around the viewport: menus and simulation controls on top, the status
-//! line at the bottom, the Scene list on the left, the inspection panels on the right, and the
-//! keyboard shortcuts.
+//! line at the bottom, the side panels (the tools' palettes and the Scene list on the left, the
+//! inspection panels on the right), and the windows.
+//!
+//! The side panels are listed once, in [`registry`]; each is a [`Panel`] (see `panel.rs`) in a
+//! file of its own and keeps its own UI state, as egui_demo_lib's demos do.
 
 pub mod body_history;
 pub mod broadphase;
@@ -8,7 +11,7 @@ pub mod contacts;
 pub mod inspector;
 pub mod islands;
 pub mod joint_inspector;
-pub mod joint_tool;
+pub mod panel;
 pub mod scene_tree;
 pub mod settings;
 pub mod sleep;
@@ -17,61 +20,95 @@ pub mod terrain;
 pub mod timeline;
 pub mod timing;
 pub mod why_awake;
+pub mod widgets;
 
 use super::files::{self, CloseAnswer};
 use super::notices::NoticePlace;
 use super::path_choice::{PathPrompt, PathPurpose};
-use super::scenes;
 use super::shortcuts::{self, Command};
 use super::state::EditorState;
+use super::tools::{ToolKind, Tools};
 use crate::render::ColourMode;
+use crate::scenes;
 use egui::{Button, CollapsingHeader, DragValue, Key, RichText};
+use panel::{Dock, Panel, PanelContext, ToolPalette};
+use std::any::Any;
 
 /// Step rates offered by the rate menu, in steps per simulated second.
 pub const RATES_HZ: [u32; 3] = [60, 120, 240];
 
-/// Panel state that is about the UI rather than the world: which panels are open, filters and
-/// sort orders.
-#[derive(Clone, Debug)]
+/// Every panel of the side bars, in order: the one list the layout iterates. Adding a panel is
+/// its file (a type implementing [`Panel`]) and one line here.
+pub fn registry() -> Vec<Box<dyn Panel>> {
+    vec![
+        // The left side: the tools' palettes, then the scene's contents.
+        Box::new(spawn::SpawnPanel::default()),
+        Box::new(ToolPalette { name: "Joints tool", kind: ToolKind::Joint }),
+        Box::new(scene_tree::ScenePanel::default()),
+        // The right side: inspection.
+        Box::new(inspector::InspectorPanel),
+        Box::new(timing::TimingPanel::default()),
+        Box::new(broadphase::BroadphasePanel),
+        Box::new(contacts::ContactsPanel),
+        Box::new(islands::IslandsPanel::default()),
+        Box::new(sleep::SleepPanel),
+        Box::new(terrain::TerrainPanel),
+        Box::new(settings::SettingsPanel),
+    ]
+}
+
+/// Panel state that is about the UI rather than the world: which sides are shown, the Help
+/// window, and the panels themselves (each holding its own filters and sort orders).
 pub struct PanelState {
     /// The Scene list on the left is shown.
     pub left_open: bool,
     /// The inspection panels on the right are shown.
     pub right_open: bool,
-    /// The Scene list's name filter.
-    pub body_filter: String,
-    /// The Scene list's joint filter (name, type or body).
-    pub joint_filter: String,
-    /// The Islands table's sort order.
-    pub island_sort: islands::IslandSort,
-    /// The Timing plot stacks the stages instead of drawing one line each.
-    pub timing_stacked: bool,
     /// The Help window (shortcuts) is shown.
     pub help_open: bool,
-    /// The group generator's settings, while its window is open.
-    pub generator: Option<spawn::Generator>,
+    /// The side panels, from [`registry`].
+    pub list: Vec<Box<dyn Panel>>,
 }
 
 impl Default for PanelState {
     fn default() -> Self {
-        PanelState {
-            left_open: true,
-            right_open: true,
-            body_filter: String::new(),
-            joint_filter: String::new(),
-            island_sort: islands::IslandSort::default(),
-            timing_stacked: false,
-            help_open: false,
-            generator: None,
+        PanelState { left_open: true, right_open: true, help_open: false, list: registry() }
+    }
+}
+
+impl PanelState {
+    /// The panel of type `T`, if the registry has one (tests read their state through it).
+    pub fn find<T: Panel>(&self) -> Option<&T> {
+        self.list.iter().find_map(|p| (p.as_ref() as &dyn Any).downcast_ref::<T>())
+    }
+
+    /// The panel of type `T`, to change (the Edit menu opens the Spawn panel's generator).
+    pub fn find_mut<T: Panel>(&mut self) -> Option<&mut T> {
+        self.list.iter_mut().find_map(|p| (p.as_mut() as &mut dyn Any).downcast_mut::<T>())
+    }
+
+    /// Draws every panel docked at `dock`, each under a collapsible header with its name.
+    pub fn dock(&mut self, ui: &mut egui::Ui, dock: Dock, cx: &mut PanelContext) {
+        for panel in self.list.iter_mut().filter(|p| p.dock() == dock) {
+            CollapsingHeader::new(panel.name())
+                .default_open(panel.default_open())
+                .show(ui, |ui| panel.ui(ui, cx));
+        }
+    }
+
+    /// The windows the panels open (drawn whether or not their panel is shown).
+    pub fn windows(&mut self, ctx: &egui::Context, cx: &mut PanelContext) {
+        for panel in &mut self.list {
+            panel.windows(ctx, cx);
         }
     }
 }
 
 /// The menu and control bar.
-pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, panels: &mut PanelState) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| file_menu(ui, state));
-        ui.menu_button("Edit", |ui| edit_menu(ui, state, panels));
+        ui.menu_button("Edit", |ui| edit_menu(ui, state, tools, panels));
         ui.menu_button("View", |ui| view_menu(ui, state, panels));
         ui.menu_button("Help", |ui| {
             if ui
@@ -83,17 +120,17 @@ pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelSta
             }
         });
         ui.separator();
-        let play_label = if state.playing { "Pause" } else { "Play" };
+        let play_label = if state.sim.playing { "Pause" } else { "Play" };
         if ui.button(play_label).on_hover_text("Start or stop the simulation (Space)").clicked() {
             state.toggle_play();
         }
         if ui.button("Step").on_hover_text("Advance one step (. or Right)").clicked() {
             state.step_once();
         }
-        ui.add(DragValue::new(&mut state.step_n).range(1..=10_000).suffix(" steps"))
+        ui.add(DragValue::new(&mut state.sim.step_n).range(1..=10_000).suffix(" steps"))
             .on_hover_text("How many steps Step N takes");
         if ui.button("Step N").on_hover_text("Advance that many steps at once").clicked() {
-            state.step_many(state.step_n);
+            state.step_many(state.sim.step_n);
         }
         if ui
             .button("Reset")
@@ -104,16 +141,16 @@ pub fn top_bar(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelSta
         }
         ui.separator();
         ui.label("speed");
-        ui.add(DragValue::new(&mut state.time_scale).range(0.05..=8.0).speed(0.01).suffix("x"))
+        ui.add(DragValue::new(&mut state.sim.time_scale).range(0.05..=8.0).speed(0.01).suffix("x"))
             .on_hover_text("Simulated seconds per real second while playing");
         rate_menu(ui, state);
         ui.separator();
-        ui.label(RichText::new(&state.scene_name).strong());
+        ui.label(RichText::new(&state.doc.scene_name).strong());
     });
 }
 
 fn rate_menu(ui: &mut egui::Ui, state: &mut EditorState) {
-    let current = (1.0 / state.world.settings().dt).round() as u32;
+    let current = (1.0 / state.sim.world.settings().dt).round() as u32;
     let text = format!("{current} Hz");
     egui::ComboBox::from_id_salt("rate")
         .selected_text(text)
@@ -144,7 +181,7 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
         match files::save(state) {
             Ok(true) => {}
             Ok(false) => files::choose_path(state, PathPurpose::SaveAs),
-            Err(e) => state.notices.report(NoticePlace::ErrorWindow, e),
+            Err(e) => state.diag.notices.report(NoticePlace::ErrorWindow, e),
         }
     }
     if ui.add(Button::new("Save As...").shortcut_text(shortcuts::text(ui.ctx(), Command::SaveAs))).clicked() {
@@ -153,7 +190,7 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     }
     if ui.button("Type a path...").on_hover_text("Open a file by typing its path").clicked() {
         ui.close();
-        state.session.path_prompt = Some(PathPrompt { purpose: PathPurpose::Open, text: String::new() });
+        state.doc.session.path_prompt = Some(PathPrompt { purpose: PathPurpose::Open, text: String::new() });
     }
     ui.separator();
     let save_recording = Button::new("Save recording...");
@@ -174,10 +211,10 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     ui.separator();
     ui.menu_button("Scenes", |ui| scenes_menu(ui, state));
     ui.menu_button("Recent", |ui| {
-        if state.session.recent.is_empty() {
+        if state.doc.session.recent.is_empty() {
             ui.weak("nothing yet");
         }
-        for path in state.session.recent.clone() {
+        for path in state.doc.session.recent.clone() {
             if ui.button(path.display().to_string()).clicked() {
                 files::open(state, &path);
                 ui.close();
@@ -186,16 +223,16 @@ fn file_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     });
 }
 
-fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
+fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, panels: &mut PanelState) {
     let ctx = ui.ctx().clone();
-    let undo = state.undo.undo_label().map_or("Undo".to_string(), |l| format!("Undo {l}"));
-    let redo = state.undo.redo_label().map_or("Redo".to_string(), |l| format!("Redo {l}"));
-    let selected = !state.selection.is_empty();
+    let undo = state.doc.undo.undo_label().map_or("Undo".to_string(), |l| format!("Undo {l}"));
+    let redo = state.doc.undo.redo_label().map_or("Redo".to_string(), |l| format!("Redo {l}"));
+    let selected = !state.doc.selection.is_empty();
     let entries = [
-        (undo, Command::Undo, state.undo.undo_len() > 0),
-        (redo, Command::Redo, state.undo.redo_len() > 0),
+        (undo, Command::Undo, state.doc.undo.undo_len() > 0),
+        (redo, Command::Redo, state.doc.undo.redo_len() > 0),
         ("Copy".to_string(), Command::Copy, selected),
-        ("Paste".to_string(), Command::Paste, !state.clipboard.is_empty()),
+        ("Paste".to_string(), Command::Paste, !state.doc.clipboard.is_empty()),
         ("Duplicate".to_string(), Command::Duplicate, selected),
         ("Delete".to_string(), Command::Delete, selected),
         ("Select all".to_string(), Command::SelectAll, true),
@@ -207,13 +244,15 @@ fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
         }
         let button = Button::new(label).shortcut_text(shortcuts::text(&ctx, command));
         if ui.add_enabled(enabled, button).clicked() {
-            shortcuts::run(state, command, &mut panels.help_open);
+            shortcuts::run(state, tools, command, &mut panels.help_open);
             ui.close();
         }
     }
     ui.separator();
     if ui.button("Generate a group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
-        panels.generator.get_or_insert_with(Default::default);
+        if let Some(spawn) = panels.find_mut::<spawn::SpawnPanel>() {
+            spawn.open_generator();
+        }
         ui.close();
     }
     let keep = Button::new("Keep the simulated state");
@@ -223,7 +262,7 @@ fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
         .clicked()
     {
         if let Err(e) = state.keep_simulated_state() {
-            state.notices.report(NoticePlace::ErrorWindow, e);
+            state.diag.notices.report(NoticePlace::ErrorWindow, e);
         }
         ui.close();
     }
@@ -234,10 +273,10 @@ fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
     ui.checkbox(&mut panels.right_open, "Inspection panels");
     ui.separator();
     for mode in ColourMode::ALL {
-        ui.radio_value(&mut state.view.colour_mode, mode, mode.label());
+        ui.radio_value(&mut state.view.options.colour_mode, mode, mode.label());
     }
     ui.separator();
-    let overlays = &mut state.view.overlays;
+    let overlays = &mut state.view.options.overlays;
     ui.checkbox(&mut overlays.aabbs, "AABBs");
     ui.checkbox(&mut overlays.fat_aabbs, "Fat AABBs");
     ui.checkbox(&mut overlays.contacts, "Contacts");
@@ -253,13 +292,13 @@ fn view_menu(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState
 }
 
 fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
-    let files = scenes::list(&crate::cli::scenes_dir());
+    let files = scenes::list(&scenes::scenes_dir());
     if files.is_empty() {
         ui.label("no scenes/ folder found");
     }
     for path in files {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let is_open = state.session.scene_path.as_deref() == Some(path.as_path());
+        let is_open = state.doc.session.scene_path.as_deref() == Some(path.as_path());
         if ui.selectable_label(is_open, name).clicked() {
             files::open(state, &path);
             ui.close();
@@ -267,26 +306,10 @@ fn scenes_menu(ui: &mut egui::Ui, state: &mut EditorState) {
     }
 }
 
-/// The right-hand panels, each collapsible.
-pub fn side_panels(ui: &mut egui::Ui, state: &mut EditorState, panels: &mut PanelState) {
-    egui::ScrollArea::vertical().id_salt("side panels").show(ui, |ui| {
-        CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| inspector::show(ui, state));
-        CollapsingHeader::new("Timing")
-            .default_open(true)
-            .show(ui, |ui| timing::show(ui, state, &mut panels.timing_stacked));
-        CollapsingHeader::new("Broadphase").show(ui, |ui| broadphase::show(ui, state));
-        CollapsingHeader::new("Contacts").show(ui, |ui| contacts::show(ui, state));
-        CollapsingHeader::new("Islands").show(ui, |ui| islands::show(ui, state, &mut panels.island_sort));
-        CollapsingHeader::new("Sleep").show(ui, |ui| sleep::show(ui, state));
-        CollapsingHeader::new("Terrain").show(ui, |ui| terrain::show(ui, state));
-        CollapsingHeader::new("Settings").show(ui, |ui| settings::show(ui, state));
-    });
-}
-
 /// The status line: step, simulated time, bodies, awake bodies, islands, step and frame times.
 pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
     ui.horizontal(|ui| {
-        let world = &state.world;
+        let world = &state.sim.world;
         // Counted from the world rather than the last step's profile, so they are right
         // before the first step and after edits too.
         let awake_bodies = world
@@ -306,10 +329,10 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
         ui.separator();
         ui.label(format!("{islands} islands ({awake_islands} awake)"));
         ui.separator();
-        ui.label(format!("step {:.2} ms", state.last_step_ms));
+        ui.label(format!("step {:.2} ms", state.diag.last_step_ms));
         ui.separator();
-        ui.label(format!("frame {:.2} ms", state.frame_ms));
-        match state.selection.ids() {
+        ui.label(format!("frame {:.2} ms", state.diag.frame_ms));
+        match state.doc.selection.ids() {
             [] => {}
             [one] => {
                 ui.separator();
@@ -320,15 +343,15 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
                 ui.label(format!("{} selected", many.len()));
             }
         }
-        if state.dirty {
+        if state.doc.dirty {
             ui.separator();
             ui.label("unsaved");
         }
-        if let Some(note) = &state.timeline.note {
+        if let Some(note) = &state.sim.timeline.note {
             ui.separator();
             ui.label(note);
         }
-        if let Some(note) = &state.replay_note {
+        if let Some(note) = &state.sim.replay_note {
             ui.separator();
             ui.label(note);
         }
@@ -337,19 +360,21 @@ pub fn status_bar(ui: &mut egui::Ui, state: &EditorState) {
 
 /// A dismissable window showing the error window's notice, if any.
 pub fn error_window(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(message) = state.notices.message(NoticePlace::ErrorWindow).map(str::to_string) else { return };
+    let Some(message) = state.diag.notices.message(NoticePlace::ErrorWindow).map(str::to_string) else {
+        return;
+    };
     let mut open = true;
     egui::Window::new("Error").open(&mut open).collapsible(false).show(ctx, |ui| {
         ui.label(message);
     });
     if !open {
-        state.notices.clear(NoticePlace::ErrorWindow);
+        state.diag.notices.clear(NoticePlace::ErrorWindow);
     }
 }
 
 /// The editor's own path prompt, used where no native file dialog is available.
 pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(mut prompt) = state.session.path_prompt.take() else { return };
+    let Some(mut prompt) = state.doc.session.path_prompt.take() else { return };
     let title = prompt.purpose.title();
     let mut done = None;
     egui::Window::new(title).collapsible(false).resizable(false).show(ctx, |ui| {
@@ -368,7 +393,7 @@ pub fn path_prompt(ctx: &egui::Context, state: &mut EditorState) {
     match done {
         Some(true) => files::finish(state, prompt.purpose, std::path::Path::new(prompt.text.trim())),
         Some(false) => {}
-        None => state.session.path_prompt = Some(prompt),
+        None => state.doc.session.path_prompt = Some(prompt),
     }
 }
 
@@ -405,13 +430,13 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
 /// The window asking what to do with unsaved changes when the user closes the editor: save,
 /// discard, or stay. Saving or discarding approves the close and closes the window.
 pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
-    if !state.session.confirm_close {
+    if !state.doc.session.confirm_close {
         return;
     }
     let mut choice = None;
     egui::Modal::new(egui::Id::unique("close with unsaved changes")).show(ctx, |ui| {
         ui.heading("Unsaved changes");
-        ui.label(format!("Save the changes to {} before closing?", state.scene_name));
+        ui.label(format!("Save the changes to {} before closing?", state.doc.scene_name));
         ui.horizontal(|ui| {
             if ui.button("Save").clicked() {
                 choice = Some(CloseAnswer::Save);
@@ -434,7 +459,7 @@ pub fn close_window(ctx: &egui::Context, state: &mut EditorState) {
 /// The offer, at start, to restore the unsaved work an earlier session left in the recovery
 /// file.
 pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
-    let Some(offer) = state.session.autosave.offer.clone() else { return };
+    let Some(offer) = state.doc.session.autosave.offer.clone() else { return };
     let mut choice = None;
     egui::Modal::new(egui::Id::unique("restore unsaved work")).show(ctx, |ui| {
         ui.heading("Unsaved work found");
@@ -454,7 +479,26 @@ pub fn recovery_window(ctx: &egui::Context, state: &mut EditorState) {
     });
     match choice {
         Some(true) => files::restore_recovery(state),
-        Some(false) => state.session.autosave.discard(),
+        Some(false) => state.doc.session.autosave.discard(),
         None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_lists_each_panel_once_and_finds_them_by_type() {
+        let mut panels = PanelState::default();
+        let names: Vec<&str> = panels.list.iter().map(|p| p.name()).collect();
+        let distinct: std::collections::BTreeSet<&&str> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{names:?}");
+        let left: Vec<&str> =
+            panels.list.iter().filter(|p| p.dock() == Dock::Left).map(|p| p.name()).collect();
+        assert_eq!(left, ["Spawn", "Joints tool", "Scene"]);
+        assert!(panels.find::<islands::IslandsPanel>().is_some());
+        panels.find_mut::<spawn::SpawnPanel>().unwrap().open_generator();
+        assert!(panels.find::<spawn::SpawnPanel>().unwrap().generator.is_some());
     }
 }

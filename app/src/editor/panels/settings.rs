@@ -2,6 +2,7 @@
 //! refused value is reported here and the old settings stay in force. Below them, the threads
 //! that step the world and the grab spring, which belong to the editor, not the scene.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::{EditorState, MAX_THREADS, machine_threads};
 use atoll_physics::StepSettings;
@@ -9,7 +10,7 @@ use egui::{DragValue, Grid, RichText};
 
 /// Draws one editor per field and applies the result when anything changed.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
-    let mut s: StepSettings = *state.world.settings();
+    let mut s: StepSettings = *state.sim.world.settings();
     let mut changed = false;
     Grid::new("settings grid").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         let mut float = |ui: &mut egui::Ui, name: &str, tip: &str, value: &mut f32, speed: f64| {
@@ -169,7 +170,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         // A refused value becomes the Settings notice, shown below; the world keeps its settings.
         let _ = state.apply_settings(s);
     }
-    if let Some(notice) = state.notices.message(NoticePlace::Settings) {
+    if let Some(notice) = state.diag.notices.message(NoticePlace::Settings) {
         ui.label(RichText::new(notice).color(ui.visuals().error_fg_color));
     }
     if ui.button("Defaults").on_hover_text("Back to the engine's default settings").clicked() {
@@ -189,7 +190,7 @@ fn threads(ui: &mut egui::Ui, state: &mut EditorState) {
         "Threads that step the world, 1 to {MAX_THREADS}; this machine has {cores}. The result is \
          the same bit for bit on any count; more than the cores only adds waiting."
     );
-    let mut threads = state.world.thread_count();
+    let mut threads = state.sim.world.thread_count();
     let changed = ui
         .horizontal(|ui| {
             let label = ui.label("threads").on_hover_text(&tip).id;
@@ -200,10 +201,10 @@ fn threads(ui: &mut egui::Ui, state: &mut EditorState) {
         })
         .inner;
     if changed
-        && threads != state.world.thread_count()
-        && let Err(e) = state.world.set_thread_count(threads)
+        && threads != state.sim.world.thread_count()
+        && let Err(e) = state.sim.world.set_thread_count(threads)
     {
-        state.notices.report(NoticePlace::Settings, e.to_string());
+        state.diag.notices.report(NoticePlace::Settings, e.to_string());
     }
 }
 
@@ -211,7 +212,7 @@ fn threads(ui: &mut egui::Ui, state: &mut EditorState) {
 fn grab_settings(ui: &mut egui::Ui, state: &mut EditorState) {
     ui.label(RichText::new("Grab while playing").strong())
         .on_hover_text("Dragging a dynamic body while the simulation plays pulls it with this spring");
-    let mut g = state.grab_settings;
+    let mut g = state.sim.grab_settings;
     let mut changed = false;
     Grid::new("grab settings grid").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         let mut float = |ui: &mut egui::Ui, name: &str, tip: &str, value: &mut f32, speed: f64| {
@@ -239,10 +240,28 @@ fn grab_settings(ui: &mut egui::Ui, state: &mut EditorState) {
     if changed {
         match g.validate() {
             Ok(()) => {
-                state.grab_settings = g;
-                state.notices.clear(NoticePlace::Settings);
+                state.sim.grab_settings = g;
+                state.diag.notices.clear(NoticePlace::Settings);
             }
-            Err(e) => state.notices.report(NoticePlace::Settings, e),
+            Err(e) => state.diag.notices.report(NoticePlace::Settings, e),
         }
+    }
+}
+
+/// The Settings panel.
+#[derive(Default)]
+pub struct SettingsPanel;
+
+impl Panel for SettingsPanel {
+    fn name(&self) -> &'static str {
+        "Settings"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
     }
 }

@@ -1,6 +1,7 @@
 //! Sleep: awake and sleeping body counts over the last steps, and a histogram of the sleep
 //! timers of the dynamic bodies now.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
 use atoll_physics::BodyType;
 use egui_plot::{Bar, BarChart, Legend, Line, Plot};
@@ -10,7 +11,7 @@ const BINS: usize = 10;
 
 /// Draws the awake/asleep plot and the timer histogram.
 pub fn show(ui: &mut egui::Ui, state: &EditorState) {
-    let world = &state.world;
+    let world = &state.sim.world;
     let dynamic = world
         .body_ids()
         .filter(|id| world.body(*id).is_ok_and(|b| b.body_type == BodyType::Dynamic))
@@ -24,7 +25,7 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
         .include_y(total)
         .show(ui, |plot| {
             let awake: Vec<[f64; 2]> =
-                state.history.samples().map(|s| [s.step as f64, s.awake_bodies as f64]).collect();
+                state.diag.history.samples().map(|s| [s.step as f64, s.awake_bodies as f64]).collect();
             let asleep: Vec<[f64; 2]> = awake.iter().map(|[x, y]| [*x, (total - y).max(0.0)]).collect();
             plot.line(Line::new("awake", awake));
             plot.line(Line::new("asleep", asleep));
@@ -46,4 +47,22 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState) {
     Plot::new("sleep histogram").height(90.0).allow_scroll(false).include_y(0.0).show(ui, |plot| {
         plot.bar_chart(BarChart::new("bodies", bars));
     });
+}
+
+/// The Sleep panel.
+#[derive(Default)]
+pub struct SleepPanel;
+
+impl Panel for SleepPanel {
+    fn name(&self) -> &'static str {
+        "Sleep"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state);
+    }
 }

@@ -1,43 +1,51 @@
 //! The spawn palette (shape, body type, size; a click in the viewport places one, a
 //! shift-drag a row) and the group generator (stacks, pyramids and walls of boxes).
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::notices::NoticePlace;
-use crate::editor::spawn::{SpawnShape, surface_under};
 use crate::editor::state::EditorState;
+use crate::editor::tools::ToolKind;
+use crate::editor::tools::spawn::surface_under;
 use atoll_physics::{BodyType, SceneBody, SceneShape, Vec3};
 use egui::DragValue;
 
-/// Draws the spawn palette.
-pub fn show(ui: &mut egui::Ui, state: &mut EditorState, generator: &mut Option<Generator>) {
-    let tool = &mut state.spawn_tool;
-    let was_active = tool.active;
-    ui.horizontal(|ui| {
-        ui.toggle_value(&mut tool.active, "Spawn tool")
-            .on_hover_text("Click in the viewport to place a body on the surface under the pointer; shift-drag places a row (B)");
+/// The Spawn panel: the spawn tool's palette, and the group generator it opens.
+#[derive(Default)]
+pub struct SpawnPanel {
+    /// The group generator's settings, while its window is open.
+    pub generator: Option<Generator>,
+}
+
+impl SpawnPanel {
+    /// Opens the group generator's window (the Edit menu does too).
+    pub fn open_generator(&mut self) {
+        self.generator.get_or_insert_with(Generator::default);
+    }
+}
+
+impl Panel for SpawnPanel {
+    fn name(&self) -> &'static str {
+        "Spawn"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Left
+    }
+
+    fn default_open(&self) -> bool {
+        true
+    }
+
+    /// The spawn palette and the button that opens the group generator.
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        cx.tools.palette(ToolKind::Spawn, ui, cx.state);
         if ui.button("Group...").on_hover_text("A stack, pyramid or wall of boxes").clicked() {
-            generator.get_or_insert_with(Generator::default);
+            self.open_generator();
         }
-    });
-    ui.horizontal_wrapped(|ui| {
-        for shape in SpawnShape::ALL {
-            ui.selectable_value(&mut tool.shape, shape, shape.label());
-        }
-    });
-    ui.horizontal(|ui| {
-        for (body_type, label) in
-            [(BodyType::Dynamic, "dynamic"), (BodyType::Kinematic, "kinematic"), (BodyType::Static, "static")]
-        {
-            ui.selectable_value(&mut tool.body_type, body_type, label);
-        }
-    });
-    ui.horizontal(|ui| {
-        ui.label("size");
-        ui.add(DragValue::new(&mut tool.size).range(0.02..=20.0).speed(0.01).suffix(" m"))
-            .on_hover_text("Radius of a sphere, half the edge of a box");
-    });
-    if tool.active && !was_active {
-        state.terrain_tool.mode = None;
-        state.joint_tool.set_active(false);
+    }
+
+    fn windows(&mut self, ctx: &egui::Context, cx: &mut PanelContext) {
+        generator_window(ctx, cx.state, &mut self.generator);
     }
 }
 
@@ -160,12 +168,12 @@ pub fn generator_window(ctx: &egui::Context, state: &mut EditorState, generator:
         },
     );
     if create {
-        let target = state.camera.target;
+        let target = state.view.camera.target;
         let base =
-            surface_under(&state.world, target + Vec3::Y * 500.0, Vec3::NEG_Y).map_or(target, |(p, _)| p);
+            surface_under(&state.sim.world, target + Vec3::Y * 500.0, Vec3::NEG_Y).map_or(target, |(p, _)| p);
         let label = format!("generate {}", settings.bodies(Vec3::ZERO).len());
         if let Err(e) = state.add_bodies(&label, settings.bodies(base)) {
-            state.notices.report(NoticePlace::ErrorWindow, e);
+            state.diag.notices.report(NoticePlace::ErrorWindow, e);
         }
     }
     if !open || create {

@@ -2,22 +2,23 @@
 //! class, mask bytes, the mesh cache, bytes per triangle, rebuild and edit times) and the
 //! overlays of the chunk under the pointer.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
-use crate::editor::terrain_tool::{MODES, SOLID_MATERIALS};
-use atoll_physics::terrain::{BrushMode, MAX_BRUSH_VOXELS};
-use egui::{Grid, Slider};
+use crate::editor::tools::terrain::TerrainTool;
+use crate::editor::tools::{ToolKind, Tools};
+use egui::Grid;
 
 /// Draws the brush controls, the figures and the overlay toggles.
-pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
-    if !state.world.has_terrain() {
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools) {
+    if !state.sim.world.has_terrain() {
         ui.weak("This scene has no terrain (open scenes/terrain.ron for one).");
         return;
     }
-    brush(ui, state);
+    tools.palette(ToolKind::Terrain, ui, state);
     ui.separator();
-    figures(ui, state);
+    figures(ui, state, &tools.terrain);
     ui.separator();
-    let overlays = &mut state.view.terrain_overlays;
+    let overlays = &mut state.view.options.terrain_overlays;
     ui.label("Overlays of the chunk under the pointer:");
     ui.checkbox(&mut overlays.masks, "solid mask bits").on_hover_text(
         "A cross on every voxel whose dilated solid bit is set (what the bit broadphase sees).",
@@ -26,35 +27,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         .on_hover_text("The boxes of the chunk's loose kD tree, root hot, deeper levels cooler.");
 }
 
-fn brush(ui: &mut egui::Ui, state: &mut EditorState) {
-    let tool = &mut state.terrain_tool;
-    ui.horizontal_wrapped(|ui| {
-        ui.label("Brush:");
-        ui.selectable_value(&mut tool.mode, None, "off");
-        for (mode, label) in MODES {
-            ui.selectable_value(&mut tool.mode, Some(mode), label);
-        }
-    });
-    let max_radius = MAX_BRUSH_VOXELS * state.world.terrain().voxel_size();
-    ui.add(Slider::new(&mut tool.radius, 0.25..=max_radius.min(16.0)).text("radius m"));
-    ui.add(Slider::new(&mut tool.strength, 0.05..=1.0).text("strength"));
-    if matches!(tool.mode, Some(BrushMode::Add | BrushMode::Paint)) {
-        egui::ComboBox::from_label("material").selected_text(format!("{:?}", tool.material)).show_ui(
-            ui,
-            |ui| {
-                for material in SOLID_MATERIALS {
-                    ui.selectable_value(&mut tool.material, material, format!("{material:?}"));
-                }
-            },
-        );
-    }
-    if tool.mode.is_some() {
-        ui.weak("Left drag paints on the terrain; Alt + left drag orbits.");
-    }
-}
-
-fn figures(ui: &mut egui::Ui, state: &EditorState) {
-    let terrain = state.world.terrain();
+fn figures(ui: &mut egui::Ui, state: &EditorState, brush: &TerrainTool) {
+    let terrain = state.sim.world.terrain();
     let stats = terrain.stats();
     let cache = stats.cache;
     Grid::new("terrain figures").num_columns(2).striped(true).spacing([16.0, 2.0]).show(ui, |ui| {
@@ -87,13 +61,13 @@ fn figures(ui: &mut egui::Ui, state: &EditorState) {
             format!("{per_triangle:.1} (mesh + kD tree, {} triangles)", cache.triangles),
         );
         row("last chunk build", format!("{:.3} ms", cache.last_build.as_secs_f64() * 1e3));
-        let drawn = state.terrain_rebuild;
+        let drawn = state.diag.terrain_rebuild;
         row("drawn", format!("{} triangles", drawn.triangles));
         row("last redraw", format!("{} chunks in {:.2} ms", drawn.chunks, drawn.ms));
-        if let Some(dab) = state.terrain_tool.last_dab_stats {
+        if let Some(dab) = brush.last_dab_stats {
             row("last dab", format!("{} voxels, {} chunks, {:.2} ms", dab.voxels, dab.chunks, dab.ms));
         }
-        if let Some(hit) = state.terrain_tool.hover {
+        if let Some(hit) = brush.hover {
             let c = hit.chunk;
             row("under the pointer", format!("chunk ({}, {}, {}), {:?}", c.x, c.y, c.z, hit.material));
         }
@@ -102,4 +76,22 @@ fn figures(ui: &mut egui::Ui, state: &EditorState) {
 
 fn kib(bytes: usize) -> f64 {
     bytes as f64 / 1024.0
+}
+
+/// The Terrain panel.
+#[derive(Default)]
+pub struct TerrainPanel;
+
+impl Panel for TerrainPanel {
+    fn name(&self) -> &'static str {
+        "Terrain"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state, cx.tools);
+    }
 }

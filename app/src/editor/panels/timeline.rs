@@ -179,8 +179,8 @@ pub fn step_at(rect: Rect, (first, last): (u64, u64), x: f32) -> u64 {
 
 /// Draws the timeline and applies what the user did with it.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
-    let range = state.timeline.range();
-    let step = state.world.step_count();
+    let range = state.sim.timeline.range();
+    let step = state.sim.world.step_count();
     ui.horizontal(|ui| {
         let button =
             |ui: &mut egui::Ui, label: &str, hover: &str| ui.button(label).on_hover_text(hover).clicked();
@@ -196,7 +196,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         if button(ui, "+10", "Ten steps forward (Shift+. or Shift+Right)") {
             state.step_many(10);
         }
-        match state.timeline.scrub_target {
+        match state.sim.timeline.scrub_target {
             Some(target) => ui.label(format!("step {step} → {target}")).on_hover_text(
                 "Replaying towards the step under the pointer, a slice of each frame; every panel shows the step reached",
             ),
@@ -211,15 +211,15 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
             && let Some(pointer) = response.interact_pointer_pos()
         {
             let target = step_at(rect, range, pointer.x);
-            if target != state.world.step_count() || state.timeline.scrub_target.is_some() {
+            if target != state.sim.world.step_count() || state.sim.timeline.scrub_target.is_some() {
                 state.scrub_to(target);
             }
         }
-        if state.timeline.scrub_target.is_some() {
+        if state.sim.timeline.scrub_target.is_some() {
             // The next slice of the scrub comes with the next frame.
             ui.ctx().request_repaint();
         }
-        let history = &state.timeline.history;
+        let history = &state.sim.timeline.history;
         ui.label(format!("kept {}..={}", range.0, range.1)).on_hover_text(format!(
             "A keyframe every {} steps, {:.1} MiB",
             history.keyframe_interval(),
@@ -230,7 +230,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
 
 /// The bar's hover text: the step under the pointer and what happened in it, and the legend.
 fn hover(ui: &mut egui::Ui, state: &EditorState, rect: Rect, range: (u64, u64)) {
-    let history = &state.timeline.history;
+    let history = &state.sim.timeline.history;
     if let Some(pointer) = ui.ctx().pointer_hover_pos()
         && let Some(record) = history.record_of(step_at(rect, range, pointer.x))
     {
@@ -257,7 +257,7 @@ fn paint_bar(ui: &egui::Ui, state: &EditorState, rect: Rect, range: (u64, u64), 
         );
     };
     let mut column: Option<(f32, Mark)> = None;
-    for record in state.timeline.history.steps() {
+    for record in state.sim.timeline.history.steps() {
         let Some(mark) = mark_of(record) else { continue };
         let x = step_x(rect, range, record.step).round();
         column = match column {

@@ -1,6 +1,7 @@
 //! Timing: per-stage step times over the last steps, as lines or stacked, and their median and
 //! max.
 
+use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::history::HISTORY_LEN;
 use crate::editor::state::EditorState;
 use atoll_physics::Stage;
@@ -16,7 +17,7 @@ fn stage_colour(index: usize) -> egui::Color32 {
 /// Draws the stage plot (lines, or stacked areas whose top is the whole step) and the
 /// median/max table.
 pub fn show(ui: &mut egui::Ui, state: &EditorState, stacked: &mut bool) {
-    let history = &state.history;
+    let history = &state.diag.history;
     ui.horizontal(|ui| {
         ui.selectable_value(stacked, false, "Lines").on_hover_text("One line per stage");
         ui.selectable_value(stacked, true, "Stacked")
@@ -69,4 +70,29 @@ pub fn show(ui: &mut egui::Ui, state: &EditorState, stacked: &mut bool) {
         }
         row("total", history.median_max(|s| s.total_ms));
     });
+}
+
+/// The Timing panel.
+#[derive(Default)]
+pub struct TimingPanel {
+    /// The plot stacks the stages instead of drawing one line each.
+    pub stacked: bool,
+}
+
+impl Panel for TimingPanel {
+    fn name(&self) -> &'static str {
+        "Timing"
+    }
+
+    fn dock(&self) -> Dock {
+        Dock::Right
+    }
+
+    fn default_open(&self) -> bool {
+        true
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
+        show(ui, cx.state, &mut self.stacked);
+    }
 }

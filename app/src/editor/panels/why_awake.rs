@@ -26,7 +26,7 @@ pub fn describe(state: &EditorState, cause: WakeCause) -> String {
 
 /// Draws the section for body `id`.
 pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
-    let world = &state.world;
+    let world = &state.sim.world;
     let Some(island) = world.body_island(id).ok().flatten() else { return };
     ui.add_space(4.0);
     ui.label(RichText::new("Why is this awake?").strong());
@@ -35,7 +35,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
         Some((cause, step)) => {
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("Woken: {}, at", describe(state, cause)));
-                let kept = state.timeline.history.record_of(step).is_some();
+                let kept = state.sim.timeline.history.record_of(step).is_some();
                 if ui
                     .add_enabled(kept, egui::Link::new(format!("step {step}")))
                     .on_hover_text(if kept {
@@ -76,6 +76,6 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
     if let Some(step) = go_to
         && let Err(e) = state.go_to_step(step)
     {
-        state.notices.report(NoticePlace::ErrorWindow, e);
+        state.diag.notices.report(NoticePlace::ErrorWindow, e);
     }
 }

@@ -2,8 +2,15 @@
 //! the primary button is held, edits it in dabs spaced along the pointer's path, so a fast drag
 //! still leaves a continuous stroke.
 
-use atoll_physics::terrain::{BrushMode, ChunkCoord, Edit, SphereBrush, TerrainHit, Voxel, VoxelMaterial};
+use super::select::pick_on_click;
+use super::tool::{Tool, ViewportInput};
+use crate::editor::notices::NoticePlace;
+use crate::editor::state::EditorState;
+use atoll_physics::terrain::{
+    BrushMode, ChunkCoord, Edit, MAX_BRUSH_VOXELS, SphereBrush, TerrainHit, Voxel, VoxelMaterial,
+};
 use atoll_physics::{BodyId, Ray, Vec3, World};
+use egui::Slider;
 use glam::IVec3;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -42,8 +49,9 @@ pub struct DabStats {
 /// The paint tool's settings and the stroke in progress.
 #[derive(Clone, Debug)]
 pub struct TerrainTool {
-    /// The brush mode; `None` leaves the primary button to the camera and picking.
-    pub mode: Option<BrushMode>,
+    /// The brush mode (while the tool is active; otherwise the primary button is the camera's
+    /// and picking's).
+    pub mode: BrushMode,
     /// Brush radius, metres.
     pub radius: f32,
     /// How far one dab moves voxels towards the brush's target, in (0, 1].
@@ -80,7 +88,7 @@ pub struct Stroke {
 impl Default for TerrainTool {
     fn default() -> Self {
         TerrainTool {
-            mode: None,
+            mode: BrushMode::Add,
             radius: 1.5,
             strength: 0.5,
             material: VoxelMaterial::Grass,
@@ -115,7 +123,7 @@ impl TerrainTool {
     /// Continues the stroke to the hovered point: dabs from the last one (or right there, when
     /// the stroke starts) every [`DAB_SPACING`] radii. Returns how many dabs it applied.
     pub fn stroke(&mut self, world: &mut World) -> Result<usize, String> {
-        let (Some(mode), Some(hit)) = (self.mode, self.hover) else { return Ok(0) };
+        let (mode, Some(hit)) = (self.mode, self.hover) else { return Ok(0) };
         let to = hit.point;
         let spacing = (self.radius * DAB_SPACING).max(world.terrain().voxel_size() * 0.5);
         let centres: Vec<Vec3> = match self.last_dab {
@@ -177,13 +185,112 @@ impl TerrainTool {
     }
 }
 
+impl TerrainTool {
+    /// Ends the stroke in progress, if any, and records it as one undo step.
+    fn finish_stroke(&mut self, state: &mut EditorState) {
+        if let Some(stroke) = self.end_stroke() {
+            state.record_stroke(stroke);
+        }
+    }
+}
+
+impl Tool for TerrainTool {
+    fn name(&self) -> &'static str {
+        "Terrain brush"
+    }
+
+    /// The terrain under the pointer, brush or not: the chunk overlays and the Terrain panel
+    /// show it.
+    fn track_pointer(&mut self, state: &mut EditorState, input: &ViewportInput) {
+        match input.pointer {
+            Some(pointer) => {
+                let (origin, dir) = input.ray(state, pointer);
+                self.aim(&state.sim.world, origin, dir);
+                state.view.options.terrain_chunk = self.hover.map(|hit| hit.chunk);
+            }
+            None => self.hover = None,
+        }
+    }
+
+    /// Shows the brush on the terrain and, while the primary button is held on the view,
+    /// strokes. Alt leaves the button to the camera (and a click to picking).
+    fn viewport_input(&mut self, state: &mut EditorState, input: &ViewportInput) -> bool {
+        let alt = input.ui.input(|i| i.modifiers.alt);
+        if input.pointer.is_none() || alt {
+            state.view.options.brush = None;
+            self.finish_stroke(state);
+            return pick_on_click(state, input);
+        }
+        state.view.options.brush = self.hover.map(|hit| (hit.point, self.radius));
+        let pressed =
+            input.response.is_pointer_button_down_on() && input.ui.input(|i| i.pointer.primary_down());
+        if pressed {
+            match self.stroke(&mut state.sim.world) {
+                Ok(dabs) if dabs > 0 => state.mark_edited(),
+                Ok(_) => {}
+                Err(e) => state.diag.notices.report(NoticePlace::ErrorWindow, e),
+            }
+            // The renderer redraws the chunks the dabs touched.
+            state.view.terrain_edits.append(&mut self.pending);
+            input.ui.ctx().request_repaint();
+        } else {
+            self.finish_stroke(state);
+        }
+        true
+    }
+
+    /// The brush: off or a mode, radius, strength, material.
+    fn palette(&mut self, ui: &mut egui::Ui, state: &mut EditorState, active: bool) -> Option<bool> {
+        let mut switched = None;
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Brush:");
+            if ui.selectable_label(!active, "off").clicked() && active {
+                switched = Some(false);
+            }
+            for (mode, label) in MODES {
+                if ui.selectable_label(active && self.mode == mode, label).clicked() {
+                    self.mode = mode;
+                    switched = Some(true);
+                }
+            }
+        });
+        let max_radius = MAX_BRUSH_VOXELS * state.sim.world.terrain().voxel_size();
+        ui.add(Slider::new(&mut self.radius, 0.25..=max_radius.min(16.0)).text("radius m"));
+        ui.add(Slider::new(&mut self.strength, 0.05..=1.0).text("strength"));
+        if active && matches!(self.mode, BrushMode::Add | BrushMode::Paint) {
+            egui::ComboBox::from_label("material").selected_text(format!("{:?}", self.material)).show_ui(
+                ui,
+                |ui| {
+                    for material in SOLID_MATERIALS {
+                        ui.selectable_value(&mut self.material, material, format!("{material:?}"));
+                    }
+                },
+            );
+        }
+        if active {
+            ui.weak("Left drag paints on the terrain; Alt + left drag orbits.");
+        }
+        switched
+    }
+
+    fn deactivate(&mut self, state: &mut EditorState) {
+        self.finish_stroke(state);
+        state.view.options.brush = None;
+    }
+
+    /// The brush settings stay; the stroke and the edits not yet drawn belong to the old world.
+    fn scene_replaced(&mut self) {
+        *self = self.same_brush();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use atoll_physics::scene::builtin::terrain_hills;
 
     fn aimed_tool(world: &World, x: f32, z: f32) -> TerrainTool {
-        let mut tool = TerrainTool { mode: Some(BrushMode::Add), ..Default::default() };
+        let mut tool = TerrainTool { mode: BrushMode::Add, ..Default::default() };
         tool.aim(world, Vec3::new(x, 50.0, z), Vec3::NEG_Y);
         tool
     }
@@ -210,13 +317,12 @@ mod tests {
     }
 
     #[test]
-    fn no_mode_or_no_terrain_under_the_pointer_edits_nothing() {
+    fn no_terrain_under_the_pointer_edits_nothing() {
+        // (The brush switched off is the tool not being active: it then gets no input at all.)
         let (mut world, _) = terrain_hills().build_world().unwrap();
         let stamp = world.terrain_stamp();
         let mut tool = aimed_tool(&world, -6.0, -6.0);
-        tool.mode = None;
-        assert_eq!(tool.stroke(&mut world).unwrap(), 0);
-        tool.mode = Some(BrushMode::Remove);
+        tool.mode = BrushMode::Remove;
         tool.aim(&world, Vec3::new(0.0, 50.0, 0.0), Vec3::Y);
         assert!(tool.hover.is_none());
         assert_eq!(tool.stroke(&mut world).unwrap(), 0);

@@ -2,7 +2,15 @@
 //! is under the pointer (bodies, terrain, or the ground plane y = 0), or in a row with a
 //! shift-drag.
 
+use super::select::BoxDrag;
+use super::tool::{Tool, ViewportInput};
+use crate::editor::notices::NoticePlace;
+use crate::editor::state::EditorState;
 use atoll_physics::{BodyType, QueryFilter, Ray, SceneBody, SceneShape, Vec3, World};
+use egui::{Color32, DragValue, Stroke};
+
+/// Most bodies one shift-drag row places.
+const MAX_ROW: usize = 200;
 
 /// The shapes the palette offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +56,6 @@ impl SpawnShape {
 /// The spawn tool's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpawnTool {
-    /// A click in the viewport spawns (instead of selecting).
-    pub active: bool,
     /// What to spawn.
     pub shape: SpawnShape,
     /// Static, kinematic or dynamic.
@@ -60,17 +66,19 @@ pub struct SpawnTool {
     pub rock_seed: u64,
     /// Bodies spawned so far, for their names.
     pub spawned: u32,
+    /// The shift-drag placing a row, while one is under way.
+    row: BoxDrag,
 }
 
 impl Default for SpawnTool {
     fn default() -> Self {
         SpawnTool {
-            active: false,
             shape: SpawnShape::Box,
             body_type: BodyType::Dynamic,
             size: 0.5,
             rock_seed: 1,
             spawned: 0,
+            row: BoxDrag::default(),
         }
     }
 }
@@ -164,6 +172,109 @@ fn rock(s: f32, seed: u64) -> Vec<Vec3> {
             dir * s * (0.75 + 0.5 * next())
         })
         .collect()
+}
+
+impl SpawnTool {
+    /// Spawns the palette's body on the surface the view ray `origin + t dir` meets first
+    /// (bodies, terrain, or the ground plane). Returns false when the ray meets nothing.
+    pub fn place(&mut self, state: &mut EditorState, origin: Vec3, dir: Vec3) -> Result<bool, String> {
+        let Some((point, normal)) = surface_under(&state.sim.world, origin, dir) else { return Ok(false) };
+        let body = self.body_at(point, normal)?;
+        let label = format!("spawn {}", self.shape.label());
+        state.add_bodies(&label, vec![body])?;
+        Ok(true)
+    }
+
+    /// Spawns a row of the palette's bodies from where the ray `from` meets the scene to where
+    /// `to` does, spaced by their size (one undo step). Returns how many it placed.
+    pub fn place_row(
+        &mut self,
+        state: &mut EditorState,
+        from: (Vec3, Vec3),
+        to: (Vec3, Vec3),
+    ) -> Result<usize, String> {
+        let (Some((a, normal)), Some((b, _))) =
+            (surface_under(&state.sim.world, from.0, from.1), surface_under(&state.sim.world, to.0, to.1))
+        else {
+            return Ok(0);
+        };
+        let spacing = self.row_spacing();
+        let count = ((b - a).length() / spacing).floor() as usize + 1;
+        let step = (b - a).normalize_or_zero() * spacing;
+        let bodies = (0..count.min(MAX_ROW))
+            .map(|i| self.body_at(a + step * i as f32, normal))
+            .collect::<Result<Vec<_>, _>>()?;
+        let label = format!("spawn a row of {}", bodies.len());
+        let placed = bodies.len();
+        state.add_bodies(&label, bodies)?;
+        Ok(placed)
+    }
+}
+
+impl Tool for SpawnTool {
+    fn name(&self) -> &'static str {
+        "Spawn tool"
+    }
+
+    /// A click places a body on the surface under the pointer; a shift-drag places a row.
+    fn viewport_input(&mut self, state: &mut EditorState, input: &ViewportInput) -> bool {
+        let finished = self.row.input(input);
+        if let Some((from, to)) = finished {
+            let (a, b) = (input.ray(state, from), input.ray(state, to));
+            if let Err(e) = self.place_row(state, a, b) {
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
+            }
+        }
+        if input.response.clicked()
+            && let Some(pos) = input.response.interact_pointer_pos()
+        {
+            let (origin, dir) = input.ray(state, pos);
+            if let Err(e) = self.place(state, origin, dir) {
+                state.diag.notices.report(NoticePlace::ErrorWindow, e);
+            }
+        }
+        // The release frame too: the button was the row's.
+        finished.is_some() || self.row.under_way()
+    }
+
+    /// The row being placed, as a line from where the drag began to the pointer.
+    fn paint(&self, _state: &EditorState, painter: &egui::Painter, input: &ViewportInput) {
+        if let Some((from, to)) = self.row.span(input) {
+            painter.line_segment([from, to], Stroke::new(2.0, Color32::from_rgb(255, 200, 80)));
+        }
+    }
+
+    fn palette(&mut self, ui: &mut egui::Ui, _state: &mut EditorState, active: bool) -> Option<bool> {
+        let mut on = active;
+        let switched = ui
+            .toggle_value(&mut on, self.name())
+            .on_hover_text("Click in the viewport to place a body on the surface under the pointer; shift-drag places a row (B)")
+            .changed();
+        ui.horizontal_wrapped(|ui| {
+            for shape in SpawnShape::ALL {
+                ui.selectable_value(&mut self.shape, shape, shape.label());
+            }
+        });
+        ui.horizontal(|ui| {
+            for (body_type, label) in [
+                (BodyType::Dynamic, "dynamic"),
+                (BodyType::Kinematic, "kinematic"),
+                (BodyType::Static, "static"),
+            ] {
+                ui.selectable_value(&mut self.body_type, body_type, label);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("size");
+            ui.add(DragValue::new(&mut self.size).range(0.02..=20.0).speed(0.01).suffix(" m"))
+                .on_hover_text("Radius of a sphere, half the edge of a box");
+        });
+        switched.then_some(on)
+    }
+
+    fn cancel(&mut self) -> bool {
+        self.row.cancel()
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,21 @@
-//! Finding and loading scene files for the editor.
+//! Scene files: the built-in scenes folder, the default scene, and finding and loading `.ron`
+//! files. A leaf module: the command line and the editor both start from here.
 
-use crate::cli::DEFAULT_SCENE;
 use atoll_physics::{Scene, SceneError};
 use std::path::{Path, PathBuf};
 
 /// The default scene's text, compiled in so the editor opens even without a `scenes/` folder.
-const EMBEDDED_DEFAULT_SCENE: &str = include_str!("../../../scenes/pyramid_3d.ron");
+const EMBEDDED_DEFAULT_SCENE: &str = include_str!("../../scenes/pyramid_3d.ron");
+
+/// The default scene, opened when `atoll` runs with no arguments.
+pub const DEFAULT_SCENE: &str = "pyramid_3d.ron";
+
+/// The built-in scenes folder: `./scenes` when run from the checkout, else the one beside the
+/// crate sources.
+pub fn scenes_dir() -> PathBuf {
+    let local = PathBuf::from("scenes");
+    if local.is_dir() { local } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../scenes")) }
+}
 
 /// The `.ron` files of `dir`, sorted by name; empty when the folder cannot be read.
 pub fn list(dir: &Path) -> Vec<PathBuf> {
@@ -46,7 +56,7 @@ mod tests {
 
     #[test]
     fn lists_the_built_in_scenes() {
-        let files = list(&crate::cli::scenes_dir());
+        let files = list(&scenes_dir());
         assert!(files.iter().any(|f| f.ends_with(DEFAULT_SCENE)), "{files:?}");
     }
 }

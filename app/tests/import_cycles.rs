@@ -1,0 +1,26 @@
+//! No module of the app imports itself through a chain of other modules: the editor's roles,
+//! tools and panels stay layered, so a change to one does not ripple round a loop.
+//!
+//! The graph comes from the source text (see `common/import_graph.rs`, which any crate of the
+//! workspace can share).
+
+#[path = "common/import_graph.rs"]
+mod import_graph;
+
+use std::path::Path;
+
+#[test]
+fn the_app_has_no_import_cycles() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = import_graph::graph(&src);
+    assert!(graph.len() > 40, "the app's modules were found: {:?}", graph.keys());
+    let cycles = import_graph::cycles(&src);
+    let report: Vec<String> = cycles
+        .iter()
+        .map(|c| {
+            let witness = import_graph::witness(&graph, c);
+            format!("{} modules: {}\n  for example {}", c.len(), c.join(", "), witness.join(" -> "))
+        })
+        .collect();
+    assert!(report.is_empty(), "import cycles in app/src:\n{}", report.join("\n"));
+}
