@@ -42,3 +42,12 @@ cargo test --workspace --exclude atoll-bench --locked 2>&1 | tee "$log"
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
      END { printf "tests: %d passed, %d failed\n", p, f; if (p == 0) exit 1 }' "$log"
 echo "== tests done (${SECONDS} s in)"
+
+# The thread team's protocols under loom (its own build of the engine, --cfg loom).
+echo "== loom models (${SECONDS} s in)"
+./scripts/loom.sh 2>&1 | grep -E 'loom: |^test result:|panicked|FAILED'
+
+# AddressSanitizer over the unsafe code's tests (nightly; skipped, saying so, without it).
+echo "== address sanitizer (${SECONDS} s in)"
+./scripts/asan.sh
+echo "== all done (${SECONDS} s in)"

@@ -16,9 +16,9 @@
 //! its measured reason is above.
 
 use super::chaos;
+use super::sync::{self, AtomicU32, Ordering};
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Spins (checks) while waiting for a stage (or, for the caller, for the helpers inside the
@@ -36,7 +36,7 @@ const CLOSED: u32 = 1 << 31;
 
 /// The door of one team: whether it is still open and how many helpers are inside.
 #[derive(Default)]
-struct Door {
+pub(crate) struct Door {
     /// [`CLOSED`], and the count of helpers inside in the other bits.
     state: AtomicU32,
     /// The first panic of a helper inside, raised again on the caller's thread (one of its
@@ -46,7 +46,7 @@ struct Door {
 
 impl Door {
     /// Enters if the door is still open; `false` once it is closed.
-    fn enter(&self) -> bool {
+    pub(crate) fn enter(&self) -> bool {
         let mut state = self.state.load(Ordering::Acquire);
         loop {
             if state & CLOSED != 0 {
@@ -60,21 +60,21 @@ impl Door {
     }
 
     /// Leaves after entering: the helper touches nothing of the team after this.
-    fn leave(&self) {
+    pub(crate) fn leave(&self) {
         // Release: the helper's writes happen before the caller sees it gone.
         self.state.fetch_sub(1, Ordering::Release);
     }
 
     /// Closes the door and returns once every helper inside has left.
-    fn close_and_wait(&self) {
+    pub(crate) fn close_and_wait(&self) {
         let mut state = self.state.fetch_or(CLOSED, Ordering::AcqRel);
         let mut spins = 0;
         while state & !CLOSED != 0 {
             if spins < SPINS_BEFORE_YIELD {
                 spins += 1;
-                std::hint::spin_loop();
+                sync::spin_loop();
             } else {
-                std::thread::yield_now();
+                sync::yield_now();
             }
             state = self.state.load(Ordering::Acquire);
         }
@@ -117,9 +117,18 @@ impl ErasedWork {
 pub(crate) fn run_gated(pool: &rayon::ThreadPool, members: usize, work: &(dyn Fn(usize) + Sync)) {
     let door = Arc::new(Door::default());
     let closing = CloseOnDrop(&door);
-    // SAFETY: only the lifetime changes (same fat pointer). The pointer is dereferenced only by
-    // a job inside the door, and `closing` keeps this frame, and so `work`'s borrow, alive
-    // until every job inside has left.
+    // SAFETY: only the lifetime changes (same fat pointer). No helper can hold the borrow past
+    // this call: a job dereferences the pointer only between a successful `enter` and its
+    // `leave`; `enter` fails once `close_and_wait` has set `CLOSED` (one compare-exchange on
+    // the same word, so a job either counted itself in before the close or sees it); and
+    // `closing` (dropped on return and while a panic of `work(0)` unwinds) does not return
+    // until the count of jobs inside is zero, acquiring each `leave`'s release, so every read
+    // of the work happens before this frame goes on. `parallel/loom_models.rs` checks exactly
+    // this (`loom_no_helper_holds_the_work_past_the_closed_door`: a helper's read of the lent
+    // work and the caller's write after the close never race, in every interleaving). A scoped
+    // construct would not do: `rayon::scope` waits for every job it spawned, including those
+    // the system has not woken yet (30-100 us a team, see the module docs), and
+    // `std::thread::scope` starts threads anew for every team.
     let erased: *const (dyn Fn(usize) + Sync + 'static) = unsafe {
         std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(
             work,
@@ -176,7 +185,7 @@ mod tests {
         let busy = Arc::clone(&release);
         pool.spawn(move || {
             while busy.load(Ordering::Acquire) == 0 {
-                std::thread::yield_now();
+                sync::yield_now();
             }
         });
         let ran = AtomicUsize::new(0);
@@ -198,7 +207,7 @@ mod tests {
             arrived.fetch_add(1, Ordering::AcqRel);
             if index == 0 {
                 while arrived.load(Ordering::Acquire) < 4 {
-                    std::thread::yield_now();
+                    sync::yield_now();
                 }
             } else {
                 std::thread::sleep(Duration::from_millis(5 * index as u64));
@@ -223,7 +232,7 @@ mod tests {
                     helper_done.store(1, Ordering::Release);
                 } else {
                     while entered.load(Ordering::Acquire) == 0 {
-                        std::thread::yield_now();
+                        sync::yield_now();
                     }
                     panic!("caller failed");
                 }
@@ -245,7 +254,7 @@ mod tests {
                     panic!("helper failed");
                 }
                 while arrived.load(Ordering::Acquire) < 2 {
-                    std::thread::yield_now();
+                    sync::yield_now();
                 }
             })
         }));

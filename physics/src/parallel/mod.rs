@@ -6,8 +6,11 @@
 
 pub(crate) mod chaos;
 pub(crate) mod door;
+#[cfg(all(test, loom))]
+mod loom_models;
 pub(crate) mod prefetch;
 pub(crate) mod shared_slice;
+pub(crate) mod sync;
 pub(crate) mod team;
 
 pub(crate) use prefetch::prefetch_at;

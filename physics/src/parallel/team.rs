@@ -19,10 +19,11 @@ pub(crate) use pipeline::{Pipeline, Unit};
 
 use super::chaos;
 use super::door::{SPINS_BEFORE_YIELD, TeamPoisoned, run_gated};
+use super::sync::{self, AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::cell::Cell;
 use std::ops::Range;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 /// How long a helper keeps its core after a team's work, for the next team of the step. A
@@ -77,7 +78,10 @@ impl Claims {
     /// `count` claim words, all cleared.
     pub fn reset(&mut self, count: usize) {
         self.0.resize_with(count, || AtomicU32::new(0));
+        #[cfg(not(loom))]
         self.0.iter_mut().for_each(|c| *c.get_mut() = 0);
+        #[cfg(loom)]
+        self.0.iter_mut().for_each(|c| c.with_mut(|v| *v = 0));
     }
 
     /// The claim words, for the team.
@@ -229,7 +233,7 @@ impl<'a> Team<'a> {
         while state.done.load(Ordering::Acquire) < target {
             if spins < SPINS_BEFORE_YIELD {
                 spins += 1;
-                std::hint::spin_loop();
+                sync::spin_loop();
             } else if own_part.is_some() && !swept {
                 // Waited long: take every block still unclaimed, once, from the stage's end
                 // back, so that this member and a part's own member, working up, meet once.
@@ -240,7 +244,7 @@ impl<'a> Team<'a> {
                 if state.poisoned.load(Ordering::Acquire) {
                     std::panic::panic_any(TeamPoisoned);
                 }
-                std::thread::yield_now();
+                sync::yield_now();
             }
         }
         std::mem::forget(poison);
@@ -359,7 +363,7 @@ fn linger(pool: &rayon::ThreadPool) {
             let since = Instant::now();
             while TEAMS_STARTED.load(Ordering::Relaxed) == started && since.elapsed() < LINGER {
                 for _ in 0..SPINS_BEFORE_YIELD {
-                    std::hint::spin_loop();
+                    sync::spin_loop();
                 }
             }
         });

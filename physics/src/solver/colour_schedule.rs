@@ -5,12 +5,12 @@
 //! and which blocks each member owns ([`PartBlocks`]); what a colour is, and how big its
 //! blocks should be, is the solver's.
 
+use crate::parallel::sync::AtomicU32;
 use crate::parallel::team::{MOST_PARTS, PartBlocks, Team};
 use crate::team_policy::{
     BLOCK_BATCHES, BLOCKS_PER_COLOUR, MIN_COLOUR_BLOCK_BATCHES, MIN_PART_BLOCK_LEN, PART_BLOCKS_PER_COLOUR,
 };
 use std::ops::Range;
-use std::sync::atomic::AtomicU32;
 
 /// Most items in a colour of a pass's tail: the last colours of at most this many run with the
 /// serial batches as one stage ([`Team::for_each_colour`]).

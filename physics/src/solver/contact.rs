@@ -29,12 +29,12 @@ use super::{Motion, Softness, SolverBody, Velocity};
 use crate::math::{Vec3, orthonormal_basis};
 use crate::narrowphase::{Contact, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
+use crate::parallel::sync::AtomicU32;
 use crate::parallel::{Claims, Team, Unit, prefetch_at};
 use fill::{LaneBody, LaneInput, empty_contact, empty_lane, fill_batch};
 use lanes::HalfLanes;
 use passes::{Pass, SolvePass, WarmStart, restitute_half};
 use std::ops::Range;
-use std::sync::atomic::AtomicU32;
 
 /// One manifold point of four lanes (as a pair stores it, `WidePoint<Halves>`, and as the
 /// eight-lane passes read it, `WidePoint<F8>`: eight).

@@ -26,9 +26,9 @@ use crate::joint::rows::{PairVelocity, Pass, Reaction, RowSolver, masses_of, rot
 use crate::joint::{Joint, JointConstants, JointImpulses, JointKind, JointPose, SolveClass};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
+use crate::parallel::sync::AtomicU32;
 use crate::parallel::{Claims, Team, run_team};
 use crate::team_policy::{BLOCK_BATCHES, MIN_JOINTS_FOR_TEAM, SORT_BLOCK};
-use std::sync::atomic::AtomicU32;
 
 /// How a joint takes part in this step's solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -23,10 +23,10 @@ use crate::joint::rows::{NO_FEEDBACK, Pass};
 use crate::joint::{Joint, JointImpulses, Limits};
 use crate::math::Vec3;
 use crate::parallel::SharedSlice;
+use crate::parallel::sync::AtomicU32;
 use crate::parallel::{Claims, Team};
 use crate::team_policy::BLOCK_BATCHES;
 use std::ops::Range;
-use std::sync::atomic::AtomicU32;
 
 /// The sides, slots and masses of four joints, one per lane.
 #[derive(Clone, Debug)]

@@ -2,9 +2,9 @@
 //! what every pass reads and writes.
 
 use super::{Motion, SolverBody, Velocity};
+use crate::parallel::sync::AtomicU32;
 use crate::parallel::{Claims, SharedSlice};
 use crate::team_policy::BLOCK_BODIES;
-use std::sync::atomic::AtomicU32;
 
 /// The solver bodies, their motion so far and their velocities (same indices), as a team
 /// shares them.

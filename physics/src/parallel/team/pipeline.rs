@@ -23,7 +23,7 @@ use super::{PoisonOnUnwind, Team};
 use crate::parallel::MOST_PARTS;
 use crate::parallel::chaos;
 use crate::parallel::door::{SPINS_BEFORE_YIELD, TeamPoisoned};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use crate::parallel::sync::{self, AtomicBool, AtomicU32, Ordering};
 
 /// Which of a part's two units of a stage a piece of work is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,12 +144,12 @@ impl Team<'_> {
             }
             if spins < SPINS_BEFORE_YIELD {
                 spins += 1;
-                std::hint::spin_loop();
+                sync::spin_loop();
             } else {
                 if state.poisoned.load(Ordering::Acquire) {
                     std::panic::panic_any(TeamPoisoned);
                 }
-                std::thread::yield_now();
+                sync::yield_now();
             }
         }
         std::mem::forget(poison);
@@ -179,7 +179,7 @@ mod tests {
                 let start = clock.fetch_add(1, Ordering::SeqCst);
                 // A little work, longer in some parts, so the members drift apart.
                 for _ in 0..(part * 37 + stage * 11) % 200 {
-                    std::hint::spin_loop();
+                    sync::spin_loop();
                 }
                 let end = clock.fetch_add(1, Ordering::SeqCst);
                 let mut events = events.lock().expect("no panic");
