@@ -20,14 +20,7 @@ fn the_engine_has_no_import_cycles() {
         graph["crate::world::step::solve"].contains("crate::solver"),
         "the graph sees the solve stage use the solver"
     );
-    let cycles = import_graph::cycles(&src);
-    let report: Vec<String> = cycles
-        .iter()
-        .map(|c| {
-            let witness = import_graph::witness(&graph, c);
-            format!("{} modules: {}\n  for example {}", c.len(), c.join(", "), witness.join(" -> "))
-        })
-        .collect();
+    let report = import_graph::cycle_report(&src);
     assert!(report.is_empty(), "import cycles in physics/src:\n{}", report.join("\n"));
 }
 

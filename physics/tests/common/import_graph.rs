@@ -38,6 +38,23 @@ pub fn cycles(src_root: &Path) -> Vec<Vec<String>> {
     strongly_connected(&graph(src_root)).into_iter().filter(|c| c.len() > 1).collect()
 }
 
+/// Each import cycle under `src_root` as a line a failing test can print: its modules and one
+/// loop through them. Empty when there is none.
+pub fn cycle_report(src_root: &Path) -> Vec<String> {
+    let graph = graph(src_root);
+    cycles(src_root)
+        .iter()
+        .map(|c| {
+            format!(
+                "{} modules: {}\n  for example {}",
+                c.len(),
+                c.join(", "),
+                witness(&graph, c).join(" -> ")
+            )
+        })
+        .collect()
+}
+
 /// One shortest cycle through the modules of `component` (a result of [`cycles`]), as a path
 /// that starts and ends at the same module: a readable witness for a failure message.
 pub fn witness(graph: &Graph, component: &[String]) -> Vec<String> {
