@@ -9,7 +9,7 @@
 use super::door::Door;
 use super::door::TeamPoisoned;
 use super::sync::{AtomicU32, AtomicUsize, Ordering};
-use super::team::{Claims, PartBlocks, Team, TeamState};
+use super::team::{Claims, Linger, PartBlocks, Team, TeamState};
 use super::{MOST_PARTS, Pipeline, Unit};
 use loom::cell::UnsafeCell;
 use loom::sync::Arc;
@@ -246,5 +246,44 @@ fn loom_a_member_that_panics_stops_the_others_instead_of_hanging() {
             Err(payload) => assert!(payload.is::<TeamPoisoned>(), "member 0 raised another panic"),
         }
         helper.join().expect("the helper caught its panic");
+    });
+}
+
+#[test]
+fn loom_a_lingering_helper_leaves_when_the_next_team_starts() {
+    // Two pool threads linger after a team; each has the next team's job queued behind its
+    // linger. One lingers with no deadline (only the next team's start can end its wait), the
+    // other's deadline passes at its second check. The caller starts the next team, does its
+    // own work and closes the door: in every interleaving both helpers stop lingering (a
+    // helper waiting on would be reported as a deadlock), each then enters the door or finds
+    // it closed, and the caller never waits for a lingering helper.
+    explore("the linger, two helpers and the next team", || {
+        let linger = Arc::new(Linger::default());
+        linger.team_starts();
+        let started = linger.begin(1);
+        let door = Arc::new(Door::default());
+        let helpers: Vec<_> = [None, Some(2)]
+            .into_iter()
+            .map(|deadline: Option<u32>| {
+                let (linger, door) = (Arc::clone(&linger), Arc::clone(&door));
+                thread::spawn(move || {
+                    let mut checks = 0;
+                    linger.wait(started, || {
+                        checks += 1;
+                        deadline.is_some_and(|last| checks >= last)
+                    });
+                    // The next team's job, queued behind the linger.
+                    if door.enter() {
+                        door.leave();
+                    }
+                })
+            })
+            .collect();
+        linger.team_starts();
+        door.close_and_wait();
+        assert!(linger.lingering_at(2), "the helpers began to linger at 1");
+        for helper in helpers {
+            helper.join().expect("a helper");
+        }
     });
 }

@@ -13,8 +13,12 @@
 //! every member to arrive: a member the system has not scheduled (there are other programs,
 //! and sometimes more threads than cores) holds nobody up, the others do its blocks.
 
+mod linger;
 mod pipeline;
 
+#[cfg(all(test, loom))]
+pub(crate) use linger::Linger;
+pub(crate) use linger::helpers_lingering;
 pub(crate) use pipeline::{Pipeline, Unit};
 
 use super::chaos;
@@ -22,44 +26,6 @@ use super::door::{SPINS_BEFORE_YIELD, TeamPoisoned, run_gated};
 use super::sync::{self, AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::cell::Cell;
 use std::ops::Range;
-use std::sync::OnceLock;
-use std::sync::atomic::AtomicU64;
-use std::time::{Duration, Instant};
-
-/// How long a helper keeps its core after a team's work, for the next team of the step. A
-/// helper that went to sleep took about 25 µs to join the next team (woken by the system, on
-/// the 2-core machine), so each of a step's seven or so teams began on the caller's thread
-/// alone, and a short one (gathering the solver's arrays, 40 µs) ended before the helper came.
-/// The serial work between two teams of a step is mostly shorter than this.
-const LINGER: Duration = Duration::from_micros(200);
-
-/// Teams started in this process: a lingering helper stops waiting once this changes.
-static TEAMS_STARTED: AtomicU64 = AtomicU64::new(0);
-
-/// When the helpers of the last team in this process began to linger, in nanoseconds since
-/// [`EPOCH`] plus one (0: never).
-static LINGER_BEGAN: AtomicU64 = AtomicU64::new(0);
-
-/// The start of this process's clock for [`LINGER_BEGAN`].
-static EPOCH: OnceLock<Instant> = OnceLock::new();
-
-/// Nanoseconds since [`EPOCH`], plus one.
-fn clock() -> u64 {
-    EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
-}
-
-/// Whether the helpers of the last team are most likely still lingering, so a team started now
-/// has them at once. Otherwise a team first wakes them, which only pays for a large stage:
-/// 30–100 µs on the 2-core Intel Xeon.
-pub(crate) fn helpers_lingering() -> bool {
-    let began = LINGER_BEGAN.load(Ordering::Relaxed);
-    began != 0 && lingering(began, clock())
-}
-
-/// Whether helpers that began to linger at `began` still do at `now` (both by [`clock`]).
-fn lingering(began: u64, now: u64) -> bool {
-    began != 0 && now.saturating_sub(began) < LINGER.as_nanos() as u64
-}
 
 /// One claim word per block: the last stage that claimed it. Stages are numbered from 1 in
 /// every solve, in the order every member runs them, so a block is claimed in stage `s` by the
@@ -340,57 +306,14 @@ pub(crate) fn run_team(helpers: Option<&rayon::ThreadPool>, work: impl Fn(&Team)
     };
     let size = pool.current_num_threads() + 1;
     let state = TeamState::default();
-    TEAMS_STARTED.fetch_add(1, Ordering::Relaxed);
+    linger::shared().team_starts();
     run_gated(pool, size, &|index| work(&Team::member(index, size, &state)));
-    linger(pool);
-}
-
-/// Keeps each helper of `pool` busy waiting for up to [`LINGER`], until the next team starts
-/// (its jobs queue behind these, so a helper that stops waiting takes one at once). Only
-/// when every thread has a core of its own: with more threads than cores, a waiting helper
-/// would take the core of the thread doing the step's serial work.
-fn linger(pool: &rayon::ThreadPool) {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let helpers = pool.current_num_threads();
-    if helpers + 1 > cores {
-        return;
-    }
-    let started = TEAMS_STARTED.load(Ordering::Relaxed);
-    LINGER_BEGAN.store(clock(), Ordering::Relaxed);
-    for _ in 0..helpers {
-        pool.spawn(move || {
-            let since = Instant::now();
-            while TEAMS_STARTED.load(Ordering::Relaxed) == started && since.elapsed() < LINGER {
-                for _ in 0..SPINS_BEFORE_YIELD {
-                    sync::spin_loop();
-                }
-            }
-        });
-    }
+    linger::linger(pool);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn helpers_linger_for_a_while_after_a_team() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-        let ran = AtomicUsize::new(0);
-        run_team(Some(&pool), |_| {
-            ran.fetch_add(1, Ordering::Relaxed);
-        });
-        assert!(ran.load(Ordering::Relaxed) >= 1);
-        // Helpers linger only with a core each (a machine of one core has no helper spare).
-        // Whether they still do depends on how long this thread was off its core since.
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(LINGER_BEGAN.load(Ordering::Relaxed) != 0, cores >= 2);
-        let linger = LINGER.as_nanos() as u64;
-        assert!(lingering(1000, 1000 + linger - 1));
-        assert!(!lingering(1000, 1000 + linger));
-        assert!(!lingering(0, 5), "no team yet");
-    }
 
     #[test]
     fn the_work_beside_runs_once_and_every_item_once() {
