@@ -341,3 +341,58 @@ fn state_body(
     let state = &harness.state().state;
     state.sim.world.body_ids().find(|&id| state.body_name(id) == name).unwrap()
 }
+
+#[test]
+fn the_inspector_edits_a_bodys_collision_filter_and_refuses_text_that_is_not_bits() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let id = harness.state().state.sim.world.body_ids().nth(1).unwrap();
+    let name = harness.state().state.body_name(id);
+    harness.get_by_label(&name).click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.selected(), Some(id));
+    let undo_before = harness.state().state.doc.undo.undo_len();
+
+    // Collide with category 1 only: typed as hexadecimal into the mask's field.
+    let retype = |harness: &mut egui_kittest::Harness<'_, atoll::editor::Editor>, label: &str, text: &str| {
+        harness.get_by_label(label).click();
+        harness.run_steps(1);
+        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        harness.get_by_label(label).type_text(text);
+        harness.run_steps(2);
+    };
+    retype(&mut harness, "collides with", "0x1");
+    let filter = harness.state().state.sim.world.filter(id).unwrap();
+    assert_eq!(filter.mask, 1);
+    assert_eq!(harness.state().state.doc.undo.undo_len(), undo_before + 1);
+
+    // Text that is not 64 bits says why, and changes nothing.
+    let red_text = |image: &image::RgbaImage| {
+        // The right side panel, where the Inspector is.
+        let rect = egui::Rect::from_min_max(egui::pos2(750.0, 35.0), egui::pos2(1280.0, 740.0));
+        image
+            .enumerate_pixels()
+            .filter(|(x, y, _)| rect.contains(egui::pos2(*x as f32, *y as f32)))
+            .filter(|(_, _, p)| p[0] > 200 && p[1] < 90 && p[2] < 90)
+            .count()
+    };
+    let before = red_text(&harness.render().unwrap());
+    retype(&mut harness, "category", "0xfish");
+    harness.get_by_label_contains("not 64 bits");
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-inspector-filter.png")).unwrap();
+    let after = red_text(&image);
+    assert!(
+        after > before + 200,
+        "the refused text and its reason are drawn in the error colour: {before} -> {after}"
+    );
+    assert_eq!(harness.state().state.sim.world.filter(id).unwrap().category, 1);
+    assert_eq!(harness.state().state.doc.undo.undo_len(), undo_before + 1);
+
+    // Undo gives the default filter back.
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(1);
+    harness.state_mut().state.undo();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.filter(id).unwrap(), atoll_physics::CollisionFilter::DEFAULT);
+}

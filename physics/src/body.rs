@@ -2,6 +2,7 @@
 
 use crate::broadphase::ProxyKey;
 use crate::error::{AtollError, check_finite, check_non_negative, check_positive, check_vec3};
+use crate::filter::CollisionFilter;
 use crate::island::list::IslandLink;
 use crate::math::{Aabb, Mat3, Quat, Transform, Vec3};
 use crate::shape::Shape;
@@ -82,6 +83,8 @@ pub struct BodyDesc {
     pub angular_velocity: Vec3,
     /// Density, friction and restitution.
     pub material: Material,
+    /// Which other bodies it may collide with.
+    pub filter: CollisionFilter,
     /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
     /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
     /// stable).
@@ -158,6 +161,7 @@ impl BodyDesc {
             linear_velocity: Vec3::ZERO,
             angular_velocity: Vec3::ZERO,
             material: Material::default(),
+            filter: CollisionFilter::DEFAULT,
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -175,6 +179,12 @@ impl BodyDesc {
     /// Sets the material.
     pub fn with_material(mut self, material: Material) -> Self {
         self.material = material;
+        self
+    }
+
+    /// Sets the collision filter.
+    pub fn with_filter(mut self, filter: CollisionFilter) -> Self {
+        self.filter = filter;
         self
     }
 
@@ -394,6 +404,14 @@ pub(crate) struct BodyStore {
     /// when it is made or replaced (`insert`, `replace`), so the step drives these without
     /// reading every awake body's motion, a cache line each.
     scripted: Vec<u32>,
+    /// Each slot's collision filter ([`CollisionFilter::DEFAULT`] for a free slot), beside the
+    /// bodies rather than in them: only finding pairs reads it, and [`Body`] stays as it was
+    /// for every stage that walks the bodies.
+    filters: Vec<CollisionFilter>,
+    /// Live bodies whose filter is not [`CollisionFilter::DEFAULT`]. While there are none, every
+    /// pair may collide and the pair finding reads no filter (default filters allow each
+    /// other), so a world without filters pays one test a step for them.
+    filtered: usize,
 }
 
 impl BodyStore {
@@ -409,14 +427,38 @@ impl BodyStore {
             BodyId::new(index, 0)
         };
         self.list_scripted(id.index, desc.motion.is_some());
+        if self.filters.len() < self.bodies.len() {
+            self.filters.resize(self.bodies.len(), CollisionFilter::DEFAULT);
+        }
+        self.set_filter(id.index, desc.filter);
         id
     }
 
-    /// Puts `body` in live slot `slot`, in place of the body there.
-    pub fn replace(&mut self, slot: u32, body: Body) {
+    /// Puts `body`, with `filter`, in live slot `slot`, in place of the body there.
+    pub fn replace(&mut self, slot: u32, body: Body, filter: CollisionFilter) {
         let scripted = body.motion.is_some();
+        self.set_filter(slot, filter);
         self.bodies[slot as usize] = body;
         self.list_scripted(slot, scripted);
+    }
+
+    /// Gives the body in slot `slot` the filter `filter`.
+    pub fn set_filter(&mut self, slot: u32, filter: CollisionFilter) {
+        let old = &mut self.filters[slot as usize];
+        self.filtered = self.filtered + usize::from(!filter.is_default()) - usize::from(!old.is_default());
+        *old = filter;
+    }
+
+    /// The collision filter of the body in slot `slot`.
+    #[inline]
+    pub fn filter(&self, slot: u32) -> &CollisionFilter {
+        &self.filters[slot as usize]
+    }
+
+    /// Whether some live body has a filter other than the default: otherwise every pair of
+    /// bodies may collide.
+    pub fn any_filtered(&self) -> bool {
+        self.filtered != 0
     }
 
     /// Lists slot `slot` among the scripted bodies, or takes it out.
@@ -437,6 +479,8 @@ impl BodyStore {
 
     /// Frees the body's slot and returns its broadphase proxy key.
     pub fn remove(&mut self, id: BodyId) -> Result<ProxyKey, AtollError> {
+        self.get(id)?;
+        self.set_filter(id.index, CollisionFilter::DEFAULT);
         let slot = self.get_mut(id)?;
         slot.alive = false;
         let proxy = slot.proxy;
@@ -536,10 +580,34 @@ mod tests {
         let again = store.insert(&turning);
         assert_eq!((again.index, store.scripted()), (1, &[1, 3][..]));
         // Replaced by a body without a motion and the other way round.
-        store.replace(3, Body::from_desc(&plain, 0));
-        store.replace(0, Body::from_desc(&turning, 0));
+        store.replace(3, Body::from_desc(&plain, 0), CollisionFilter::DEFAULT);
+        store.replace(0, Body::from_desc(&turning, 0), CollisionFilter::DEFAULT);
         assert_eq!(store.scripted(), [0, 1]);
-        store.replace(0, Body::from_desc(&turning, 0));
+        store.replace(0, Body::from_desc(&turning, 0), CollisionFilter::DEFAULT);
         assert_eq!(store.scripted(), [0, 1], "listed once");
+    }
+
+    #[test]
+    fn the_store_counts_its_live_bodies_with_a_filter_of_their_own() {
+        let shape = Shape::sphere(0.5).unwrap();
+        let plain = BodyDesc::dynamic(shape, Vec3::ZERO);
+        let apart = CollisionFilter { category: 2, mask: 1, group: 0 };
+        let mut store = BodyStore::default();
+        let a = store.insert(&plain);
+        assert!(!store.any_filtered());
+        let b = store.insert(&plain.clone().with_filter(apart));
+        assert!(store.any_filtered());
+        assert_eq!(*store.filter(b.index), apart);
+        // Removed: its slot's filter is the default again, for the next body there.
+        store.remove(b).unwrap();
+        assert!(!store.any_filtered());
+        let c = store.insert(&plain);
+        assert_eq!((c.index, *store.filter(c.index)), (b.index, CollisionFilter::DEFAULT));
+        store.set_filter(a.index, apart);
+        store.replace(c.index, Body::from_desc(&plain, 1), apart);
+        store.set_filter(a.index, CollisionFilter::DEFAULT);
+        assert!(store.any_filtered(), "one left");
+        store.replace(c.index, Body::from_desc(&plain, 1), CollisionFilter::DEFAULT);
+        assert!(!store.any_filtered());
     }
 }

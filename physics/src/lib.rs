@@ -8,6 +8,7 @@ pub mod bitset;
 pub mod body;
 pub mod broadphase;
 pub mod error;
+pub mod filter;
 pub(crate) mod graph;
 pub(crate) mod hash;
 pub mod history;
@@ -30,6 +31,7 @@ pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
 pub use error::AtollError;
+pub use filter::CollisionFilter;
 pub use history::{
     FaultRun, HeldBack, History, HistorySettings, PrepareReport, RecordOutcome, SeekReport, StepEvents,
     StepRecord,

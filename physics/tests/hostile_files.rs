@@ -10,7 +10,7 @@
 mod common;
 
 use atoll_physics::recording::Recording;
-use atoll_physics::scene::{MAX_BODIES, MAX_HULL_POINTS, Scene};
+use atoll_physics::scene::{MAX_BODIES, MAX_HULL_POINTS, SCENE_VERSION, Scene};
 use atoll_physics::{BodyDesc, Shape, Vec3, state_hash};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -249,11 +249,29 @@ fn structured_cases(scene: &str, terrain: &str, recording: &str) -> Vec<Case> {
         )),
         "rotation",
     );
+    add(
+        "a filter's group past i32",
+        Kind::Scene,
+        with_bodies(body.replace("position", "filter: (category: 2, mask: 3, group: 2147483648), position")),
+        "group",
+    );
+    add(
+        "a filter's category negative",
+        Kind::Scene,
+        with_bodies(body.replace("position", "filter: (category: -1, mask: 3, group: 0), position")),
+        "category",
+    );
+    add(
+        "a filter without its mask",
+        Kind::Scene,
+        with_bodies(body.replace("position", "filter: (category: 1, group: 0), position")),
+        "mask",
+    );
     add("substeps past u32", Kind::Scene, with(scene, "substeps: 8", "substeps: 99999999999"), "substeps");
     add(
         "a version from the future",
         Kind::Scene,
-        with(scene, "version: 2", "version: 4294967295"),
+        with(scene, &format!("version: {SCENE_VERSION}"), "version: 4294967295"),
         "version",
     );
     add(

@@ -67,6 +67,9 @@ fn rain_with_edits() -> (World, Vec<u64>) {
                 .set_transform(made.unwrap(), Transform::from_position(Vec3::new(1.0, 8.0, 1.0)))
                 .unwrap(),
             110 => world.set_angular_velocity(ids[13], Vec3::new(0.0, 5.0, 0.0)).unwrap(),
+            115 => world
+                .set_filter(ids[15], atoll_physics::CollisionFilter { category: 2, mask: 1, group: 0 })
+                .unwrap(),
             120 => world.wake_all(),
             130 => world.destroy_joint(joint.unwrap()).unwrap(),
             _ => {}
@@ -90,10 +93,10 @@ fn a_recording_with_edits_replays_to_the_same_hashes_on_1_to_4_threads() {
     assert_eq!(recording.steps(), 200);
     assert_eq!(recording.step_hashes, hashes);
     assert_eq!(recording.end_hash, state_hash(&world));
-    // 1 + 1 + 20 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 inputs, and two after the last step.
+    // 1 + 1 + 20 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 inputs, and two after the last step.
     assert_eq!(
         recording.inputs.len(),
-        33,
+        34,
         "{:#?}",
         recording.inputs.iter().map(|i| i.input.describe()).collect::<Vec<_>>()
     );

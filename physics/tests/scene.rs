@@ -210,7 +210,7 @@ fn jointed() -> Scene {
 fn joints_round_trip_and_build_with_their_bodies() {
     let scene = jointed();
     let text = scene.to_ron_string();
-    assert!(text.contains("version: 2"), "{text}");
+    assert!(text.contains(&format!("version: {SCENE_VERSION}")), "{text}");
     let back = Scene::from_ron_str(&text).unwrap();
     assert_eq!(back, scene);
     let (world, ids) = back.build_world().unwrap();

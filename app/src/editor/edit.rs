@@ -435,21 +435,23 @@ fn meta_of(body: &SceneBody) -> EntityMeta {
 }
 
 /// Brings a live body to `after` with the lightest engine call that does it: when only its
-/// pose or velocities differ from what the world holds, it is teleported and its velocities
-/// set (contacts and warm starting survive); anything else rebuilds the body in place.
+/// pose, velocities or collision filter differ from what the world holds, it is teleported,
+/// its velocities and filter set (contacts the filter allows and warm starting survive);
+/// anything else rebuilds the body in place.
 fn set_body(world: &mut World, id: BodyId, after: &SceneBody) -> Result<(), String> {
     let error = |e: atoll_physics::AtollError| e.to_string();
     let live = SceneBody::from_world(world, id).map_err(error)?;
-    let only_motion = SceneBody {
+    let light = SceneBody {
         position: after.position,
         rotation: after.rotation,
         linear_velocity: after.linear_velocity,
         angular_velocity: after.angular_velocity,
+        filter: after.filter,
         name: after.name.clone(),
         colour: after.colour,
         ..live.clone()
     } == *after;
-    if !only_motion {
+    if !light {
         let desc = after.to_desc().map_err(error)?;
         return world.replace_body(id, &desc).map_err(error);
     }
@@ -461,6 +463,9 @@ fn set_body(world: &mut World, id: BodyId, after: &SceneBody) -> Result<(), Stri
     }
     if live.angular_velocity != after.angular_velocity {
         world.set_angular_velocity(id, after.angular_velocity).map_err(error)?;
+    }
+    if live.filter != after.filter {
+        world.set_filter(id, after.filter).map_err(error)?;
     }
     Ok(())
 }

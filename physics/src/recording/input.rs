@@ -2,6 +2,7 @@
 //! arguments, so a replay can make the same call at the same step.
 
 use crate::body::BodyId;
+use crate::filter::CollisionFilter;
 use crate::joint::{JointDesc, JointId};
 use crate::math::{Quat, Vec3};
 use crate::scene::{SceneBody, SceneTerrain};
@@ -96,6 +97,13 @@ pub enum Input {
     SetSettings(StepSettings),
     /// [`World::set_gravity`].
     SetGravity(Vec3),
+    /// [`World::set_filter`].
+    SetFilter {
+        /// The body.
+        body: BodyId,
+        /// Its new filter.
+        filter: CollisionFilter,
+    },
     /// [`World::create_joint`].
     CreateJoint(JointDesc),
     /// [`World::set_joint_desc`].
@@ -143,6 +151,7 @@ impl Input {
             Input::WakeAll => "WakeAll".to_string(),
             Input::SetSettings(_) => "SetSettings".to_string(),
             Input::SetGravity(_) => "SetGravity".to_string(),
+            Input::SetFilter { body: id, .. } => body("SetFilter", id),
             Input::CreateJoint(_) => "CreateJoint".to_string(),
             Input::SetJointDesc { joint: id, .. } => joint("SetJointDesc", id),
             Input::DestroyJoint(id) => joint("DestroyJoint", id),

@@ -188,6 +188,7 @@ impl Input {
             }
             Input::SetSettings(settings) => world.set_settings(*settings),
             Input::SetGravity(gravity) => world.set_gravity(*gravity),
+            Input::SetFilter { body, filter } => world.set_filter(*body, *filter),
             Input::CreateJoint(desc) => world.create_joint(desc).map(drop),
             Input::SetJointDesc { joint, desc } => world.set_joint_desc(*joint, desc),
             Input::DestroyJoint(joint) => world.destroy_joint(*joint),

@@ -18,6 +18,7 @@ pub use view::SceneView;
 
 use crate::body::{BodyDesc, BodyType, KinematicMotion, Material};
 use crate::error::AtollError;
+use crate::filter::CollisionFilter;
 use crate::math::{Quat, Transform, Vec3};
 use crate::shape::Shape;
 use crate::world::settings::StepSettings;
@@ -26,8 +27,9 @@ use joint::BodiesRead;
 use serde::de::Error;
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// The scene format version this build writes: 2 added joints. It reads every version from 1.
-pub const SCENE_VERSION: u32 = 2;
+/// The scene format version this build writes: 2 added joints, 3 collision filters. It reads
+/// every version from 1.
+pub const SCENE_VERSION: u32 = 3;
 /// Largest scene file accepted, in bytes.
 pub const MAX_SCENE_BYTES: u64 = 64 << 20;
 /// Most bodies a scene may hold.
@@ -94,6 +96,9 @@ pub struct SceneBody {
     /// Density, friction and restitution.
     #[serde(default, deserialize_with = "fields::material", skip_serializing_if = "is_default_material")]
     pub material: Material,
+    /// Which other bodies it may collide with (version 3).
+    #[serde(default, skip_serializing_if = "CollisionFilter::is_default")]
+    pub filter: CollisionFilter,
     /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
     /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
     /// stable).
@@ -226,6 +231,7 @@ impl SceneBody {
             linear_velocity: Vec3::ZERO,
             angular_velocity: Vec3::ZERO,
             material: Material::default(),
+            filter: CollisionFilter::DEFAULT,
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -246,6 +252,7 @@ impl SceneBody {
             linear_velocity: d.linear_velocity,
             angular_velocity: d.angular_velocity,
             material: d.material,
+            filter: d.filter,
             linear_damping: d.linear_damping,
             angular_damping: d.angular_damping,
             gravity_scale: d.gravity_scale,
@@ -264,6 +271,7 @@ impl SceneBody {
             linear_velocity: self.linear_velocity,
             angular_velocity: self.angular_velocity,
             material: self.material,
+            filter: self.filter,
             linear_damping: self.linear_damping,
             angular_damping: self.angular_damping,
             gravity_scale: self.gravity_scale,

@@ -57,6 +57,7 @@ struct SmallState {
     joint_events: Vec<JointEvent>,
     body_faults: Vec<BodyFault>,
     detached: Vec<BodyId>,
+    refiltered: Vec<u32>,
     broadphase: BroadphasePending,
     contact_status: Vec<u8>,
     wet: bool,
@@ -152,6 +153,7 @@ impl SmallState {
             + self.joint_events.len() * size_of::<JointEvent>()
             + self.body_faults.len() * size_of::<BodyFault>()
             + self.detached.len() * size_of::<BodyId>()
+            + self.refiltered.len() * size_of::<u32>()
             + self.broadphase.bytes()
             + self.contact_status.len()
     }
@@ -281,6 +283,7 @@ impl World {
             water_events,
             joint_events,
             body_faults,
+            refiltered,
             step_count,
             time,
             // Timings of the last step: read, never stepped from.
@@ -349,6 +352,7 @@ impl World {
             joint_events: joint_events.clone(),
             body_faults: body_faults.clone(),
             detached: detached.clone(),
+            refiltered: refiltered.clone(),
             broadphase: broadphase.pending(),
             contact_status: narrowphase.contact_status.clone(),
             wet: water.wet,
@@ -419,6 +423,7 @@ impl World {
         self.joint_events.clone_from(&small.joint_events);
         self.body_faults.clone_from(&small.body_faults);
         self.detached.clone_from(&small.detached);
+        self.refiltered.clone_from(&small.refiltered);
         self.scratch.narrowphase.contact_status.clone_from(&small.contact_status);
         self.scratch.water.wet = small.wet;
         self.seek_tape(small.tape);

@@ -3,6 +3,7 @@
 
 mod compact;
 mod faults;
+mod filters;
 mod islands;
 mod joints;
 mod query;
@@ -24,7 +25,7 @@ pub use compact::{CompactState, StateDelta};
 pub use faults::{BodyFault, BodyFaultKind};
 pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;
-pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
+pub use terrain::{FRAGMENT_DENSITY, TERRAIN_FILTER, TERRAIN_FRICTION, TERRAIN_RESTITUTION};
 pub use wake::Restless;
 pub use water::{WaterContact, WaterEvent};
 
@@ -164,6 +165,8 @@ pub struct World {
     joint_events: Vec<JointEvent>,
     /// Bodies the last step slowed to a speed cap or stopped (`faults.rs`).
     body_faults: Vec<BodyFault>,
+    /// Slots of the bodies whose filter changed since the last step (`filters.rs`).
+    refiltered: Vec<u32>,
     step_count: u64,
     time: f64,
     profile: Profile,
@@ -310,7 +313,7 @@ impl World {
         // Its joints stay, with their frames in the body's frame.
         let mut body = Body::from_desc(desc, id.generation());
         body.joint_head = self.bodies.bodies[slot].joint_head;
-        self.bodies.replace(id.index(), body);
+        self.bodies.replace(id.index(), body, desc.filter);
         self.attach_body(id);
         self.relink_joints(id.index());
         self.log_input(|| Input::ReplaceBody { body: id, desc: SceneBody::from_desc(desc) });
@@ -318,7 +321,7 @@ impl World {
     }
 
     /// Everything needed to create this body again as it is now (pose, velocities, material,
-    /// damping, motion).
+    /// filter, damping, motion).
     pub fn body_desc(&self, id: BodyId) -> Result<BodyDesc, AtollError> {
         let b = self.bodies.get(id)?;
         Ok(BodyDesc {
@@ -328,6 +331,7 @@ impl World {
             linear_velocity: b.linear_velocity,
             angular_velocity: b.angular_velocity,
             material: b.material,
+            filter: *self.bodies.filter(id.index()),
             linear_damping: b.linear_damping,
             angular_damping: b.angular_damping,
             gravity_scale: b.gravity_scale,

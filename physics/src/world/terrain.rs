@@ -13,6 +13,7 @@ use super::World;
 use crate::body::{BodyDesc, BodyId, BodyType, Material};
 use crate::broadphase::ProxyType;
 use crate::error::AtollError;
+use crate::filter::CollisionFilter;
 use crate::graph;
 use crate::id::fresh_stamp;
 use crate::island::wake_cause::WakeCause;
@@ -25,6 +26,8 @@ use glam::IVec3;
 /// Friction of the terrain's surface, combined with a body's by the geometric mean as between
 /// bodies.
 pub const TERRAIN_FRICTION: f32 = 0.6;
+/// The terrain's collision filter: a body collides with it when their filters allow each other.
+pub const TERRAIN_FILTER: CollisionFilter = CollisionFilter::DEFAULT;
 /// Restitution of the terrain's surface (pairs take the larger).
 pub const TERRAIN_RESTITUTION: f32 = 0.0;
 /// What the world keeps per body slot about the terrain, beside the bodies (so the body
@@ -134,12 +137,15 @@ impl World {
                 continue;
             }
             let fat = b.fat;
+            // A body whose filter refuses the terrain's has no pairs with it (water still
+            // carries it).
+            let grounded = self.bodies.filter(i as u32).allows(&TERRAIN_FILTER);
             self.body_terrain[i].fat = fat;
             chunks.clear();
             let mut in_water = false;
             // A finite box never fails the query; a failure would leave the body without pairs.
             let _ = self.terrain.overlap_chunks(&fat, |c, o| {
-                if o.solid {
+                if o.solid && grounded {
                     chunks.push(c);
                 }
                 in_water |= o.water;

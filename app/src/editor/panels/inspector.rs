@@ -8,7 +8,7 @@
 //! the engine refuses (a negative size, NaN) is not applied: the field shows the reason.
 
 use super::panel::{Dock, Panel, PanelContext};
-use super::widgets::{number_row, vec_text, vec3_row};
+use super::widgets::{bits_row, integer_row, number_row, vec_text, vec3_row};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
@@ -124,6 +124,18 @@ fn edit_rows(ui: &mut egui::Ui, body: &SceneBody, changes: &mut Vec<(String, Mer
     }
     if let Some((r, v)) = number_row(ui, "restitution", m.restitution, 0.01, "") {
         push("restitution", &r, Box::new(move |b| b.material.restitution = v));
+    }
+    // Collision filter: categories and mask as bits, the group as a number (Box2D's rule:
+    // a shared positive group always collides, a shared negative one never).
+    let f = body.filter;
+    if let Some((r, v)) = bits_row(ui, "category", f.category) {
+        push("category", &r, Box::new(move |b| b.filter.category = v));
+    }
+    if let Some((r, v)) = bits_row(ui, "collides with", f.mask) {
+        push("mask", &r, Box::new(move |b| b.filter.mask = v));
+    }
+    if let Some((r, v)) = integer_row(ui, "group", f.group) {
+        push("group", &r, Box::new(move |b| b.filter.group = v));
     }
     if let Some((r, v)) = number_row(ui, "lin. damping", body.linear_damping, 0.01, " 1/s") {
         push("linear damping", &r, Box::new(move |b| b.linear_damping = v));

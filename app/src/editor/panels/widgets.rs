@@ -51,3 +51,72 @@ pub fn vec3_row(
 pub fn vec_text(v: Vec3) -> String {
     format!("{:8.3} {:8.3} {:8.3}", v.x, v.y, v.z)
 }
+
+/// A labelled field of 64 bits as hexadecimal (`0x…`, or decimal), as collision filters'
+/// categories and masks are. The text is kept while it is typed; text that is not a number of
+/// 64 bits is shown in the error colour with the reason, and changes nothing. Returns the
+/// response and the new value when it changed.
+pub fn bits_row(ui: &mut egui::Ui, label: &str, value: u64) -> Option<(egui::Response, u64)> {
+    let label_response = ui.label(label);
+    let id = ui.make_persistent_id(("bits", label));
+    let shown = format!("{value:#x}");
+    let mut text: String = ui.data(|d| d.get_temp(id)).unwrap_or_else(|| shown.clone());
+    let parsed = parse_bits(&text);
+    let mut changed = None;
+    ui.horizontal(|ui| {
+        let mut edit =
+            egui::TextEdit::singleline(&mut text).desired_width(150.0).font(egui::TextStyle::Monospace);
+        if parsed.is_err() {
+            edit = edit.text_color(ui.visuals().error_fg_color);
+        }
+        let r = ui.add(edit).labelled_by(label_response.id);
+        if r.has_focus() || parsed.is_err() {
+            ui.data_mut(|d| d.insert_temp(id, text.clone()));
+        } else {
+            ui.data_mut(|d| d.remove::<String>(id));
+        }
+        match parse_bits(&text) {
+            Ok(v) if r.changed() && v != value => changed = Some((r, v)),
+            Ok(_) => {}
+            Err(reason) => {
+                ui.colored_label(ui.visuals().error_fg_color, reason);
+            }
+        }
+    });
+    ui.end_row();
+    changed
+}
+
+/// Reads 64 bits as `0x…` hexadecimal (underscores allowed) or as decimal.
+pub fn parse_bits(text: &str) -> Result<u64, &'static str> {
+    let t = text.trim().replace('_', "");
+    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse::<u64>(),
+    };
+    parsed.map_err(|_| "not 64 bits (0x… or decimal)")
+}
+
+/// A labelled whole-number field. Returns the response and the new value when it changed.
+pub fn integer_row(ui: &mut egui::Ui, label: &str, value: i32) -> Option<(egui::Response, i32)> {
+    let label_response = ui.label(label);
+    let mut v = value;
+    let r = ui.add(DragValue::new(&mut v).speed(0.1)).labelled_by(label_response.id);
+    ui.end_row();
+    (r.changed() && v != value).then_some((r, v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_read_as_hexadecimal_or_decimal() {
+        assert_eq!(parse_bits("0xff"), Ok(255));
+        assert_eq!(parse_bits(" 0xFFFF_FFFF_FFFF_FFFF "), Ok(u64::MAX));
+        assert_eq!(parse_bits("6"), Ok(6));
+        assert!(parse_bits("0x1_0000_0000_0000_0000").is_err(), "65 bits");
+        assert!(parse_bits("-1").is_err());
+        assert!(parse_bits("0xg").is_err());
+    }
+}

@@ -95,6 +95,7 @@ impl World {
         self.water_events.clear();
         self.joint_events.clear();
         self.body_faults.clear();
+        self.apply_filter_changes();
         self.drive_kinematic_motions();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
         timer.lap(&mut self.profile, Stage::Broadphase);
