@@ -31,9 +31,6 @@ cargo fmt --all -- --check
 echo "== lints (${SECONDS} s in)"
 cargo clippy --workspace --exclude atoll-bench --all-targets --locked -- -D warnings
 
-echo "== headless runner smoke run (reuses the test build's dependencies) (${SECONDS} s in)"
-cargo run --locked -q -- run scenes/tower.ron --steps 30
-
 echo "== tests (${SECONDS} s in)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
