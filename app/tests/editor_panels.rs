@@ -90,7 +90,7 @@ fn save_writes_a_file_that_loads_back_and_clears_the_star() {
 #[test]
 fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
     let mut harness = harness("tower.ron");
-    harness.get_by_label("Settings").click();
+    common::open_panel(&mut harness, "Settings");
     harness.run_steps(2);
     let old = *harness.state().state.sim.world.settings();
     // Type a negative dt into the panel's field, as assistive technology would.
@@ -114,7 +114,7 @@ fn settings_refuse_a_negative_dt_and_keep_the_old_one() {
 #[test]
 fn the_linear_speed_cap_is_set_in_settings_and_a_zero_is_refused() {
     let mut harness = harness("tower.ron");
-    harness.get_by_label("Settings").click();
+    common::open_panel(&mut harness, "Settings");
     harness.run_steps(2);
     let field = || (egui::accesskit::Role::SpinButton, "max linear speed");
     harness.get_by_role_and_label(field().0, field().1).set_value_accesskit(50.0);
@@ -139,7 +139,7 @@ fn the_world_steps_on_every_core_and_settings_change_the_thread_count() {
     let mut harness = harness("pyramid_3d.ron");
     let cores = atoll::editor::state::machine_threads();
     assert_eq!(harness.state().state.sim.world.thread_count(), cores, "not every core by default");
-    harness.get_by_label("Settings").click();
+    common::open_panel(&mut harness, "Settings");
     harness.run_steps(2);
     harness.get_by_label_contains(&format!("(this machine: {cores})"));
     // Typed into the panel's field, as assistive technology would.
@@ -218,7 +218,7 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     harness.get_by_label("Step N").click();
     harness.run_steps(2);
     assert_eq!(harness.state().state.sim.world.step_count(), 30);
-    harness.get_by_label("Islands").click();
+    common::open_panel(&mut harness, "Islands");
     harness.run_steps(2);
     let island = harness.state().state.sim.world.islands().next().unwrap();
     // The id cell is the first cell with that text (counts in other columns may repeat it).
@@ -237,7 +237,7 @@ fn islands_panel_selects_an_island_step_n_steps_and_sleep_panel_shows() {
     assert!(harness.state().panels.find::<IslandsPanel>().unwrap().sort.descending);
 
     // The Sleep panel plots the counts and bins every dynamic body's timer.
-    harness.get_by_label("Sleep").click();
+    common::open_panel(&mut harness, "Sleep");
     harness.run_steps(2);
     harness.get_by_label_contains("past the time to sleep");
 }

@@ -104,7 +104,7 @@ fn dragging_the_add_brush_raises_the_terrain_under_the_pointer() {
     let mut harness = harness("terrain.ron");
     harness.run_steps(2);
     // Choose the brush through the Terrain panel.
-    harness.get_by_label("Terrain").click();
+    common::open_panel(&mut harness, "Terrain");
     // Let the panel open and settle its layout before clicking inside it.
     harness.run_steps(4);
     // The joint tool on first: choosing a brush switches it off (it used to stay on).

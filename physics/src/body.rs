@@ -5,6 +5,7 @@ use crate::error::{AtollError, check_finite, check_non_negative, check_positive,
 use crate::filter::CollisionFilter;
 use crate::island::list::IslandLink;
 use crate::math::{Aabb, Mat3, Quat, Transform, Vec3};
+use crate::sensor::Sensor;
 use crate::shape::Shape;
 
 crate::id::generational_id!(
@@ -85,6 +86,8 @@ pub struct BodyDesc {
     pub material: Material,
     /// Which other bodies it may collide with.
     pub filter: CollisionFilter,
+    /// A sensor reports what overlaps it and pushes nothing (see [`Sensor`]).
+    pub sensor: Option<Sensor>,
     /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
     /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
     /// stable).
@@ -162,6 +165,7 @@ impl BodyDesc {
             angular_velocity: Vec3::ZERO,
             material: Material::default(),
             filter: CollisionFilter::DEFAULT,
+            sensor: None,
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -185,6 +189,12 @@ impl BodyDesc {
     /// Sets the collision filter.
     pub fn with_filter(mut self, filter: CollisionFilter) -> Self {
         self.filter = filter;
+        self
+    }
+
+    /// Makes it a sensor.
+    pub fn with_sensor(mut self, sensor: Sensor) -> Self {
+        self.sensor = Some(sensor);
         self
     }
 
@@ -412,6 +422,11 @@ pub(crate) struct BodyStore {
     /// pair may collide and the pair finding reads no filter (default filters allow each
     /// other), so a world without filters pays one test a step for them.
     filtered: usize,
+    /// Each slot's sensor, if it is one (`None` for a free slot), beside the bodies as the
+    /// filters are.
+    sensor_of: Vec<Option<Sensor>>,
+    /// Slots of the live sensors, ascending.
+    sensors: Vec<u32>,
 }
 
 impl BodyStore {
@@ -429,17 +444,58 @@ impl BodyStore {
         self.list_scripted(id.index, desc.motion.is_some());
         if self.filters.len() < self.bodies.len() {
             self.filters.resize(self.bodies.len(), CollisionFilter::DEFAULT);
+            self.sensor_of.resize(self.bodies.len(), None);
         }
         self.set_filter(id.index, desc.filter);
+        self.set_sensor(id.index, desc.sensor);
         id
     }
 
-    /// Puts `body`, with `filter`, in live slot `slot`, in place of the body there.
-    pub fn replace(&mut self, slot: u32, body: Body, filter: CollisionFilter) {
+    /// Puts `body`, with `filter` and `sensor`, in live slot `slot`, in place of the body there.
+    pub fn replace(&mut self, slot: u32, body: Body, filter: CollisionFilter, sensor: Option<Sensor>) {
         let scripted = body.motion.is_some();
         self.set_filter(slot, filter);
+        self.set_sensor(slot, sensor);
         self.bodies[slot as usize] = body;
         self.list_scripted(slot, scripted);
+    }
+
+    /// Makes the body in slot `slot` a sensor, or not.
+    fn set_sensor(&mut self, slot: u32, sensor: Option<Sensor>) {
+        self.sensor_of[slot as usize] = sensor;
+        match (self.sensors.binary_search(&slot), sensor.is_some()) {
+            (Err(at), true) => self.sensors.insert(at, slot),
+            (Ok(at), false) => {
+                self.sensors.remove(at);
+            }
+            _ => {}
+        }
+    }
+
+    /// The sensor of the body in slot `slot`, if it is one.
+    #[inline]
+    pub fn sensor(&self, slot: u32) -> Option<Sensor> {
+        self.sensor_of[slot as usize]
+    }
+
+    /// Slots of the live sensors, ascending.
+    pub fn sensors(&self) -> &[u32] {
+        &self.sensors
+    }
+
+    /// Whether the bodies in slots `a` and `b` may have a contact: neither is a sensor and
+    /// their filters allow each other. Only worth asking when [`BodyStore::any_pair_rules`].
+    #[inline]
+    pub fn may_touch(&self, a: u32, b: u32) -> bool {
+        self.sensor_of[a as usize].is_none()
+            && self.sensor_of[b as usize].is_none()
+            && self.filter(a).allows(self.filter(b))
+    }
+
+    /// Whether some live body has a filter of its own or is a sensor: otherwise every pair of
+    /// bodies may touch.
+    pub fn any_pair_rules(&self) -> bool {
+        self.filtered != 0 || !self.sensors.is_empty()
     }
 
     /// Gives the body in slot `slot` the filter `filter`.
@@ -453,12 +509,6 @@ impl BodyStore {
     #[inline]
     pub fn filter(&self, slot: u32) -> &CollisionFilter {
         &self.filters[slot as usize]
-    }
-
-    /// Whether some live body has a filter other than the default: otherwise every pair of
-    /// bodies may collide.
-    pub fn any_filtered(&self) -> bool {
-        self.filtered != 0
     }
 
     /// Lists slot `slot` among the scripted bodies, or takes it out.
@@ -481,6 +531,7 @@ impl BodyStore {
     pub fn remove(&mut self, id: BodyId) -> Result<ProxyKey, AtollError> {
         self.get(id)?;
         self.set_filter(id.index, CollisionFilter::DEFAULT);
+        self.set_sensor(id.index, None);
         let slot = self.get_mut(id)?;
         slot.alive = false;
         let proxy = slot.proxy;
@@ -580,10 +631,10 @@ mod tests {
         let again = store.insert(&turning);
         assert_eq!((again.index, store.scripted()), (1, &[1, 3][..]));
         // Replaced by a body without a motion and the other way round.
-        store.replace(3, Body::from_desc(&plain, 0), CollisionFilter::DEFAULT);
-        store.replace(0, Body::from_desc(&turning, 0), CollisionFilter::DEFAULT);
+        store.replace(3, Body::from_desc(&plain, 0), CollisionFilter::DEFAULT, None);
+        store.replace(0, Body::from_desc(&turning, 0), CollisionFilter::DEFAULT, None);
         assert_eq!(store.scripted(), [0, 1]);
-        store.replace(0, Body::from_desc(&turning, 0), CollisionFilter::DEFAULT);
+        store.replace(0, Body::from_desc(&turning, 0), CollisionFilter::DEFAULT, None);
         assert_eq!(store.scripted(), [0, 1], "listed once");
     }
 
@@ -594,20 +645,20 @@ mod tests {
         let apart = CollisionFilter { category: 2, mask: 1, group: 0 };
         let mut store = BodyStore::default();
         let a = store.insert(&plain);
-        assert!(!store.any_filtered());
+        assert!(!store.any_pair_rules());
         let b = store.insert(&plain.clone().with_filter(apart));
-        assert!(store.any_filtered());
+        assert!(store.any_pair_rules());
         assert_eq!(*store.filter(b.index), apart);
         // Removed: its slot's filter is the default again, for the next body there.
         store.remove(b).unwrap();
-        assert!(!store.any_filtered());
+        assert!(!store.any_pair_rules());
         let c = store.insert(&plain);
         assert_eq!((c.index, *store.filter(c.index)), (b.index, CollisionFilter::DEFAULT));
         store.set_filter(a.index, apart);
-        store.replace(c.index, Body::from_desc(&plain, 1), apart);
+        store.replace(c.index, Body::from_desc(&plain, 1), apart, None);
         store.set_filter(a.index, CollisionFilter::DEFAULT);
-        assert!(store.any_filtered(), "one left");
-        store.replace(c.index, Body::from_desc(&plain, 1), CollisionFilter::DEFAULT);
-        assert!(!store.any_filtered());
+        assert!(store.any_pair_rules(), "one left");
+        store.replace(c.index, Body::from_desc(&plain, 1), CollisionFilter::DEFAULT, None);
+        assert!(!store.any_pair_rules());
     }
 }

@@ -22,6 +22,7 @@ pub mod profile;
 pub mod query;
 pub mod recording;
 pub mod scene;
+pub mod sensor;
 pub mod shape;
 pub mod snapshot;
 pub mod solver;
@@ -48,7 +49,10 @@ pub use profile::{Profile, Stage};
 pub use query::{QueryFilter, Ray, RayCastHit};
 pub use recording::{Input, RecordedInput, Recording, ReplayError, ReplayProgress, Replayer};
 pub use scene::{Scene, SceneBody, SceneError, SceneShape, SceneView};
+pub use sensor::Sensor;
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};
-pub use world::{BodyFault, BodyFaultKind, CompactState, IslandId, Restless, StepSettings, WakeCause, World};
+pub use world::{
+    BodyFault, BodyFaultKind, CompactState, IslandId, Restless, SensorEvent, StepSettings, WakeCause, World,
+};

@@ -23,11 +23,13 @@ pub enum Stage {
     Sleep,
     /// Rebuild the largest island that may have split.
     Split,
+    /// Find what overlaps each sensor; begin and end overlap events.
+    Sensors,
 }
 
 impl Stage {
     /// Every stage in pipeline order.
-    pub const ALL: [Stage; 10] = [
+    pub const ALL: [Stage; 11] = [
         Stage::Broadphase,
         Stage::Pairs,
         Stage::Narrowphase,
@@ -38,6 +40,7 @@ impl Stage {
         Stage::Continuous,
         Stage::Sleep,
         Stage::Split,
+        Stage::Sensors,
     ];
 
     /// A short lowercase name for tables and JSON.
@@ -53,6 +56,7 @@ impl Stage {
             Stage::Continuous => "continuous",
             Stage::Sleep => "sleep",
             Stage::Split => "split",
+            Stage::Sensors => "sensors",
         }
     }
 }

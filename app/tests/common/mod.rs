@@ -69,3 +69,17 @@ pub fn pixels_near(
     }
     found
 }
+
+/// Opens the side panel headed `name` as a user would: scrolls its header into view, clicks
+/// it (as assistive technology does, wherever it is drawn), and scrolls again so that its first
+/// rows are in view (the docks scroll when their open panels are taller than the window).
+#[allow(dead_code)]
+pub fn open_panel(harness: &mut Harness<'_, Editor>, name: &str) {
+    use egui_kittest::kittest::Queryable;
+    harness.get_by_label(name).scroll_to_me();
+    harness.run_steps(2);
+    harness.get_by_label(name).click_accesskit();
+    harness.run_steps(2);
+    harness.get_by_label(name).scroll_to_me();
+    harness.run_steps(2);
+}

@@ -20,6 +20,7 @@ use crate::body::{BodyDesc, BodyType, KinematicMotion, Material};
 use crate::error::AtollError;
 use crate::filter::CollisionFilter;
 use crate::math::{Quat, Transform, Vec3};
+use crate::sensor::Sensor;
 use crate::shape::Shape;
 use crate::world::settings::StepSettings;
 use fields::BoundedSeq;
@@ -27,7 +28,7 @@ use joint::BodiesRead;
 use serde::de::Error;
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// The scene format version this build writes: 2 added joints, 3 collision filters. It reads
+/// The scene format version this build writes: 2 added joints, 3 filters and sensors. It reads
 /// every version from 1.
 pub const SCENE_VERSION: u32 = 3;
 /// Largest scene file accepted, in bytes.
@@ -99,6 +100,9 @@ pub struct SceneBody {
     /// Which other bodies it may collide with (version 3).
     #[serde(default, skip_serializing_if = "CollisionFilter::is_default")]
     pub filter: CollisionFilter,
+    /// Makes it a sensor: it reports what overlaps it and pushes nothing (version 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensor: Option<Sensor>,
     /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
     /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
     /// stable).
@@ -232,6 +236,7 @@ impl SceneBody {
             angular_velocity: Vec3::ZERO,
             material: Material::default(),
             filter: CollisionFilter::DEFAULT,
+            sensor: None,
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -253,6 +258,7 @@ impl SceneBody {
             angular_velocity: d.angular_velocity,
             material: d.material,
             filter: d.filter,
+            sensor: d.sensor,
             linear_damping: d.linear_damping,
             angular_damping: d.angular_damping,
             gravity_scale: d.gravity_scale,
@@ -272,6 +278,7 @@ impl SceneBody {
             angular_velocity: self.angular_velocity,
             material: self.material,
             filter: self.filter,
+            sensor: self.sensor,
             linear_damping: self.linear_damping,
             angular_damping: self.angular_damping,
             gravity_scale: self.gravity_scale,

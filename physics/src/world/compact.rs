@@ -9,8 +9,10 @@
 //!
 //! [`Snapshot`]: crate::Snapshot
 
-use super::step::StepScratch;
-use super::{BodyFault, SleepEvent, StepSettings, TouchEvent, WaterEvent, World, terrain::BodyTerrain};
+use super::step::{SensorOverlaps, StepScratch};
+use super::{
+    BodyFault, SensorEvent, SleepEvent, StepSettings, TouchEvent, WaterEvent, World, terrain::BodyTerrain,
+};
 use crate::bitset::BitSet;
 use crate::body::BodyId;
 use crate::body::EdgeLink;
@@ -58,6 +60,8 @@ struct SmallState {
     body_faults: Vec<BodyFault>,
     detached: Vec<BodyId>,
     refiltered: Vec<u32>,
+    sensor_overlaps: Vec<SensorOverlaps>,
+    sensor_events: Vec<SensorEvent>,
     broadphase: BroadphasePending,
     contact_status: Vec<u8>,
     wet: bool,
@@ -154,6 +158,10 @@ impl SmallState {
             + self.body_faults.len() * size_of::<BodyFault>()
             + self.detached.len() * size_of::<BodyId>()
             + self.refiltered.len() * size_of::<u32>()
+            + (self.sensor_overlaps.iter())
+                .map(|o| size_of::<SensorOverlaps>() + o.visitors.len() * size_of::<BodyId>())
+                .sum::<usize>()
+            + self.sensor_events.len() * size_of::<SensorEvent>()
             + self.broadphase.bytes()
             + self.contact_status.len()
     }
@@ -284,6 +292,8 @@ impl World {
             joint_events,
             body_faults,
             refiltered,
+            sensor_overlaps,
+            sensor_events,
             step_count,
             time,
             // Timings of the last step: read, never stepped from.
@@ -317,6 +327,7 @@ impl World {
             kinematic_wake: _,
             sleep_timers: _,
             continuous: _,
+            sensors: _,
             candidates: _,
         } = scratch;
         let joints = joints.joints.iter().map(|j| JointMotion {
@@ -353,6 +364,8 @@ impl World {
             body_faults: body_faults.clone(),
             detached: detached.clone(),
             refiltered: refiltered.clone(),
+            sensor_overlaps: sensor_overlaps.clone(),
+            sensor_events: sensor_events.clone(),
             broadphase: broadphase.pending(),
             contact_status: narrowphase.contact_status.clone(),
             wet: water.wet,
@@ -424,6 +437,8 @@ impl World {
         self.body_faults.clone_from(&small.body_faults);
         self.detached.clone_from(&small.detached);
         self.refiltered.clone_from(&small.refiltered);
+        self.sensor_overlaps.clone_from(&small.sensor_overlaps);
+        self.sensor_events.clone_from(&small.sensor_events);
         self.scratch.narrowphase.contact_status.clone_from(&small.contact_status);
         self.scratch.water.wet = small.wet;
         self.seek_tape(small.tape);

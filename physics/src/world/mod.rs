@@ -8,6 +8,8 @@ mod islands;
 mod joints;
 mod query;
 mod recording;
+mod sensors;
+pub use sensors::SensorEvent;
 pub(crate) mod settings;
 mod snapshot;
 mod step;
@@ -167,6 +169,11 @@ pub struct World {
     body_faults: Vec<BodyFault>,
     /// Slots of the bodies whose filter changed since the last step (`filters.rs`).
     refiltered: Vec<u32>,
+    /// Each sensor's overlapping bodies after the last step, by sensor slot
+    /// (`step/sensors.rs`).
+    sensor_overlaps: Vec<step::SensorOverlaps>,
+    /// Sensors' begin and end overlap events of the last step.
+    sensor_events: Vec<SensorEvent>,
     step_count: u64,
     time: f64,
     profile: Profile,
@@ -313,7 +320,7 @@ impl World {
         // Its joints stay, with their frames in the body's frame.
         let mut body = Body::from_desc(desc, id.generation());
         body.joint_head = self.bodies.bodies[slot].joint_head;
-        self.bodies.replace(id.index(), body, desc.filter);
+        self.bodies.replace(id.index(), body, desc.filter, desc.sensor);
         self.attach_body(id);
         self.relink_joints(id.index());
         self.log_input(|| Input::ReplaceBody { body: id, desc: SceneBody::from_desc(desc) });
@@ -332,6 +339,7 @@ impl World {
             angular_velocity: b.angular_velocity,
             material: b.material,
             filter: *self.bodies.filter(id.index()),
+            sensor: self.bodies.sensor(id.index()),
             linear_damping: b.linear_damping,
             angular_damping: b.angular_damping,
             gravity_scale: b.gravity_scale,

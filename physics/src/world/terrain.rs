@@ -137,9 +137,10 @@ impl World {
                 continue;
             }
             let fat = b.fat;
-            // A body whose filter refuses the terrain's has no pairs with it (water still
-            // carries it).
-            let grounded = self.bodies.filter(i as u32).allows(&TERRAIN_FILTER);
+            // A sensor, or a body whose filter refuses the terrain's, has no pairs with it
+            // (water still carries it).
+            let grounded = self.bodies.sensor(i as u32).is_none()
+                && self.bodies.filter(i as u32).allows(&TERRAIN_FILTER);
             self.body_terrain[i].fat = fat;
             chunks.clear();
             let mut in_water = false;

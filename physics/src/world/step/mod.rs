@@ -14,6 +14,7 @@
 //! | [`Stage::Continuous`] | `continuous.rs` | fast bodies put back at their first impact |
 //! | [`Stage::Sleep`] | `sleep.rs` | islands put to sleep |
 //! | [`Stage::Split`] | `split.rs` | one island rebuilt |
+//! | [`Stage::Sensors`] | `sensors.rs` | each sensor's overlaps, begin and end events |
 //!
 //! When a stage runs on the world's threads, and in what blocks, is `team_policy.rs`'s table.
 
@@ -26,6 +27,7 @@ mod islands;
 mod kinematic_wake;
 mod narrowphase;
 mod pairs;
+mod sensors;
 mod sleep;
 mod sleep_timers;
 mod solve;
@@ -35,6 +37,7 @@ mod touch_events;
 mod touching;
 mod water;
 
+pub(crate) use sensors::SensorOverlaps;
 pub use touch_events::TouchEvent;
 pub(crate) use touch_events::{other_id, touch_event};
 
@@ -47,6 +50,7 @@ use finalize::FinalizeScratch;
 use kinematic_wake::KinematicWakeScratch;
 use narrowphase::NarrowphaseScratch;
 use pairs::PairsScratch;
+use sensors::SensorsScratch;
 use sleep_timers::SleepTimers;
 use solve::SolveScratch;
 use water::WaterScratch;
@@ -64,6 +68,7 @@ pub(crate) struct StepScratch {
     pub(crate) kinematic_wake: KinematicWakeScratch,
     pub(crate) sleep_timers: SleepTimers,
     pub(crate) continuous: ContinuousScratch,
+    pub(crate) sensors: SensorsScratch,
     /// A list of body slots any pass may borrow for the length of a call (taken and put back
     /// with `std::mem::take`, so it keeps its capacity).
     pub(crate) candidates: Vec<u32>,
@@ -78,6 +83,7 @@ impl StepScratch {
             + self.solve.bytes()
             + self.finalize.bytes()
             + self.kinematic_wake.bytes()
+            + self.sensors.bytes()
             + self.sleep_timers.bytes()
             + self.continuous.bytes()
             + self.candidates.len() * 4
@@ -95,6 +101,7 @@ impl World {
         self.water_events.clear();
         self.joint_events.clear();
         self.body_faults.clear();
+        self.sensor_events.clear();
         self.apply_filter_changes();
         self.drive_kinematic_motions();
         let mut counters = Counters { reinsertions: self.update_proxies(), ..Default::default() };
@@ -121,6 +128,8 @@ impl World {
         timer.lap(&mut self.profile, Stage::Sleep);
         self.split_one_island();
         timer.lap(&mut self.profile, Stage::Split);
+        self.update_sensors();
+        timer.lap(&mut self.profile, Stage::Sensors);
 
         // Forget this step's solver indices so sleeping bodies read as fixed next time.
         for &body in &self.scratch.solve.awake {

@@ -37,12 +37,12 @@ impl World {
         // Jointed pairs that may not collide are dropped here too: a net or grid of jointed
         // bodies reports each of its neighbour pairs every step a proxy moves, and they never
         // get a contact.
-        // Bodies whose filters refuse each other are dropped with them; while every filter is
-        // the default (which allow each other) no filter is read.
+        // Pairs with a sensor or whose filters refuse each other are dropped with them; while
+        // there is no sensor and every filter is the default (which allow each other) nothing
+        // more is read.
         let (contacts, bodies, joints) = (&self.contacts, &self.bodies.bodies, &self.joints.joints);
-        let (store, filtered) = (&self.bodies, self.bodies.any_filtered());
-        let allowed = |a: u32, b: u32| store.filter(a).allows(store.filter(b));
-        let keep = |a, b| !contacts.contains(a, b) && (!filtered || allowed(a, b));
+        let (store, rules) = (&self.bodies, self.bodies.any_pair_rules());
+        let keep = |a, b| !contacts.contains(a, b) && (!rules || store.may_touch(a, b));
         let apart = |body, list: &mut Vec<u32>| joints_blocking_collision(bodies, joints, body, list);
         // (One thread reads no clock.)
         let lingering = self.threads.is_some() && helpers_lingering();

@@ -1,0 +1,154 @@
+//! [`Stage::Sensors`]: at the end of the step, each sensor's overlapping bodies, found by their
+//! exact shapes at their final poses, compared with the step before: begin and end events.
+//!
+//! A sensor has no contacts (the pair finding drops its pairs), so this stage is the only place
+//! it is looked at; it reads the trees and poses and changes no body, so it joins no island,
+//! wakes nothing and changes no other result. Events come sensor by sensor in slot order, each
+//! sensor's ended overlaps before its begun ones, visitors in slot order: the same on any
+//! number of threads.
+
+use crate::body::{BodyId, BodyType};
+use crate::broadphase::ProxyType;
+use crate::math::Aabb;
+use crate::narrowphase::{CollideCache, collide};
+#[cfg(doc)]
+use crate::profile::Stage;
+use crate::world::{SensorEvent, World, tight_aabb};
+
+/// One sensor's overlapping bodies after a step, by slot.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SensorOverlaps {
+    /// The sensor.
+    pub sensor: BodyId,
+    /// The bodies overlapping it, in slot order.
+    pub visitors: Vec<BodyId>,
+}
+
+/// The sensors stage's buffers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SensorsScratch {
+    /// Candidate slots from the trees.
+    found: Vec<u32>,
+    /// Moving bodies whose shape left its fat box in this step, with their boxes now.
+    escaped: Vec<(u32, Aabb)>,
+    /// The overlaps being built, swapped with the world's at the end.
+    next: Vec<SensorOverlaps>,
+}
+
+impl SensorsScratch {
+    /// Bytes of the arrays a step fills.
+    pub(super) fn bytes(&self) -> usize {
+        self.found.len() * 4
+            + self.escaped.len() * size_of::<(u32, Aabb)>()
+            + (self.next.iter()).map(|o| size_of::<SensorOverlaps>() + o.visitors.len() * 8).sum::<usize>()
+    }
+}
+
+impl World {
+    /// [`Stage::Sensors`]: every sensor's overlaps found again and compared with the last step's.
+    pub(super) fn update_sensors(&mut self) {
+        if self.bodies.sensors().is_empty() && self.sensor_overlaps.is_empty() {
+            return;
+        }
+        let mut next = std::mem::take(&mut self.scratch.sensors.next);
+        let mut found = std::mem::take(&mut self.scratch.sensors.found);
+        let mut escaped = std::mem::take(&mut self.scratch.sensors.escaped);
+        // The trees hold the fat boxes of the step's start, which a body pushed off its
+        // predicted path may have left by now (the next step's broadphase moves it): those
+        // bodies are every sensor's candidates too. (A walk of the awake bodies, taken only
+        // while there are sensors.)
+        escaped.clear();
+        let mut awake = self.awake_bodies.next_from(0);
+        while let Some(i) = awake {
+            awake = self.awake_bodies.next_from(i + 1);
+            let b = &self.bodies.bodies[i];
+            let now = tight_aabb(b);
+            if !b.fat.contains(&now) {
+                escaped.push((i as u32, now));
+            }
+        }
+        // Reuse the visitor lists of the last build (their capacity).
+        let mut spare: Vec<Vec<BodyId>> = next.drain(..).map(|o| o.visitors).collect();
+        let store = &self.bodies;
+        for &slot in store.sensors() {
+            let sensor = &store.bodies[slot as usize];
+            let spec = store.sensor(slot).expect("a listed sensor");
+            let reach = tight_aabb(sensor);
+            found.clear();
+            let kinds: &[ProxyType] = if spec.detect_static {
+                &[ProxyType::Movable, ProxyType::Static]
+            } else {
+                &[ProxyType::Movable]
+            };
+            for &kind in kinds {
+                self.broadphase.tree(kind).query(&reach, |_, other| {
+                    found.push(other);
+                    true
+                });
+            }
+            found.extend(escaped.iter().filter(|(_, now)| now.overlaps(&reach)).map(|&(other, _)| other));
+            found.sort_unstable();
+            found.dedup();
+            let mut visitors = spare.pop().unwrap_or_default();
+            visitors.clear();
+            for &other in &found {
+                let visitor = &store.bodies[other as usize];
+                let reported = other != slot
+                    && store.sensor(other).is_none()
+                    && (spec.detect_static || visitor.body_type != BodyType::Static)
+                    && store.filter(slot).allows(store.filter(other))
+                    && tight_aabb(visitor).overlaps(&reach);
+                if reported && overlapping(sensor, visitor) {
+                    visitors.push(store.id_at(other));
+                }
+            }
+            next.push(SensorOverlaps { sensor: store.id_at(slot), visitors });
+        }
+        // Compare with the last step's, sensor by sensor in slot order (a sensor gone since
+        // ends all its overlaps; one made since begins them).
+        let old = &self.sensor_overlaps;
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < next.len() {
+            let none: &[BodyId] = &[];
+            let (sensor, before, after) = match (old.get(i), next.get(j)) {
+                (Some(o), Some(n)) if o.sensor == n.sensor => {
+                    (i, j) = (i + 1, j + 1);
+                    (o.sensor, o.visitors.as_slice(), n.visitors.as_slice())
+                }
+                (Some(o), Some(n)) if o.sensor.index() <= n.sensor.index() => {
+                    i += 1;
+                    (o.sensor, o.visitors.as_slice(), none)
+                }
+                (Some(o), None) => {
+                    i += 1;
+                    (o.sensor, o.visitors.as_slice(), none)
+                }
+                (_, Some(n)) => {
+                    j += 1;
+                    (n.sensor, none, n.visitors.as_slice())
+                }
+                (None, None) => unreachable!("the loop runs while one is left"),
+            };
+            for (from, to, began) in [(before, after, false), (after, before, true)] {
+                for &visitor in from.iter().filter(|&&v| !holds(to, v)) {
+                    self.sensor_events.push(SensorEvent { sensor, visitor, began });
+                }
+            }
+        }
+        std::mem::swap(&mut self.sensor_overlaps, &mut next);
+        self.scratch.sensors.next = next;
+        self.scratch.sensors.found = found;
+        self.scratch.sensors.escaped = escaped;
+    }
+}
+
+/// Whether `list` (by slot, one id a slot) holds `id`.
+fn holds(list: &[BodyId], id: BodyId) -> bool {
+    list.binary_search_by_key(&id.index(), |v| v.index()).is_ok_and(|k| list[k] == id)
+}
+
+/// Whether two bodies' shapes overlap at their poses (touching counts).
+fn overlapping(a: &crate::body::Body, b: &crate::body::Body) -> bool {
+    let manifold = collide(&a.shape, &a.transform, &b.shape, &b.transform, 0.0, &mut CollideCache::default());
+    manifold.points().iter().any(|p| p.separation <= 0.0)
+}

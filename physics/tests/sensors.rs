@@ -1,0 +1,222 @@
+//! Sensors: a ball falling through a sensor is reported entering and leaving at the steps its
+//! shape first and last overlaps the sensor's, and is never pushed; sensors keep nothing awake
+//! and still list sleeping visitors; static visitors only when asked; filters apply; destroyed
+//! sensors end their overlaps; scene files keep sensors; any thread count gives the same events.
+
+use atoll_physics::scene::Scene;
+use atoll_physics::{
+    BodyDesc, BodyId, BodyType, CollisionFilter, SceneBody, SceneShape, Sensor, SensorEvent, Shape,
+    StepSettings, Vec3, World, state_hash,
+};
+
+fn world() -> World {
+    World::new(StepSettings::default()).unwrap()
+}
+
+fn floor(world: &mut World) -> BodyId {
+    world
+        .create_body(&BodyDesc::fixed(
+            Shape::cuboid(Vec3::new(10.0, 0.5, 10.0)).unwrap(),
+            Vec3::new(0.0, -0.5, 0.0),
+        ))
+        .unwrap()
+}
+
+/// A static box sensor of half height `half_y` centred at height `y`.
+fn sensor_box(world: &mut World, y: f32, half_y: f32, sensor: Sensor) -> BodyId {
+    let shape = Shape::cuboid(Vec3::new(1.0, half_y, 1.0)).unwrap();
+    world.create_body(&BodyDesc::fixed(shape, Vec3::new(0.0, y, 0.0)).with_sensor(sensor)).unwrap()
+}
+
+fn ball(world: &mut World, at: Vec3) -> BodyId {
+    world.create_body(&BodyDesc::dynamic(Shape::sphere(0.25).unwrap(), at)).unwrap()
+}
+
+#[test]
+fn a_falling_ball_enters_and_leaves_at_the_steps_its_shape_overlaps_and_is_never_pushed() {
+    // The same ball falls in two worlds, one with a sensor box between heights 3 and 5.
+    let (mut with, mut without) = (world(), world());
+    let sensor = sensor_box(&mut with, 4.0, 1.0, Sensor::default());
+    let b = ball(&mut with, Vec3::new(0.0, 8.0, 0.0));
+    let b_alone = ball(&mut without, Vec3::new(0.0, 8.0, 0.0));
+    let (mut began, mut ended) = (Vec::new(), Vec::new());
+    let mut overlapping_steps = Vec::new();
+    for step in 1..=90u64 {
+        with.step();
+        without.step();
+        let (p, q) = (with.transform(b).unwrap().position, without.transform(b_alone).unwrap().position);
+        assert_eq!(p.to_array().map(f32::to_bits), q.to_array().map(f32::to_bits), "pushed at step {step}");
+        // Sphere against the box, centred above it: overlapping while the ball's span meets
+        // the box's, 3 - 0.25 <= y <= 5 + 0.25.
+        if (2.75..=5.25).contains(&p.y) {
+            overlapping_steps.push(step);
+        }
+        for e in with.sensor_events() {
+            assert_eq!((e.sensor, e.visitor), (sensor, b));
+            if e.began { began.push(step) } else { ended.push(step) }
+        }
+        let listed = with.sensor_overlaps(sensor).unwrap();
+        assert_eq!(listed.contains(&b), overlapping_steps.last() == Some(&step), "step {step}: {listed:?}");
+    }
+    assert!(overlapping_steps.len() > 5, "{overlapping_steps:?}");
+    assert_eq!(began, [overlapping_steps[0]], "entered once, at the first overlapping step");
+    assert_eq!(ended, [overlapping_steps.last().unwrap() + 1], "left once, the step after the last");
+    assert!(with.contacts().all(|c| c.body_a != sensor && c.body_b != sensor), "a sensor has no contacts");
+}
+
+#[test]
+fn a_sensor_keeps_nothing_awake_and_lists_its_sleeping_visitors() {
+    let mut world = world();
+    floor(&mut world);
+    let sensor = sensor_box(&mut world, 0.5, 0.5, Sensor::default());
+    let boxes: Vec<_> = (0..3)
+        .map(|i| {
+            let shape = Shape::cuboid(Vec3::splat(0.25)).unwrap();
+            world.create_body(&BodyDesc::dynamic(shape, Vec3::new(i as f32 * 0.6 - 0.6, 0.3, 0.0))).unwrap()
+        })
+        .collect();
+    for _ in 0..240 {
+        world.step();
+    }
+    for &b in &boxes {
+        assert!(!world.is_awake(b).unwrap(), "asleep inside the sensor");
+    }
+    assert_eq!(world.sensor_overlaps(sensor).unwrap(), boxes.as_slice(), "sleeping visitors stay listed");
+    assert!(world.sensor_events().is_empty());
+    // The sensor shares no island with them: it is static and has no contacts; none of them
+    // wakes while the world steps on.
+    for _ in 0..30 {
+        world.step();
+        assert!(boxes.iter().all(|&b| !world.is_awake(b).unwrap()));
+    }
+}
+
+#[test]
+fn static_visitors_only_when_asked_and_filters_apply() {
+    let mut world = world();
+    let ground = floor(&mut world);
+    let plain = sensor_box(&mut world, 0.0, 1.0, Sensor::default());
+    let seeing = sensor_box(&mut world, 0.0, 1.0, Sensor { detect_static: true });
+    let mut refused = BodyDesc::dynamic(Shape::sphere(0.25).unwrap(), Vec3::new(0.5, 0.25, 0.0));
+    refused.filter = CollisionFilter { category: 2, mask: 1, group: 0 };
+    let filtered_out = world.create_body(&refused).unwrap();
+    // The sensors are category 1 and accept everything, but the ball accepts only 1: it is
+    // reported. Make the sensors refuse category 2 and it is not.
+    world.step();
+    assert_eq!(world.sensor_overlaps(plain).unwrap(), [filtered_out]);
+    assert_eq!(world.sensor_overlaps(seeing).unwrap(), [ground, filtered_out]);
+    for s in [plain, seeing] {
+        world.set_filter(s, CollisionFilter { category: 1, mask: !2, group: 0 }).unwrap();
+    }
+    world.step();
+    assert_eq!(world.sensor_overlaps(plain).unwrap(), [] as [BodyId; 0]);
+    assert_eq!(world.sensor_overlaps(seeing).unwrap(), [ground]);
+    let ends: Vec<_> =
+        world.sensor_events().iter().filter(|e| !e.began).map(|e| (e.sensor, e.visitor)).collect();
+    assert_eq!(ends, [(plain, filtered_out), (seeing, filtered_out)]);
+    // Sensors never report each other; a body that is not a sensor is refused.
+    assert!(world.sensor_overlaps(ground).is_err());
+}
+
+#[test]
+fn a_destroyed_sensor_ends_its_overlaps() {
+    let mut world = world();
+    floor(&mut world);
+    let sensor = sensor_box(&mut world, 0.5, 0.5, Sensor::default());
+    let b = ball(&mut world, Vec3::new(0.0, 0.25, 0.0));
+    world.step();
+    assert_eq!(world.sensor_events(), [SensorEvent { sensor, visitor: b, began: true }]);
+    world.destroy_body(sensor).unwrap();
+    world.step();
+    assert_eq!(world.sensor_events(), [SensorEvent { sensor, visitor: b, began: false }]);
+    world.step();
+    assert!(world.sensor_events().is_empty());
+}
+
+/// A row of sensors over a rain of balls: sensors of three kinds and filtered balls.
+fn sorting_rain() -> Scene {
+    let mut scene = Scene::new("sensors");
+    scene.bodies.push(SceneBody::new(
+        BodyType::Static,
+        SceneShape::Box { half_extents: Vec3::new(8.0, 0.5, 8.0) },
+        Vec3::new(0.0, -0.5, 0.0),
+    ));
+    for k in 0..3 {
+        let mut s = SceneBody::new(
+            BodyType::Static,
+            SceneShape::Box { half_extents: Vec3::new(1.5, 1.0, 6.0) },
+            Vec3::new(k as f32 * 3.2 - 3.2, 1.0, 0.0),
+        );
+        s.sensor = Some(Sensor { detect_static: k == 2 });
+        s.filter = CollisionFilter { category: 1, mask: 1 | (2 << k), group: 0 };
+        scene.bodies.push(s);
+    }
+    for i in 0..120u32 {
+        let at = Vec3::new(
+            (i % 8) as f32 * 1.1 - 3.9,
+            2.0 + (i / 40) as f32 * 1.2,
+            ((i / 8) % 5) as f32 * 1.1 - 2.2,
+        );
+        let mut b = SceneBody::new(BodyType::Dynamic, SceneShape::Sphere { radius: 0.4 }, at);
+        b.filter = CollisionFilter { category: 2 << (i % 3), mask: u64::MAX, group: 0 };
+        scene.bodies.push(b);
+    }
+    scene
+}
+
+#[test]
+fn sensors_round_trip_through_scene_files_and_report_the_same_on_one_to_four_threads() {
+    let scene = sorting_rain();
+    let text = scene.to_ron_string();
+    assert!(text.contains("sensor: Some((detect_static: true))"), "{text}");
+    let back = Scene::from_ron_str(&text).unwrap();
+    assert_eq!(back, scene);
+    let mut runs = Vec::new();
+    for threads in 1..=4 {
+        let (mut world, _) = back.build_world().unwrap();
+        world.set_thread_count(threads).unwrap();
+        let mut trace = Vec::new();
+        for _ in 0..150 {
+            world.step();
+            trace.push((state_hash(&world), world.sensor_events().to_vec()));
+        }
+        let events: usize = trace.iter().map(|(_, e)| e.len()).sum();
+        assert!(events > 30, "the rain falls into the sensors: {events} events");
+        runs.push(trace);
+    }
+    assert!(runs.iter().all(|r| *r == runs[0]), "a thread count reported differently");
+    // Saved from the world, the sensors come back.
+    let (world, ids) = back.build_world().unwrap();
+    let saved = Scene::from_world(&world, "again", |_| String::new());
+    assert_eq!(saved.bodies[3].sensor, Some(Sensor { detect_static: true }));
+    assert_eq!(world.sensors().collect::<Vec<_>>(), ids[1..4]);
+}
+
+#[test]
+fn a_ball_bouncing_across_a_sensor_edge_is_listed_exactly_while_it_overlaps() {
+    // A bouncy floor turns the ball around within a step, off the path its fat box predicted:
+    // the sensor (from 0.6 m up) must still list it exactly while its shape overlaps.
+    let mut world = world();
+    let bouncy = atoll_physics::Material { restitution: 1.0, ..Default::default() };
+    let shape = Shape::cuboid(Vec3::new(10.0, 0.5, 10.0)).unwrap();
+    world.create_body(&BodyDesc::fixed(shape, Vec3::new(0.0, -0.5, 0.0)).with_material(bouncy)).unwrap();
+    let sensor = sensor_box(&mut world, 1.6, 1.0, Sensor::default());
+    let b = world
+        .create_body(
+            &BodyDesc::dynamic(Shape::sphere(0.25).unwrap(), Vec3::new(0.0, 1.2, 0.0)).with_material(bouncy),
+        )
+        .unwrap();
+    let mut changes = 0;
+    for step in 1..=240 {
+        world.step();
+        let y = world.transform(b).unwrap().position.y;
+        let overlapping = (0.35..=2.85).contains(&y);
+        let listed = world.sensor_overlaps(sensor).unwrap().contains(&b);
+        // Within a micrometre of the edge the exact test may fall either way.
+        if (y - 0.35).abs() > 1e-4 {
+            assert_eq!(listed, overlapping, "step {step}: ball at {y}");
+        }
+        changes += world.sensor_events().len();
+    }
+    assert!(changes >= 6, "the ball crossed the edge on several bounces: {changes} events");
+}
