@@ -20,6 +20,10 @@ fn vs_main(v: VertexIn, i: InstanceIn) -> ShapeOut {
     return out;
 }
 
+// Opaque bodies; the sensors' pipeline is built from this source with a smaller value
+// (`render/pipelines.rs`, `SENSOR_ALPHA`).
+const SURFACE_ALPHA: f32 = 1.0;
+
 @fragment
 fn fs_main(in: ShapeOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     var n = normalize(in.normal);
@@ -32,5 +36,5 @@ fn fs_main(in: ShapeOut, @builtin(front_facing) front: bool) -> @location(0) vec
     var colour = lit(in.colour.rgb, n, in.world, 48.0, 0.18) + vec3<f32>(rim);
     // colour.a > 1 marks the selected body: a warm emissive lift.
     colour = colour + vec3<f32>(0.35, 0.22, 0.02) * (in.colour.a - 1.0);
-    return vec4<f32>(apply_fog(colour, in.world), 1.0);
+    return vec4<f32>(apply_fog(colour, in.world), SURFACE_ALPHA);
 }

@@ -396,3 +396,53 @@ fn the_inspector_edits_a_bodys_collision_filter_and_refuses_text_that_is_not_bit
     harness.run_steps(2);
     assert_eq!(harness.state().state.sim.world.filter(id).unwrap(), atoll_physics::CollisionFilter::DEFAULT);
 }
+
+#[test]
+fn sensors_are_drawn_translucent_listed_with_what_is_inside_and_marked_on_the_timeline() {
+    let mut harness = harness("sorting.ron");
+    harness.run_steps(2);
+    let counters: Vec<atoll_physics::BodyId> = harness.state().state.sim.world.sensors().collect();
+    assert_eq!(counters.len(), 3, "the sorting machine counts three kinds");
+    let red = counters[0];
+    let centre = harness.state().state.sim.world.transform(red).unwrap().position;
+    let at = common::on_screen(&harness, centre);
+    let pixel = |harness: &mut egui_kittest::Harness<'_, atoll::editor::Editor>| {
+        let image = harness.render().unwrap();
+        let scale = image.width() as f32 / 1280.0;
+        image.get_pixel((at.x * scale) as u32, (at.y * scale) as u32).0
+    };
+    let translucent = pixel(&mut harness);
+    harness.render().unwrap().save(std::env::temp_dir().join("atoll-sensors.png")).unwrap();
+
+    // Untick "sensor" in the Inspector: the counter becomes an ordinary opaque box.
+    harness.state_mut().state.doc.selection.set(Some(red));
+    harness.run_steps(2);
+    harness.get_by_role_and_label(egui::accesskit::Role::CheckBox, "sensor").click_accesskit();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.sensor(red).unwrap(), None);
+    let opaque = pixel(&mut harness);
+    let apart = (0..3).map(|i| translucent[i].abs_diff(opaque[i]) as u32).sum::<u32>();
+    assert!(apart > 60, "the sensor was drawn as opaque as a box: {translucent:?} against {opaque:?}");
+    harness.state_mut().state.undo();
+    harness.run_steps(2);
+    assert!(harness.state().state.sim.world.sensor(red).unwrap().is_some(), "undo makes it a sensor again");
+
+    // Run the machine: the Sensors panel lists the counters with the balls inside, and the
+    // timeline marks the steps with sensor events.
+    harness.state_mut().state.doc.selection.set(None);
+    harness.state_mut().state.step_many(360);
+    harness.run_steps(2);
+    common::open_panel(&mut harness, "Sensors");
+    let inside = harness.state().state.sim.world.sensor_overlaps(counters[2]).unwrap().len();
+    assert!(inside > 0, "blue balls reached their counter");
+    assert!(
+        harness.query_all_by_label(&format!("{inside} inside")).count() >= 1,
+        "the panel lists the count"
+    );
+    harness.render().unwrap().save(std::env::temp_dir().join("atoll-sensors-panel.png")).unwrap();
+    use atoll::editor::panels::timeline::{Mark, mark_of};
+    let marked = (harness.state().state.sim.timeline.history.steps())
+        .filter(|r| mark_of(r) == Some(Mark::Sensor))
+        .count();
+    assert!(marked > 0, "sensor events are marked on the timeline");
+}

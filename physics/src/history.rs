@@ -94,6 +94,8 @@ pub struct StepEvents {
     pub joints_broken: u32,
     /// Pairs that began touching.
     pub touches_began: u32,
+    /// Bodies that entered or left a sensor.
+    pub sensor_events: u32,
     /// Bodies slowed to a speed cap ([`BodyFaultKind::Capped`]).
     pub bodies_capped: u32,
     /// Bodies stopped for a non-finite state ([`BodyFaultKind::NonFinite`]).
@@ -121,6 +123,7 @@ impl StepEvents {
                 .filter(|e| matches!(e.kind, crate::joint::JointEventKind::Broke { .. }))
                 .count() as u32,
             touches_began: world.touch_events().iter().filter(|e| e.began).count() as u32,
+            sensor_events: world.sensor_events().len() as u32,
             bodies_capped,
             bodies_stopped,
         }

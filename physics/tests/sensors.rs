@@ -220,3 +220,32 @@ fn a_ball_bouncing_across_a_sensor_edge_is_listed_exactly_while_it_overlaps() {
     }
     assert!(changes >= 6, "the ball crossed the edge on several bounces: {changes} events");
 }
+
+#[test]
+fn the_sorting_machine_counts_each_kind_in_its_own_bin() {
+    use atoll_physics::scene::builtin::{SORTED_KINDS, sorting_machine};
+    use std::collections::BTreeSet;
+    let scene = sorting_machine(90);
+    let (mut world, ids) = scene.build_world().unwrap();
+    let counters: Vec<BodyId> = world.sensors().collect();
+    assert_eq!(counters.len(), 3);
+    let kind_of = |id: BodyId| {
+        let index = ids.iter().position(|&b| b == id).unwrap();
+        let category = scene.bodies[index].filter.category;
+        SORTED_KINDS.iter().position(|k| k.0 == category)
+    };
+    let mut counted: [BTreeSet<BodyId>; 3] = Default::default();
+    for _ in 0..900 {
+        world.step();
+        for e in world.sensor_events().iter().filter(|e| e.began) {
+            let bin = counters.iter().position(|&c| c == e.sensor).unwrap();
+            assert_eq!(kind_of(e.visitor), Some(bin), "a counter saw a ball of another kind");
+            counted[bin].insert(e.visitor);
+        }
+    }
+    for (bin, (_, _, name)) in SORTED_KINDS.iter().enumerate() {
+        let resting = world.sensor_overlaps(counters[bin]).unwrap().len();
+        assert!(counted[bin].len() >= 27, "{name}: {} of 30 balls counted", counted[bin].len());
+        assert!(resting >= 24, "{name}: {resting} of 30 balls rest in their bin");
+    }
+}

@@ -41,6 +41,15 @@ pub struct Instance {
 pub struct Batches {
     /// Instances per mesh.
     pub by_mesh: BTreeMap<MeshKey, Vec<Instance>>,
+    /// The sensors' instances per mesh, drawn translucent after the opaque surfaces.
+    pub sensors: BTreeMap<MeshKey, Vec<Instance>>,
+}
+
+impl Batches {
+    /// Every mesh a batch uses.
+    pub fn meshes(&self) -> impl Iterator<Item = &MeshKey> {
+        self.by_mesh.keys().chain(self.sensors.keys())
+    }
 }
 
 /// The mesh key of a shape and the scale its unit mesh needs.
@@ -76,7 +85,9 @@ pub fn collect(world: &World, view: &ViewOptions) -> Batches {
         } else {
             1.0
         };
-        batches.by_mesh.entry(key).or_default().push(Instance {
+        let sensor = world.sensor(id).ok().flatten().is_some();
+        let batch = if sensor { &mut batches.sensors } else { &mut batches.by_mesh };
+        batch.entry(key).or_default().push(Instance {
             translation: body.transform.position.into(),
             rotation: body.transform.rotation.into(),
             scale: scale.into(),

@@ -162,9 +162,11 @@ impl Renderer {
         self.write_globals(camera);
         self.terrain.sync(&self.device, world);
         let batches = instances::collect(world, &self.view);
-        let all: Vec<Instance> = batches.by_mesh.values().flatten().copied().collect();
+        // The opaque instances first, then the sensors', in one buffer.
+        let all: Vec<Instance> =
+            batches.by_mesh.values().chain(batches.sensors.values()).flatten().copied().collect();
         self.upload_instances(&all);
-        for key in batches.by_mesh.keys() {
+        for key in batches.meshes() {
             self.ensure_mesh(*key, world);
         }
         let instanced = Instant::now();
@@ -234,6 +236,21 @@ impl Renderer {
             if self.terrain.has_water() {
                 pass.set_pipeline(&self.pipelines.water);
                 self.terrain.draw_water(&mut pass);
+            }
+
+            // Sensors over everything solid, translucent (their instances follow the opaque
+            // ones in the buffer).
+            if !batches.sensors.is_empty() {
+                pass.set_pipeline(&self.pipelines.sensors);
+                pass.set_vertex_buffer(1, self.instances.slice(..));
+                for (key, list) in &batches.sensors {
+                    let mesh = &self.meshes[key];
+                    let count = list.len() as u32;
+                    pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                    pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..mesh.index_count, 0, first..first + count);
+                    first += count;
+                }
             }
 
             // Overlays over everything, still hidden by bodies in front of them.
@@ -462,7 +479,8 @@ impl Renderer {
     fn evict_unused_meshes(&mut self, batches: &instances::Batches) {
         const KEEP_UNUSED_BELOW: usize = 64;
         if self.meshes.len() > KEEP_UNUSED_BELOW {
-            self.meshes.retain(|key, _| batches.by_mesh.contains_key(key));
+            self.meshes
+                .retain(|key, _| batches.by_mesh.contains_key(key) || batches.sensors.contains_key(key));
         }
     }
 }

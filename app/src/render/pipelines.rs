@@ -10,6 +10,8 @@ use super::terrain::TerrainVertex;
 const COMMON_WGSL: &str = include_str!("../../../shaders/common.wgsl");
 const BACKGROUND_WGSL: &str = include_str!("../../../shaders/background.wgsl");
 const SHAPES_WGSL: &str = include_str!("../../../shaders/shapes.wgsl");
+/// How opaque a sensor is drawn: enough to see its extent, little enough to see what is in it.
+const SENSOR_ALPHA: f32 = 0.3;
 const GRID_WGSL: &str = include_str!("../../../shaders/grid.wgsl");
 const LINES_WGSL: &str = include_str!("../../../shaders/lines.wgsl");
 const SELECTION_MASK_WGSL: &str = include_str!("../../../shaders/selection_mask.wgsl");
@@ -44,6 +46,9 @@ pub struct Pipelines {
     pub background: wgpu::RenderPipeline,
     /// Instanced, lit body meshes.
     pub shapes: wgpu::RenderPipeline,
+    /// The same for sensors: translucent, blended over what is behind them, depth-tested but
+    /// not written (a sensor does not hide what is inside it).
+    pub sensors: wgpu::RenderPipeline,
     /// Alpha-blended ground grid.
     pub grid: wgpu::RenderPipeline,
     /// Debug overlay line segments.
@@ -221,6 +226,20 @@ impl Pipelines {
             Output::Viewport(DepthUse { write: true, test: true }),
             None,
         );
+        let sensor_source = SHAPES_WGSL.replace(
+            "const SURFACE_ALPHA: f32 = 1.0;",
+            &format!("const SURFACE_ALPHA: f32 = {SENSOR_ALPHA:?};"),
+        );
+        assert_ne!(sensor_source, SHAPES_WGSL, "shapes.wgsl declares SURFACE_ALPHA");
+        let sensors = build(
+            "viewport sensors",
+            &sensor_source,
+            &layout,
+            &shape_buffers,
+            TRIANGLES,
+            Output::Viewport(DepthUse { write: false, test: true }),
+            Some(wgpu::BlendState::ALPHA_BLENDING),
+        );
         let grid = build(
             "viewport grid",
             GRID_WGSL,
@@ -288,6 +307,7 @@ impl Pipelines {
             globals_layout,
             background,
             shapes,
+            sensors,
             grid,
             lines,
             lines_on_top,

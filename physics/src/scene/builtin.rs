@@ -6,6 +6,7 @@
 mod joints;
 mod moving;
 mod rain;
+mod sorting;
 mod stacks;
 mod terrain;
 
@@ -15,6 +16,7 @@ pub use joints::{
 };
 pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
 pub use rain::{FREE_FALL_HALF_WIDTH, RAIN_BIN_HALF_WIDTH, free_fall, rain, rain_boxes_balls};
+pub use sorting::{SORTED_BINS, SORTED_KINDS, sorting_machine};
 pub use stacks::{dominoes, plane_pyramid, pyramid_3d, pyramid_field, resting_stacks, tower};
 pub use terrain::{LAKE_LEVEL, TERRAIN_VOXEL, boats, hills_terrain, slide, terrain_hills, terrain_rain};
 
@@ -43,6 +45,7 @@ pub fn committed() -> Vec<(&'static str, Scene)> {
         ("door.ron", motor_door()),
         ("vehicle.ron", vehicle()),
         ("newtons_cradle.ron", newtons_cradle()),
+        ("sorting.ron", sorting_machine(90)),
     ]
 }
 

@@ -12,7 +12,7 @@ use super::widgets::{bits_row, integer_row, number_row, vec_text, vec3_row};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
-use atoll_physics::{BodyFaultKind, BodyId, BodyType, Quat, SceneBody, SceneShape, Vec3};
+use atoll_physics::{BodyFaultKind, BodyId, BodyType, Quat, SceneBody, SceneShape, Sensor, Vec3};
 use egui::{Grid, RichText};
 
 /// One property change, applied to each selected body.
@@ -137,6 +137,24 @@ fn edit_rows(ui: &mut egui::Ui, body: &SceneBody, changes: &mut Vec<(String, Mer
     if let Some((r, v)) = integer_row(ui, "group", f.group) {
         push("group", &r, Box::new(move |b| b.filter.group = v));
     }
+    let label = ui.label("sensor");
+    ui.horizontal(|ui| {
+        let mut sensor = body.sensor.is_some();
+        let r = ui.checkbox(&mut sensor, "").labelled_by(label.id);
+        let r = r.on_hover_text("Reports what overlaps it and pushes nothing");
+        if r.changed() {
+            let new = sensor.then(Sensor::default);
+            push("sensor", &r, Box::new(move |b| b.sensor = new));
+        }
+        if let Some(spec) = body.sensor {
+            let mut detect_static = spec.detect_static;
+            let r = ui.checkbox(&mut detect_static, "sees static bodies");
+            if r.changed() {
+                push("sensor", &r, Box::new(move |b| b.sensor = Some(Sensor { detect_static })));
+            }
+        }
+    });
+    ui.end_row();
     if let Some((r, v)) = number_row(ui, "lin. damping", body.linear_damping, 0.01, " 1/s") {
         push("linear damping", &r, Box::new(move |b| b.linear_damping = v));
     }

@@ -13,6 +13,7 @@ pub mod islands;
 pub mod joint_inspector;
 pub mod panel;
 pub mod scene_tree;
+pub mod sensors;
 pub mod settings;
 pub mod sleep;
 pub mod spawn;
@@ -50,6 +51,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(timing::TimingPanel::default()),
         Box::new(broadphase::BroadphasePanel),
         Box::new(contacts::ContactsPanel),
+        Box::new(sensors::SensorsPanel),
         Box::new(islands::IslandsPanel::default()),
         Box::new(sleep::SleepPanel),
         Box::new(terrain::TerrainPanel),

@@ -33,6 +33,8 @@ pub const WAKE_COLOUR: Color32 = Color32::from_rgb(255, 140, 60);
 pub const BREAK_COLOUR: Color32 = Color32::from_rgb(235, 60, 60);
 /// Contacts beginning in bulk.
 pub const TOUCH_COLOUR: Color32 = Color32::from_rgb(120, 220, 120);
+/// Bodies entering or leaving sensors.
+pub const SENSOR_COLOUR: Color32 = Color32::from_rgb(40, 210, 230);
 /// The current step.
 pub const CURSOR_COLOUR: Color32 = Color32::WHITE;
 /// The bar's background.
@@ -44,6 +46,8 @@ pub const BAR_COLOUR: Color32 = Color32::from_rgb(40, 44, 52);
 pub enum Mark {
     /// [`TOUCH_BURST`] or more pairs began touching.
     Touches,
+    /// A body entered or left a sensor: what a scene's sensors are there to report.
+    Sensor,
     /// Islands fell asleep.
     Sleep,
     /// Islands woke.
@@ -62,13 +66,22 @@ pub enum Mark {
 
 impl Mark {
     /// Every mark, least telling first.
-    pub const ALL: [Mark; 7] =
-        [Mark::Touches, Mark::Sleep, Mark::Wake, Mark::Break, Mark::Capped, Mark::Edit, Mark::Stop];
+    pub const ALL: [Mark; 8] = [
+        Mark::Touches,
+        Mark::Sensor,
+        Mark::Sleep,
+        Mark::Wake,
+        Mark::Break,
+        Mark::Capped,
+        Mark::Edit,
+        Mark::Stop,
+    ];
 
     /// The mark's colour.
     pub fn colour(self) -> Color32 {
         match self {
             Mark::Touches => TOUCH_COLOUR,
+            Mark::Sensor => SENSOR_COLOUR,
             Mark::Sleep => SLEEP_COLOUR,
             Mark::Wake => WAKE_COLOUR,
             Mark::Break => BREAK_COLOUR,
@@ -82,6 +95,7 @@ impl Mark {
     pub fn meaning(self) -> String {
         match self {
             Mark::Touches => format!("{TOUCH_BURST} or more pairs began touching"),
+            Mark::Sensor => "a body entered or left a sensor".into(),
             Mark::Sleep => "islands fell asleep".into(),
             Mark::Wake => "islands woke".into(),
             Mark::Break => "joints broke".into(),
@@ -95,6 +109,7 @@ impl Mark {
     fn colour_name(self) -> &'static str {
         match self {
             Mark::Touches => "green",
+            Mark::Sensor => "cyan",
             Mark::Sleep => "blue",
             Mark::Wake => "orange",
             Mark::Break => "red",
@@ -120,6 +135,8 @@ pub fn mark_of(record: &StepRecord) -> Option<Mark> {
         Some(Mark::Wake)
     } else if e.fell_asleep > 0 {
         Some(Mark::Sleep)
+    } else if e.sensor_events > 0 {
+        Some(Mark::Sensor)
     } else if e.touches_began >= TOUCH_BURST {
         Some(Mark::Touches)
     } else {
@@ -154,6 +171,7 @@ pub fn describe(record: &StepRecord) -> String {
         counted(e.joints_broken, "joint broke", "joints broke"),
         counted(e.woke, "island woke", "islands woke"),
         counted(e.fell_asleep, "island fell asleep", "islands fell asleep"),
+        counted(e.sensor_events, "sensor event", "sensor events"),
         counted(e.touches_began, "pair began touching", "pairs began touching"),
     ]
     .into_iter()
