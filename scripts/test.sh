@@ -40,11 +40,32 @@ awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += 
      END { printf "tests: %d passed, %d failed\n", p, f; if (p == 0) exit 1 }' "$log"
 echo "== tests done (${SECONDS} s in)"
 
-# The thread team's protocols under loom (its own build of the engine, --cfg loom).
-echo "== loom models (${SECONDS} s in)"
-./scripts/loom.sh 2>&1 | grep -E 'loom: |^test result:|panicked|FAILED'
-
-# AddressSanitizer over the unsafe code's tests (nightly; skipped, saying so, without it).
-echo "== address sanitizer (${SECONDS} s in)"
-./scripts/asan.sh
+# The thread team's protocols under loom (its own build of the engine, --cfg loom) and
+# AddressSanitizer over the unsafe code's tests (nightly; skipped, saying so, without it), side
+# by side: each is mostly a build of the engine of its own, and much of a build runs on one
+# core (the engine is one codegen unit in loom's release build), so together they keep both
+# cores busy. Each one's output is shown when both are done; either failing fails the script.
+echo "== loom models and address sanitizer, side by side (${SECONDS} s in)"
+loom_log=$(mktemp)
+asan_log=$(mktemp)
+trap 'rm -f "$log" "$loom_log" "$asan_log"' EXIT
+./scripts/loom.sh >"$loom_log" 2>&1 &
+loom_pid=$!
+./scripts/asan.sh >"$asan_log" 2>&1 &
+asan_pid=$!
+loom_status=0
+wait "$loom_pid" || loom_status=$?
+asan_status=0
+wait "$asan_pid" || asan_status=$?
+echo "== loom models"
+grep -E 'loom: |^test result:|panicked|FAILED|^error' "$loom_log" || true
+if [ "$loom_status" -ne 0 ]; then
+    tail -40 "$loom_log"
+fi
+echo "== address sanitizer"
+cat "$asan_log"
+if [ "$loom_status" -ne 0 ] || [ "$asan_status" -ne 0 ]; then
+    echo "loom exit $loom_status, address sanitizer exit $asan_status"
+    exit 1
+fi
 echo "== all done (${SECONDS} s in)"

@@ -214,15 +214,7 @@ impl Renderer {
 
             pass.set_pipeline(&self.pipelines.shapes);
             pass.set_vertex_buffer(1, self.instances.slice(..));
-            let mut first = 0u32;
-            for (key, list) in &batches.by_mesh {
-                let mesh = &self.meshes[key];
-                let count = list.len() as u32;
-                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-                pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..mesh.index_count, 0, first..first + count);
-                first += count;
-            }
+            let opaque = draw_batches(&mut pass, &self.meshes, &batches.by_mesh, 0);
 
             pass.set_pipeline(&self.pipelines.terrain);
             self.terrain.draw_solid(&mut pass);
@@ -243,14 +235,7 @@ impl Renderer {
             if !batches.sensors.is_empty() {
                 pass.set_pipeline(&self.pipelines.sensors);
                 pass.set_vertex_buffer(1, self.instances.slice(..));
-                for (key, list) in &batches.sensors {
-                    let mesh = &self.meshes[key];
-                    let count = list.len() as u32;
-                    pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-                    pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..mesh.index_count, 0, first..first + count);
-                    first += count;
-                }
+                draw_batches(&mut pass, &self.meshes, &batches.sensors, opaque);
             }
 
             // Overlays over everything, still hidden by bodies in front of them.
@@ -483,6 +468,25 @@ impl Renderer {
                 .retain(|key, _| batches.by_mesh.contains_key(key) || batches.sensors.contains_key(key));
         }
     }
+}
+
+/// Draws each mesh's instances of `batches`, which lie in the bound instance buffer in map
+/// order from index `first`; returns the index after the last.
+fn draw_batches(
+    pass: &mut wgpu::RenderPass<'_>,
+    meshes: &HashMap<MeshKey, GpuMesh>,
+    batches: &BTreeMap<MeshKey, Vec<Instance>>,
+    mut first: u32,
+) -> u32 {
+    for (key, list) in batches {
+        let mesh = &meshes[key];
+        let count = list.len() as u32;
+        pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+        pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..mesh.index_count, 0, first..first + count);
+        first += count;
+    }
+    first
 }
 
 fn mask_bind_group(device: &wgpu::Device, pipelines: &Pipelines, target: &Target) -> wgpu::BindGroup {
