@@ -368,15 +368,7 @@ impl Renderer {
         pass.set_bind_group(0, &self.globals_bind_group, &[]);
         pass.set_pipeline(&self.pipelines.selection_mask);
         pass.set_vertex_buffer(1, self.selection.slice(..));
-        let mut first = 0u32;
-        for (key, group) in &by_mesh {
-            let mesh = &self.meshes[key];
-            let count = group.len() as u32;
-            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
-            pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
-            pass.draw_indexed(0..mesh.index_count, 0, first..first + count);
-            first += count;
-        }
+        draw_batches(&mut pass, &self.meshes, &by_mesh, 0);
         true
     }
 
