@@ -46,7 +46,9 @@ pub use narrowphase::ContactId;
 #[cfg(feature = "test-support")]
 pub use parallel::chaos::{chaos_pauses, set_chaos};
 pub use profile::{Profile, Stage};
-pub use query::{QueryFilter, Ray, RayCastHit};
+pub use query::{
+    CAST_TOLERANCE, ClosestPoint, PlacedShape, QueryFilter, Ray, RayCastHit, ShapeCast, ShapeCastHit,
+};
 pub use recording::{Input, RecordedInput, Recording, ReplayError, ReplayProgress, Replayer};
 pub use scene::{Scene, SceneBody, SceneError, SceneShape, SceneView};
 pub use sensor::Sensor;

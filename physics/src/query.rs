@@ -1,9 +1,19 @@
-//! Queries against the world, their arguments and answers: the first thing a ray hits (bodies and terrain, with a filter),
-//! box overlap, and the one place ray arguments are checked ([`Ray`]). Bodies are found through
-//! the broadphase trees, the terrain through its chunk walk and kD trees.
+//! Queries against the world, their arguments and answers: the first thing a ray hits (bodies
+//! and terrain, with a filter), box overlap, and the one place ray arguments are checked
+//! ([`Ray`]). Shapes cast and overlapped, and the closest point, are in `query/`. Bodies are
+//! found through the broadphase trees, the terrain through its chunk walk and kD trees.
+
+mod closest_point;
+mod placed_shape;
+mod shape_cast;
+
+pub use closest_point::ClosestPoint;
+pub use placed_shape::PlacedShape;
+pub use shape_cast::{CAST_TOLERANCE, ShapeCast, ShapeCastHit};
 
 use crate::body::{BodyId, BodyType};
 use crate::error::{AtollError, check_non_negative, check_vec3};
+use crate::filter::CollisionFilter;
 use crate::math::Vec3;
 use crate::terrain::ChunkCoord;
 
@@ -39,6 +49,11 @@ impl Ray {
 }
 
 /// What a query may hit. The default hits everything.
+///
+/// A body counts when its type is let through, it is not `exclude`, it is a sensor only when
+/// `sensors` is set, and `collision` and the body's own filter allow each other (Box2D's rule,
+/// [`CollisionFilter::allows`]); the terrain counts when `terrain` is set and `collision`
+/// allows the terrain's filter (category 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QueryFilter {
     /// Static bodies count.
@@ -49,6 +64,10 @@ pub struct QueryFilter {
     pub dynamic_bodies: bool,
     /// The voxel terrain counts.
     pub terrain: bool,
+    /// Sensor bodies count (the editor picks them; a game's line of sight would not).
+    pub sensors: bool,
+    /// The query's own filter, held against each body's as two bodies' filters are.
+    pub collision: CollisionFilter,
     /// A body the query passes through (the one being dragged, or the caster itself).
     pub exclude: Option<BodyId>,
 }
@@ -60,6 +79,8 @@ impl QueryFilter {
         kinematic_bodies: true,
         dynamic_bodies: true,
         terrain: true,
+        sensors: true,
+        collision: CollisionFilter::DEFAULT,
         exclude: None,
     };
 
@@ -71,14 +92,30 @@ impl QueryFilter {
         QueryFilter { exclude: Some(body), ..self }
     }
 
-    /// Whether a body of this type and id counts.
-    pub(crate) fn accepts(&self, body_type: BodyType, id: BodyId) -> bool {
+    /// The same filter, held against the bodies' filters as `collision` is.
+    pub fn colliding_as(self, collision: CollisionFilter) -> QueryFilter {
+        QueryFilter { collision, ..self }
+    }
+
+    /// Whether a body of this type, id, filter and sensor flag counts.
+    pub(crate) fn accepts(
+        &self,
+        body_type: BodyType,
+        id: BodyId,
+        filter: &CollisionFilter,
+        sensor: bool,
+    ) -> bool {
         let by_type = match body_type {
             BodyType::Static => self.static_bodies,
             BodyType::Kinematic => self.kinematic_bodies,
             BodyType::Dynamic => self.dynamic_bodies,
         };
-        by_type && self.exclude != Some(id)
+        by_type && self.exclude != Some(id) && (self.sensors || !sensor) && self.collision.allows(filter)
+    }
+
+    /// Whether the terrain counts.
+    pub(crate) fn accepts_terrain(&self) -> bool {
+        self.terrain && self.collision.allows(&CollisionFilter::DEFAULT)
     }
 }
 

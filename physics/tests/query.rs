@@ -1,6 +1,8 @@
 //! Ray casts and box queries against bodies.
 
 mod common;
+#[path = "query/shape_queries.rs"]
+mod shape_queries;
 
 use atoll_physics::terrain::{Voxel, VoxelMaterial};
 use atoll_physics::{

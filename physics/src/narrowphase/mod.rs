@@ -12,7 +12,9 @@ mod contacts;
 mod dispatch;
 mod edge_search;
 mod feature;
+mod gap;
 mod pair_map;
+mod point_distance;
 mod polyhedron;
 mod polytope;
 mod reduce;
@@ -30,6 +32,8 @@ pub(crate) use contacts::{
 pub use contacts::{ContactId, PointImpulse};
 pub use dispatch::collide;
 pub use feature::flip_feature;
+pub(crate) use gap::{Gap, gap, manifold_gap};
+pub(crate) use point_distance::closest_on_shape;
 pub(crate) use polyhedron::boxes_out_of_reach;
 pub(crate) use reuse::ManifoldAnchors;
 pub(crate) use terrain::collide_terrain;

@@ -516,7 +516,7 @@ fn common_frame_bounds<P: Polyhedron + ?Sized>(p: &Posed<P>) -> Aabb {
 /// the fallback path, which is not rare in a tumbling pile (neighbours near but not facing), so
 /// boxes take the closed-form closest point and edge pairs whose boxes are already farther
 /// apart than the best pair are skipped.
-fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
+pub(super) fn closest_pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
     p: &Posed<P>,
     q: &Posed<Q>,
 ) -> (Vec3, Vec3, f32) {

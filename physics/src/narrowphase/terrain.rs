@@ -41,7 +41,7 @@ use super::reduce;
 use super::{Manifold, ManifoldPoint};
 use crate::math::{Aabb, Transform, Vec3};
 use crate::shape::{MAX_HULL_VERTICES, Shape};
-use crate::terrain::ChunkCollision;
+use crate::terrain::{ChunkCollision, Region, closest_on_triangle};
 use std::cell::RefCell;
 
 /// Candidates whose normals lie within this cosine (about 25°) of the deepest one's join its
@@ -294,49 +294,6 @@ fn merge(candidates: &[Candidate], deepest_only: bool, points: &mut Vec<Manifold
 /// triangle index and `k` (0..=3) the triangle's.
 fn triangle_feature(code: u32, tri: &Triangle, k: u32) -> u32 {
     feature::edges(code, (tri.index << 2 | k) & 0x3fff)
-}
-
-/// Where on a triangle its closest point to a query point lies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Region {
-    Face,
-    /// Edge `k`, from vertex `k` to vertex `k + 1`.
-    Edge(usize),
-    Vertex(usize),
-}
-
-/// The point of triangle `v` closest to `p`, and where on the triangle it lies. Ericson,
-/// Real-Time Collision Detection, 5.1.5, by Voronoi regions.
-fn closest_on_triangle(p: Vec3, [a, b, c]: [Vec3; 3]) -> (Vec3, Region) {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return (a, Region::Vertex(0));
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return (b, Region::Vertex(1));
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return (a + ab * (d1 / (d1 - d3)), Region::Edge(0));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return (c, Region::Vertex(2));
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return (a + ac * (d2 / (d2 - d6)), Region::Edge(2));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), Region::Edge(1));
-    }
-    let denom = 1.0 / (va + vb + vc);
-    (a + ab * (vb * denom) + ac * (vc * denom), Region::Face)
 }
 
 /// Is edge `k` of `tri` convex, a ridge a body can rest against from beyond the triangle?

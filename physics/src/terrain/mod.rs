@@ -6,6 +6,7 @@
 //! outside the world bounds are air, and nothing is ever stored there.
 
 mod cache;
+mod closest;
 mod edit;
 mod fragments;
 pub mod kdtree;
@@ -21,6 +22,8 @@ mod water;
 mod tests;
 
 pub use cache::CacheStats;
+pub use closest::TerrainPoint;
+pub(crate) use closest::{Region, closest_on_triangle};
 pub use edit::{BrushMode, Edit, EditReport, MAX_BRUSH_VOXELS, MAX_FILL_VOXELS, SphereBrush};
 pub use fragments::MAX_FRAGMENT_VOXELS;
 pub use kdtree::{KdNode, KdTree};

@@ -9,6 +9,7 @@ mod joints;
 mod query;
 mod recording;
 mod sensors;
+mod shape_queries;
 pub use sensors::SensorEvent;
 pub(crate) mod settings;
 mod snapshot;

@@ -19,11 +19,10 @@ impl World {
             // The best hit so far clips the search of the next tree.
             let reach = best.map_or(ray.max_t, |(t, _, _)| t);
             self.broadphase().tree(kind).ray_cast(origin, dir, reach, |_, body, limit| {
-                let id = self.body_id_at(body);
-                let b = self.body(id).expect("proxies name live bodies");
-                if !filter.accepts(b.body_type, id) {
+                if !self.query_accepts(filter, body) {
                     return limit;
                 }
+                let b = &self.bodies.bodies[body as usize];
                 match b.shape.cast_ray_world(&b.transform, origin, dir, limit) {
                     Some(hit) => {
                         let better = best.is_none_or(|(t, slot, _)| hit.t < t || (hit.t == t && body < slot));
@@ -43,7 +42,7 @@ impl World {
             point: ray.at(t),
             normal,
         });
-        if !filter.terrain || !self.has_terrain() {
+        if !filter.accepts_terrain() || !self.has_terrain() {
             return body_hit;
         }
         let reach = body_hit.map_or(ray.max_t, |hit| hit.t);
@@ -89,8 +88,8 @@ impl World {
     ) -> Result<(), AtollError> {
         self.query_aabb(&Aabb { min: point, max: point }, out)?;
         out.retain(|&id| {
-            let b = self.body(id).expect("listed bodies are live");
-            filter.accepts(b.body_type, id) && b.shape.contains_point(&b.transform, point)
+            let b = &self.bodies.bodies[id.index() as usize];
+            self.query_accepts(filter, id.index()) && b.shape.contains_point(&b.transform, point)
         });
         Ok(())
     }

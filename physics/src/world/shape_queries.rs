@@ -1,0 +1,242 @@
+//! The world side of the shape queries: a shape cast along a path (`World::cast_shape`), the
+//! bodies a shape overlaps (`World::overlap_shape`) and the nearest surface point
+//! (`World::closest_point`), against the bodies and the terrain. Their checked arguments and
+//! answers are in `query/`.
+//!
+//! A cast moves its shape by conservative advancement: at each pose the gap to the target is
+//! bounded from below by the narrowphase's smallest separation (exact for round shapes, a
+//! separating-axis bound for polyhedra, never more than the distance), and the shape moves on
+//! by that gap, so it never passes through anything; it stops within [`CAST_TOLERANCE`].
+
+use super::World;
+use crate::body::{Body, BodyId};
+use crate::broadphase::ProxyType;
+use crate::error::{AtollError, check_non_negative, check_vec3};
+use crate::math::{Aabb, Transform, Vec3};
+use crate::narrowphase::{Gap, closest_on_shape, collide_terrain, gap, manifold_gap};
+use crate::query::{CAST_TOLERANCE, ClosestPoint, PlacedShape, QueryFilter, ShapeCast, ShapeCastHit};
+use crate::shape::Shape;
+use crate::terrain::ChunkCoord;
+
+/// Most advancement steps of a cast against one target. Each step moves the shape by its gap
+/// at least; a path that grazes a target and leaves it needs a few dozen near a corner. One
+/// that has not closed to the tolerance by then is taken as a miss.
+const MAX_CAST_STEPS: usize = 96;
+
+impl World {
+    /// The first body or terrain surface `cast`'s shape touches on its way that `filter` lets
+    /// through, or `None`. A shape that starts touching or overlapping something hits it at
+    /// fraction 0. Ties go to a body before the terrain, and to the lower body slot.
+    pub fn cast_shape(&self, cast: &ShapeCast, filter: &QueryFilter) -> Option<ShapeCastHit> {
+        let (shape, length) = (cast.start().shape(), cast.translation().length());
+        let swept = cast.start().aabb().swept(cast.translation()).grown(CAST_TOLERANCE);
+        let mut best: Option<(f32, u32, Gap)> = None;
+        for slot in self.query_candidates(&swept, filter) {
+            let b = &self.bodies.bodies[slot as usize];
+            let limit = best.map_or(1.0, |(t, _, _)| t);
+            let gap = |t: f32, reach: f32| body_gap(shape, &cast.pose_at(t), b, reach);
+            // Slots come in ascending order: a tie keeps the lower one.
+            if let Some((t, g)) = advance(length, limit, gap)
+                && best.is_none_or(|(first, _, _)| t < first)
+            {
+                best = Some((t, slot, g));
+            }
+        }
+        let mut hit = best.map(|(fraction, slot, g)| ShapeCastHit {
+            body: self.body_id_at(slot),
+            chunk: None,
+            fraction,
+            point: g.on_b,
+            normal: g.normal,
+        });
+        if filter.accepts_terrain() && self.has_terrain() {
+            let limit = hit.map_or(1.0, |h| h.fraction);
+            if let Some(t) =
+                self.cast_into_terrain(cast, limit).filter(|t| hit.is_none_or(|h| t.fraction < h.fraction))
+            {
+                hit = Some(t);
+            }
+        }
+        hit
+    }
+
+    /// Where `cast` first touches the terrain, no later than `limit`. Against the terrain the
+    /// gap is the terrain contacts' (a face's plane where the surface is concave), asked within
+    /// a voxel at a time: beyond its triangles' closest points a far triangle's plane says
+    /// nothing.
+    fn cast_into_terrain(&self, cast: &ShapeCast, limit: f32) -> Option<ShapeCastHit> {
+        let shape = cast.start().shape();
+        let center = cast.start().pose().transform_point(shape.local_aabb().center());
+        let voxel = self.terrain.voxel_size();
+        if self.terrain.is_inside(center).unwrap_or(false) {
+            // Inside the solid, where no triangle may be near: a hit where it starts.
+            let near = self.terrain.closest_point(center, 2.0 * voxel).ok().flatten();
+            return Some(ShapeCastHit {
+                body: BodyId::TERRAIN,
+                chunk: near.map(|n| n.chunk),
+                fraction: 0.0,
+                point: near.map_or(center, |n| n.point),
+                normal: near.map_or(Vec3::Y, |n| n.normal),
+            });
+        }
+        let gap = |t: f32, reach: f32| {
+            let capped = reach.min(voxel);
+            match self.terrain_contact(shape, &cast.pose_at(t), capped) {
+                Some((chunk, g)) => Some((g.distance, (Some(chunk), g))),
+                // Nothing within the capped reach: the gap is at least that.
+                None if capped < reach => {
+                    Some((capped, (None, Gap { distance: capped, on_b: Vec3::ZERO, normal: Vec3::Y })))
+                }
+                None => None,
+            }
+        };
+        let (fraction, (chunk, g)) = advance(cast.translation().length(), limit, gap)?;
+        Some(ShapeCastHit { body: BodyId::TERRAIN, chunk, fraction, point: g.on_b, normal: g.normal })
+    }
+
+    /// Every body `filter` lets through that `shape` overlaps or touches, in slot order, into
+    /// `out` (cleared first; reuse it to avoid allocating), and [`BodyId::TERRAIN`] last when
+    /// the shape overlaps the terrain's solid (a shape buried deep counts).
+    pub fn overlap_shape(&self, shape: &PlacedShape, filter: &QueryFilter, out: &mut Vec<BodyId>) {
+        out.clear();
+        for slot in self.query_candidates(&shape.aabb(), filter) {
+            let b = &self.bodies.bodies[slot as usize];
+            if body_gap(shape.shape(), shape.pose(), b, 0.0).is_some_and(|(d, _)| d <= 0.0) {
+                out.push(self.body_id_at(slot));
+            }
+        }
+        if filter.accepts_terrain() && self.has_terrain() {
+            let touches = self
+                .terrain_contact(shape.shape(), shape.pose(), 0.0)
+                .is_some_and(|(_, g)| g.distance <= 0.0);
+            let center = shape.pose().transform_point(shape.shape().local_aabb().center());
+            if touches || self.terrain.is_inside(center).unwrap_or(false) {
+                out.push(BodyId::TERRAIN);
+            }
+        }
+    }
+
+    /// The surface point of the bodies and terrain `filter` lets through nearest to `point`,
+    /// no farther than `max_distance`; `point` itself, at distance 0, when it lies inside one.
+    /// Ties go to a body before the terrain, and to the lower body slot. The point must be
+    /// finite and the distance finite and non-negative.
+    pub fn closest_point(
+        &self,
+        point: Vec3,
+        max_distance: f32,
+        filter: &QueryFilter,
+    ) -> Result<Option<ClosestPoint>, AtollError> {
+        check_vec3("query point", point)?;
+        check_non_negative("query distance", max_distance)?;
+        let reach = Aabb::from_center_half_extents(point, Vec3::splat(max_distance));
+        let mut best: Option<ClosestPoint> = None;
+        for slot in self.query_candidates(&reach, filter) {
+            let b = &self.bodies.bodies[slot as usize];
+            let (on_surface, signed) = closest_on_shape(&b.shape, &b.transform, point);
+            let (at, distance) = if signed <= 0.0 { (point, 0.0) } else { (on_surface, signed) };
+            if distance <= max_distance && best.is_none_or(|c| distance < c.distance) {
+                best = Some(ClosestPoint { body: self.body_id_at(slot), chunk: None, point: at, distance });
+            }
+        }
+        if filter.accepts_terrain() && self.has_terrain() {
+            let near = self.terrain.closest_point(point, max_distance)?;
+            let terrain = match near {
+                Some(n) if n.inside => {
+                    Some(ClosestPoint { body: BodyId::TERRAIN, chunk: Some(n.chunk), point, distance: 0.0 })
+                }
+                Some(n) => Some(ClosestPoint {
+                    body: BodyId::TERRAIN,
+                    chunk: Some(n.chunk),
+                    point: n.point,
+                    distance: n.distance,
+                }),
+                None if self.terrain.is_inside(point)? => {
+                    Some(ClosestPoint { body: BodyId::TERRAIN, chunk: None, point, distance: 0.0 })
+                }
+                None => None,
+            };
+            if let Some(t) = terrain.filter(|t| best.is_none_or(|b| t.distance < b.distance)) {
+                best = Some(t);
+            }
+        }
+        Ok(best)
+    }
+
+    /// The slots of the bodies whose tight boxes overlap `aabb` and that `filter` lets
+    /// through, ascending.
+    fn query_candidates(&self, aabb: &Aabb, filter: &QueryFilter) -> Vec<u32> {
+        let mut slots = Vec::new();
+        for kind in [ProxyType::Static, ProxyType::Movable] {
+            self.broadphase.tree(kind).query(aabb, |_, slot| {
+                if self.query_accepts(filter, slot) {
+                    slots.push(slot);
+                }
+                true
+            });
+        }
+        slots.sort_unstable();
+        slots
+    }
+
+    /// Whether `filter` lets through the body in `slot`.
+    pub(super) fn query_accepts(&self, filter: &QueryFilter, slot: u32) -> bool {
+        let b = &self.bodies.bodies[slot as usize];
+        let sensor = self.bodies.sensor(slot).is_some();
+        filter.accepts(b.body_type, self.body_id_at(slot), self.bodies.filter(slot), sensor)
+    }
+
+    /// The gap of `shape` at `pose` to the terrain chunk it comes nearest, by the terrain
+    /// contacts' manifold keeping points within `reach`, and that chunk; `None` when no chunk's
+    /// surface is that near. Ties go to the lower chunk.
+    fn terrain_contact(&self, shape: &Shape, pose: &Transform, reach: f32) -> Option<(ChunkCoord, Gap)> {
+        let tight = shape.world_aabb(pose);
+        let center = pose.transform_point(shape.local_aabb().center());
+        let (voxel, mut best): (f32, Option<(ChunkCoord, Gap)>) = (self.terrain.voxel_size(), None);
+        // A finite box never fails the query.
+        let _ = self.terrain.overlap_chunks(&tight.grown(reach), |c, o| {
+            let Some(data) = o.solid.then(|| self.terrain.chunk_collision(c)).flatten() else { return true };
+            let origin = self.terrain.chunk_origin(c);
+            let m = collide_terrain(shape, pose, center, &tight, &data, origin, voxel, reach);
+            if let Some(g) = manifold_gap(&m)
+                && best.is_none_or(|(_, b)| g.distance < b.distance)
+            {
+                best = Some((c, g));
+            }
+            true
+        });
+        best
+    }
+}
+
+/// The gap of `shape` at `pose` to body `b`, when it is at most `reach`.
+fn body_gap(shape: &Shape, pose: &Transform, b: &Body, reach: f32) -> Option<(f32, Gap)> {
+    if !shape.world_aabb(pose).grown(reach).overlaps(&b.shape.world_aabb(&b.transform)) {
+        return None;
+    }
+    gap(shape, pose, &b.shape, &b.transform, reach).map(|g| (g.distance, g))
+}
+
+/// The fraction of a cast `length` long at which the gap to a target first closes to
+/// [`CAST_TOLERANCE`], no later than `limit`, and what `gap` said there; `None` when it does
+/// not. `gap(t, reach)` bounds the gap at fraction `t` from below (with what it found), `None`
+/// when it exceeds `reach`.
+fn advance<W>(
+    length: f32,
+    limit: f32,
+    mut gap: impl FnMut(f32, f32) -> Option<(f32, W)>,
+) -> Option<(f32, W)> {
+    let mut t = 0.0f32;
+    for _ in 0..MAX_CAST_STEPS {
+        let reach = (limit - t) * length + CAST_TOLERANCE;
+        let (d, witness) = gap(t, reach)?;
+        if d <= CAST_TOLERANCE {
+            return Some((t, witness));
+        }
+        // Half the tolerance short of the gap: a face met head on is reached in one step.
+        t += (d - 0.5 * CAST_TOLERANCE) / length;
+        if t > limit {
+            return None;
+        }
+    }
+    None
+}

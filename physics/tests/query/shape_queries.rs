@@ -1,0 +1,382 @@
+//! Shape casts, shape overlaps and closest points against bodies and terrain, checked against
+//! brute force: every body tried, and distances from the shapes' support functions alone (the
+//! largest gap along any direction), independent of the narrowphase the queries use.
+
+use super::world_on_flat_terrain;
+use atoll_physics::{
+    AtollError, BodyDesc, BodyId, CAST_TOLERANCE, CollisionFilter, PlacedShape, Quat, QueryFilter, Sensor,
+    Shape, ShapeCast, StepSettings, Transform, Vec3, World,
+};
+use proptest::prelude::*;
+
+/// The point of `shape` at `xf` farthest along world direction `n`.
+fn support(shape: &Shape, xf: &Transform, n: Vec3) -> Vec3 {
+    xf.transform_point(shape.support(xf.inverse_transform_vector(n)))
+}
+
+/// Directions spread evenly over the sphere (a Fibonacci lattice).
+fn directions(count: usize) -> Vec<Vec3> {
+    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+    (0..count)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f32 + 0.5) / count as f32;
+            let r = (1.0 - y * y).sqrt();
+            let a = golden * i as f32;
+            Vec3::new(r * a.cos(), y, r * a.sin())
+        })
+        .collect()
+}
+
+/// The largest of `gap(n)` over the directions, refined by a local search around the best: for
+/// two convex sets, the largest gap along a direction is their distance when they are apart
+/// and below zero when they overlap. Boxes' face normals and their edges' cross products are
+/// tried too, so two boxes' sign is exact.
+fn largest_gap(extra: &[Vec3], gap: impl Fn(Vec3) -> f32) -> f32 {
+    let mut best = (f32::MIN, Vec3::Y);
+    for &n in directions(2000).iter().chain(extra) {
+        if n.length_squared() > 1e-8 {
+            let n = n.normalize();
+            let g = gap(n);
+            if g > best.0 {
+                best = (g, n);
+            }
+        }
+    }
+    // A compass search on the sphere, in 24 directions turning a little each round: the gap is
+    // not smooth (ridges where a support point jumps), and four directions stall on a ridge.
+    let mut step = 0.1;
+    for round in 0..120 {
+        let (u, v) = best.1.any_orthonormal_pair();
+        let mut improved = false;
+        for k in 0..24 {
+            let angle = (k as f32 + 0.37 * round as f32) * std::f32::consts::TAU / 24.0;
+            let n = (best.1 + (u * angle.cos() + v * angle.sin()) * step).normalize();
+            let g = gap(n);
+            if g > best.0 {
+                best = (g, n);
+                improved = true;
+            }
+        }
+        if !improved {
+            step *= 0.7;
+        }
+    }
+    best.0
+}
+
+/// A box's face normals (its local axes in the world), none for other shapes.
+fn axes(shape: &Shape, xf: &Transform) -> Vec<Vec3> {
+    match shape {
+        Shape::Cuboid { .. } => vec![xf.rotation * Vec3::X, xf.rotation * Vec3::Y, xf.rotation * Vec3::Z],
+        _ => Vec::new(),
+    }
+}
+
+/// The distance between two shapes, below zero when they overlap, by brute force.
+fn brute_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> f32 {
+    let (ea, eb) = (axes(a, xa), axes(b, xb));
+    let mut extra: Vec<Vec3> = ea.iter().chain(&eb).copied().collect();
+    for u in &ea {
+        for v in &eb {
+            extra.push(u.cross(*v));
+        }
+    }
+    largest_gap(&extra, |n| n.dot(support(b, xb, -n)) - n.dot(support(a, xa, n)))
+}
+
+/// The distance from a point to a shape, below zero inside, by brute force.
+fn brute_point_distance(p: Vec3, b: &Shape, xb: &Transform) -> f32 {
+    largest_gap(&axes(b, xb), |n| n.dot(p) - n.dot(support(b, xb, n)))
+}
+
+fn shape_strategy() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        (0.2f32..1.0).prop_map(|r| Shape::sphere(r).unwrap()),
+        (0.2f32..1.0, 0.2f32..1.0, 0.2f32..1.0)
+            .prop_map(|(x, y, z)| Shape::cuboid(Vec3::new(x, y, z)).unwrap()),
+        (0.1f32..1.0, 0.2f32..0.6).prop_map(|(h, r)| Shape::capsule(h, r).unwrap()),
+        prop::collection::vec((-0.8f32..0.8, -0.8f32..0.8, -0.8f32..0.8), 8..14).prop_filter_map(
+            "a hull with volume",
+            |points| {
+                let points: Vec<Vec3> = points.into_iter().map(|(x, y, z)| Vec3::new(x, y, z)).collect();
+                Shape::hull(&points).ok().filter(|h| h.min_half_extent() > 0.15)
+            }
+        ),
+    ]
+}
+
+fn pose_strategy(spread: f32) -> impl Strategy<Value = Transform> {
+    (-spread..spread, -spread..spread, -spread..spread, -1f32..1.0, -1f32..1.0, -1f32..1.0, -1f32..1.0)
+        .prop_filter_map("a rotation", |(x, y, z, a, b, c, d)| {
+            let q = Quat::from_xyzw(a, b, c, d);
+            (q.length() > 0.1).then(|| Transform::new(Vec3::new(x, y, z), q.normalize()))
+        })
+}
+
+/// A world of static bodies of every shape kind, scattered and turned.
+fn scene_strategy() -> impl Strategy<Value = Vec<(Shape, Transform)>> {
+    prop::collection::vec((shape_strategy(), pose_strategy(5.0)), 4..14)
+}
+
+fn build(bodies: &[(Shape, Transform)]) -> (World, Vec<BodyId>) {
+    let mut world = World::new(StepSettings::default()).unwrap();
+    let ids = bodies
+        .iter()
+        .map(|(shape, xf)| {
+            world
+                .create_body(&BodyDesc::fixed(shape.clone(), xf.position).with_rotation(xf.rotation))
+                .unwrap()
+        })
+        .collect();
+    (world, ids)
+}
+
+/// How far brute force's distances may be from the queries' (the local search's own error,
+/// rounding): pairs within this of touching are not judged.
+const BAND: f32 = 3e-3;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn overlap_shape_agrees_with_brute_force(
+        bodies in scene_strategy(),
+        shape in shape_strategy(),
+        pose in pose_strategy(5.0),
+    ) {
+        let (world, ids) = build(&bodies);
+        let mut found = Vec::new();
+        world.overlap_shape(&PlacedShape::new(shape.clone(), pose).unwrap(), &QueryFilter::ALL, &mut found);
+        prop_assert!(found.windows(2).all(|w| w[0].index() < w[1].index()), "slot order: {found:?}");
+        for (id, (body_shape, xf)) in ids.iter().zip(&bodies) {
+            let d = brute_distance(&shape, &pose, body_shape, xf);
+            if d < -BAND {
+                prop_assert!(found.contains(id), "{id:?} overlaps by {d} but was not found");
+            } else if d > BAND {
+                prop_assert!(!found.contains(id), "{id:?} is {d} away but was found");
+            }
+        }
+    }
+
+    #[test]
+    fn cast_shape_agrees_with_brute_force(
+        bodies in scene_strategy(),
+        shape in shape_strategy(),
+        pose in pose_strategy(6.0),
+        target in (-4f32..4.0, -4f32..4.0, -4f32..4.0),
+    ) {
+        let (world, ids) = build(&bodies);
+        let translation = Vec3::new(target.0, target.1, target.2) - pose.position;
+        prop_assume!(translation.length() > 0.5);
+        let cast = ShapeCast::new(PlacedShape::new(shape.clone(), pose).unwrap(), translation).unwrap();
+        let hit = world.cast_shape(&cast, &QueryFilter::ALL);
+        let end = hit.map_or(1.0, |h| h.fraction);
+        // Nothing is overlapped on the way to the hit (or all the way, when there is none).
+        let samples = 96;
+        for k in 0..=samples {
+            let s = end * k as f32 / samples as f32 - if k == samples && hit.is_some() { CAST_TOLERANCE / translation.length() } else { 0.0 };
+            let at = cast.pose_at(s.max(0.0));
+            for (id, (body_shape, xf)) in ids.iter().zip(&bodies) {
+                let d = brute_distance(&shape, &at, body_shape, xf);
+                prop_assert!(d > -BAND || (s <= 0.0 && hit.is_some_and(|h| h.fraction == 0.0)),
+                    "at {s} the shape overlaps {id:?} by {d} before the hit {hit:?}");
+            }
+        }
+        if let Some(hit) = hit {
+            let k = ids.iter().position(|&id| id == hit.body).expect("a body of the scene");
+            let (body_shape, xf) = &bodies[k];
+            let at = cast.pose_at(hit.fraction);
+            let d = brute_distance(&shape, &at, body_shape, xf);
+            prop_assert!(d <= CAST_TOLERANCE + BAND, "at the hit the gap is {d}: {hit:?}");
+            prop_assert!((0.0..=1.0).contains(&hit.fraction));
+            // The point lies on the body's surface and the normal points out of it.
+            let surface = brute_point_distance(hit.point, body_shape, xf);
+            prop_assert!(surface.abs() <= BAND + CAST_TOLERANCE, "the point is {surface} off the surface: {hit:?}");
+            prop_assert!((hit.normal.length() - 1.0).abs() < 1e-4);
+            let outside = hit.point + hit.normal * 0.01;
+            prop_assert!(brute_point_distance(outside, body_shape, xf) > 0.0, "the normal points inward: {hit:?}");
+        }
+    }
+
+    #[test]
+    fn closest_point_agrees_with_brute_force(
+        bodies in scene_strategy(),
+        point in (-6f32..6.0, -6f32..6.0, -6f32..6.0),
+        max_distance in 0.0f32..4.0,
+    ) {
+        let (world, ids) = build(&bodies);
+        let p = Vec3::new(point.0, point.1, point.2);
+        let answer = world.closest_point(p, max_distance, &QueryFilter::ALL).unwrap();
+        let brute: Vec<f32> = bodies.iter().map(|(s, xf)| brute_point_distance(p, s, xf).max(0.0)).collect();
+        let nearest = brute.iter().copied().fold(f32::MAX, f32::min);
+        match answer {
+            None => prop_assert!(nearest > max_distance - BAND, "nothing found, but a body is {nearest} away"),
+            Some(c) => {
+                let k = ids.iter().position(|&id| id == c.body).expect("a body of the scene");
+                prop_assert!((c.distance - brute[k]).abs() <= BAND, "{c:?} against {}", brute[k]);
+                prop_assert!(c.distance <= nearest + BAND && c.distance <= max_distance, "{c:?}: another is {nearest} away");
+                prop_assert!((c.point.distance(p) - c.distance).abs() <= 1e-4);
+                if c.distance > 0.0 {
+                    let (s, xf) = &bodies[k];
+                    prop_assert!(brute_point_distance(c.point, s, xf).abs() <= BAND, "{c:?} is off the surface");
+                } else {
+                    prop_assert_eq!(c.point, p);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_ball_cast_down_rests_on_what_is_below() {
+    let mut world = World::new(StepSettings::default()).unwrap();
+    let floor = world
+        .create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::new(10.0, 0.5, 10.0)).unwrap(), Vec3::ZERO))
+        .unwrap();
+    let crate_ = world
+        .create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::splat(0.5)).unwrap(), Vec3::new(3.0, 1.0, 0.0)))
+        .unwrap();
+    let ball =
+        PlacedShape::new(Shape::sphere(0.25).unwrap(), Transform::from_position(Vec3::new(0.0, 5.0, 0.0)))
+            .unwrap();
+    let down = ShapeCast::new(ball.clone(), Vec3::new(0.0, -10.0, 0.0)).unwrap();
+    let hit = world.cast_shape(&down, &QueryFilter::ALL).unwrap();
+    // The floor's top is at 0.5: the ball's centre stops 0.25 above it, 4.25 of 10 down.
+    assert_eq!(hit.body, floor);
+    assert!((hit.fraction - 0.425).abs() <= CAST_TOLERANCE / 10.0 + 1e-6, "{hit:?}");
+    assert!(
+        (hit.point - Vec3::new(0.0, 0.5, 0.0)).length() < 1e-3 && (hit.normal - Vec3::Y).length() < 1e-4,
+        "{hit:?}"
+    );
+    // Sideways into the crate: its face at x = 2.5, the ball's centre stops at 2.25.
+    let low =
+        PlacedShape::new(Shape::sphere(0.25).unwrap(), Transform::from_position(Vec3::new(0.0, 1.0, 0.0)))
+            .unwrap();
+    let hit = world
+        .cast_shape(&ShapeCast::new(low.clone(), Vec3::new(5.0, 0.0, 0.0)).unwrap(), &QueryFilter::ALL)
+        .unwrap();
+    assert_eq!(hit.body, crate_);
+    assert!((hit.fraction * 5.0 - 2.25).abs() < 2.0 * CAST_TOLERANCE, "{hit:?}");
+    assert!((hit.normal - Vec3::NEG_X).length() < 1e-4);
+    // A cast that starts overlapping the floor hits it at once; one too short reaches nothing.
+    let sunk =
+        PlacedShape::new(Shape::sphere(0.25).unwrap(), Transform::from_position(Vec3::new(0.0, 0.6, 0.0)))
+            .unwrap();
+    let hit = world.cast_shape(&ShapeCast::new(sunk, Vec3::X).unwrap(), &QueryFilter::ALL).unwrap();
+    assert_eq!((hit.body, hit.fraction), (floor, 0.0));
+    assert_eq!(
+        world.cast_shape(&ShapeCast::new(ball, Vec3::new(0.0, -1.0, 0.0)).unwrap(), &QueryFilter::ALL),
+        None
+    );
+    // Passing through the crate, the cast goes on to nothing.
+    let through = QueryFilter::ALL.excluding(crate_);
+    assert_eq!(world.cast_shape(&ShapeCast::new(low, Vec3::new(5.0, 0.0, 0.0)).unwrap(), &through), None);
+}
+
+#[test]
+fn shape_queries_meet_the_terrain() {
+    // Flat ground at y = 1 (see `world_on_flat_terrain`).
+    let world = world_on_flat_terrain();
+    let ball = |y: f32| {
+        PlacedShape::new(Shape::sphere(0.5).unwrap(), Transform::from_position(Vec3::new(0.3, y, 0.2)))
+            .unwrap()
+    };
+    let hit = world
+        .cast_shape(&ShapeCast::new(ball(6.0), Vec3::new(0.0, -10.0, 0.0)).unwrap(), &QueryFilter::ALL)
+        .unwrap();
+    assert!(hit.body.is_terrain() && hit.chunk.is_some(), "{hit:?}");
+    // The centre stops half a metre above the ground: 4.5 of the 10 metres down.
+    assert!((hit.fraction * 10.0 - 4.5).abs() < 0.02, "{hit:?}");
+    assert!((hit.point.y - 1.0).abs() < 0.02 && hit.normal.y > 0.99, "{hit:?}");
+    assert_eq!(
+        world.cast_shape(
+            &ShapeCast::new(ball(6.0), Vec3::new(0.0, -10.0, 0.0)).unwrap(),
+            &QueryFilter::BODIES
+        ),
+        None
+    );
+    // Overlaps: above the ground nothing, dipping into it the terrain, buried deep too.
+    let mut found = Vec::new();
+    for (y, overlaps) in [(1.6, false), (1.3, true), (-3.0, true)] {
+        world.overlap_shape(&ball(y), &QueryFilter::ALL, &mut found);
+        assert_eq!(found == [BodyId::TERRAIN], overlaps, "at {y}: {found:?}");
+    }
+    // The nearest point: straight below when above, the point itself when underground.
+    let above = world.closest_point(Vec3::new(0.3, 3.0, 0.2), 5.0, &QueryFilter::ALL).unwrap().unwrap();
+    assert!(above.body.is_terrain() && (above.distance - 2.0).abs() < 0.02, "{above:?}");
+    assert!((above.point - Vec3::new(0.3, 1.0, 0.2)).length() < 0.02, "{above:?}");
+    for depth in [0.9, 0.2, -4.0] {
+        let p = Vec3::new(0.3, depth, 0.2);
+        let below = world.closest_point(p, 0.5, &QueryFilter::ALL).unwrap().unwrap();
+        assert_eq!((below.distance, below.point), (0.0, p), "{below:?}");
+    }
+    assert_eq!(world.closest_point(Vec3::new(0.3, 3.0, 0.2), 1.5, &QueryFilter::ALL).unwrap(), None);
+}
+
+#[test]
+fn queries_follow_the_collision_filter_and_skip_sensors_when_asked() {
+    let mut world = World::new(StepSettings::default()).unwrap();
+    let cube = Shape::cuboid(Vec3::splat(0.5)).unwrap();
+    let red = CollisionFilter { category: 0b10, mask: u64::MAX, group: 0 };
+    let wall =
+        world.create_body(&BodyDesc::fixed(cube.clone(), Vec3::new(2.0, 0.0, 0.0)).with_filter(red)).unwrap();
+    let gate = world
+        .create_body(&BodyDesc::fixed(cube.clone(), Vec3::new(4.0, 0.0, 0.0)).with_sensor(Sensor::default()))
+        .unwrap();
+    let back = world.create_body(&BodyDesc::fixed(cube, Vec3::new(6.0, 0.0, 0.0))).unwrap();
+    let ball = PlacedShape::new(Shape::sphere(0.25).unwrap(), Transform::IDENTITY).unwrap();
+    let cast = ShapeCast::new(ball, Vec3::new(10.0, 0.0, 0.0)).unwrap();
+    let first = |filter: QueryFilter| world.cast_shape(&cast, &filter).map(|h| h.body);
+    assert_eq!(first(QueryFilter::ALL), Some(wall));
+    // A query that does not collide with category 2 passes the wall; one that skips sensors
+    // passes the gate too.
+    let blue = QueryFilter::ALL.colliding_as(CollisionFilter { category: 1, mask: 0b01, group: 0 });
+    assert_eq!(first(blue), Some(gate));
+    assert_eq!(first(QueryFilter { sensors: false, ..blue }), Some(back));
+    // The same filter holds for rays, overlaps and closest points.
+    let ray = atoll_physics::Ray::new(Vec3::ZERO, Vec3::X, 10.0).unwrap();
+    assert_eq!(world.cast_ray(&ray, &blue).map(|h| h.body), Some(gate));
+    let mut found = Vec::new();
+    let long = PlacedShape::new(
+        Shape::cuboid(Vec3::new(5.0, 0.2, 0.2)).unwrap(),
+        Transform::from_position(Vec3::new(4.0, 0.0, 0.0)),
+    )
+    .unwrap();
+    world.overlap_shape(&long, &QueryFilter { sensors: false, ..blue }, &mut found);
+    assert_eq!(found, [back]);
+    let near = world.closest_point(Vec3::new(2.0, 2.0, 0.0), 5.0, &blue).unwrap().unwrap();
+    assert_eq!(near.body, gate);
+    // A group shared with the wall, negative, keeps the query off it whatever the bits.
+    let apart = CollisionFilter { group: -3, ..CollisionFilter::DEFAULT };
+    world.set_filter(wall, CollisionFilter { group: -3, ..red }).unwrap();
+    let hit = world.cast_shape(&cast, &QueryFilter::ALL.colliding_as(apart));
+    assert_eq!(hit.map(|h| h.body), Some(gate));
+}
+
+#[test]
+fn bad_shape_query_arguments_are_refused() {
+    let ball = Shape::sphere(0.5).unwrap();
+    let field = |e: AtollError| e.to_string();
+    let nan = Transform::from_position(Vec3::new(f32::NAN, 0.0, 0.0));
+    assert!(field(PlacedShape::new(ball.clone(), nan).unwrap_err()).contains("shape position"));
+    let stretched = Transform::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0));
+    assert!(field(PlacedShape::new(ball.clone(), stretched).unwrap_err()).contains("rotation"));
+    assert!(PlacedShape::new(Shape::Sphere { radius: -1.0 }, Transform::IDENTITY).is_err());
+    assert!(
+        PlacedShape::new(
+            Shape::Cuboid { half_extents: Vec3::new(1.0, f32::INFINITY, 1.0) },
+            Transform::IDENTITY
+        )
+        .is_err()
+    );
+    let placed = PlacedShape::new(ball, Transform::IDENTITY).unwrap();
+    assert!(field(ShapeCast::new(placed.clone(), Vec3::ZERO).unwrap_err()).contains("cast translation"));
+    assert!(ShapeCast::new(placed, Vec3::new(0.0, f32::NAN, 0.0)).is_err());
+    let world = World::new(StepSettings::default()).unwrap();
+    assert!(
+        field(world.closest_point(Vec3::splat(f32::NAN), 1.0, &QueryFilter::ALL).unwrap_err())
+            .contains("query point")
+    );
+    assert!(world.closest_point(Vec3::ZERO, -1.0, &QueryFilter::ALL).is_err());
+    assert!(world.closest_point(Vec3::ZERO, f32::INFINITY, &QueryFilter::ALL).is_err());
+}
