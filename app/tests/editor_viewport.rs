@@ -169,3 +169,91 @@ fn dragging_the_add_brush_raises_the_terrain_under_the_pointer() {
         .count();
     assert!(near > 20, "{near} brush pixels around the pointer");
 }
+
+/// A left-button drag from `from` to `to` in small moves, released at `to`.
+fn drag(harness: &mut Harness<'_, Editor>, from: Pos2, to: Pos2) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    let button = |pos, pressed| Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    harness.event(button(from, true));
+    harness.run_steps(1);
+    for k in 1..=12 {
+        harness.hover_at(from + (to - from) * (k as f32 / 12.0));
+        harness.run_steps(1);
+    }
+    harness.event(button(to, false));
+    harness.run_steps(2);
+}
+
+#[test]
+fn the_query_tool_casts_a_ball_into_the_tower_and_draws_the_hit_then_finds_overlaps() {
+    use atoll::editor::tools::query::{HIT_COLOUR, QueryAnswer, QueryMode};
+    use common::{on_screen, pixels_near};
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    harness.key_press(Key::K);
+    harness.run_steps(1);
+    assert!(harness.state().tools.is_active(ToolKind::Query), "K switches the query tool on");
+    common::open_panel(&mut harness, "Queries");
+    // From the floor left of the tower to the floor right of it: the ball, resting on the
+    // floor, meets the bottom box's left face.
+    let world = &harness.state().state.sim.world;
+    let bottom = world
+        .body_ids()
+        .filter(|&id| world.body(id).unwrap().body_type == BodyType::Dynamic)
+        .min_by(|&a, &b| {
+            world.transform(a).unwrap().position.y.total_cmp(&world.transform(b).unwrap().position.y)
+        })
+        .unwrap();
+    let bounds = world.aabb(bottom).unwrap();
+    let floor = glam::Vec3::new(bounds.center().x, bounds.min.y, bounds.center().z);
+    let (from, to) =
+        (on_screen(&harness, floor - glam::Vec3::X * 3.0), on_screen(&harness, floor + glam::Vec3::X * 3.0));
+    drag(&mut harness, from, to);
+    let tool = &harness.state().tools.query;
+    assert!(tool.kept.is_some(), "the dragged query is kept");
+    let QueryAnswer::Cast { hit: Some(hit), .. } = tool.answer.clone() else {
+        panic!("a cast with a hit: {:?}", tool.answer)
+    };
+    assert_eq!(hit.body, bottom, "{hit:?}");
+    assert!(
+        hit.normal.x < -0.99 && (hit.point.x - bounds.min.x).abs() < 1e-3,
+        "the box's left face: {hit:?}"
+    );
+    assert!(hit.fraction > 0.0 && hit.fraction < 0.5, "{hit:?}");
+    // The hit point and its normal are drawn, and the palette says what was hit.
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-query.png")).unwrap();
+    let scale = image.width() as f32 / 1280.0;
+    let at = on_screen(&harness, hit.point);
+    assert!(
+        pixels_near(&image, Pos2::new(at.x * scale, at.y * scale), 3, HIT_COLOUR, 60) >= 5,
+        "the hit point is drawn at {at:?}"
+    );
+    let name = harness.state().state.body_name(bottom);
+    assert!(harness.query_all_by_label_contains(&format!("hit {name} at fraction")).count() >= 1);
+    // Esc lets the query follow the pointer again.
+    harness.key_press(Key::Escape);
+    harness.run_steps(1);
+    assert!(harness.state().tools.query.kept.is_none());
+
+    // Overlap: a ball on the bottom box's front face overlaps that box.
+    harness.get_by_label("overlap").click();
+    harness.run_steps(1);
+    assert_eq!(harness.state().tools.query.mode, QueryMode::Overlap);
+    let front =
+        glam::Vec3::new(bounds.center().x, bounds.center().y - 0.2 * bounds.half_extents().y, bounds.max.z);
+    let at = on_screen(&harness, front);
+    click(&mut harness, at);
+    let QueryAnswer::Overlap { found, .. } = harness.state().tools.query.answer.clone() else {
+        panic!("an overlap")
+    };
+    assert!(found.contains(&bottom), "{found:?}");
+    assert!(harness.query_all_by_label_contains("overlaps").count() >= 1);
+    harness.render().unwrap().save(std::env::temp_dir().join("atoll-query-overlap.png")).unwrap();
+}

@@ -33,6 +33,8 @@ pub enum Command {
     Delete,
     /// Turn the Joint tool on or off.
     JointTool,
+    /// Turn the Query tool on or off.
+    QueryTool,
     /// Duplicate the selection.
     Duplicate,
     /// Copy the selection.
@@ -58,7 +60,7 @@ pub enum Command {
 /// Every shortcut, in the order the Help window lists them; a command may have two keys. The
 /// more specific combination of the same key comes first (Ctrl+Shift+Z before Ctrl+Z), since
 /// egui matches a shortcut whatever extra Shift is held.
-pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 27] = [
+pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 28] = [
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z), "redo"),
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Y), "redo"),
     (Command::Undo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Z), "undo"),
@@ -82,6 +84,7 @@ pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 27] = [
     ),
     (Command::SpawnTool, KeyboardShortcut::new(Modifiers::NONE, Key::B), "spawn tool on or off"),
     (Command::JointTool, KeyboardShortcut::new(Modifiers::NONE, Key::J), "joint tool on or off"),
+    (Command::QueryTool, KeyboardShortcut::new(Modifiers::NONE, Key::K), "query tool on or off"),
     (Command::PlayPause, KeyboardShortcut::new(Modifiers::NONE, Key::Space), "play or pause"),
     (Command::StepTen, KeyboardShortcut::new(Modifiers::SHIFT, Key::Period), "ten steps"),
     (Command::StepTen, KeyboardShortcut::new(Modifiers::SHIFT, Key::ArrowRight), "ten steps"),
@@ -168,6 +171,7 @@ fn run_infallible(state: &mut EditorState, tools: &mut Tools, command: Command, 
         Command::SaveAs => files::choose_path(state, PathPurpose::SaveAs),
         Command::SpawnTool => tools.toggle(ToolKind::Spawn, state),
         Command::JointTool => tools.toggle(ToolKind::Joint, state),
+        Command::QueryTool => tools.toggle(ToolKind::Query, state),
         Command::Help => *help_open = !*help_open,
         Command::Delete | Command::Duplicate | Command::Copy | Command::Paste | Command::Save => {}
     }

@@ -14,6 +14,7 @@ pub mod target;
 pub mod terrain;
 pub mod terrain_lines;
 pub mod view;
+pub mod wireframe;
 
 pub use camera::OrbitCamera;
 pub use gpu::{HeadlessGpu, headless_gpu};

@@ -44,7 +44,8 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
     vec![
         // The left side: the tools' palettes, then the scene's contents.
         Box::new(spawn::SpawnPanel::default()),
-        Box::new(ToolPalette { name: "Joints tool", kind: ToolKind::Joint }),
+        Box::new(ToolPalette { name: "Joints tool", kind: ToolKind::Joint, open: true }),
+        Box::new(ToolPalette { name: "Queries", kind: ToolKind::Query, open: false }),
         Box::new(scene_tree::ScenePanel::default()),
         // The right side: inspection.
         Box::new(inspector::InspectorPanel),
@@ -498,7 +499,7 @@ mod tests {
         assert_eq!(distinct.len(), names.len(), "{names:?}");
         let left: Vec<&str> =
             panels.list.iter().filter(|p| p.dock() == Dock::Left).map(|p| p.name()).collect();
-        assert_eq!(left, ["Spawn", "Joints tool", "Scene"]);
+        assert_eq!(left, ["Spawn", "Joints tool", "Queries", "Scene"]);
         assert!(panels.find::<islands::IslandsPanel>().is_some());
         panels.find_mut::<spawn::SpawnPanel>().unwrap().open_generator();
         assert!(panels.find::<spawn::SpawnPanel>().unwrap().generator.is_some());

@@ -50,6 +50,9 @@ pub struct ToolPalette {
     pub name: &'static str,
     /// The tool.
     pub kind: ToolKind,
+    /// Whether the palette starts unfolded (the everyday tools do; the Query tool's folds
+    /// away, so the Scene list below keeps its room).
+    pub open: bool,
 }
 
 impl Panel for ToolPalette {
@@ -62,7 +65,7 @@ impl Panel for ToolPalette {
     }
 
     fn default_open(&self) -> bool {
-        true
+        self.open
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {

@@ -12,6 +12,7 @@
 //! state could not be handed the state, and the state and the tools would import each other.
 
 pub mod joint;
+pub mod query;
 pub mod select;
 pub mod spawn;
 pub mod terrain;
@@ -72,6 +73,8 @@ tool_set! {
     Joint => joint: joint::JointTool,
     /// Drag over the terrain to paint it with the brush.
     Terrain => terrain: terrain::TerrainTool,
+    /// Cast a ray or a shape from the pointer, or find what a shape there overlaps.
+    Query => query: query::QueryTool,
 }
 
 /// The active tool, the first of the list until another is chosen.
