@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match cli::parse(&args).and_then(cli::execute) {
+    // A bad argument, --help and --version print as clap prints them, with its exit codes.
+    let command = cli::parse(&args).unwrap_or_else(|e| e.exit());
+    match cli::execute(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("atoll: {message}");

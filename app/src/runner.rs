@@ -1,5 +1,6 @@
 //! `atoll run`: step a scene headless and report stage times, counters and the state hash.
 
+use crate::progress::steps_bar;
 use atoll_physics::profile::Counters;
 use atoll_physics::{Scene, Stage, StepSettings, World, state_hash};
 use std::path::PathBuf;
@@ -108,8 +109,11 @@ pub fn run(options: &RunOptions) -> Result<(), String> {
 
 /// Steps `world` and collects the report.
 pub fn measure(world: &mut World, options: &RunOptions) -> RunReport {
+    // The stage times come from the world's own profile, so the bar costs them nothing.
+    let bar = steps_bar(u64::from(options.warmup) + u64::from(options.steps), "running");
     for _ in 0..options.warmup {
         world.step();
+        bar.inc(1);
     }
     let mut per_stage: Vec<Vec<f64>> = vec![Vec::with_capacity(options.steps as usize); Stage::ALL.len()];
     let mut totals = Vec::with_capacity(options.steps as usize);
@@ -128,7 +132,9 @@ pub fn measure(world: &mut World, options: &RunOptions) -> RunReport {
         let start = Instant::now();
         std::hint::black_box(world.reference_partition(&mut work));
         reference.push(start.elapsed().as_secs_f64() * 1e3);
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     RunReport {
         scene: options.scene.display().to_string(),
         bodies: world.body_count(),
