@@ -8,6 +8,7 @@ use atoll_physics::{
     Shape, ShapeCast, StepSettings, Transform, Vec3, World,
 };
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 /// The point of `shape` at `xf` farthest along world direction `n`.
 fn support(shape: &Shape, xf: &Transform, n: Vec3) -> Vec3 {
@@ -64,21 +65,38 @@ fn largest_gap(extra: &[Vec3], gap: impl Fn(Vec3) -> f32) -> f32 {
     best.0
 }
 
-/// A box's face normals (its local axes in the world), none for other shapes.
+/// A polyhedron's face normals in the world, none for round shapes.
 fn axes(shape: &Shape, xf: &Transform) -> Vec<Vec3> {
     match shape {
         Shape::Cuboid { .. } => vec![xf.rotation * Vec3::X, xf.rotation * Vec3::Y, xf.rotation * Vec3::Z],
+        Shape::Hull(h) => h.faces().iter().map(|f| xf.rotation * f.normal).collect(),
         _ => Vec::new(),
     }
 }
 
-/// The distance between two shapes, below zero when they overlap, by brute force.
+/// A polyhedron's edge directions in the world, none for round shapes.
+fn edges(shape: &Shape, xf: &Transform) -> Vec<Vec3> {
+    match shape {
+        Shape::Cuboid { .. } => axes(shape, xf),
+        Shape::Hull(h) => h
+            .edges()
+            .iter()
+            .map(|e| {
+                xf.rotation * (h.vertices()[e.vertices[1] as usize] - h.vertices()[e.vertices[0] as usize])
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The distance between two shapes, below zero when they overlap, by brute force. Two
+/// polyhedra get every face normal and every cross product of their edges too: their
+/// separating axis theorem's axes, so the sign is exact.
 fn brute_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> f32 {
-    let (ea, eb) = (axes(a, xa), axes(b, xb));
-    let mut extra: Vec<Vec3> = ea.iter().chain(&eb).copied().collect();
-    for u in &ea {
-        for v in &eb {
-            extra.push(u.cross(*v));
+    let mut extra: Vec<Vec3> = axes(a, xa).into_iter().chain(axes(b, xb)).collect();
+    for u in edges(a, xa) {
+        for v in edges(b, xb) {
+            extra.push(u.cross(v));
         }
     }
     largest_gap(&extra, |n| n.dot(support(b, xb, -n)) - n.dot(support(a, xa, n)))
@@ -136,7 +154,9 @@ fn build(bodies: &[(Shape, Transform)]) -> (World, Vec<BodyId>) {
 const BAND: f32 = 3e-3;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    // A fixed seed: the test command checks the same 40 cases every run (2000 random cases of
+    // each passed before this was written).
+    #![proptest_config(ProptestConfig { cases: 40, rng_seed: RngSeed::Fixed(66), ..ProptestConfig::default() })]
 
     #[test]
     fn overlap_shape_agrees_with_brute_force(
@@ -379,4 +399,25 @@ fn bad_shape_query_arguments_are_refused() {
     );
     assert!(world.closest_point(Vec3::ZERO, -1.0, &QueryFilter::ALL).is_err());
     assert!(world.closest_point(Vec3::ZERO, f32::INFINITY, &QueryFilter::ALL).is_err());
+}
+
+#[test]
+fn a_cast_skimming_the_terrain_goes_on_to_what_stands_beyond() {
+    // Flat ground at y = 1: a ball of radius 0.5 two centimetres above it, cast 6 m along X.
+    let mut world = world_on_flat_terrain();
+    let ball =
+        PlacedShape::new(Shape::sphere(0.5).unwrap(), Transform::from_position(Vec3::new(-3.0, 1.52, 0.2)))
+            .unwrap();
+    let along = ShapeCast::new(ball, Vec3::new(6.0, 0.0, 0.0)).unwrap();
+    assert_eq!(world.cast_shape(&along, &QueryFilter::ALL), None, "skimming is not touching");
+    let post = world
+        .create_body(&BodyDesc::fixed(
+            Shape::cuboid(Vec3::new(0.2, 1.0, 0.2)).unwrap(),
+            Vec3::new(2.0, 1.5, 0.2),
+        ))
+        .unwrap();
+    let hit = world.cast_shape(&along, &QueryFilter::ALL).unwrap();
+    assert_eq!(hit.body, post, "{hit:?}");
+    // The post's face at x = 1.8: the centre stops at 1.3, 4.3 of the 6 metres.
+    assert!((hit.fraction * 6.0 - 4.3).abs() < 2.0 * CAST_TOLERANCE, "{hit:?}");
 }
