@@ -1,12 +1,16 @@
 //! Body storage: dense arrays named by generational [`BodyId`]s.
 
 use crate::broadphase::ProxyKey;
-use crate::error::{AtollError, check_finite, check_non_negative, check_positive, check_vec3};
+use crate::child::{ChildDesc, validate_children};
+pub(crate) use crate::error::validate_rotation;
+use crate::error::{AtollError, check_finite, check_non_negative, check_vec3};
 use crate::filter::CollisionFilter;
 use crate::island::list::IslandLink;
+pub use crate::material::Material;
 use crate::math::{Aabb, Mat3, Quat, Transform, Vec3};
 use crate::sensor::Sensor;
-use crate::shape::Shape;
+pub(crate) use crate::shape::validate_shape;
+use crate::shape::{MassProperties, Shape};
 
 crate::id::generational_id!(
     /// Names a body: an index into the dense body array plus the generation of that slot, so an
@@ -36,39 +40,6 @@ pub enum BodyType {
     Dynamic,
 }
 
-/// Surface and bulk material of a body.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Material {
-    /// kg/m³; sets the mass of dynamic bodies.
-    pub density: f32,
-    /// Coulomb friction coefficient; pairs combine by the geometric mean.
-    pub friction: f32,
-    /// Bounciness, 0..=1; pairs take the larger.
-    pub restitution: f32,
-}
-
-impl Default for Material {
-    fn default() -> Self {
-        Self { density: 1000.0, friction: 0.6, restitution: 0.0 }
-    }
-}
-
-impl Material {
-    /// Checks that every field is finite and in range.
-    pub fn validate(&self) -> Result<(), AtollError> {
-        check_positive("density", self.density)?;
-        check_non_negative("friction", self.friction)?;
-        check_non_negative("restitution", self.restitution)?;
-        if self.restitution > 1.0 {
-            return Err(AtollError::invalid(
-                "restitution",
-                format!("must be <= 1, got {}", self.restitution),
-            ));
-        }
-        Ok(())
-    }
-}
-
 /// Everything needed to create a body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc {
@@ -88,6 +59,9 @@ pub struct BodyDesc {
     pub filter: CollisionFilter,
     /// A sensor reports what overlaps it and pushes nothing (see [`Sensor`]).
     pub sensor: Option<Sensor>,
+    /// The body's further shapes, for a compound body (`shape` and the fields above are its
+    /// first, at the body frame); empty for a body of one shape.
+    pub children: Vec<ChildDesc>,
     /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
     /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
     /// stable).
@@ -166,6 +140,7 @@ impl BodyDesc {
             material: Material::default(),
             filter: CollisionFilter::DEFAULT,
             sensor: None,
+            children: Vec::new(),
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -198,6 +173,31 @@ impl BodyDesc {
         self
     }
 
+    /// Adds a further shape: the body becomes a compound.
+    pub fn with_child(mut self, child: ChildDesc) -> Self {
+        self.children.push(child);
+        self
+    }
+
+    /// The whole body's mass, centre of mass (in the body's frame) and inertia about it: its
+    /// own shape's and its children's, each at its own density, summed exactly (parallel
+    /// axes). A sensor shape weighs nothing. For a body of one shape, the shape's own.
+    pub fn mass_properties(&self) -> MassProperties {
+        let own = self.shape.mass_properties(self.material.density);
+        if self.children.is_empty() {
+            return own;
+        }
+        let own = if self.sensor.is_some() {
+            MassProperties { mass: 0.0, inertia: own.inertia * 0.0, ..own }
+        } else {
+            own
+        };
+        let parts: Vec<MassProperties> =
+            std::iter::once(own).chain(self.children.iter().map(ChildDesc::mass_properties)).collect();
+        // Every part a sensor: no mass anywhere, the own shape's centre and a zero inertia.
+        MassProperties::combined(&parts).unwrap_or(own)
+    }
+
     /// Sets the initial linear velocity.
     pub fn with_linear_velocity(mut self, v: Vec3) -> Self {
         self.linear_velocity = v;
@@ -223,31 +223,8 @@ impl BodyDesc {
             }
             motion.validate()?;
         }
-        validate_shape(&self.shape)
-    }
-}
-
-/// Checks a rotation is finite and close enough to unit length to be normalised safely.
-pub(crate) fn validate_rotation(q: Quat) -> Result<(), AtollError> {
-    if !q.is_finite() {
-        return Err(AtollError::invalid("rotation", format!("{q} has a non-finite component")));
-    }
-    if (q.length() - 1.0).abs() > 1e-3 {
-        return Err(AtollError::invalid(
-            "rotation",
-            format!("{q} is not a unit quaternion (length {})", q.length()),
-        ));
-    }
-    Ok(())
-}
-
-/// Re-checks a shape built by hand (the enum's fields are public).
-pub(crate) fn validate_shape(shape: &Shape) -> Result<(), AtollError> {
-    match shape {
-        Shape::Sphere { radius } => Shape::sphere(*radius).map(|_| ()),
-        Shape::Capsule { half_height, radius } => Shape::capsule(*half_height, *radius).map(|_| ()),
-        Shape::Cuboid { half_extents } => Shape::cuboid(*half_extents).map(|_| ()),
-        Shape::Hull(_) => Ok(()),
+        validate_shape(&self.shape)?;
+        validate_children(&self.children)
     }
 }
 
@@ -336,7 +313,7 @@ impl Default for EdgeLink {
 
 impl Body {
     pub fn from_desc(desc: &BodyDesc, generation: u32) -> Body {
-        let mp = desc.shape.mass_properties(desc.material.density);
+        let mp = desc.mass_properties();
         let dynamic = desc.body_type == BodyType::Dynamic;
         let (mass, inv_mass) = if dynamic { (mp.mass, 1.0 / mp.mass) } else { (0.0, 0.0) };
         let inv_inertia_local = if dynamic { mp.inertia.inverse() } else { Mat3::ZERO };

@@ -79,3 +79,17 @@ pub(crate) fn check_vec3(what: &'static str, v: glam::Vec3) -> Result<glam::Vec3
         Err(AtollError::invalid(what, format!("{v} has a non-finite component")))
     }
 }
+
+/// Checks a rotation is finite and close enough to unit length to be normalised safely.
+pub(crate) fn validate_rotation(q: glam::Quat) -> Result<(), AtollError> {
+    if !q.is_finite() {
+        return Err(AtollError::invalid("rotation", format!("{q} has a non-finite component")));
+    }
+    if (q.length() - 1.0).abs() > 1e-3 {
+        return Err(AtollError::invalid(
+            "rotation",
+            format!("{q} is not a unit quaternion (length {})", q.length()),
+        ));
+    }
+    Ok(())
+}

@@ -7,6 +7,7 @@
 pub mod bitset;
 pub mod body;
 pub mod broadphase;
+pub mod child;
 pub mod error;
 pub mod filter;
 pub(crate) mod graph;
@@ -15,6 +16,7 @@ pub mod history;
 pub(crate) mod id;
 pub(crate) mod island;
 pub mod joint;
+pub mod material;
 pub mod math;
 pub mod narrowphase;
 pub(crate) mod parallel;
@@ -31,6 +33,7 @@ pub mod terrain;
 pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
+pub use child::{ChildDesc, MAX_CHILDREN};
 pub use error::AtollError;
 pub use filter::CollisionFilter;
 pub use history::{

@@ -9,6 +9,7 @@
 
 mod common;
 
+use atoll_physics::MAX_CHILDREN;
 use atoll_physics::recording::Recording;
 use atoll_physics::scene::{MAX_BODIES, MAX_HULL_POINTS, SCENE_VERSION, Scene};
 use atoll_physics::{BodyDesc, Shape, Vec3, state_hash};
@@ -207,6 +208,13 @@ fn structured_cases(scene: &str, terrain: &str, recording: &str) -> Vec<Case> {
         Kind::Scene,
         with_bodies(body.replace("Sphere(radius: 0.5)", &format!("Hull(points: [{points}])"))),
         "shape",
+    );
+    let children = vec!["(shape: Sphere(radius: 0.1))"; MAX_CHILDREN + 1].join(",");
+    add(
+        "a compound of too many children",
+        Kind::Scene,
+        with_bodies(body.replace("position", &format!("children: [{children}], position"))),
+        "children",
     );
     // Nesting past the parser's depth.
     add("deep nesting", Kind::Scene, format!("{}{}", "(".repeat(100_000), ")".repeat(100_000)), "");

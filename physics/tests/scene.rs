@@ -303,3 +303,71 @@ fn a_viewpoint_round_trips_and_a_bad_one_names_line_and_field() {
     assert_eq!(field, "view");
     assert!(message.contains("view distance") && message.contains("-4"), "{message}");
 }
+
+/// A table: a top and four legs, one body.
+fn table() -> SceneBody {
+    use atoll_physics::scene::SceneChild;
+    let mut body = SceneBody::new(
+        BodyType::Dynamic,
+        SceneShape::Box { half_extents: Vec3::new(0.8, 0.03, 0.45) },
+        Vec3::new(0.0, 0.77, 0.0),
+    );
+    body.name = "table".into();
+    for (x, z) in [(-0.74, -0.4), (0.74, -0.4), (-0.74, 0.4), (0.74, 0.4)] {
+        body.children.push(SceneChild {
+            shape: SceneShape::Box { half_extents: Vec3::new(0.03, 0.37, 0.03) },
+            position: Vec3::new(x, -0.4, z),
+            rotation: atoll_physics::Quat::IDENTITY,
+            material: atoll_physics::Material { density: 900.0, ..Default::default() },
+            filter: Default::default(),
+            sensor: None,
+        });
+    }
+    body
+}
+
+#[test]
+fn compound_bodies_round_trip_exactly_and_a_bad_child_names_its_field() {
+    let mut scene = sample();
+    let mut t = table();
+    // -0.0 in a child's pose must come back as -0.0.
+    t.children[0].position.y = -0.0;
+    t.children[1].sensor = Some(atoll_physics::Sensor { detect_static: true });
+    scene.bodies.push(t);
+    let text = scene.to_ron_string();
+    assert!(text.contains("children: ["), "{text}");
+    let back = Scene::from_ron_str(&text).unwrap();
+    assert_eq!(back, scene);
+    assert_eq!(back.bodies[3].children[0].position.y.to_bits(), (-0.0f32).to_bits());
+    assert_eq!(back.to_ron_string(), text);
+    // The engine's description carries the children; their mass counts.
+    let desc = back.bodies[3].to_desc().unwrap();
+    assert_eq!(desc.children.len(), 4);
+    assert!(desc.mass_properties().mass > desc.shape.mass_properties(desc.material.density).mass);
+    // A child's bad radius, position or rotation is refused with its line and field.
+    let bad = text.replacen("half_extents: (0.03, 0.37, 0.03)", "half_extents: (0.03, -0.37, 0.03)", 1);
+    let (line, _, field, _) = parse_error(&bad);
+    assert!(field.contains("children") && field.contains("shape"), "{field}");
+    assert_eq!(line, bad.lines().position(|l| l.contains("-0.37")).unwrap() + 1);
+    let bad = text.replacen("position: (-0.74, -0.0, -0.4)", "position: (-0.74, NaN, -0.4)", 1);
+    assert!(parse_error(&bad).2.contains("position"));
+    // More children than a body may hold.
+    let child = "(shape: Sphere(radius: 0.1))";
+    let many = format!(
+        "(version: 4, bodies: [(body_type: Dynamic, shape: Sphere(radius: 0.5), position: (0.0, 1.0, 0.0), children: [{}])])",
+        vec![child; atoll_physics::MAX_CHILDREN + 1].join(",")
+    );
+    assert!(parse_error(&many).2.contains("children"));
+}
+
+#[test]
+fn a_world_refuses_a_compound_body_until_it_simulates_them() {
+    let mut scene = sample();
+    scene.bodies.push(table());
+    let err = scene.build_world().unwrap_err().to_string();
+    assert!(err.contains("children") && err.contains("compound"), "{err}");
+    let mut world = atoll_physics::World::new(Default::default()).unwrap();
+    let err = world.create_body(&table().to_desc().unwrap()).unwrap_err().to_string();
+    assert!(err.contains("compound"), "{err}");
+    assert_eq!(world.body_count(), 0, "nothing was created");
+}

@@ -1,10 +1,9 @@
 //! [`PlacedShape`]: a shape at a pose in the world, checked once, the argument of the shape
 //! queries (`World::overlap_shape`, and the start of a [`super::ShapeCast`]).
 
-use crate::body::{validate_rotation, validate_shape};
-use crate::error::{AtollError, check_vec3};
+use crate::error::{AtollError, check_vec3, validate_rotation};
 use crate::math::{Aabb, Transform};
-use crate::shape::Shape;
+use crate::shape::{Shape, validate_shape};
 
 /// A checked shape placed in the world: its sizes finite and positive (a hand-built
 /// `Shape::Sphere { radius: -1.0 }` is refused), its position finite, its rotation finite and

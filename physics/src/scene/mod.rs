@@ -4,6 +4,7 @@
 
 mod build;
 pub mod builtin;
+mod child;
 mod error;
 pub(crate) mod fields;
 pub(crate) mod io;
@@ -11,6 +12,7 @@ mod joint;
 mod terrain;
 mod view;
 
+pub use child::SceneChild;
 pub use error::SceneError;
 pub use joint::{BodyRef, SceneJoint};
 pub use terrain::{SceneChunk, SceneTerrain};
@@ -28,9 +30,9 @@ use joint::BodiesRead;
 use serde::de::Error;
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// The scene format version this build writes: 2 added joints, 3 filters and sensors. It reads
-/// every version from 1.
-pub const SCENE_VERSION: u32 = 3;
+/// The scene format version this build writes: 2 added joints, 3 filters and sensors, 4 the
+/// children of compound bodies. It reads every version from 1.
+pub const SCENE_VERSION: u32 = 4;
 /// Largest scene file accepted, in bytes.
 pub const MAX_SCENE_BYTES: u64 = 64 << 20;
 /// Most bodies a scene may hold.
@@ -103,6 +105,9 @@ pub struct SceneBody {
     /// Makes it a sensor: it reports what overlaps it and pushes nothing (version 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sensor: Option<Sensor>,
+    /// The further shapes of a compound body, in its frame (version 4); `shape` is its first.
+    #[serde(default, deserialize_with = "child::children", skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<SceneChild>,
     /// Linear damping rate, 1/s (0 = none): with no other force the velocity decays about as
     /// `e^(-rate · t)` (applied implicitly every substep, `v / (1 + h · rate)`, so any rate is
     /// stable).
@@ -237,6 +242,7 @@ impl SceneBody {
             material: Material::default(),
             filter: CollisionFilter::DEFAULT,
             sensor: None,
+            children: Vec::new(),
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -259,6 +265,7 @@ impl SceneBody {
             material: d.material,
             filter: d.filter,
             sensor: d.sensor,
+            children: d.children.iter().map(SceneChild::from_desc).collect(),
             linear_damping: d.linear_damping,
             angular_damping: d.angular_damping,
             gravity_scale: d.gravity_scale,
@@ -279,6 +286,7 @@ impl SceneBody {
             material: self.material,
             filter: self.filter,
             sensor: self.sensor,
+            children: self.children.iter().map(SceneChild::to_desc).collect::<Result<_, _>>()?,
             linear_damping: self.linear_damping,
             angular_damping: self.angular_damping,
             gravity_scale: self.gravity_scale,

@@ -25,6 +25,43 @@ impl MassProperties {
             inertia: self.inertia * density,
         }
     }
+
+    /// The same body placed by `pose` into a parent frame: the centre moved, the inertia
+    /// turned (`R I Rᵀ`), still about the centre of mass.
+    pub fn transformed(&self, pose: &crate::math::Transform) -> MassProperties {
+        let r = Mat3::from_quat(pose.rotation);
+        MassProperties {
+            mass: self.mass,
+            local_center: pose.transform_point(self.local_center),
+            inertia: r * self.inertia * r.transpose(),
+        }
+    }
+
+    /// The mass properties of parts rigidly joined, each given in the common frame: the masses
+    /// summed, the centre their mass-weighted mean, and the inertia about it by the parallel
+    /// axis theorem (each part's own, plus `m (|d|² 1 − d dᵀ)` for its centre's offset `d`).
+    /// Sums run in `f64`: the offsets' squares of parts far apart cancel against each other.
+    /// `None` when the parts hold no mass.
+    pub fn combined(parts: &[MassProperties]) -> Option<MassProperties> {
+        let mass: f64 = parts.iter().map(|p| f64::from(p.mass)).sum();
+        if !mass.is_finite() || mass <= 0.0 {
+            return None;
+        }
+        let moment = parts.iter().fold([0.0f64; 3], |acc, p| {
+            let c = p.local_center.as_dvec3() * f64::from(p.mass);
+            [acc[0] + c.x, acc[1] + c.y, acc[2] + c.z]
+        });
+        let center = glam::DVec3::from_array(moment) / mass;
+        let mut inertia = glam::DMat3::ZERO;
+        for p in parts {
+            let d = p.local_center.as_dvec3() - center;
+            let m = f64::from(p.mass);
+            let shift = glam::DMat3::from_diagonal(glam::DVec3::splat(d.length_squared()))
+                - glam::DMat3::from_cols(d * d.x, d * d.y, d * d.z);
+            inertia += p.inertia.as_dmat3() + shift * m;
+        }
+        Some(MassProperties { mass: mass as f32, local_center: center.as_vec3(), inertia: inertia.as_mat3() })
+    }
 }
 
 impl Shape {
@@ -131,6 +168,39 @@ mod tests {
         assert!(close(capsule.mass, sphere.mass));
         assert!(close(capsule.inertia.x_axis.x, sphere.inertia.x_axis.x));
         assert!(close(capsule.inertia.y_axis.y, sphere.inertia.y_axis.y));
+    }
+
+    #[test]
+    fn boxes_joined_weigh_and_turn_as_the_box_they_make() {
+        // Two 1 × 1 × 1 cubes side by side along X make a 2 × 1 × 1 box; a third turned a
+        // quarter about Y on top makes no difference to a cube's own inertia.
+        let cube = Shape::cuboid(Vec3::splat(0.5)).unwrap().mass_properties(2.0);
+        let at = |x: f32, y: f32, turn: f32| {
+            cube.transformed(&crate::math::Transform::new(
+                Vec3::new(x, y, 0.0),
+                crate::math::Quat::from_rotation_y(turn),
+            ))
+        };
+        let pair = MassProperties::combined(&[at(-0.5, 0.0, 0.0), at(0.5, 0.0, 0.9)]).unwrap();
+        let slab = Shape::cuboid(Vec3::new(1.0, 0.5, 0.5)).unwrap().mass_properties(2.0);
+        assert!(close(pair.mass, slab.mass) && pair.local_center.length() < 1e-6);
+        for (a, b) in pair.inertia.to_cols_array().iter().zip(slab.inertia.to_cols_array()) {
+            assert!(close(*a, b), "{:?} against {:?}", pair.inertia, slab.inertia);
+        }
+        // A T of three cubes: centre a third of the way up, inertia by hand.
+        let tee = MassProperties::combined(&[
+            at(-1.0, 1.0, 0.0),
+            at(0.0, 1.0, 0.0),
+            at(1.0, 1.0, 0.0),
+            at(0.0, 0.0, 0.3),
+        ])
+        .unwrap();
+        assert!((tee.local_center - Vec3::new(0.0, 0.75, 0.0)).length() < 1e-6);
+        let own = 2.0 / 6.0; // a cube of mass 2 and side 1: m s² / 6
+        let ixx = 4.0 * own + 2.0 * (3.0 * 0.25 * 0.25 + 0.75 * 0.75);
+        let iyy = 4.0 * own + 2.0 * 2.0;
+        assert!(close(tee.inertia.x_axis.x, ixx) && close(tee.inertia.y_axis.y, iyy), "{:?}", tee.inertia);
+        assert!(MassProperties::combined(&[]).is_none());
     }
 
     #[test]

@@ -158,3 +158,13 @@ impl Shape {
         }
     }
 }
+
+/// Re-checks a shape built by hand (the enum's fields are public).
+pub(crate) fn validate_shape(shape: &Shape) -> Result<(), AtollError> {
+    match shape {
+        Shape::Sphere { radius } => Shape::sphere(*radius).map(|_| ()),
+        Shape::Capsule { half_height, radius } => Shape::capsule(*half_height, *radius).map(|_| ()),
+        Shape::Cuboid { half_extents } => Shape::cuboid(*half_extents).map(|_| ()),
+        Shape::Hull(_) => Ok(()),
+    }
+}

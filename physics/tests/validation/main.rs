@@ -3,6 +3,7 @@
 //! `cargo test -p atoll-physics --test validation -- --nocapture` prints every figure.
 
 mod breaking;
+mod compound_mass;
 mod double_pendulum;
 mod free_body;
 mod hanging_chain;
