@@ -447,3 +447,66 @@ fn sensors_are_drawn_translucent_listed_with_what_is_inside_and_marked_on_the_ti
         .count();
     assert!(marked > 0, "sensor events are marked on the timeline");
 }
+
+#[test]
+fn the_energy_panel_plots_finds_an_injected_blow_up_selects_its_body_and_saves_csv() {
+    use atoll::editor::panels::energy::EnergyPanel;
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    harness.state_mut().state.step_many(10);
+    // The top box flung sideways behind the tape's back, as a solver fault would, while the
+    // tower is awake.
+    let top = {
+        let world = &harness.state().state.sim.world;
+        world.body_ids().max_by(|a, b| {
+            let y = |id| world.transform(id).unwrap().position.y;
+            y(*a).total_cmp(&y(*b))
+        })
+    }
+    .unwrap();
+    harness.state_mut().state.sim.world.inject_velocity_for_test(top, glam::Vec3::new(30.0, 0.0, 0.0));
+    harness.state_mut().state.step_many(40);
+    harness.run_steps(2);
+    // Fold the Timing panel above so the plots are on screen.
+    harness.get_by_label("Timing").click_accesskit();
+    harness.run_steps(2);
+    common::open_panel(&mut harness, "Energy");
+    harness.get_by_label_contains("now: kinetic");
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-energy.png")).unwrap();
+    // The total energy's line is drawn in the right dock.
+    let scale = image.width() as f32 / 1280.0;
+    let dock = harness.get_by_label_contains("now: kinetic").rect();
+    let below = egui::pos2(dock.center().x, dock.bottom() + 60.0);
+    let found = common::pixels_near(
+        &image,
+        egui::pos2(below.x * scale, below.y * scale),
+        (140.0 * scale) as i32,
+        atoll::editor::panels::energy::TOTAL_COLOUR,
+        60,
+    );
+    assert!(found >= 20, "the total energy's line is drawn below {below:?}: {found} pixels");
+    // The button goes to the step and selects the box.
+    harness.get_by_label("Find the blow-up").click_accesskit();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.step_count(), 11);
+    assert_eq!(harness.state().state.selected(), Some(top));
+    let name = harness.state().state.body_name(top);
+    assert!(harness.query_all_by_label_contains(&format!("step 11: {name} gained most")).count() >= 1);
+    // The energies as CSV: a header and a row per kept step, the rise at step 81.
+    let path = std::env::temp_dir().join(format!("atoll-energy-{}.csv", std::process::id()));
+    harness.state_mut().panels.find_mut::<EnergyPanel>().unwrap().csv_path = path.display().to_string();
+    harness.run_steps(1);
+    harness.get_by_label("Save CSV").click_accesskit();
+    harness.run_steps(2);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows[0], "step,kinetic_J,potential_J,total_J,px,py,pz,Lx,Ly,Lz");
+    assert_eq!(rows.len(), 1 + harness.state().state.sim.timeline.history.steps().len());
+    let kinetic = |step: &str| -> f64 {
+        let row = rows.iter().find(|r| r.starts_with(&format!("{step},"))).unwrap();
+        row.split(',').nth(1).unwrap().parse().unwrap()
+    };
+    assert!(kinetic("11") > kinetic("10") + 1000.0);
+    std::fs::remove_file(&path).ok();
+}

@@ -332,6 +332,7 @@ fn a_stop_outranks_an_edit_and_a_cap_outranks_a_broken_joint() {
     use atoll::editor::panels::timeline::{Mark, describe, mark_of};
     use atoll_physics::{StepEvents, StepRecord};
     let record = |events: StepEvents, inputs: u32| StepRecord {
+        energy: Default::default(),
         step: 7,
         hash: 0,
         segment: 1,

@@ -39,7 +39,7 @@ use crate::error::AtollError;
 use crate::recording::Input;
 use crate::recording::tape::{Logged, TapeMark};
 use crate::snapshot::Snapshot;
-use crate::world::{BodyFaultKind, CompactState, World};
+use crate::world::{BodyFaultKind, CompactState, Energy, World};
 use back_cache::BackCache;
 use faults::{FAULT_SHARE, FaultRuns};
 use std::collections::{BTreeMap, VecDeque};
@@ -66,7 +66,7 @@ impl Default for HistorySettings {
 }
 
 /// One recorded step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepRecord {
     /// The world's step count after the step.
     pub step: u64,
@@ -81,6 +81,8 @@ pub struct StepRecord {
     pub inputs: u32,
     /// What happened in it, for marks on a timeline.
     pub events: StepEvents,
+    /// The dynamic bodies' energy and momentum after it ([`World::energy`]).
+    pub energy: Energy,
 }
 
 /// Counts of a step's events (the world's event lists after it).
@@ -240,6 +242,30 @@ impl History {
         self.steps.iter()
     }
 
+    /// The first kept step whose total energy ([`Energy::total`]) rose over the step before it
+    /// by more than `share` of that step's (its magnitude), when nothing explains the rise: no
+    /// input was made just before it and no edit started its segment there. In a world of
+    /// contacts, friction and damped joints nothing should add energy, so such a step is where
+    /// a solver went wrong. `None` when no kept step did.
+    pub fn find_blow_up(&self, share: f64) -> Option<u64> {
+        let mut last: Option<&StepRecord> = None;
+        for r in &self.steps {
+            if let Some(p) = last
+                && p.segment == r.segment
+                && p.step + 1 == r.step
+                && r.inputs == 0
+                && !r.after_edit
+            {
+                let rise = r.energy.total() - p.energy.total();
+                if rise > share * p.energy.total().abs() && rise > 0.0 {
+                    return Some(r.step);
+                }
+            }
+            last = Some(r);
+        }
+        None
+    }
+
     /// The record of step `step`, if it is kept.
     pub fn record_of(&self, step: u64) -> Option<&StepRecord> {
         let first = self.steps.front()?.step;
@@ -359,7 +385,8 @@ impl History {
         let segment = self.next_segment;
         let events = StepEvents::of(world);
         let hash = world.current_hash();
-        self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, inputs: 0, events });
+        let energy = world.energy();
+        self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, inputs: 0, events, energy });
         self.faults.record(step, world.body_faults());
         self.add_keyframe(world, segment);
         self.cursor = Some(Cursor { step, edits, mark: world.whole_tape_mark() });
@@ -449,6 +476,7 @@ impl History {
             after_edit: false,
             inputs: count,
             events,
+            energy: world.energy(),
         });
         self.faults.record(step, world.body_faults());
         if (step - start).is_multiple_of(self.interval) {

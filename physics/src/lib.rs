@@ -59,5 +59,6 @@ pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};
 pub use world::{
-    BodyFault, BodyFaultKind, CompactState, IslandId, Restless, SensorEvent, StepSettings, WakeCause, World,
+    BodyFault, BodyFaultKind, CompactState, Energy, IslandId, Restless, SensorEvent, StepSettings, WakeCause,
+    World,
 };

@@ -485,3 +485,35 @@ fn the_bodies_held_back_are_kept_by_step_and_cut_with_the_steps() {
     assert!(history.range().unwrap().0 > 13);
     assert_eq!(history.fault_runs().count(), 0);
 }
+
+#[test]
+fn find_blow_up_lands_on_the_step_an_injected_velocity_first_shows() {
+    // The tower standing: nothing adds energy, so nothing is found.
+    let (_, history) = recorded("tower.ron", 120, HistorySettings::default());
+    assert_eq!(history.find_blow_up(0.1), None, "a standing tower gains no energy");
+    // At step 10 the tower is still awake.
+    let (mut world, mut history) = recorded("tower.ron", 10, HistorySettings::default());
+    // The top box flung sideways behind the tape's back, as a solver fault would.
+    let top = world.body_ids().max_by(|a, b| {
+        let y = |id| world.transform(id).unwrap().position.y;
+        y(*a).total_cmp(&y(*b))
+    });
+    world.inject_velocity_for_test(top.unwrap(), Vec3::new(30.0, 0.0, 0.0));
+    for _ in 0..40 {
+        world.step();
+        history.record(&world);
+    }
+    assert_eq!(history.find_blow_up(0.1), Some(11));
+    let (before, after) = (history.record_of(10).unwrap().energy, history.record_of(11).unwrap().energy);
+    // The box flies: it left the tower.
+    assert!(world.transform(top.unwrap()).unwrap().position.x > 5.0);
+    assert!(after.kinetic > before.kinetic + 1000.0, "{before:?} -> {after:?}");
+    // A velocity set through the API is an input, which explains the rise.
+    let (mut world, mut history) = recorded("tower.ron", 10, HistorySettings::default());
+    world.set_linear_velocity(top.unwrap(), Vec3::new(30.0, 0.0, 0.0)).unwrap();
+    for _ in 0..40 {
+        world.step();
+        history.record(&world);
+    }
+    assert_eq!(history.find_blow_up(0.1), None);
+}

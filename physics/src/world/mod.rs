@@ -2,6 +2,7 @@
 //! everything the editor shows.
 
 mod compact;
+mod energy;
 mod faults;
 mod filters;
 mod islands;
@@ -25,6 +26,7 @@ mod water;
 pub use crate::island::id::IslandId;
 pub use crate::island::wake_cause::WakeCause;
 pub use compact::{CompactState, StateDelta};
+pub use energy::Energy;
 pub use faults::{BodyFault, BodyFaultKind};
 pub use islands::{IslandView, SleepEvent};
 pub use settings::StepSettings;

@@ -7,6 +7,13 @@ use crate::narrowphase::TERRAIN;
 use crate::solver::SolverLanes;
 
 impl World {
+    /// Sets a body's velocity behind the tape's back, as a solver fault would: no input is
+    /// logged, so a history sees an unexplained change (tests of `History::find_blow_up`).
+    pub fn inject_velocity_for_test(&mut self, id: crate::body::BodyId, velocity: crate::math::Vec3) {
+        let slot = id.index() as usize;
+        self.bodies.bodies[slot].linear_velocity = velocity;
+    }
+
     /// Runs the contact and plain ball joint passes the widest way up to `widest` the CPU
     /// allows.
     pub fn set_solver_lanes(&mut self, widest: SolverLanes) {

@@ -5,6 +5,7 @@
 mod breaking;
 mod compound_mass;
 mod double_pendulum;
+mod energy;
 mod free_body;
 mod hanging_chain;
 mod incline;

@@ -8,6 +8,7 @@
 pub mod body_history;
 pub mod broadphase;
 pub mod contacts;
+pub mod energy;
 pub mod inspector;
 pub mod islands;
 pub mod joint_inspector;
@@ -53,6 +54,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(broadphase::BroadphasePanel),
         Box::new(contacts::ContactsPanel),
         Box::new(sensors::SensorsPanel),
+        Box::new(energy::EnergyPanel::default()),
         Box::new(islands::IslandsPanel::default()),
         Box::new(sleep::SleepPanel),
         Box::new(terrain::TerrainPanel),
