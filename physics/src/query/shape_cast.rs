@@ -15,7 +15,7 @@ pub const CAST_TOLERANCE: f32 = 1e-4;
 
 /// A [`PlacedShape`] moved by `translation` without turning: the pose at fraction `f` is the
 /// start moved by `f * translation`, `0 <= f <= 1`. The translation must be finite and not
-/// zero (a cast that goes nowhere is an overlap query).
+/// zero (a cast that goes nowhere is an overlap query), and its length must be finite too.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeCast {
     start: PlacedShape,
@@ -28,6 +28,12 @@ impl ShapeCast {
         check_vec3("cast translation", translation)?;
         if translation.length_squared() == 0.0 {
             return Err(AtollError::invalid("cast translation", "must not be zero"));
+        }
+        if !translation.length().is_finite() {
+            return Err(AtollError::invalid(
+                "cast translation",
+                format!("{translation} is too long to measure"),
+            ));
         }
         Ok(ShapeCast { start, translation })
     }

@@ -391,7 +391,8 @@ fn bad_shape_query_arguments_are_refused() {
     );
     let placed = PlacedShape::new(ball, Transform::IDENTITY).unwrap();
     assert!(field(ShapeCast::new(placed.clone(), Vec3::ZERO).unwrap_err()).contains("cast translation"));
-    assert!(ShapeCast::new(placed, Vec3::new(0.0, f32::NAN, 0.0)).is_err());
+    assert!(ShapeCast::new(placed.clone(), Vec3::new(0.0, f32::NAN, 0.0)).is_err());
+    assert!(ShapeCast::new(placed, Vec3::splat(3e38)).is_err(), "a length past f32");
     let world = World::new(StepSettings::default()).unwrap();
     assert!(
         field(world.closest_point(Vec3::splat(f32::NAN), 1.0, &QueryFilter::ALL).unwrap_err())
