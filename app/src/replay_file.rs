@@ -34,7 +34,8 @@ pub struct ReplayReport {
     pub state_hash: String,
 }
 
-/// Replays the file; `Err` only when it cannot be read or its scene not built.
+/// Replays the file; `Err` when it cannot be read, its scene not built or the thread count
+/// not set, a report otherwise (matched or not).
 pub fn check(options: &ReplayOptions) -> Result<ReplayReport, String> {
     let recording =
         Recording::load(&options.recording).map_err(|e| format!("{}: {e}", options.recording.display()))?;

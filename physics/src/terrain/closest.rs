@@ -23,12 +23,17 @@ pub struct TerrainPoint {
 }
 
 /// Nearest candidates closer to each other than this share the nearest feature (an edge or a
-/// vertex of several triangles), in metres.
+/// vertex of several triangles), in metres, plus [`SAME_FEATURE_ROUNDING`] of the point's
+/// distance from the origin: two triangles work out the point on their shared edge by
+/// different sums, a few `f32` steps apart (4e-6 m at 32 m).
 const SAME_FEATURE: f32 = 1e-6;
+
+/// See [`SAME_FEATURE`]: eight `f32` steps.
+const SAME_FEATURE_ROUNDING: f32 = 8.0 * f32::EPSILON;
 
 impl Terrain {
     /// The surface point nearest to `p` no farther than `max_distance`, ties to the lower chunk
-    /// and then the lower triangle; `None` when no surface is that near. Whether `p` lies
+    /// and then to the triangle its kD tree lists first; `None` when no surface is that near. Whether `p` lies
     /// inside is decided by the angle-weighted normal of the nearest feature (Bærentzen and
     /// Aanæs): a face's own normal, the sum of an edge's two faces', the sum of a vertex's
     /// faces' normals each weighted by its angle there. One face's normal alone misjudges
@@ -63,7 +68,8 @@ impl Terrain {
         let Some(&(chunk, point, distance, _)) = found.iter().min_by(|a, b| a.2.total_cmp(&b.2)) else {
             return Ok(None);
         };
-        let normal: Vec3 = found.iter().filter(|f| f.1.distance(point) <= SAME_FEATURE).map(|f| f.3).sum();
+        let same = SAME_FEATURE + SAME_FEATURE_ROUNDING * point.abs().max_element();
+        let normal: Vec3 = found.iter().filter(|f| f.1.distance(point) <= same).map(|f| f.3).sum();
         let normal = normal.normalize_or(Vec3::Y);
         Ok(Some(TerrainPoint { chunk, point, distance, inside: normal.dot(p - point) < 0.0, normal }))
     }

@@ -1,7 +1,8 @@
 //! [`Energy`]: the kinetic and potential energy and the linear and angular momentum of the
 //! dynamic bodies, of the whole world, of an island or of one body: what a user watches to see
 //! a solver add or lose energy, and how `History::find_blow_up` finds the step it went wrong.
-//! Sums run in `f64`, in slot order, so the same world gives the same bits.
+//! Sums run in `f64`, in a fixed order (slots, or an island's list), so the same world gives
+//! the same bits.
 
 use super::World;
 use crate::body::{Body, BodyId, BodyType};

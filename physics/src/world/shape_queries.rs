@@ -140,7 +140,10 @@ impl World {
     ) -> Result<Option<ClosestPoint>, AtollError> {
         check_vec3("query point", point)?;
         check_non_negative("query distance", max_distance)?;
+        // A reach past f32's range around a far point would make the box infinite.
+        let big = Vec3::splat(f32::MAX);
         let reach = Aabb::from_center_half_extents(point, Vec3::splat(max_distance));
+        let reach = Aabb::new(reach.min.clamp(-big, big), reach.max.clamp(-big, big));
         let mut best: Option<ClosestPoint> = None;
         for slot in self.query_candidates(&reach, filter) {
             let b = &self.bodies.bodies[slot as usize];
@@ -174,7 +177,7 @@ impl World {
         Ok(best)
     }
 
-    /// The slots of the bodies whose tight boxes overlap `aabb` and that `filter` lets
+    /// The slots of the bodies whose fat boxes (the broadphase's) overlap `aabb` and that `filter` lets
     /// through, ascending.
     fn query_candidates(&self, aabb: &Aabb, filter: &QueryFilter) -> Vec<u32> {
         let mut slots = Vec::new();
@@ -273,6 +276,11 @@ fn advance<W>(
             Some(closing) => (short / closing).max(short / length),
             None => short / length,
         };
+        if t + step == t {
+            // Far along a long cast the step falls below the fraction's rounding: the surface
+            // is within one representable fraction, so the shape touches here.
+            return Some((t, at.witness));
+        }
         t += step;
         if t > limit {
             return None;

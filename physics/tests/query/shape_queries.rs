@@ -422,3 +422,29 @@ fn a_cast_skimming_the_terrain_goes_on_to_what_stands_beyond() {
     // The post's face at x = 1.8: the centre stops at 1.3, 4.3 of the 6 metres.
     assert!((hit.fraction * 6.0 - 4.3).abs() < 2.0 * CAST_TOLERANCE, "{hit:?}");
 }
+
+#[test]
+fn a_cast_kilometres_long_still_stops_at_the_face() {
+    // Far along a 5 km cast one step of the fraction is 0.3 mm of path, more than the
+    // tolerance, and positions there round to 0.2 mm: from any of these starts the cast must
+    // still stop at the box. (None of them reaches `advance`'s guard for a step below the
+    // fraction's rounding; Newton's steps land within the tolerance first.)
+    let mut world = World::new(StepSettings::default()).unwrap();
+    let post =
+        world.create_body(&BodyDesc::fixed(Shape::cuboid(Vec3::splat(0.5)).unwrap(), Vec3::ZERO)).unwrap();
+    for k in 0..64 {
+        let start = -2500.0 - k as f32 * 0.013;
+        let ball = PlacedShape::new(
+            Shape::sphere(0.25).unwrap(),
+            Transform::from_position(Vec3::new(start, 0.0, 0.0)),
+        )
+        .unwrap();
+        let hit =
+            world.cast_shape(&ShapeCast::new(ball, Vec3::new(5000.0, 0.0, 0.0)).unwrap(), &QueryFilter::ALL);
+        let hit = hit.unwrap_or_else(|| panic!("from {start}: missed"));
+        assert_eq!(hit.body, post);
+        // The centre stops at x = -0.75, within the positions' rounding there.
+        let stop = start + hit.fraction * 5000.0;
+        assert!((stop + 0.75).abs() < 2e-3, "from {start}: stopped at {stop}");
+    }
+}

@@ -373,7 +373,10 @@ impl Tool for QueryTool {
         );
         ui.horizontal(|ui| {
             for mode in QueryMode::ALL {
-                ui.selectable_value(&mut self.mode, mode, mode.label());
+                // A kept query is a path or a place: another mode starts afresh.
+                if ui.selectable_value(&mut self.mode, mode, mode.label()).changed() {
+                    self.cancel();
+                }
             }
         });
         if self.mode != QueryMode::Ray {
