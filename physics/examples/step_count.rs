@@ -44,6 +44,8 @@ fn scene(name: &str) -> Scene {
         "chain-bridge" => builtin::chain_bridge(size(400) as usize),
         "ragdoll-rain" => builtin::ragdoll_rain(size(100) as usize),
         "free-fall" => builtin::free_fall(size(5000)),
+        "tables" => builtin::table_pile(size(1000)),
+        "furniture" => builtin::furniture_room(),
         "terrain-rain" => {
             // As the benchmark has it: the lake emptied (the other engines have no water).
             let mut scene = builtin::terrain_rain(size(1000));
@@ -54,7 +56,7 @@ fn scene(name: &str) -> Scene {
         }
         other => panic!(
             "unknown scene {other}: rain, tumbler, pyramid3d, pyramid, pyramids, joint-grid, chain-bridge, ragdoll-rain, \
-             free-fall or terrain-rain"
+             free-fall, tables, furniture or terrain-rain"
         ),
     };
     scene.settings.dt = 1.0 / 60.0;

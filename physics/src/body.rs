@@ -2,6 +2,7 @@
 
 use crate::broadphase::ProxyKey;
 use crate::child::{ChildDesc, validate_children};
+use crate::child_store::ChildStore;
 pub(crate) use crate::error::validate_rotation;
 use crate::error::{AtollError, check_finite, check_non_negative, check_vec3};
 use crate::filter::CollisionFilter;
@@ -11,6 +12,7 @@ use crate::math::{Aabb, Mat3, Quat, Transform, Vec3};
 use crate::sensor::Sensor;
 pub(crate) use crate::shape::validate_shape;
 use crate::shape::{MassProperties, Shape};
+use crate::shape_key::is_child_key;
 
 crate::id::generational_id!(
     /// Names a body: an index into the dense body array plus the generation of that slot, so an
@@ -404,6 +406,8 @@ pub(crate) struct BodyStore {
     sensor_of: Vec<Option<Sensor>>,
     /// Slots of the live sensors, ascending.
     sensors: Vec<u32>,
+    /// The further shapes of compound bodies, beside the bodies as the filters are.
+    pub children: ChildStore,
 }
 
 impl BodyStore {
@@ -425,6 +429,9 @@ impl BodyStore {
         }
         self.set_filter(id.index, desc.filter);
         self.set_sensor(id.index, desc.sensor);
+        // Placed at the body's pose as the body holds it (its rotation normalised).
+        let pose = self.bodies[id.index as usize].transform;
+        self.children.insert(id.index, &desc.shape, &desc.children, &pose);
         id
     }
 
@@ -460,19 +467,23 @@ impl BodyStore {
         &self.sensors
     }
 
-    /// Whether the bodies in slots `a` and `b` may have a contact: neither is a sensor and
-    /// their filters allow each other. Only worth asking when [`BodyStore::any_pair_rules`].
+    /// Whether the shapes of keys `a` and `b` (a body's own by its slot, or a child's) may have
+    /// a contact: they belong to two bodies, neither is a sensor and their filters allow each
+    /// other. Only worth asking when [`BodyStore::any_pair_rules`].
     #[inline]
     pub fn may_touch(&self, a: u32, b: u32) -> bool {
+        if is_child_key(a | b) {
+            return self.may_touch_parts(a, b);
+        }
         self.sensor_of[a as usize].is_none()
             && self.sensor_of[b as usize].is_none()
             && self.filter(a).allows(self.filter(b))
     }
 
-    /// Whether some live body has a filter of its own or is a sensor: otherwise every pair of
-    /// bodies may touch.
+    /// Whether some live body has a filter of its own, is a sensor or has children (whose
+    /// shapes never touch each other): otherwise every pair of shapes may touch.
     pub fn any_pair_rules(&self) -> bool {
-        self.filtered != 0 || !self.sensors.is_empty()
+        self.filtered != 0 || !self.sensors.is_empty() || !self.children.compounds().is_empty()
     }
 
     /// Gives the body in slot `slot` the filter `filter`.
@@ -504,18 +515,59 @@ impl BodyStore {
         &self.scripted
     }
 
-    /// Frees the body's slot and returns its broadphase proxy key.
-    pub fn remove(&mut self, id: BodyId) -> Result<ProxyKey, AtollError> {
+    /// Frees the body's slot (and its children's); returns its broadphase proxy keys, its
+    /// own first.
+    pub fn remove(&mut self, id: BodyId) -> Result<Vec<ProxyKey>, AtollError> {
         self.get(id)?;
         self.set_filter(id.index, CollisionFilter::DEFAULT);
         self.set_sensor(id.index, None);
         let slot = self.get_mut(id)?;
         slot.alive = false;
-        let proxy = slot.proxy;
+        let mut proxies = vec![slot.proxy];
+        proxies.extend(self.children.remove(id.index));
         self.list_scripted(id.index, false);
         self.free.push(id.index);
         self.live -= 1;
-        Ok(proxy)
+        Ok(proxies)
+    }
+
+    /// The body slot of shape key `key` (a body's slot, or a child's key).
+    #[inline]
+    pub fn body_of(&self, key: u32) -> u32 {
+        if is_child_key(key) { self.children.by_key(key).body } else { key }
+    }
+
+    /// The shape, world pose and material of shape key `key`.
+    #[inline]
+    pub fn part(&self, key: u32) -> (&Shape, &Transform, &Material) {
+        if is_child_key(key) {
+            let c = self.children.by_key(key);
+            (&c.shape, &c.transform, &c.material)
+        } else {
+            let b = &self.bodies[key as usize];
+            (&b.shape, &b.transform, &b.material)
+        }
+    }
+
+    /// The collision filter and sensor of shape key `key`.
+    #[inline]
+    pub fn rules_of(&self, key: u32) -> (&CollisionFilter, Option<Sensor>) {
+        if is_child_key(key) {
+            let c = self.children.by_key(key);
+            (&c.filter, c.sensor)
+        } else {
+            (self.filter(key), self.sensor_of[key as usize])
+        }
+    }
+
+    /// [`BodyStore::may_touch`] when a key names a child: two shapes of one body never touch.
+    #[inline(never)]
+    fn may_touch_parts(&self, a: u32, b: u32) -> bool {
+        if self.body_of(a) == self.body_of(b) {
+            return false;
+        }
+        let ((fa, sa), (fb, sb)) = (self.rules_of(a), self.rules_of(b));
+        sa.is_none() && sb.is_none() && fa.allows(fb)
     }
 
     pub fn get(&self, id: BodyId) -> Result<&Body, AtollError> {

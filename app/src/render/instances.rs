@@ -76,7 +76,7 @@ pub fn collect(world: &World, view: &ViewOptions) -> Batches {
     let selected: std::collections::HashSet<BodyId> = view.selected.iter().copied().collect();
     for id in world.body_ids() {
         let Ok(body) = world.body(id) else { continue };
-        let (key, scale) = mesh_for(body.shape);
+        let Ok(shapes) = world.body_shapes(id) else { continue };
         let rgb = body_rgb(world, id, body.body_type, view);
         let highlight = if selected.contains(&id) {
             2.0
@@ -87,12 +87,16 @@ pub fn collect(world: &World, view: &ViewOptions) -> Batches {
         };
         let sensor = world.sensor(id).ok().flatten().is_some();
         let batch = if sensor { &mut batches.sensors } else { &mut batches.by_mesh };
-        batch.entry(key).or_default().push(Instance {
-            translation: body.transform.position.into(),
-            rotation: body.transform.rotation.into(),
-            scale: scale.into(),
-            colour: [rgb[0], rgb[1], rgb[2], highlight],
-        });
+        // A compound body: each of its shapes, in the body's colour.
+        for (shape, pose) in shapes {
+            let (key, scale) = mesh_for(shape);
+            batch.entry(key).or_default().push(Instance {
+                translation: pose.position.into(),
+                rotation: pose.rotation.into(),
+                scale: scale.into(),
+                colour: [rgb[0], rgb[1], rgb[2], highlight],
+            });
+        }
     }
     batches
 }

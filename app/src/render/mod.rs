@@ -330,17 +330,19 @@ impl Renderer {
     fn draw_selection_mask(&mut self, encoder: &mut wgpu::CommandEncoder, world: &World) -> bool {
         let mut by_mesh: BTreeMap<MeshKey, Vec<Instance>> = BTreeMap::new();
         for id in &self.view.selected {
-            let Ok(body) = world.body(*id) else { continue };
-            let (key, scale) = instances::mesh_for(body.shape);
-            if !self.meshes.contains_key(&key) {
-                continue;
+            let Ok(shapes) = world.body_shapes(*id) else { continue };
+            for (shape, pose) in shapes {
+                let (key, scale) = instances::mesh_for(shape);
+                if !self.meshes.contains_key(&key) {
+                    continue;
+                }
+                by_mesh.entry(key).or_default().push(Instance {
+                    translation: pose.position.into(),
+                    rotation: pose.rotation.into(),
+                    scale: scale.into(),
+                    colour: [1.0; 4],
+                });
             }
-            by_mesh.entry(key).or_default().push(Instance {
-                translation: body.transform.position.into(),
-                rotation: body.transform.rotation.into(),
-                scale: scale.into(),
-                colour: [1.0; 4],
-            });
         }
         if by_mesh.is_empty() {
             return false;
@@ -427,12 +429,15 @@ impl Renderer {
             }
             MeshKey::Hull(_) => {
                 // Find a body with this hull; the key is a hash of its vertices.
-                let hull = world.body_ids().find_map(|id| match world.body(id).ok()?.shape {
-                    shape @ atoll_physics::Shape::Hull(h) if instances::mesh_for(shape).0 == key => {
-                        Some(h.clone())
-                    }
-                    _ => None,
-                });
+                let hull = world
+                    .body_ids()
+                    .flat_map(|id| world.body_shapes(id).into_iter().flatten())
+                    .find_map(|(shape, _)| match shape {
+                        atoll_physics::Shape::Hull(h) if instances::mesh_for(shape).0 == key => {
+                            Some(h.clone())
+                        }
+                        _ => None,
+                    });
                 match hull {
                     Some(h) => mesh::hull(&h),
                     None => return,

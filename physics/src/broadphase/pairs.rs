@@ -123,8 +123,11 @@ pub struct Broadphase {
     movable_tree: DynamicTree,
     /// Proxies created or re-inserted since the last pair update.
     move_buffer: Vec<ProxyKey>,
-    /// Per body index: is its proxy in the move buffer?
-    moved: Vec<bool>,
+    /// Per node of the static tree and of the movable tree: is the proxy at that leaf in the
+    /// move buffer? By node rather than by body: a body may have several proxies (a compound
+    /// body's children), and a query reads the flag of the leaf it just visited by the index
+    /// it has in hand (leaves keep their nodes through rebuilds).
+    moved: [Vec<bool>; 2],
     reinsertions: u32,
     last_step_reinsertions: u32,
     /// The pairs each thread found in the last pair update (kept for their room).
@@ -170,19 +173,20 @@ struct QueryLists {
 }
 
 impl Broadphase {
-    /// Adds a proxy for body `body` with fat box `fat`.
-    pub fn create_proxy(&mut self, fat: Aabb, kind: ProxyType, body: u32) -> ProxyKey {
-        let node = self.tree_mut(kind).create_proxy(fat, body);
+    /// Adds a proxy for shape key `shape` (`crate::shape_key`) with fat box `fat`.
+    pub fn create_proxy(&mut self, fat: Aabb, kind: ProxyType, shape: u32) -> ProxyKey {
+        let node = self.tree_mut(kind).create_proxy(fat, shape);
         let key = ProxyKey::new(kind, node);
-        self.mark_moved(key, body);
+        self.mark_moved(key);
         key
     }
 
     /// Removes a proxy (and forgets it in the move buffer).
     pub fn destroy_proxy(&mut self, key: ProxyKey) {
-        let body = self.user_data(key);
-        if self.moved.get(body as usize).copied().unwrap_or(false) {
-            self.moved[body as usize] = false;
+        if let Some(moved) = self.moved_flag(key)
+            && *moved
+        {
+            *moved = false;
             self.move_buffer.retain(|k| *k != key);
         }
         self.tree_mut(key.kind()).destroy_proxy(key.node());
@@ -192,8 +196,7 @@ impl Broadphase {
     pub fn move_proxy(&mut self, key: ProxyKey, fat: Aabb) {
         self.tree_mut(key.kind()).move_proxy(key.node(), fat);
         self.reinsertions += 1;
-        let body = self.user_data(key);
-        self.mark_moved(key, body);
+        self.mark_moved(key);
     }
 
     /// Gives the proxies `moves` lists (`count` of them, each at most once) new fat boxes and
@@ -220,8 +223,7 @@ impl Broadphase {
         self.movable_tree.enlarge_proxies(&enlarged);
         for &(node, _) in &enlarged {
             self.reinsertions += 1;
-            let body = self.movable_tree.user_data(node);
-            self.mark_moved(ProxyKey::new(ProxyType::Movable, node), body);
+            self.mark_moved(ProxyKey::new(ProxyType::Movable, node));
         }
         self.grown_since_build += enlarged.len();
         self.enlarged = enlarged;
@@ -255,7 +257,7 @@ impl Broadphase {
         self.static_tree.bytes()
             + self.movable_tree.bytes()
             + self.move_buffer.len() * std::mem::size_of::<ProxyKey>()
-            + self.moved.len()
+            + self.moved.iter().map(Vec::len).sum::<usize>()
     }
 
     /// Gives a proxy a new fat box without queueing it for pair finding: a restored state
@@ -280,12 +282,10 @@ impl Broadphase {
     /// Puts back what [`Broadphase::pending`] returned (after the boxes are placed).
     pub fn set_pending(&mut self, pending: &BroadphasePending) {
         for key in std::mem::take(&mut self.move_buffer) {
-            let body = self.user_data(key);
-            self.moved[body as usize] = false;
+            self.clear_moved(key);
         }
         for &key in &pending.move_buffer {
-            let body = self.user_data(key);
-            self.mark_moved(key, body);
+            self.mark_moved(key);
         }
         self.reinsertions = pending.reinsertions;
         self.last_step_reinsertions = pending.last_step_reinsertions;
@@ -294,8 +294,7 @@ impl Broadphase {
     /// Queues a proxy for pair finding without moving it (its pairs may have changed: a
     /// joint that kept its body from colliding went away).
     pub fn touch_proxy(&mut self, key: ProxyKey) {
-        let body = self.user_data(key);
-        self.mark_moved(key, body);
+        self.mark_moved(key);
     }
 
     /// The fat box of a proxy.
@@ -303,7 +302,7 @@ impl Broadphase {
         self.tree(key.kind()).fat_aabb(key.node())
     }
 
-    /// The body index a proxy belongs to.
+    /// The shape key of a proxy (`crate::shape_key`: its body's slot for a body's own shape).
     pub fn user_data(&self, key: ProxyKey) -> u32 {
         self.tree(key.kind()).user_data(key.node())
     }
@@ -323,14 +322,26 @@ impl Broadphase {
         }
     }
 
-    fn mark_moved(&mut self, key: ProxyKey, body: u32) {
-        let i = body as usize;
-        if self.moved.len() <= i {
-            self.moved.resize(i + 1, false);
+    fn mark_moved(&mut self, key: ProxyKey) {
+        let (flags, i) = (&mut self.moved[key.kind() as usize], key.node() as usize);
+        if flags.len() <= i {
+            flags.resize(i + 1, false);
         }
-        if !self.moved[i] {
-            self.moved[i] = true;
+        if !flags[i] {
+            flags[i] = true;
             self.move_buffer.push(key);
+        }
+    }
+
+    /// The moved flag of proxy `key`, if it ever had one.
+    fn moved_flag(&mut self, key: ProxyKey) -> Option<&mut bool> {
+        self.moved[key.kind() as usize].get_mut(key.node() as usize)
+    }
+
+    /// Takes proxy `key` out of the moved set's flags (its key stays in the buffer).
+    fn clear_moved(&mut self, key: ProxyKey) {
+        if let Some(moved) = self.moved_flag(key) {
+            *moved = false;
         }
     }
 
@@ -344,8 +355,9 @@ impl Broadphase {
         self.last_step_reinsertions
     }
 
-    /// Finds the body pairs whose fat boxes overlap and where at least one proxy moved. Pairs
-    /// are `(lower body index, higher body index)`, sorted, without duplicates, so the order
+    /// Finds the pairs of proxies whose fat boxes overlap and where at least one moved, by their
+    /// shape keys (`crate::shape_key`; body slots in a world of one-shape bodies). Pairs are
+    /// `(lower key, higher key)`, sorted, without duplicates, so the order
     /// does not depend on tree shape or query order. Empties the move buffer.
     pub fn update_pairs(&mut self, pairs: &mut Vec<(u32, u32)>) {
         self.update_pairs_where(pairs, |_, _| true);
@@ -370,9 +382,9 @@ impl Broadphase {
     /// however the blocks fell. A moved proxy's neighbours are listed first, and `warm` is
     /// called on a few of their pairs at a time before `keep` tests them: the step asks the
     /// cache there for what `keep` will read, so those reads overlap instead of each waiting
-    /// for the one before. A pair `keep` passes is dropped too when its other body is among
-    /// those `apart(body, list)` lists for the queried proxy's body: the bodies it never pairs
-    /// with (jointed without collision), listed once per query. (Testing each pair against
+    /// for the one before. A pair `keep` passes is dropped too when its other key is among
+    /// those `apart(shape, list)` lists for the queried proxy's key: the shapes it never pairs
+    /// with (of bodies jointed to its own without collision), listed once per query. (Testing each pair against
     /// the lower body's joints read a jointed grid's joints about four times a query.)
     pub(crate) fn update_pairs_on(
         &mut self,
@@ -390,7 +402,7 @@ impl Broadphase {
         self.claims.reset(self.move_buffer.len().div_ceil(QUERY_BLOCK));
         let (member_pairs, claims) = (SharedSlice::new(&mut self.member_pairs), self.claims.words());
         let member_query = SharedSlice::new(&mut self.member_query);
-        let (moves, moved) = (&self.move_buffer, &self.moved);
+        let (moves, [moved_static, moved_movable]) = (&self.move_buffer, &self.moved);
         let (movable_tree, static_tree) = (&self.movable_tree, &self.static_tree);
         run_team(helpers, |team| {
             // SAFETY: each member pushes to its own lists only.
@@ -401,27 +413,27 @@ impl Broadphase {
             team.for_blocks(moves.len(), QUERY_BLOCK, claims, |block| {
                 for &key in &moves[block] {
                     let tree = |kind| if kind == ProxyType::Static { static_tree } else { movable_tree };
-                    let body = tree(key.kind()).user_data(key.node());
+                    let shape = tree(key.kind()).user_data(key.node());
                     let fat = tree(key.kind()).fat_aabb(key.node());
                     let QueryLists { near, apart: apart_list } = lists;
                     near.clear();
-                    let mut visit = |other: u32| {
-                        // When both moved, only the lower body records the pair.
-                        if other != body && (!moved[other as usize] || body < other) {
+                    let mut visit = |other: u32, moved: bool| {
+                        // When both moved, only the lower key records the pair.
+                        if other != shape && (!moved || shape < other) {
                             near.push(other);
                         }
                     };
-                    movable_tree.query(&fat, |_, other| {
-                        visit(other);
+                    movable_tree.query(&fat, |node, other| {
+                        visit(other, moved_movable[node as usize]);
                         true
                     });
                     if key.kind() == ProxyType::Movable {
-                        static_tree.query(&fat, |_, other| {
-                            visit(other);
+                        static_tree.query(&fat, |node, other| {
+                            visit(other, moved_static[node as usize]);
                             true
                         });
                     }
-                    let pair = |other: u32| (body.min(other), body.max(other));
+                    let pair = |other: u32| (shape.min(other), shape.max(other));
                     let mut listed = false;
                     for run in near.chunks(WARM_RUN) {
                         run.iter().for_each(|&other| {
@@ -435,7 +447,7 @@ impl Broadphase {
                             }
                             if !listed {
                                 apart_list.clear();
-                                apart(body, apart_list);
+                                apart(shape, apart_list);
                                 listed = true;
                             }
                             if !apart_list.contains(&other) {
@@ -449,13 +461,10 @@ impl Broadphase {
         for found in &self.member_pairs {
             pairs.extend_from_slice(found);
         }
-        for key in self.move_buffer.drain(..) {
-            let body = match key.kind() {
-                ProxyType::Static => self.static_tree.user_data(key.node()),
-                ProxyType::Movable => self.movable_tree.user_data(key.node()),
-            };
-            self.moved[body as usize] = false;
+        for k in 0..self.move_buffer.len() {
+            self.clear_moved(self.move_buffer[k]);
         }
+        self.move_buffer.clear();
         // The same order as sorting the tuples, by one integer comparison per step of the sort
         // (the tuple's two-field comparison was a few percent of a landing pile's step).
         pairs.sort_unstable_by_key(|&(a, b)| (a as u64) << 32 | b as u64);

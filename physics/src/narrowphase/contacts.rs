@@ -61,11 +61,16 @@ pub(crate) struct Contact {
     pub twist_impulse: f32,
     pub friction: f32,
     pub restitution: f32,
-    /// Body slot indices, `body_a < body_b`, or `body_b` = [`TERRAIN`]. The manifold normal
-    /// points from A to B.
+    /// Body slot indices, in the order of the shape keys (`shape_a < shape_b`), or `body_b` =
+    /// [`TERRAIN`]. The manifold normal points from A to B.
     pub body_a: u32,
     pub body_b: u32,
     pub cache: CollideCache,
+    /// The shape keys of the pair (`crate::child_store`): A's and B's shape, or B's =
+    /// [`TERRAIN`]. For bodies of one shape these are the body slots. In what was padding
+    /// before the anchors, so the contact is no larger.
+    pub shape_a: u32,
+    pub shape_b: u32,
     /// The manifold's points fixed to the bodies, to carry it along while the pair barely moves.
     pub anchors: ManifoldAnchors,
     /// Links in each body's contact list: `edges[0]` for body A, `edges[1]` for body B.
@@ -95,6 +100,9 @@ const _: () = assert!(
         && std::mem::size_of::<Contact>() == 384
         && Contact::SOLVER_BYTES.start == 0
         && Contact::SOLVER_BYTES.end <= 3 * 64
+        // The shape keys sit in what was padding: the anchors start where they did.
+        && std::mem::offset_of!(Contact, shape_b) + 4 <= std::mem::offset_of!(Contact, anchors)
+        && std::mem::offset_of!(Contact, anchors) == 192
 );
 
 // The carry reads the anchors' normal as one 16-byte load, which must not cross a cache line
@@ -108,7 +116,7 @@ impl Contact {
     /// The bytes [`ContactStore::create_pending`] writes, and `graph::attach` after it: the
     /// pair and its material; its list links, island and flags. Two of the six cache lines.
     const BOOKKEEPING: [std::ops::Range<usize>; 2] = [
-        std::mem::offset_of!(Contact, friction)..std::mem::offset_of!(Contact, body_b) + 4,
+        std::mem::offset_of!(Contact, friction)..std::mem::offset_of!(Contact, shape_b) + 4,
         std::mem::offset_of!(Contact, edges)..std::mem::size_of::<Contact>(),
     ];
 
@@ -134,6 +142,8 @@ impl Contact {
                 restitution: self.restitution,
                 body_a: self.body_a,
                 body_b: self.body_b,
+                shape_a: self.shape_a,
+                shape_b: self.shape_b,
                 edges: self.edges,
                 island: self.island,
                 alive: self.alive,
@@ -162,14 +172,18 @@ pub(crate) struct ContactStore {
     /// Per slot, bumped each time the slot is reused (kept beside the contacts, which the
     /// narrowphase streams through, rather than inside them).
     generations: Vec<u32>,
+    /// Per slot, the contact's two shape keys as in [`Contact::shape_a`] and
+    /// [`Contact::shape_b`] (a slot's last contact's when it is free): the narrowphase's quick
+    /// checks read these, eight bytes a contact, instead of a cache line of each 384-byte
+    /// contact. For bodies of one shape they are the bodies' slots.
+    pub shapes: Vec<(u32, u32)>,
     /// Per slot, the contact's two bodies as in [`Contact::body_a`] and [`Contact::body_b`]
-    /// (a slot's last contact's when it is free): the narrowphase's quick checks read these,
-    /// eight bytes a contact, instead of a cache line of each 384-byte contact.
+    /// (a slot's last contact's when it is free), for the passes over the touching contacts.
     pub bodies: Vec<(u32, u32)>,
 }
 
 impl ContactStore {
-    /// Is there a contact between these body indices (`a < b`)?
+    /// Is there a contact between these shape keys (`a < b`)?
     pub fn contains(&self, a: u32, b: u32) -> bool {
         self.lookup.get(a, b).is_some()
     }
@@ -180,14 +194,9 @@ impl ContactStore {
         self.lookup.prefetch(a, b);
     }
 
-    /// The contact between body indices `a` and `b` (either order), if there is one.
-    pub fn find(&self, a: u32, b: u32) -> Option<u32> {
-        self.lookup.get(a.min(b), a.max(b))
-    }
-
-    /// Is there a contact between body index `body` and terrain chunk `chunk`?
-    pub fn contains_terrain(&self, body: u32, chunk: ChunkCoord) -> bool {
-        self.terrain_lookup.contains_key(&(body, chunk))
+    /// Is there a contact between shape key `shape` and terrain chunk `chunk`?
+    pub fn contains_terrain(&self, shape: u32, chunk: ChunkCoord) -> bool {
+        self.terrain_lookup.contains_key(&(shape, chunk))
     }
 
     /// Asks the cache for the slot the `ahead`-th next [`ContactStore::create_pending`]
@@ -228,7 +237,7 @@ impl ContactStore {
         prefetch_at(at, bodies..bodies + 8);
         let tail = std::mem::offset_of!(Contact, edges);
         prefetch_at(at, tail..std::mem::offset_of!(Contact, separated) + 1);
-        let (a, b) = self.bodies[id as usize];
+        let (a, b) = self.shapes[id as usize];
         if b != TERRAIN {
             self.lookup.prefetch(a, b);
         }
@@ -248,10 +257,13 @@ impl ContactStore {
         }
     }
 
-    /// Creates the contact between body indices `a < b`.
-    pub fn create(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
+    /// Creates the contact between shape keys `a < b` of the bodies in slots `bodies`.
+    pub fn create(&mut self, (a, b): (u32, u32), bodies: (u32, u32), friction: f32, restitution: f32) -> u32 {
         debug_assert!(a < b && b != TERRAIN);
-        let id = self.insert(Contact { body_a: a, body_b: b, friction, restitution, ..Default::default() });
+        let (body_a, body_b) = bodies;
+        let contact =
+            Contact { body_a, body_b, shape_a: a, shape_b: b, friction, restitution, ..Default::default() };
+        let id = self.insert(contact);
         self.lookup.insert(a, b, id);
         id
     }
@@ -261,28 +273,45 @@ impl ContactStore {
     /// cache lines): the narrowphase makes the rest ready on the world's threads
     /// ([`Contact::make_ready`]), where creating a contact is one thread's work. The slot's
     /// status byte must then not say quiet, or its update is skipped.
-    pub fn create_pending(&mut self, a: u32, b: u32, friction: f32, restitution: f32) -> u32 {
+    pub fn create_pending(
+        &mut self,
+        (a, b): (u32, u32),
+        bodies: (u32, u32),
+        friction: f32,
+        restitution: f32,
+    ) -> u32 {
         debug_assert!(a < b && b != TERRAIN);
         let Some(id) = self.free.pop() else {
-            return self.create(a, b, friction, restitution);
+            return self.create((a, b), bodies, friction, restitution);
         };
         let c = &mut self.contacts[id as usize];
-        (c.friction, c.restitution, c.body_a, c.body_b) = (friction, restitution, a, b);
+        (c.friction, c.restitution, c.body_a, c.body_b) = (friction, restitution, bodies.0, bodies.1);
+        (c.shape_a, c.shape_b) = (a, b);
         (c.island, c.alive, c.pending) = (IslandLink::NONE, true, true);
         // In the same line: a new contact's flags, whoever reads them first.
         (c.touching, c.began, c.ended, c.separated) = (false, false, false, false);
         self.generations[id as usize] = self.generations[id as usize].wrapping_add(1);
-        self.bodies[id as usize] = (a, b);
+        self.shapes[id as usize] = (a, b);
+        self.bodies[id as usize] = bodies;
         self.lookup.insert(a, b, id);
         id
     }
 
-    /// Creates the contact between body index `body` and a terrain chunk.
-    pub fn create_terrain(&mut self, body: u32, link: TerrainLink, friction: f32, restitution: f32) -> u32 {
-        let key = (body, link.chunk);
+    /// Creates the contact between shape key `shape` of the body in slot `body` and a terrain
+    /// chunk.
+    pub fn create_terrain(
+        &mut self,
+        (shape, body): (u32, u32),
+        link: TerrainLink,
+        friction: f32,
+        restitution: f32,
+    ) -> u32 {
+        let key = (shape, link.chunk);
         let id = self.insert(Contact {
             body_a: body,
             body_b: TERRAIN,
+            shape_a: shape,
+            shape_b: TERRAIN,
             friction,
             restitution,
             ..Default::default()
@@ -294,11 +323,12 @@ impl ContactStore {
 
     fn insert(&mut self, contact: Contact) -> u32 {
         let contact = Contact { alive: true, island: IslandLink::NONE, ..contact };
-        let bodies = (contact.body_a, contact.body_b);
+        let (shapes, bodies) = ((contact.shape_a, contact.shape_b), (contact.body_a, contact.body_b));
         match self.free.pop() {
             Some(id) => {
                 self.contacts[id as usize] = contact;
                 self.generations[id as usize] = self.generations[id as usize].wrapping_add(1);
+                self.shapes[id as usize] = shapes;
                 self.bodies[id as usize] = bodies;
                 id
             }
@@ -306,6 +336,7 @@ impl ContactStore {
                 self.contacts.push(contact);
                 self.links.push(None);
                 self.generations.push(0);
+                self.shapes.push(shapes);
                 self.bodies.push(bodies);
                 self.contacts.len() as u32 - 1
             }
@@ -319,10 +350,10 @@ impl ContactStore {
         // Body pairs never read the links (a cache miss per destroyed pair otherwise).
         if c.body_b == TERRAIN {
             if let Some(link) = self.links[id as usize].take() {
-                self.terrain_lookup.remove(&(c.body_a, link.chunk));
+                self.terrain_lookup.remove(&(c.shape_a, link.chunk));
             }
         } else {
-            self.lookup.remove(c.body_a, c.body_b);
+            self.lookup.remove(c.shape_a, c.shape_b);
         }
         self.free.push(id);
     }
@@ -503,6 +534,8 @@ impl EntryRef<'_> {
 struct ApartContact {
     body_a: u32,
     body_b: u32,
+    shape_a: u32,
+    shape_b: u32,
     friction: f32,
     restitution: f32,
     normal: Vec3,
@@ -550,6 +583,8 @@ impl ApartContact {
         empty.then_some(ApartContact {
             body_a: c.body_a,
             body_b: c.body_b,
+            shape_a: c.shape_a,
+            shape_b: c.shape_b,
             friction: c.friction,
             restitution: c.restitution,
             normal: c.manifold.normal,
@@ -566,6 +601,8 @@ impl ApartContact {
             alive: true,
             body_a: self.body_a,
             body_b: self.body_b,
+            shape_a: self.shape_a,
+            shape_b: self.shape_b,
             friction: self.friction,
             restitution: self.restitution,
             manifold: Manifold { normal: self.normal, ..Manifold::default() },
@@ -753,6 +790,8 @@ impl ContactStore {
         for (id, link) in &state.links {
             self.links[*id as usize] = Some(link.clone());
         }
+        self.shapes.clear();
+        self.shapes.extend(self.contacts.iter().map(|c| (c.shape_a, c.shape_b)));
         self.bodies.clear();
         self.bodies.extend(self.contacts.iter().map(|c| (c.body_a, c.body_b)));
         self.lookup.clear();
@@ -760,10 +799,10 @@ impl ContactStore {
         for (id, c) in self.contacts.iter().enumerate().filter(|(_, c)| c.alive) {
             match &self.links[id] {
                 Some(link) if c.body_b == TERRAIN => {
-                    self.terrain_lookup.insert((c.body_a, link.chunk), id as u32);
+                    self.terrain_lookup.insert((c.shape_a, link.chunk), id as u32);
                 }
                 _ => {
-                    self.lookup.insert(c.body_a, c.body_b, id as u32);
+                    self.lookup.insert(c.shape_a, c.shape_b, id as u32);
                 }
             }
         }
@@ -779,7 +818,7 @@ mod tests {
     /// impulses and flags a new contact must not inherit.
     fn store_with_a_used_free_slot() -> (ContactStore, u32) {
         let mut store = ContactStore::default();
-        let old = store.create(1, 2, 0.5, 0.1);
+        let old = store.create((1, 2), (1, 2), 0.5, 0.1);
         let c = &mut store.contacts[old as usize];
         c.manifold.normal = Vec3::Y;
         c.manifold.push(ManifoldPoint { position: Vec3::X, separation: -0.01, feature: 7 });
@@ -794,7 +833,7 @@ mod tests {
     #[test]
     fn a_pending_contact_made_ready_is_the_contact_create_makes() {
         let (mut store, old) = store_with_a_used_free_slot();
-        let id = store.create_pending(3, 4, 0.7, 0.2);
+        let id = store.create_pending((3, 4), (3, 4), 0.7, 0.2);
         assert_eq!(id, old, "the free slot is reused");
         assert!(store.contacts[id as usize].pending);
         assert_eq!(store.bodies[id as usize], (3, 4));
@@ -802,7 +841,7 @@ mod tests {
         assert_eq!(store.lookup.get(1, 2), None);
         store.contacts[id as usize].make_ready();
         let (mut created, _) = store_with_a_used_free_slot();
-        let expected = created.create(3, 4, 0.7, 0.2);
+        let expected = created.create((3, 4), (3, 4), 0.7, 0.2);
         assert_eq!(store.contacts[id as usize], created.contacts[expected as usize]);
         assert_eq!(store.generations, created.generations);
         // Ready is ready: a second call changes nothing.
@@ -814,7 +853,7 @@ mod tests {
     #[test]
     fn a_pending_contact_in_a_new_slot_is_created_whole() {
         let mut store = ContactStore::default();
-        let id = store.create_pending(3, 4, 0.7, 0.2);
+        let id = store.create_pending((3, 4), (3, 4), 0.7, 0.2);
         let c = &store.contacts[id as usize];
         assert!(!c.pending && c.alive);
         assert_eq!((c.body_a, c.body_b, c.friction, c.restitution), (3, 4, 0.7, 0.2));

@@ -3,6 +3,7 @@
 //! Rapier benchmark (`bench/`) builds its scenes here so both engines start from one
 //! description.
 
+mod furniture;
 mod joints;
 mod moving;
 mod rain;
@@ -10,6 +11,7 @@ mod sorting;
 mod stacks;
 mod terrain;
 
+pub use furniture::{TABLE_HEIGHT, chair, furniture_room, shelf, table, table_pile};
 pub use joints::{
     add_bridge, add_ragdoll, add_vehicle, bridge, chain_bridge, joint_grid, motor_door, newtons_cradle,
     ragdoll_pile, ragdoll_rain, vehicle,
@@ -46,6 +48,7 @@ pub fn committed() -> Vec<(&'static str, Scene)> {
         ("vehicle.ron", vehicle()),
         ("newtons_cradle.ron", newtons_cradle()),
         ("sorting.ron", sorting_machine(90)),
+        ("furniture.ron", furniture_room()),
     ]
 }
 

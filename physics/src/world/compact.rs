@@ -31,6 +31,9 @@ use std::mem::size_of;
 pub struct CompactState {
     /// Per body slot (dead slots included, so slots line up).
     bodies: Vec<BodyMotion>,
+    /// Per child slot of compound bodies (dead slots included), its fat box: its pose and
+    /// tight box follow from its body's.
+    children: Vec<Aabb>,
     contacts: ContactsState,
     /// Everything else: small beside the bodies and contacts, and kept whole by a change.
     small: SmallState,
@@ -132,6 +135,7 @@ impl CompactState {
     pub fn bytes(&self) -> usize {
         size_of::<Self>()
             + self.bodies.len() * size_of::<BodyMotion>()
+            + self.children.len() * size_of::<Aabb>()
             + self.contacts.bytes()
             + self.small.heap_bytes()
     }
@@ -175,6 +179,8 @@ pub struct StateDelta {
     /// The state's small parts, whole.
     small: SmallState,
     bodies: Vec<(u32, BodyMotion)>,
+    /// The children's fat boxes that differ, by child slot.
+    children: Vec<(u32, Aabb)>,
     contacts: ContactsDelta,
 }
 
@@ -184,6 +190,7 @@ impl StateDelta {
         size_of::<Self>()
             + self.small.heap_bytes()
             + self.bodies.len() * size_of::<(u32, BodyMotion)>()
+            + self.children.len() * size_of::<(u32, Aabb)>()
             + self.contacts.bytes()
     }
 
@@ -198,7 +205,16 @@ impl StateDelta {
         for (slot, m) in &self.bodies {
             bodies[*slot as usize] = *m;
         }
-        CompactState { bodies, contacts: self.contacts.apply(&anchor.contacts), small: self.small.clone() }
+        let mut children = anchor.children.clone();
+        for (slot, fat) in &self.children {
+            children[*slot as usize] = *fat;
+        }
+        CompactState {
+            bodies,
+            children,
+            contacts: self.contacts.apply(&anchor.contacts),
+            small: self.small.clone(),
+        }
     }
 }
 
@@ -206,9 +222,17 @@ impl CompactState {
     /// This state as its change from `anchor`, when both are of the same structure (else
     /// `None`: only a whole state stands for it).
     pub fn delta_from(&self, anchor: &CompactState) -> Option<StateDelta> {
-        if self.small.structure != anchor.small.structure || self.bodies.len() != anchor.bodies.len() {
+        if self.small.structure != anchor.small.structure
+            || self.bodies.len() != anchor.bodies.len()
+            || self.children.len() != anchor.children.len()
+        {
             return None;
         }
+        let box_bits = |b: &Aabb| [b.min.to_array(), b.max.to_array()].map(|v| v.map(f32::to_bits));
+        let children = (self.children.iter().zip(&anchor.children).enumerate())
+            .filter(|(_, (new, old))| box_bits(new) != box_bits(old))
+            .map(|(slot, (new, _))| (slot as u32, *new))
+            .collect();
         let bodies = (self.bodies.iter().zip(&anchor.bodies).enumerate())
             .filter(|(_, (new, old))| !new.same_bits(old))
             .map(|(slot, (new, _))| (slot as u32, *new))
@@ -216,6 +240,7 @@ impl CompactState {
         Some(StateDelta {
             small: self.small.clone(),
             bodies,
+            children,
             contacts: self.contacts.delta_from(&anchor.contacts),
         })
     }
@@ -226,6 +251,7 @@ impl World {
     pub fn capture(&self) -> CompactState {
         let mut state = CompactState {
             bodies: Vec::new(),
+            children: Vec::new(),
             contacts: ContactsState::default(),
             small: self.small_state(),
         };
@@ -257,6 +283,8 @@ impl World {
             contact_head: b.contact_head,
             joint_head: b.joint_head,
         }));
+        state.children.clear();
+        state.children.extend(self.bodies.children.children.iter().map(|c| c.fat));
         self.contacts.capture_into(&mut state.contacts);
     }
 
@@ -381,6 +409,7 @@ impl World {
         let small = &state.small;
         if small.structure != self.structure
             || state.bodies.len() != self.bodies.bodies.len()
+            || state.children.len() != self.bodies.children.children.len()
             || small.joints.len() != self.joints.joints.len()
         {
             return Err(AtollError::invalid(
@@ -406,6 +435,17 @@ impl World {
             b.joint_head = m.joint_head;
             if b.alive {
                 self.broadphase.place_proxy(b.proxy, m.fat);
+            }
+        }
+        for k in 0..self.bodies.children.compounds().len() {
+            let slot = self.bodies.children.compounds()[k];
+            let pose = self.bodies.bodies[slot as usize].transform;
+            self.bodies.children.place(slot, &pose);
+            for k in 0..self.bodies.children.of(slot).len() {
+                let c = self.bodies.children.of(slot)[k];
+                let child = &mut self.bodies.children.children[c as usize];
+                child.fat = state.children[c as usize];
+                self.broadphase.place_proxy(child.proxy, child.fat);
             }
         }
         self.broadphase.set_pending(&small.broadphase);

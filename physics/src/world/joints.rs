@@ -37,11 +37,8 @@ impl World {
         let id = self.joints.insert(desc, body_a, body_b);
         let slot = id.index();
         graph::attach(&mut self.bodies.bodies, &mut self.joints.joints, slot);
-        if !desc.collide_connected
-            && body_a != NONE
-            && let Some(contact) = self.contacts.find(body_a, body_b)
-        {
-            self.destroy_contact(contact);
+        if !desc.collide_connected && body_a != NONE {
+            self.destroy_contacts_between(body_a, body_b);
         }
         self.activate_joint(slot);
         self.log_input(|| Input::CreateJoint(*desc));
@@ -91,12 +88,8 @@ impl World {
                 }
             }
         }
-        if filtering
-            && !was_filtering
-            && body_a != NONE
-            && let Some(contact) = self.contacts.find(body_a, body_b)
-        {
-            self.destroy_contact(contact);
+        if filtering && !was_filtering && body_a != NONE {
+            self.destroy_contacts_between(body_a, body_b);
         }
         self.log_input(|| Input::SetJointDesc { joint: id, desc: *desc });
         Ok(())

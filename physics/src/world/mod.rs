@@ -49,6 +49,7 @@ use crate::profile::Profile;
 use crate::recording::input::Input;
 use crate::scene::SceneBody;
 use crate::shape::Shape;
+use crate::shape_key::child_key;
 use crate::terrain::ChunkCoord;
 use std::sync::Arc;
 use step::StepScratch;
@@ -111,6 +112,11 @@ pub struct ContactView {
     pub body_a: BodyId,
     /// Second body, or [`BodyId::TERRAIN`].
     pub body_b: BodyId,
+    /// Which of body A's shapes touches: 0 its own shape, `k` its child `k - 1`
+    /// ([`BodyDesc::children`]).
+    pub part_a: u32,
+    /// Which of body B's shapes touches, as `part_a` (0 for the terrain).
+    pub part_b: u32,
     /// The terrain chunk of a terrain contact.
     pub chunk: Option<ChunkCoord>,
     /// The manifold from the last step.
@@ -301,7 +307,7 @@ impl World {
     /// Adds a body; the description is validated first.
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyId, AtollError> {
         desc.validate()?;
-        refuse_children(desc)?;
+        refuse_sensor_children(desc)?;
         self.note_edit(true);
         let id = self.bodies.insert(desc);
         self.attach_body(id);
@@ -316,16 +322,21 @@ impl World {
     /// nothing.
     pub fn replace_body(&mut self, id: BodyId, desc: &BodyDesc) -> Result<(), AtollError> {
         desc.validate()?;
-        refuse_children(desc)?;
+        refuse_sensor_children(desc)?;
         self.bodies.get(id)?;
         self.note_edit(true);
         let slot = id.index() as usize;
         self.detach_body(id.index());
         self.broadphase.destroy_proxy(self.bodies.bodies[slot].proxy);
+        for proxy in self.bodies.children.remove(id.index()) {
+            self.broadphase.destroy_proxy(proxy);
+        }
         // Its joints stay, with their frames in the body's frame.
         let mut body = Body::from_desc(desc, id.generation());
         body.joint_head = self.bodies.bodies[slot].joint_head;
         self.bodies.replace(id.index(), body, desc.filter, desc.sensor);
+        let pose = self.bodies.bodies[slot].transform;
+        self.bodies.children.insert(id.index(), &desc.shape, &desc.children, &pose);
         self.attach_body(id);
         self.relink_joints(id.index());
         self.log_input(|| Input::ReplaceBody { body: id, desc: SceneBody::from_desc(desc) });
@@ -345,8 +356,13 @@ impl World {
             material: b.material,
             filter: *self.bodies.filter(id.index()),
             sensor: self.bodies.sensor(id.index()),
-            // The world holds no compound body (`refuse_children`).
-            children: Vec::new(),
+            children: self
+                .bodies
+                .children
+                .of(id.index())
+                .iter()
+                .map(|&c| self.bodies.children.children[c as usize].desc())
+                .collect(),
             linear_damping: b.linear_damping,
             angular_damping: b.angular_damping,
             gravity_scale: b.gravity_scale,
@@ -371,6 +387,14 @@ impl World {
         let key = self.broadphase.create_proxy(fat, kind, id.index());
         self.bodies.bodies[slot].proxy = key;
         self.bodies.bodies[slot].fat = fat;
+        for k in 0..self.bodies.children.of(id.index()).len() {
+            let c = self.bodies.children.of(id.index())[k];
+            let child = &self.bodies.children.children[c as usize];
+            let fat = body_fat_aabb(&self.bodies.bodies[slot], &child.tight, &self.settings);
+            let key = self.broadphase.create_proxy(fat, kind, child_key(c));
+            let child = &mut self.bodies.children.children[c as usize];
+            (child.proxy, child.fat) = (key, fat);
+        }
         match body_type {
             BodyType::Dynamic => {
                 self.islands.create_for(&mut self.bodies.bodies, id.index());
@@ -404,8 +428,9 @@ impl World {
         self.note_edit(true);
         let destroyed = self.destroy_body_joints(id.index());
         self.detach_body(id.index());
-        let proxy = self.bodies.remove(id)?;
-        self.broadphase.destroy_proxy(proxy);
+        for proxy in self.bodies.remove(id)? {
+            self.broadphase.destroy_proxy(proxy);
+        }
         self.log_input(|| Input::DestroyBody(id));
         Ok(destroyed)
     }
@@ -422,6 +447,21 @@ impl World {
             ));
         }
         self.remove_contact(contact);
+    }
+
+    /// Destroys every contact between the bodies in slots `a` and `b` (one per pair of their
+    /// shapes that had one), in contact order.
+    pub(crate) fn destroy_contacts_between(&mut self, a: u32, b: u32) {
+        let mut between = Vec::new();
+        graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, a, |id, other| {
+            if other == b {
+                between.push(id);
+            }
+        });
+        between.sort_unstable();
+        for id in between {
+            self.destroy_contact(id);
+        }
     }
 
     /// Destroys a contact as [`World::destroy_contact`] does, without its touch event (the
@@ -470,6 +510,20 @@ impl World {
         })
     }
 
+    /// Every shape of a body at its world pose: its own shape first, then its children
+    /// ([`BodyDesc::children`]) in order. What a renderer draws of a compound body.
+    pub fn body_shapes(
+        &self,
+        id: BodyId,
+    ) -> Result<impl Iterator<Item = (&Shape, Transform)> + '_, AtollError> {
+        let b = self.bodies.get(id)?;
+        let children = self.bodies.children.of(id.index()).iter().map(move |&c| {
+            let child = &self.bodies.children.children[c as usize];
+            (&child.shape, b.transform.mul(&child.local))
+        });
+        Ok(std::iter::once((&b.shape, b.transform)).chain(children))
+    }
+
     /// Pose of a body's frame.
     pub fn transform(&self, id: BodyId) -> Result<Transform, AtollError> {
         Ok(self.bodies.get(id)?.transform)
@@ -487,9 +541,29 @@ impl World {
         b.fat = fat;
         let key = b.proxy;
         self.broadphase.move_proxy(key, fat);
+        self.refit_children(id.index());
         let (position, rotation) = (transform.position, transform.rotation);
         self.log_input(|| Input::SetTransform { body: id, position, rotation });
         Ok(())
+    }
+
+    /// Places the children of the body in slot `slot` where the body is now and moves their
+    /// proxies to their new fat boxes (a body placed outside the step).
+    fn refit_children(&mut self, slot: u32) {
+        let body = &self.bodies.bodies[slot as usize];
+        let pose = body.transform;
+        self.bodies.children.place(slot, &pose);
+        for k in 0..self.bodies.children.of(slot).len() {
+            let c = self.bodies.children.of(slot)[k] as usize;
+            let fat = body_fat_aabb(
+                &self.bodies.bodies[slot as usize],
+                &self.bodies.children.children[c].tight,
+                &self.settings,
+            );
+            let child = &mut self.bodies.children.children[c];
+            child.fat = fat;
+            self.broadphase.move_proxy(child.proxy, fat);
+        }
     }
 
     /// A live body about to be edited: its island wakes first (an edit is a disturbance).
@@ -623,6 +697,12 @@ impl World {
             id: self.contacts.id_at(i as u32),
             body_a: self.bodies.id_at(c.body_a),
             body_b: step::other_id(&self.bodies, c),
+            part_a: self.bodies.children.part_of(c.shape_a),
+            part_b: if c.body_b == crate::narrowphase::TERRAIN {
+                0
+            } else {
+                self.bodies.children.part_of(c.shape_b)
+            },
             chunk: self.contacts.chunk(i),
             manifold: c.manifold,
             impulses: c.impulses,
@@ -711,13 +791,17 @@ pub(crate) fn body_fat_aabb(b: &Body, tight: &Aabb, settings: &StepSettings) -> 
     fat_aabb(tight, Path::ahead(b.linear_velocity, acceleration, settings.dt, free), settings.aabb_margin)
 }
 
-/// Compound bodies are described, weighed and saved, but not yet simulated: their children
-/// would collide only once contacts name child pairs (the plan is in `docs/ARCHITECTURE.md`,
-/// *Planned*). Until then a world refuses them rather than simulate the first shape alone.
-fn refuse_children(desc: &BodyDesc) -> Result<(), AtollError> {
-    if desc.children.is_empty() {
+/// A compound body's sensors are described, weighed and saved, but not yet simulated: the
+/// sensor stage watches a sensor body's own shape only. Until it watches each part, a world
+/// refuses a compound with a sensor part rather than watch the wrong region.
+fn refuse_sensor_children(desc: &BodyDesc) -> Result<(), AtollError> {
+    if desc.children.is_empty() || (desc.sensor.is_none() && desc.children.iter().all(|c| c.sensor.is_none()))
+    {
         Ok(())
     } else {
-        Err(AtollError::invalid("children", "this build does not simulate compound bodies yet"))
+        Err(AtollError::invalid(
+            "children",
+            "this build does not simulate a compound body with sensor parts yet",
+        ))
     }
 }

@@ -7,8 +7,14 @@ use crate::broadphase::ProxyType;
 use crate::error::{AtollError, check_vec3};
 use crate::math::{Aabb, Vec3};
 use crate::query::{QueryFilter, Ray, RayCastHit};
+use crate::shape_key::child_key;
 
 impl World {
+    /// The shape keys of the body in slot `slot`: its own shape's, then its children's.
+    pub(crate) fn shape_keys(&self, slot: u32) -> impl Iterator<Item = u32> + '_ {
+        std::iter::once(slot).chain(self.bodies.children.of(slot).iter().map(|&c| child_key(c)))
+    }
+
     /// The first body or terrain triangle along `ray` that `filter` lets through. A ray that
     /// starts inside a body hits it at `t = 0`. Ties go to a body before the terrain, and to
     /// the lower body slot, so the answer depends on neither tree shape nor the mesh cache.
@@ -18,16 +24,17 @@ impl World {
         for kind in [ProxyType::Static, ProxyType::Movable] {
             // The best hit so far clips the search of the next tree.
             let reach = best.map_or(ray.max_t, |(t, _, _)| t);
-            self.broadphase().tree(kind).ray_cast(origin, dir, reach, |_, body, limit| {
-                if !self.query_accepts(filter, body) {
+            self.broadphase().tree(kind).ray_cast(origin, dir, reach, |_, key, limit| {
+                if !self.query_accepts(filter, key) {
                     return limit;
                 }
-                let b = &self.bodies.bodies[body as usize];
-                match b.shape.cast_ray_world(&b.transform, origin, dir, limit) {
+                let (shape, pose, _) = self.bodies.part(key);
+                match shape.cast_ray_world(pose, origin, dir, limit) {
                     Some(hit) => {
-                        let better = best.is_none_or(|(t, slot, _)| hit.t < t || (hit.t == t && body < slot));
+                        let better =
+                            best.is_none_or(|(t, first, _)| hit.t < t || (hit.t == t && key < first));
                         if better {
-                            best = Some((hit.t, body, hit.normal));
+                            best = Some((hit.t, key, hit.normal));
                         }
                         hit.t
                     }
@@ -35,8 +42,8 @@ impl World {
                 }
             });
         }
-        let body_hit = best.map(|(t, body, normal)| RayCastHit {
-            body: self.body_id_at(body),
+        let body_hit = best.map(|(t, key, normal)| RayCastHit {
+            body: self.body_id_at(self.bodies.body_of(key)),
             chunk: None,
             t,
             point: ray.at(t),
@@ -66,15 +73,17 @@ impl World {
         check_vec3("box max", aabb.max)?;
         out.clear();
         for kind in [ProxyType::Static, ProxyType::Movable] {
-            self.broadphase().tree(kind).query(aabb, |_, body| {
-                let id = self.body_id_at(body);
-                if self.aabb(id).is_ok_and(|b| b.overlaps(aabb)) {
-                    out.push(id);
+            self.broadphase().tree(kind).query(aabb, |_, key| {
+                let (shape, pose, _) = self.bodies.part(key);
+                if shape.world_aabb(pose).overlaps(aabb) {
+                    out.push(self.body_id_at(self.bodies.body_of(key)));
                 }
                 true
             });
         }
+        // A compound body once, however many of its shapes overlap.
         out.sort_unstable_by_key(|id| id.index());
+        out.dedup();
         Ok(())
     }
 
@@ -88,8 +97,10 @@ impl World {
     ) -> Result<(), AtollError> {
         self.query_aabb(&Aabb { min: point, max: point }, out)?;
         out.retain(|&id| {
-            let b = &self.bodies.bodies[id.index() as usize];
-            self.query_accepts(filter, id.index()) && b.shape.contains_point(&b.transform, point)
+            self.shape_keys(id.index()).any(|key| {
+                let (shape, pose, _) = self.bodies.part(key);
+                self.query_accepts(filter, key) && shape.contains_point(pose, point)
+            })
         });
         Ok(())
     }

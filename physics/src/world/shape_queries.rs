@@ -9,7 +9,7 @@
 //! by that gap, so it never passes through anything; it stops within [`CAST_TOLERANCE`].
 
 use super::World;
-use crate::body::{Body, BodyId};
+use crate::body::BodyId;
 use crate::broadphase::ProxyType;
 use crate::error::{AtollError, check_non_negative, check_vec3};
 use crate::math::{Aabb, Transform, Vec3};
@@ -36,25 +36,25 @@ impl World {
         let shape = cast.start().shape();
         let swept = cast.start().aabb().swept(cast.translation()).grown(CAST_TOLERANCE);
         let mut best: Option<(f32, u32, Gap)> = None;
-        for slot in self.query_candidates(&swept, filter) {
-            let b = &self.bodies.bodies[slot as usize];
+        for key in self.query_candidates(&swept, filter) {
+            let (other, at, _) = self.bodies.part(key);
             let limit = best.map_or(1.0, |(t, _, _)| t);
             let gap = |t: f32, reach: f32| {
-                body_gap(shape, &cast.pose_at(t), b, reach).map(|(d, g)| GapAt {
+                shape_gap(shape, &cast.pose_at(t), other, at, reach).map(|(d, g)| GapAt {
                     gap: d,
                     closing: Some(-g.normal.dot(cast.translation())),
                     witness: g,
                 })
             };
-            // Slots come in ascending order: a tie keeps the lower one.
+            // Keys come in ascending order: a tie keeps the lower one.
             if let Some((t, g)) = advance(cast.translation(), limit, MAX_BODY_STEPS, gap)
                 && best.is_none_or(|(first, _, _)| t < first)
             {
-                best = Some((t, slot, g));
+                best = Some((t, key, g));
             }
         }
-        let mut hit = best.map(|(fraction, slot, g)| ShapeCastHit {
-            body: self.body_id_at(slot),
+        let mut hit = best.map(|(fraction, key, g)| ShapeCastHit {
+            body: self.body_id_at(self.bodies.body_of(key)),
             chunk: None,
             fraction,
             point: g.on_b,
@@ -111,12 +111,15 @@ impl World {
     /// the shape overlaps the terrain's solid (a shape buried deep counts).
     pub fn overlap_shape(&self, shape: &PlacedShape, filter: &QueryFilter, out: &mut Vec<BodyId>) {
         out.clear();
-        for slot in self.query_candidates(&shape.aabb(), filter) {
-            let b = &self.bodies.bodies[slot as usize];
-            if body_gap(shape.shape(), shape.pose(), b, 0.0).is_some_and(|(d, _)| d <= 0.0) {
-                out.push(self.body_id_at(slot));
+        for key in self.query_candidates(&shape.aabb(), filter) {
+            let (other, at, _) = self.bodies.part(key);
+            if shape_gap(shape.shape(), shape.pose(), other, at, 0.0).is_some_and(|(d, _)| d <= 0.0) {
+                out.push(self.body_id_at(self.bodies.body_of(key)));
             }
         }
+        // A compound body once, however many of its shapes it overlaps.
+        out.sort_unstable_by_key(|id| id.index());
+        out.dedup();
         if filter.accepts_terrain() && self.has_terrain() {
             let touches = self
                 .terrain_contact(shape.shape(), shape.pose(), 0.0)
@@ -145,12 +148,13 @@ impl World {
         let reach = Aabb::from_center_half_extents(point, Vec3::splat(max_distance));
         let reach = Aabb::new(reach.min.clamp(-big, big), reach.max.clamp(-big, big));
         let mut best: Option<ClosestPoint> = None;
-        for slot in self.query_candidates(&reach, filter) {
-            let b = &self.bodies.bodies[slot as usize];
-            let (on_surface, signed) = closest_on_shape(&b.shape, &b.transform, point);
+        for key in self.query_candidates(&reach, filter) {
+            let (shape, pose, _) = self.bodies.part(key);
+            let (on_surface, signed) = closest_on_shape(shape, pose, point);
             let (at, distance) = if signed <= 0.0 { (point, 0.0) } else { (on_surface, signed) };
             if distance <= max_distance && best.is_none_or(|c| distance < c.distance) {
-                best = Some(ClosestPoint { body: self.body_id_at(slot), chunk: None, point: at, distance });
+                let body = self.body_id_at(self.bodies.body_of(key));
+                best = Some(ClosestPoint { body, chunk: None, point: at, distance });
             }
         }
         if filter.accepts_terrain() && self.has_terrain() {
@@ -177,27 +181,29 @@ impl World {
         Ok(best)
     }
 
-    /// The slots of the bodies whose fat boxes (the broadphase's) overlap `aabb` and that `filter` lets
-    /// through, ascending.
+    /// The shape keys (`crate::shape_key`: a body's slot for its own shape) of the shapes whose
+    /// fat boxes (the broadphase's) overlap `aabb` and that `filter` lets through, ascending.
     fn query_candidates(&self, aabb: &Aabb, filter: &QueryFilter) -> Vec<u32> {
-        let mut slots = Vec::new();
+        let mut keys = Vec::new();
         for kind in [ProxyType::Static, ProxyType::Movable] {
-            self.broadphase.tree(kind).query(aabb, |_, slot| {
-                if self.query_accepts(filter, slot) {
-                    slots.push(slot);
+            self.broadphase.tree(kind).query(aabb, |_, key| {
+                if self.query_accepts(filter, key) {
+                    keys.push(key);
                 }
                 true
             });
         }
-        slots.sort_unstable();
-        slots
+        keys.sort_unstable();
+        keys
     }
 
-    /// Whether `filter` lets through the body in `slot`.
-    pub(super) fn query_accepts(&self, filter: &QueryFilter, slot: u32) -> bool {
+    /// Whether `filter` lets through the shape of key `key`: its body's type and id, the
+    /// shape's own collision filter and sensor flag.
+    pub(super) fn query_accepts(&self, filter: &QueryFilter, key: u32) -> bool {
+        let slot = self.bodies.body_of(key);
         let b = &self.bodies.bodies[slot as usize];
-        let sensor = self.bodies.sensor(slot).is_some();
-        filter.accepts(b.body_type, self.body_id_at(slot), self.bodies.filter(slot), sensor)
+        let (collision, sensor) = self.bodies.rules_of(key);
+        filter.accepts(b.body_type, self.body_id_at(slot), collision, sensor.is_some())
     }
 
     /// The gap of `shape` at `pose` to the terrain chunk it comes nearest, by the terrain
@@ -223,12 +229,18 @@ impl World {
     }
 }
 
-/// The gap of `shape` at `pose` to body `b`, when it is at most `reach`.
-fn body_gap(shape: &Shape, pose: &Transform, b: &Body, reach: f32) -> Option<(f32, Gap)> {
-    if !shape.world_aabb(pose).grown(reach).overlaps(&b.shape.world_aabb(&b.transform)) {
+/// The gap of `shape` at `pose` to `other` at `at`, when it is at most `reach`.
+fn shape_gap(
+    shape: &Shape,
+    pose: &Transform,
+    other: &Shape,
+    at: &Transform,
+    reach: f32,
+) -> Option<(f32, Gap)> {
+    if !shape.world_aabb(pose).grown(reach).overlaps(&other.world_aabb(at)) {
         return None;
     }
-    gap(shape, pose, &b.shape, &b.transform, reach).map(|g| (g.distance, g))
+    gap(shape, pose, other, at, reach).map(|g| (g.distance, g))
 }
 
 /// What a target's gap function says at one pose of a cast.

@@ -20,6 +20,7 @@ use crate::island::wake_cause::WakeCause;
 use crate::math::{Aabb, Vec3};
 use crate::narrowphase::{TERRAIN, TerrainLink};
 use crate::shape::Shape;
+use crate::shape_key::child_key;
 use crate::terrain::{BrushMode, ChunkCoord, Edit, EditReport, Terrain, Voxel};
 use glam::IVec3;
 
@@ -117,47 +118,61 @@ impl World {
         }
     }
 
-    /// [`crate::Stage::Pairs`], for the terrain: awake dynamic bodies whose fat box changed look for the chunks
-    /// it reaches; pairs with chunks it no longer reaches are destroyed, new ones created (in
-    /// body order, then chunk order, so contact ids are deterministic). Returns how many were
+    /// [`crate::Stage::Pairs`], for the terrain: awake dynamic bodies whose fat box changed
+    /// look for the chunks it reaches, each of their shapes by its own fat box (a compound body
+    /// looks every step it is awake: its children's boxes move apart from its own); pairs with
+    /// chunks a shape no longer reaches are destroyed, new ones created (in body order, then
+    /// shape order, then chunk order, so contact ids are deterministic). Returns how many were
     /// created.
     pub(super) fn update_terrain_pairs(&mut self) -> u32 {
         if self.terrain.chunk_count() == 0 {
             return 0;
         }
         let mut created = 0;
-        let mut chunks: Vec<ChunkCoord> = Vec::new();
+        // The (shape key, chunk) pairs a body's shapes reach, in shape order then chunk order.
+        let mut wanted: Vec<(u32, ChunkCoord)> = Vec::new();
         let mut gone: Vec<u32> = Vec::new();
         let mut next = self.awake_bodies.next_from(0);
         while let Some(i) = next {
             next = self.awake_bodies.next_from(i + 1);
             let b = &self.bodies.bodies[i];
+            let children = self.bodies.children.of(i as u32);
             // Bit-equal boxes (NaN never is) have the same chunks.
-            if b.body_type != BodyType::Dynamic || b.fat == self.body_terrain[i].fat {
+            if b.body_type != BodyType::Dynamic || (children.is_empty() && b.fat == self.body_terrain[i].fat)
+            {
                 continue;
             }
-            let fat = b.fat;
-            // A sensor, or a body whose filter refuses the terrain's, has no pairs with it
-            // (water still carries it).
-            let grounded = self.bodies.sensor(i as u32).is_none()
-                && self.bodies.filter(i as u32).allows(&TERRAIN_FILTER);
-            self.body_terrain[i].fat = fat;
-            chunks.clear();
+            self.body_terrain[i].fat = b.fat;
+            wanted.clear();
             let mut in_water = false;
-            // A finite box never fails the query; a failure would leave the body without pairs.
-            let _ = self.terrain.overlap_chunks(&fat, |c, o| {
-                if o.solid && grounded {
-                    chunks.push(c);
-                }
-                in_water |= o.water;
-                true
-            });
+            let own = std::iter::once((i as u32, b.fat));
+            let shapes = own.chain(
+                children.iter().map(|&c| (child_key(c), self.bodies.children.children[c as usize].fat)),
+            );
+            for (shape, fat) in shapes {
+                // A sensor, or a shape whose filter refuses the terrain's, has no pairs with it
+                // (water still carries it).
+                let (filter, sensor) = self.bodies.rules_of(shape);
+                let grounded = sensor.is_none() && filter.allows(&TERRAIN_FILTER);
+                // A finite box never fails the query; a failure would leave the shape without
+                // pairs.
+                let _ = self.terrain.overlap_chunks(&fat, |c, o| {
+                    if o.solid && grounded {
+                        wanted.push((shape, c));
+                    }
+                    in_water |= o.water;
+                    true
+                });
+            }
             self.body_terrain[i].in_water = in_water;
             gone.clear();
             graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, i as u32, |id, other| {
-                if other == TERRAIN
-                    && self.contacts.chunk(id as usize).is_some_and(|c| chunks.binary_search(&c).is_err())
-                {
+                if other != TERRAIN {
+                    return;
+                }
+                let shape = self.contacts.contacts[id as usize].shape_a;
+                let chunk = self.contacts.chunk(id as usize);
+                if chunk.is_some_and(|c| !wanted.contains(&(shape, c))) {
                     gone.push(id);
                 }
             });
@@ -166,19 +181,19 @@ impl World {
             for &id in &gone {
                 self.destroy_contact(id);
             }
-            for &c in &chunks {
-                if self.contacts.contains_terrain(i as u32, c) {
+            for &(shape, c) in &wanted {
+                if self.contacts.contains_terrain(shape, c) {
                     continue;
                 }
                 let Some(data) = self.terrain.chunk_collision(c) else { continue };
                 if data.mesh.triangle_count() == 0 {
                     continue;
                 }
-                let m = self.bodies.bodies[i].material;
+                let m = self.bodies.part(shape).2;
                 let friction = (m.friction * TERRAIN_FRICTION).sqrt();
                 let restitution = m.restitution.max(TERRAIN_RESTITUTION);
                 let link = TerrainLink { chunk: c, data };
-                let id = self.contacts.create_terrain(i as u32, link, friction, restitution);
+                let id = self.contacts.create_terrain((shape, i as u32), link, friction, restitution);
                 graph::attach(&mut self.bodies.bodies, &mut self.contacts.contacts, id);
                 self.awake_contacts.set(id as usize);
                 created += 1;
@@ -227,13 +242,14 @@ impl World {
                 (report.voxel_max + IVec3::splat(2)).as_vec3() * s,
             );
             let mut near = Vec::new();
-            self.broadphase.tree(ProxyType::Movable).query(&region, |_, body| {
-                near.push(body);
+            self.broadphase.tree(ProxyType::Movable).query(&region, |_, key| {
+                near.push(self.bodies.body_of(key));
                 true
             });
             // In body order: the tree's shape (which depends on the world's history and on
             // rebuilds) must not decide which body an island records as having woken it.
             near.sort_unstable();
+            near.dedup();
             for body in near {
                 self.wake(body, WakeCause::Terrain { body: self.cause_body(body) });
                 // The masks changed: the chunks its box reaches may have too.

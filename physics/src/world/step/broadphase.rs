@@ -6,6 +6,7 @@ use crate::math::{Aabb, Quat};
 use crate::parallel::{Claims, SharedSlice, run_team};
 #[cfg(doc)]
 use crate::profile::Stage;
+use crate::shape_key::child_slot;
 use crate::team_policy::{BODY_BLOCK, MIN_BODIES_FOR_TEAM, helpers_for};
 use crate::world::{World, body_fat_aabb, tight_aabb};
 
@@ -17,12 +18,16 @@ pub(crate) struct BroadphaseScratch {
     /// Per block of body slots, the proxies of its bodies whose tight box left the fat one,
     /// with their new fat boxes, in body order.
     moved_blocks: Vec<Vec<(ProxyKey, Aabb)>>,
+    /// The proxies of compound bodies' children whose tight box left the fat one, with their
+    /// new fat boxes, in body order then child order.
+    moved_children: Vec<(ProxyKey, Aabb)>,
 }
 
 impl BroadphaseScratch {
     /// Bytes of the arrays a step fills.
     pub(super) fn bytes(&self) -> usize {
-        self.moved_blocks.iter().map(|b| b.len() * std::mem::size_of::<(ProxyKey, Aabb)>()).sum()
+        let moves: usize = self.moved_blocks.iter().map(Vec::len).sum::<usize>() + self.moved_children.len();
+        moves * std::mem::size_of::<(ProxyKey, Aabb)>()
     }
 }
 
@@ -88,14 +93,63 @@ impl World {
                 });
             });
         });
+        self.update_child_boxes();
         let moved = &self.scratch.broadphase.moved_blocks[..blocks];
-        let reinserted: usize = moved.iter().map(Vec::len).sum();
-        self.broadphase.move_proxies(moved.iter().flatten().copied(), reinserted);
+        let children = &self.scratch.broadphase.moved_children;
+        let reinserted: usize = moved.iter().map(Vec::len).sum::<usize>() + children.len();
+        self.broadphase.move_proxies(moved.iter().flatten().chain(children).copied(), reinserted);
         #[cfg(debug_assertions)]
         for i in self.awake_bodies.iter() {
             let b = &self.bodies.bodies[i];
             debug_assert_eq!(b.fat, self.broadphase.fat_aabb(b.proxy));
+            for &c in self.bodies.children.of(i as u32) {
+                let child = &self.bodies.children.children[c as usize];
+                debug_assert_eq!(child.fat, self.broadphase.fat_aabb(child.proxy));
+            }
         }
         reinserted as u32
+    }
+
+    /// The awake compound bodies' children whose tight box left the fat one, listed with a new
+    /// fat box (swept over their body's path). Their poses and tight boxes are current: a
+    /// child is placed whenever its body moves ([`World::place_children`]). On the caller's
+    /// thread, after the bodies' own: a world without compound bodies walks nothing.
+    fn update_child_boxes(&mut self) {
+        let moves = &mut self.scratch.broadphase.moved_children;
+        moves.clear();
+        let (store, settings) = (&self.bodies, &self.settings);
+        for k in 0..store.children.compounds().len() {
+            let slot = store.children.compounds()[k];
+            if !self.awake_bodies.get(slot as usize) {
+                continue;
+            }
+            let body = &store.bodies[slot as usize];
+            for &c in store.children.of(slot) {
+                let child = &store.children.children[c as usize];
+                debug_assert!(child.transform == body.transform.mul(&child.local), "child {c} placed");
+                if !child.fat.contains(&child.tight) {
+                    let fat = body_fat_aabb(body, &child.tight, settings);
+                    moves.push((child.proxy, fat));
+                }
+            }
+        }
+        for &(proxy, fat) in self.scratch.broadphase.moved_children.iter() {
+            let shape = self.broadphase.user_data(proxy);
+            self.bodies.children.children[child_slot(shape)].fat = fat;
+        }
+    }
+
+    /// Places every compound body's children where their body is now, at the end of a step
+    /// (after the continuous stage, the last to move a body), so between steps a child's pose
+    /// and tight box are its body's as they are for the queries, a capture and the next step.
+    pub(super) fn place_children(&mut self) {
+        let store = &mut self.bodies;
+        for k in 0..store.children.compounds().len() {
+            let slot = store.children.compounds()[k];
+            let body = &store.bodies[slot as usize];
+            if body.body_type != crate::body::BodyType::Static {
+                store.children.place(slot, &body.transform);
+            }
+        }
     }
 }

@@ -5,12 +5,15 @@
 
 use crate::body::{Body, BodyType};
 use crate::broadphase::{DynamicTree, ProxyType};
+use crate::child_store::ChildStore;
 use crate::math::{Aabb, Quat, Transform, Vec3};
 use crate::narrowphase::{CollideCache, collide};
 use crate::parallel::{Claims, SharedSlice, helpers_lingering, run_team};
 #[cfg(doc)]
 use crate::profile::Stage;
 use crate::query::Ray;
+use crate::shape::Shape;
+use crate::shape_key::is_child_key;
 use crate::solver::SolverBody;
 use crate::team_policy::{MIN_BODIES_FOR_TEAM, MIN_SWEEPS_FOR_TEAM, SWEEP_BLOCK, helpers_for};
 use crate::terrain::Terrain;
@@ -69,6 +72,7 @@ impl World {
             solver_bodies: &scratch.solve.solver_bodies,
             centers: &scratch.solve.centers,
             bodies: &self.bodies.bodies,
+            children: &self.bodies.children,
             static_tree: self.broadphase.tree(ProxyType::Static),
             terrain: &self.terrain,
             gap: self.settings.continuous_gap,
@@ -126,6 +130,7 @@ struct FastSweeps<'a> {
     solver_bodies: &'a [SolverBody],
     centers: &'a [Vec3],
     bodies: &'a [Body],
+    children: &'a ChildStore,
     static_tree: &'a DynamicTree,
     terrain: &'a Terrain,
     gap: f32,
@@ -169,7 +174,14 @@ impl FastSweeps<'_> {
         let swept = b.shape.world_aabb(&start).union(&tight_aabb(b));
         let mut first = 1.0f32;
         self.static_tree.query(&swept, |_, other| {
-            if let Some(t) = time_of_impact(b, &start, &end, &self.bodies[other as usize], self.gap) {
+            // The static shapes by key: a static compound's children are swept against too.
+            let (shape, pose) = if is_child_key(other) {
+                let child = self.children.by_key(other);
+                (&child.shape, &child.transform)
+            } else {
+                (&self.bodies[other as usize].shape, &self.bodies[other as usize].transform)
+            };
+            if let Some(t) = time_of_impact(b, &start, &end, shape, pose, self.gap) {
                 first = first.min(t);
             }
             true
@@ -212,12 +224,13 @@ pub(crate) fn interpolate(start: &Transform, end: &Transform, local_center: Vec3
 }
 
 /// The fraction of the motion `start → end` of `body` at which it comes within `target` of
-/// `other` (which does not move), or `None` when it never does or already touched at the start.
+/// `other` at `other_pose` (which does not move), or `None` when it never does or already touched at the start.
 pub(crate) fn time_of_impact(
     body: &Body,
     start: &Transform,
     end: &Transform,
-    other: &Body,
+    other: &Shape,
+    other_pose: &Transform,
     target: f32,
 ) -> Option<f32> {
     let translation = end.transform_point(body.local_center) - start.transform_point(body.local_center);
@@ -235,7 +248,7 @@ pub(crate) fn time_of_impact(
     let mut t = 0.0f32;
     for iteration in 0..MAX_ITERATIONS {
         let pose = interpolate(start, end, body.local_center, t);
-        let m = collide(&body.shape, &pose, &other.shape, &other.transform, reach, &mut cache);
+        let m = collide(&body.shape, &pose, other, other_pose, reach, &mut cache);
         let Some(distance) = m.points().iter().map(|p| p.separation).reduce(f32::min) else {
             // Farther apart than the whole remaining motion.
             return None;

@@ -123,6 +123,8 @@ impl World {
         timer.lap(&mut self.profile, Stage::Finalize);
         counters.continuous_hits =
             if self.settings.continuous_collision { self.clip_fast_bodies() } else { 0 };
+        // The bodies are where the step leaves them: so are their children.
+        self.place_children();
         timer.lap(&mut self.profile, Stage::Continuous);
         self.sleep_islands();
         timer.lap(&mut self.profile, Stage::Sleep);
@@ -140,7 +142,7 @@ impl World {
         self.time += self.settings.dt as f64;
         counters.bodies = self.bodies.live_count() as u32;
         counters.awake_bodies = self.awake_bodies.count() as u32;
-        counters.proxies = counters.bodies;
+        counters.proxies = counters.bodies + self.bodies.children.live_count() as u32;
         counters.contact_pairs = self.contacts.live_count() as u32;
         counters.touching_contacts = self.scratch.solve.touching.len() as u32;
         counters.manifold_points = self.scratch.solve.contact_solver.manifold_points();

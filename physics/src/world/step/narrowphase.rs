@@ -5,7 +5,8 @@
 use super::contact_status::{BEGAN, ENDED, QUIET, SEPARATED, contact_status, status_bits};
 use super::flagged::FlaggedBlock;
 use crate::body::Body;
-use crate::math::Transform;
+use crate::child_store::ChildStore;
+use crate::math::{Aabb, Transform, Vec3};
 use crate::narrowphase::{
     Contact, Manifold, TERRAIN, TerrainLink, boxes_out_of_reach, carry_manifold, collide, collide_terrain,
     update_manifold,
@@ -15,6 +16,7 @@ use crate::parallel::{Claims, SharedSlice, run_team};
 #[cfg(doc)]
 use crate::profile::Stage;
 use crate::shape::Shape;
+use crate::shape_key::is_child_key;
 use crate::team_policy::{CONTACT_BLOCK, MIN_CONTACTS_FOR_TEAM, REBUILD_AS_CONTACTS, helpers_for};
 use crate::terrain::Terrain;
 use crate::world::{StepSettings, World};
@@ -29,6 +31,10 @@ const PREFETCH_AHEAD: usize = 2;
 /// the cache for the contact and its pair's lookup slot (twice this far) and its neighbours in
 /// its bodies' lists (this far).
 const END_AHEAD: usize = 4;
+
+// The full update and the quick check send terrain pairs and pairs with a child out of the
+// body pairs' path by one test of the child bit, which the terrain's key must have.
+const _: () = assert!(is_child_key(TERRAIN));
 
 /// The narrowphase stage's buffers, and the status bytes it leaves for the stages after it.
 #[derive(Clone, Debug, Default)]
@@ -78,12 +84,21 @@ impl World {
     pub(super) fn update_contacts(&mut self) {
         let settings = self.settings;
         let (bodies, awake, terrain) = (&self.bodies.bodies, &self.awake_contacts, &self.terrain);
-        let (links, pairs) = (&self.contacts.links, &self.contacts.bodies);
+        let (links, pairs) = (&self.contacts.links, &self.contacts.shapes);
+        let children = &self.bodies.children;
         let carry = !self.scratch.narrowphase.collide_every_pair;
         let update_contact = |(id, c): (usize, &mut Contact)| {
-            if c.body_b == TERRAIN {
-                let link = links[id].as_ref();
-                update_terrain_contact(c, link, &bodies[c.body_a as usize], terrain, &settings, carry);
+            // The terrain's key has the child bit too: one test sends both kinds out of the
+            // body pairs' path.
+            if is_child_key(c.shape_a | c.shape_b) {
+                let pa = Part::of(bodies, children, c.shape_a);
+                if c.shape_b == TERRAIN {
+                    update_terrain_contact(c, links[id].as_ref(), pa, terrain, &settings, carry);
+                } else {
+                    // A pair with a child of a compound body: the same update, of two shapes.
+                    let pb = Part::of(bodies, children, c.shape_b);
+                    update_parts_contact(c, pa, pb, &settings, carry);
+                }
                 return;
             }
             let (ba, bb) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
@@ -110,8 +125,14 @@ impl World {
         // For a contact whose status byte says `QUIET` (the caller picks those).
         let stays_quiet = |id: usize| {
             let (a, b) = pairs[id];
-            if b == TERRAIN {
-                return false;
+            // A terrain pair (whose key has the child bit) or one with a child of a compound.
+            if is_child_key(a | b) {
+                return b != TERRAIN
+                    && parts_stay_quiet(
+                        Part::of(bodies, children, a),
+                        Part::of(bodies, children, b),
+                        &settings,
+                    );
             }
             let (ba, bb) = (&bodies[a as usize], &bodies[b as usize]);
             if !ba.fat.overlaps(&bb.fat) {
@@ -243,36 +264,142 @@ impl World {
     }
 }
 
-/// The narrowphase of a terrain contact: the body against its chunk's triangles. Carried like
+/// The narrowphase of a terrain contact: a shape of a body (`part`) against its chunk's
+/// triangles. Carried like
 /// a body pair's while the body barely moves (the terrain is the identity-posed side B). Kept
 /// out of line so the body pairs' loop is compiled as it was before terrain contacts.
 #[inline(never)]
 fn update_terrain_contact(
     c: &mut Contact,
     link: Option<&TerrainLink>,
-    body: &Body,
+    part: Part<'_>,
     terrain: &Terrain,
     settings: &StepSettings,
     carry: bool,
 ) {
-    let speed = body.linear_velocity.length() + body.angular_velocity.length() * body.bounding_radius;
+    let body = part.body;
+    let speed = body.linear_velocity.length() + body.angular_velocity.length() * part.speed_radius;
     let speculative = settings.speculative_distance + settings.dt * speed;
     c.separated = false;
-    if carry && c.touching && carry_manifold(c, &body.transform, &Transform::IDENTITY, speculative) {
+    if carry && c.touching && carry_manifold(c, part.transform, &Transform::IDENTITY, speculative) {
         return;
     }
     let Some(link) = link else { return };
     let manifold = collide_terrain(
-        &body.shape,
-        &body.transform,
-        body.center(),
-        &body.tight,
+        part.shape,
+        part.transform,
+        part.center,
+        part.tight,
         &link.data,
         terrain.chunk_origin(link.chunk),
         terrain.voxel_size(),
         speculative,
     );
-    update_manifold(c, manifold, &body.transform, &Transform::IDENTITY);
+    update_manifold(c, manifold, part.transform, &Transform::IDENTITY);
+}
+
+/// One shape of a body as the narrowphase reads it: a body's own or a compound's child.
+#[derive(Clone, Copy)]
+pub(crate) struct Part<'a> {
+    pub body: &'a Body,
+    pub shape: &'a Shape,
+    /// The shape's world pose.
+    pub transform: &'a Transform,
+    pub tight: &'a Aabb,
+    pub fat: &'a Aabb,
+    /// The shape's bounding radius about its own origin.
+    pub radius: f32,
+    /// The shape's bounding radius about its body's origin: how far its points may be from
+    /// what the body turns about, for the bound on their speed.
+    pub speed_radius: f32,
+    /// The shape's centroid in the world (a body of one shape: its centre of mass).
+    pub center: Vec3,
+}
+
+impl<'a> Part<'a> {
+    /// The shape of key `key` (`crate::shape_key`).
+    #[inline]
+    pub fn of(bodies: &'a [Body], children: &'a ChildStore, key: u32) -> Part<'a> {
+        if is_child_key(key) {
+            let child = children.by_key(key);
+            let body = &bodies[child.body as usize];
+            Part {
+                body,
+                shape: &child.shape,
+                transform: &child.transform,
+                tight: &child.tight,
+                fat: &child.fat,
+                radius: child.bounding_radius,
+                speed_radius: child.local.position.length() + child.bounding_radius,
+                center: child.transform.transform_point(child.local_center),
+            }
+        } else {
+            let body = &bodies[key as usize];
+            let compound = !children.of(key).is_empty();
+            Part {
+                body,
+                shape: &body.shape,
+                transform: &body.transform,
+                tight: &body.tight,
+                fat: &body.fat,
+                radius: body.bounding_radius,
+                speed_radius: body.bounding_radius,
+                center: if compound {
+                    body.transform.transform_point(children.own_center(key))
+                } else {
+                    body.center()
+                },
+            }
+        }
+    }
+}
+
+/// The narrowphase of a pair with a child of a compound body: a body pair's update (in
+/// `World::update_contacts`), of the two shapes at their own poses. Out of line, so the body
+/// pairs' loop is compiled as it was before compound bodies.
+#[inline(never)]
+fn update_parts_contact(c: &mut Contact, a: Part<'_>, b: Part<'_>, settings: &StepSettings, carry: bool) {
+    c.separated = !a.fat.overlaps(b.fat);
+    if c.separated {
+        return;
+    }
+    let speculative = settings.speculative_distance + settings.dt * parts_approach_speed_bound(a, b);
+    if carry && c.touching && carry_manifold(c, a.transform, b.transform, speculative) {
+        return;
+    }
+    let manifold = if parts_within_reach(a, b, speculative) {
+        collide(a.shape, a.transform, b.shape, b.transform, speculative, &mut c.cache)
+    } else {
+        Manifold::default()
+    };
+    update_manifold(c, manifold, a.transform, b.transform);
+}
+
+/// The quick check of a quiet pair with a child of a compound body (see `stays_quiet` in
+/// `World::update_contacts`).
+#[inline(never)]
+fn parts_stay_quiet(a: Part<'_>, b: Part<'_>, settings: &StepSettings) -> bool {
+    if !a.fat.overlaps(b.fat) {
+        return false;
+    }
+    let speculative = settings.speculative_distance + settings.dt * parts_approach_speed_bound(a, b);
+    !parts_within_reach(a, b, speculative)
+}
+
+/// [`within_reach`] of two shapes of bodies (the tight boxes' and the bounding spheres' bounds).
+fn parts_within_reach(a: Part<'_>, b: Part<'_>, speculative: f32) -> bool {
+    if !a.tight.grown(speculative).overlaps(b.tight) {
+        return false;
+    }
+    let reach = a.radius + b.radius + speculative + SPHERE_REACH_MARGIN;
+    a.transform.position.distance_squared(b.transform.position) <= reach * reach
+}
+
+/// [`approach_speed_bound`] of two shapes of bodies.
+fn parts_approach_speed_bound(a: Part<'_>, b: Part<'_>) -> f32 {
+    (a.body.linear_velocity - b.body.linear_velocity).length()
+        + a.body.angular_velocity.length() * a.speed_radius
+        + b.body.angular_velocity.length() * b.speed_radius
 }
 
 /// Whether `a` and `b` may lie within `speculative` of each other, by cheap lower bounds on

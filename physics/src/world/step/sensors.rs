@@ -9,10 +9,12 @@
 
 use crate::body::{BodyId, BodyType};
 use crate::broadphase::ProxyType;
-use crate::math::Aabb;
+use crate::math::{Aabb, Transform};
 use crate::narrowphase::{CollideCache, collide};
 #[cfg(doc)]
 use crate::profile::Stage;
+use crate::shape::Shape;
+use crate::shape_key::{child_key, is_child_key};
 use crate::world::{SensorEvent, World, tight_aabb};
 
 /// One sensor's overlapping bodies after a step, by slot.
@@ -66,6 +68,14 @@ impl World {
             if !b.fat.contains(&now) {
                 escaped.push((i as u32, now));
             }
+            // A compound's children by where its body is now (their poses are the step's start).
+            for &c in self.bodies.children.of(i as u32) {
+                let child = &self.bodies.children.children[c as usize];
+                let now = child.shape.world_aabb(&b.transform.mul(&child.local));
+                if !child.fat.contains(&now) {
+                    escaped.push((child_key(c), now));
+                }
+            }
         }
         // Reuse the visitor lists of the last build (their capacity).
         let mut spare: Vec<Vec<BodyId>> = next.drain(..).map(|o| o.visitors).collect();
@@ -91,17 +101,28 @@ impl World {
             found.dedup();
             let mut visitors = spare.pop().unwrap_or_default();
             visitors.clear();
-            for &other in &found {
+            // The found are shape keys: a compound visitor's shapes each count for it.
+            for &key in &found {
+                let other = store.body_of(key);
                 let visitor = &store.bodies[other as usize];
+                let (filter, visitor_sensor) = store.rules_of(key);
+                let (shape, _, _) = store.part(key);
+                let pose = if is_child_key(key) {
+                    visitor.transform.mul(&store.children.by_key(key).local)
+                } else {
+                    visitor.transform
+                };
                 let reported = other != slot
-                    && store.sensor(other).is_none()
+                    && visitor_sensor.is_none()
                     && (spec.detect_static || visitor.body_type != BodyType::Static)
-                    && store.filter(slot).allows(store.filter(other))
-                    && tight_aabb(visitor).overlaps(&reach);
-                if reported && overlapping(sensor, visitor) {
+                    && store.filter(slot).allows(filter)
+                    && shape.world_aabb(&pose).overlaps(&reach);
+                if reported && overlapping(&sensor.shape, &sensor.transform, shape, &pose) {
                     visitors.push(store.id_at(other));
                 }
             }
+            visitors.sort_unstable_by_key(|id| id.index());
+            visitors.dedup();
             next.push(SensorOverlaps { sensor: store.id_at(slot), visitors });
         }
         // Compare with the last step's, sensor by sensor in slot order (a sensor gone since
@@ -147,8 +168,8 @@ fn holds(list: &[BodyId], id: BodyId) -> bool {
     list.binary_search_by_key(&id.index(), |v| v.index()).is_ok_and(|k| list[k] == id)
 }
 
-/// Whether two bodies' shapes overlap at their poses (touching counts).
-fn overlapping(a: &crate::body::Body, b: &crate::body::Body) -> bool {
-    let manifold = collide(&a.shape, &a.transform, &b.shape, &b.transform, 0.0, &mut CollideCache::default());
+/// Whether two shapes overlap at their poses (touching counts).
+fn overlapping(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool {
+    let manifold = collide(a, xa, b, xb, 0.0, &mut CollideCache::default());
     manifold.points().iter().any(|p| p.separation <= 0.0)
 }

@@ -2,9 +2,10 @@
 //! (the model is described in `world/water.rs`, beside its types).
 
 use crate::body::{Body, BodyType};
-use crate::math::Vec3;
+use crate::math::{Aabb, Transform, Vec3};
 #[cfg(doc)]
 use crate::profile::Stage;
+use crate::shape::Shape;
 use crate::terrain::{Terrain, WaterBlock};
 use crate::world::{StepSettings, WaterContact, WaterEvent, World};
 
@@ -20,18 +21,19 @@ pub(crate) struct WaterScratch {
 /// Samples per axis of a body's volume.
 const SAMPLES: usize = 5;
 
-/// The water contact of body `b` at its current pose (`None` when nothing is submerged).
-fn water_contact(
-    b: &Body,
+/// How much of one shape (at `pose`, world box `tight`) is under water: the share of its
+/// sampled volume and the centre of that part, or `None` when none of it is.
+fn submersion(
+    shape: &Shape,
+    pose: &Transform,
+    tight: &Aabb,
     terrain: &Terrain,
     block: &mut WaterBlock,
-    gravity: Vec3,
-    settings: &StepSettings,
-) -> Option<WaterContact> {
-    if !terrain.water_block(&b.tight, block) {
+) -> Option<(f32, Vec3)> {
+    if !terrain.water_block(tight, block) {
         return None;
     }
-    let local = b.shape.local_aabb();
+    let local = shape.local_aabb();
     let step = (local.max - local.min) / SAMPLES as f32;
     // The smoothing span: one sample row, at most one voxel (beyond half a voxel the depth
     // read from the densities saturates).
@@ -41,11 +43,11 @@ fn water_contact(
         let cell =
             Vec3::new((i % SAMPLES) as f32, (i / SAMPLES % SAMPLES) as f32, (i / (SAMPLES * SAMPLES)) as f32);
         let p = local.min + (cell + 0.5) * step;
-        if !b.shape.contains_local_point(p) {
+        if !shape.contains_local_point(p) {
             continue;
         }
         count += 1;
-        let world = b.transform.transform_point(p);
+        let world = pose.transform_point(p);
         let share = (0.5 + block.depth(world) / span).clamp(0.0, 1.0);
         submerged += share;
         moment += world * share;
@@ -53,15 +55,45 @@ fn water_contact(
     if count == 0 || submerged == 0.0 {
         return None;
     }
-    let volume = b.mass / b.material.density;
-    let fraction = submerged / count as f32;
-    let submerged_volume = volume * fraction;
+    Some((submerged / count as f32, moment / submerged))
+}
+
+/// The water contact of body `b` at its current pose (`None` when nothing is submerged). A
+/// compound body's shapes (`children`, with their volumes) each add their submerged volume at
+/// their own centre of buoyancy.
+fn water_contact(
+    b: &Body,
+    children: &[(&Shape, &Transform, &Aabb, f32)],
+    terrain: &Terrain,
+    block: &mut WaterBlock,
+    gravity: Vec3,
+    settings: &StepSettings,
+) -> Option<WaterContact> {
+    let (submerged_volume, fraction, center) = if children.is_empty() {
+        let (fraction, center) = submersion(&b.shape, &b.transform, &b.tight, terrain, block)?;
+        let volume = b.mass / b.material.density;
+        (volume * fraction, fraction, center)
+    } else {
+        let own = (&b.shape, &b.transform, &b.tight, b.shape.mass_properties(1.0).mass);
+        let (mut total, mut submerged, mut moment) = (0.0f32, 0.0f32, Vec3::ZERO);
+        for &(shape, pose, tight, volume) in std::iter::once(&own).chain(children) {
+            total += volume;
+            if let Some((fraction, center)) = submersion(shape, pose, tight, terrain, block) {
+                submerged += volume * fraction;
+                moment += center * (volume * fraction);
+            }
+        }
+        if submerged == 0.0 {
+            return None;
+        }
+        (submerged, submerged / total, moment / submerged)
+    };
     let buoyancy = -gravity * settings.water_density * submerged_volume;
     Some(WaterContact {
         submerged_volume,
         submerged_fraction: fraction,
         buoyancy,
-        center_of_buoyancy: moment / submerged,
+        center_of_buoyancy: center,
         linear_damping: settings.water_linear_drag * settings.water_density * submerged_volume / b.mass,
         angular_damping: settings.water_angular_drag * fraction,
     })
@@ -95,7 +127,11 @@ impl World {
                 continue;
             }
             let contact = if state.in_water {
-                water_contact(b, &self.terrain, &mut block, gravity, &settings)
+                let store = &self.bodies.children;
+                let children: Vec<_> = (store.of(i as u32).iter().map(|&c| &store.children[c as usize]))
+                    .map(|c| (&c.shape, &c.transform, &c.tight, c.shape.mass_properties(1.0).mass))
+                    .collect();
+                water_contact(b, &children, &self.terrain, &mut block, gravity, &settings)
             } else {
                 None
             };
