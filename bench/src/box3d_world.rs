@@ -12,8 +12,8 @@ use crate::terrain::data::TerrainData;
 use atoll_physics::scene::{BodyRef, SceneJoint, SceneTerrain};
 use atoll_physics::world::{TERRAIN_FRICTION, TERRAIN_RESTITUTION};
 use atoll_physics::{
-    BodyType, JointFrame, JointKind, KinematicMotion, Limits, Quat, Scene, SceneBody, SceneShape, Spring,
-    Vec3,
+    BodyType, JointFrame, JointKind, KinematicMotion, Limits, Material, Quat, Scene, SceneBody, SceneShape,
+    Spring, Vec3,
 };
 use boxddd as b3;
 use std::f32::consts::{FRAC_PI_2, PI};
@@ -97,7 +97,14 @@ impl Box3dWorld {
             let what = format!("body {index}");
             let def = body_def(foundation, body, can_sleep).map_err(|e| failed(&what, e))?;
             let id = world.create_body(def).map_err(|e| failed(&what, e))?;
-            add_shape(&mut world, foundation, id, body).map_err(|e| failed(&what, e))?;
+            add_shape(&mut world, foundation, id, &body.shape, body.material, None)
+                .map_err(|e| failed(&what, e))?;
+            // A compound body's further shapes: shapes on the same body, placed in its frame.
+            for child in &body.children {
+                let pose = Some((child.position, child.rotation));
+                add_shape(&mut world, foundation, id, &child.shape, child.material, pose)
+                    .map_err(|e| failed(&what, e))?;
+            }
             if let (BodyType::Kinematic, Some(motion)) = (body.body_type, body.motion) {
                 driven.push(DrivenBody {
                     id,
@@ -202,28 +209,42 @@ fn add_shape(
     world: &mut b3::World,
     foundation: &b3::Foundation,
     id: b3::BodyId,
-    body: &SceneBody,
+    shape: &SceneShape,
+    material: Material,
+    pose: Option<(Vec3, Quat)>,
 ) -> b3::Result<b3::ShapeId> {
-    let m = body.material;
+    let m = material;
+    let place = |p: Vec3| pose.map_or(p, |(at, turn)| at + turn * p);
     let def = foundation
         .shape_def_builder()
         .density(m.density)
         .friction(m.friction)
         .restitution(m.restitution)
         .build()?;
-    match &body.shape {
+    match shape {
         SceneShape::Sphere { radius } => {
-            world.create_sphere_shape(id, &def, &b3::Sphere::new(b3::Vec3::ZERO, *radius))
+            world.create_sphere_shape(id, &def, &b3::Sphere::new(to_vec(place(Vec3::ZERO)), *radius))
         }
         SceneShape::Capsule { half_height, radius } => {
-            let capsule = b3::Capsule::new([0.0, -half_height, 0.0], [0.0, *half_height, 0.0], *radius);
+            let (low, high) =
+                (place(Vec3::new(0.0, -half_height, 0.0)), place(Vec3::new(0.0, *half_height, 0.0)));
+            let capsule = b3::Capsule::new(to_vec(low), to_vec(high), *radius);
             world.create_capsule_shape(id, &def, &capsule)
         }
         SceneShape::Box { half_extents: h } => {
-            world.create_hull_shape(id, &def, &b3::BoxHull::new(h.x, h.y, h.z)?)
+            let hull = match pose {
+                None => b3::BoxHull::new(h.x, h.y, h.z)?,
+                Some((at, turn)) => b3::BoxHull::transformed(
+                    h.x,
+                    h.y,
+                    h.z,
+                    b3::Transform { p: to_vec(at), q: to_quat(turn) },
+                )?,
+            };
+            world.create_hull_shape(id, &def, &hull)
         }
         SceneShape::Hull { points } => {
-            let points: Vec<b3::Vec3> = points.iter().map(|&p| to_vec(p)).collect();
+            let points: Vec<b3::Vec3> = points.iter().map(|&p| to_vec(place(p))).collect();
             // The world copies the hull into its own hull store, so this one can go.
             let hull = b3::Hull::from_points(&points, MAX_HULL_VERTICES)?;
             world.create_created_hull_shape(id, &def, &hull)

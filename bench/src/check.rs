@@ -56,6 +56,14 @@ pub enum Check {
         /// at 1e59878 one did, 3 cm in, 40 m down).
         edge: f32,
     },
+    /// A pile on the ground: no body origin below `floor`, and every body below `max_height`
+    /// (none still falling or thrown up).
+    Pile {
+        /// Lowest allowed body origin, m.
+        floor: f32,
+        /// Highest allowed body origin, m.
+        max_height: f32,
+    },
     /// A turning hollow box: no body centre outside the box (its frame read from the first
     /// kinematic body, which starts unrotated), and the bodies' mean height at least
     /// `min_drop` below the pivot, so they fell to the bottom rather than floating in place.
@@ -206,6 +214,16 @@ impl Check {
                         "0 below {floor} m over the ground ({edge} m in from its edge), ≤ 20 % in the air off their path"
                     ),
                     ok: (steps >= 2).then_some(ok),
+                }
+            }
+            Check::Pile { floor, max_height } => {
+                let lowest = dynamic.iter().map(|&i| position(i).y).fold(f32::MAX, f32::min);
+                let highest = dynamic.iter().map(|&i| position(i).y).fold(f32::MIN, f32::max);
+                let ok = (steps >= SETTLE_STEPS).then_some(lowest >= floor && highest < max_height);
+                Verdict {
+                    measured: format!("lowest {lowest:.2} m, highest {highest:.2} m"),
+                    expected: format!("lowest ≥ {floor} m, highest < {max_height} m"),
+                    ok,
                 }
             }
             Check::Tumbler { pivot, half_width, min_drop } => {

@@ -8,7 +8,7 @@ use crate::engine::{Engine, Pose};
 use crate::terrain::data::TerrainData;
 use atoll_physics::scene::{BodyRef, SceneJoint, SceneTerrain};
 use atoll_physics::world::{TERRAIN_FRICTION, TERRAIN_RESTITUTION};
-use atoll_physics::{BodyType, KinematicMotion, Quat, Scene, SceneBody, SceneShape, Vec3};
+use atoll_physics::{BodyType, KinematicMotion, Material, Quat, Scene, SceneBody, SceneShape, Vec3};
 use atoll_physics::{JointFrame, JointKind};
 use rapier3d::parry::shape::TriMeshFlags;
 use rapier3d::prelude::{
@@ -73,8 +73,14 @@ impl RapierWorld {
         let mut driven = Vec::new();
         for (index, body) in scene.bodies.iter().enumerate() {
             let can_sleep = body.can_sleep && settings.sleep_enabled;
-            let collider = collider(body).ok_or_else(|| format!("body {index}: degenerate hull"))?;
-            let handle = world.insert(rigid_body(body, can_sleep), collider).0;
+            let degenerate = || format!("body {index}: degenerate hull");
+            let own = collider(&body.shape, body.material).ok_or_else(degenerate)?;
+            let handle = world.insert(rigid_body(body, can_sleep), own).0;
+            // A compound body's further shapes: colliders on the same rigid body, at their poses.
+            for child in &body.children {
+                let part = collider(&child.shape, child.material).ok_or_else(degenerate)?;
+                world.insert_collider(part.position(to_pose(child.position, child.rotation)), Some(handle));
+            }
             if let (BodyType::Kinematic, Some(motion)) = (body.body_type, body.motion) {
                 driven.push(DrivenBody {
                     handle,
@@ -208,9 +214,9 @@ fn to_frame(frame: &JointFrame) -> RPose {
     to_pose(frame.anchor, frame.rotation)
 }
 
-/// The collider of a scene body, `None` for a hull Rapier cannot build.
-fn collider(body: &SceneBody) -> Option<ColliderBuilder> {
-    let builder = match &body.shape {
+/// The collider of a shape of `material`, `None` for a hull Rapier cannot build.
+fn collider(shape: &SceneShape, material: Material) -> Option<ColliderBuilder> {
+    let builder = match shape {
         SceneShape::Sphere { radius } => ColliderBuilder::ball(*radius),
         // Both engines' capsules lie along local Y with `half_height` the inner segment's half.
         SceneShape::Capsule { half_height, radius } => ColliderBuilder::capsule_y(*half_height, *radius),
@@ -222,7 +228,7 @@ fn collider(body: &SceneBody) -> Option<ColliderBuilder> {
             ColliderBuilder::convex_hull(&points)?
         }
     };
-    let m = body.material;
+    let m = material;
     // Atoll combines friction by the geometric mean and restitution by the maximum; Rapier has
     // both rules, and a pair uses them when either collider asks for them.
     Some(

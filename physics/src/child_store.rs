@@ -31,6 +31,8 @@ pub(crate) struct Child {
     pub fat: Aabb,
     /// The shape's bounding radius about its own origin.
     pub bounding_radius: f32,
+    /// Its bounding radius about its body's origin (for the bound on its points' speed).
+    pub body_radius: f32,
     /// The shape's centroid in its own frame.
     pub local_center: Vec3,
     pub proxy: ProxyKey,
@@ -55,6 +57,7 @@ impl Child {
             tight,
             fat: tight,
             bounding_radius: desc.shape.bounding_radius(),
+            body_radius: local.position.length() + desc.shape.bounding_radius(),
             local_center: desc.shape.mass_properties(1.0).local_center,
             proxy: ProxyKey::NONE,
             part,

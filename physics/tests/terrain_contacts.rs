@@ -317,6 +317,36 @@ fn bodies_of_half_waters_density_float_half_submerged_settle_and_sleep() {
 }
 
 #[test]
+fn a_raft_of_two_boxes_floats_half_submerged_and_level() {
+    // One body of two boxes side by side, of half water's density: each box carries its own
+    // buoyancy, so the raft floats level with half of each under water.
+    let wood = Material { density: 500.0, ..Material::default() };
+    let half = Vec3::new(0.5, 0.2, 0.5);
+    let raft = BodyDesc::dynamic(Shape::cuboid(half).unwrap(), Vec3::new(0.6, 1.0, -0.7))
+        .with_material(wood)
+        .with_child(
+            atoll_physics::ChildDesc::new(
+                Shape::cuboid(half).unwrap(),
+                atoll_physics::Transform::from_position(Vec3::new(1.0, 0.0, 0.0)),
+            )
+            .with_material(wood),
+        );
+    let mut world = world_on(pool());
+    let body = world.create_body(&raft).unwrap();
+    run(&mut world, 8 * 60);
+    let water = world.water_contact(body).unwrap().expect("in the water");
+    assert!((water.submerged_fraction - 0.5).abs() < 0.05, "{} submerged", water.submerged_fraction);
+    let view = world.body(body).unwrap();
+    let weight = view.mass * 9.81;
+    assert!((water.buoyancy.y - weight).abs() < 0.1 * weight, "buoyancy {} weight {weight}", water.buoyancy);
+    let tilt = view.transform.rotation.angle_between(Quat::IDENTITY);
+    assert!(tilt < 0.05, "the raft tilts by {tilt} rad");
+    // The centre of buoyancy under the centre of mass, between the two boxes.
+    let beside = water.center_of_buoyancy - view.center_of_mass;
+    assert!(beside.x.abs() < 0.05 && beside.z.abs() < 0.05, "buoyancy acts {beside} off the centre");
+}
+
+#[test]
 fn entering_and_leaving_the_water_are_events() {
     let mut world = world_on(pool());
     let desc = BodyDesc::dynamic(Shape::sphere(0.4).unwrap(), Vec3::new(0.0, 1.5, 0.0))

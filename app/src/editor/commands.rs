@@ -111,7 +111,7 @@ impl EditorState {
     }
 
     /// The selected bodies as records, in slot order.
-    fn selected_records(&mut self) -> Result<Vec<BodyRecord>, String> {
+    pub(crate) fn selected_records(&mut self) -> Result<Vec<BodyRecord>, String> {
         let ids = self.selected_ids();
         ids.iter().map(|id| BodyRecord::capture(&self.sim.world, &mut self.doc.entities, *id)).collect()
     }

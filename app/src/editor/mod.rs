@@ -7,6 +7,7 @@ pub mod autosave;
 pub mod body_history;
 pub mod clipboard;
 pub mod commands;
+pub mod compound_commands;
 pub mod diagnostics;
 pub mod document;
 pub mod edit;

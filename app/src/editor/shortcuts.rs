@@ -37,6 +37,10 @@ pub enum Command {
     QueryTool,
     /// Duplicate the selection.
     Duplicate,
+    /// Make the selected bodies one compound body.
+    Combine,
+    /// Take the selected compound bodies apart, one body per shape.
+    Split,
     /// Copy the selection.
     Copy,
     /// Paste the clipboard.
@@ -60,13 +64,23 @@ pub enum Command {
 /// Every shortcut, in the order the Help window lists them; a command may have two keys. The
 /// more specific combination of the same key comes first (Ctrl+Shift+Z before Ctrl+Z), since
 /// egui matches a shortcut whatever extra Shift is held.
-pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 28] = [
+pub const SHORTCUTS: [(Command, KeyboardShortcut, &str); 30] = [
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z), "redo"),
     (Command::Redo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Y), "redo"),
     (Command::Undo, KeyboardShortcut::new(Modifiers::COMMAND, Key::Z), "undo"),
     (Command::SaveAs, KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S), "save as"),
     (Command::Save, KeyboardShortcut::new(Modifiers::COMMAND, Key::S), "save"),
     (Command::Duplicate, KeyboardShortcut::new(Modifiers::COMMAND, Key::D), "duplicate the selection"),
+    (
+        Command::Split,
+        KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::G),
+        "split a compound body into its shapes",
+    ),
+    (
+        Command::Combine,
+        KeyboardShortcut::new(Modifiers::COMMAND, Key::G),
+        "combine the selection into one body",
+    ),
     (Command::Copy, KeyboardShortcut::new(Modifiers::COMMAND, Key::C), "copy the selection"),
     (Command::Paste, KeyboardShortcut::new(Modifiers::COMMAND, Key::V), "paste beside the copied bodies"),
     (Command::SelectAll, KeyboardShortcut::new(Modifiers::COMMAND, Key::A), "select every body"),
@@ -127,6 +141,8 @@ pub fn run(state: &mut EditorState, tools: &mut Tools, command: Command, help_op
     let result = match command {
         Command::Delete => state.delete_selection(),
         Command::Duplicate => state.duplicate_selection(),
+        Command::Combine => state.combine_selection(),
+        Command::Split => state.split_selection(),
         Command::Copy => state.copy_selection().map(drop),
         Command::Paste => state.paste(),
         Command::Save => match files::save(state) {
@@ -173,6 +189,12 @@ fn run_infallible(state: &mut EditorState, tools: &mut Tools, command: Command, 
         Command::JointTool => tools.toggle(ToolKind::Joint, state),
         Command::QueryTool => tools.toggle(ToolKind::Query, state),
         Command::Help => *help_open = !*help_open,
-        Command::Delete | Command::Duplicate | Command::Copy | Command::Paste | Command::Save => {}
+        Command::Delete
+        | Command::Duplicate
+        | Command::Combine
+        | Command::Split
+        | Command::Copy
+        | Command::Paste
+        | Command::Save => {}
     }
 }

@@ -12,6 +12,7 @@ use super::widgets::{bits_row, integer_row, number_row, vec_text, vec3_row};
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
+use atoll_physics::scene::SceneChild;
 use atoll_physics::{BodyFaultKind, BodyId, BodyType, Quat, SceneBody, SceneShape, Sensor, Vec3};
 use egui::{Grid, RichText};
 
@@ -44,9 +45,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     Grid::new("inspector edit").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
         edit_rows(ui, &body, &mut changes);
     });
+    // Between the body's rows and its children's, near whichever field was refused.
     if let Some(notice) = state.diag.notices.message(NoticePlace::Inspector) {
         ui.colored_label(ui.visuals().error_fg_color, notice);
     }
+    children_rows(ui, &body, &mut changes);
     for (field, merge, change) in changes {
         let label = format!("set {field}");
         match state.change_selection(&label, Some(merge), |b| change(b)) {
@@ -92,7 +95,7 @@ fn edit_rows(ui: &mut egui::Ui, body: &SceneBody, changes: &mut Vec<(String, Mer
     }
     ui.end_row();
 
-    shape_rows(ui, &body.shape, &mut push);
+    shape_rows(ui, &body.shape, Part::Own, &mut push);
 
     let (r, position) = vec3_row(ui, "position", body.position, 0.01, "position");
     if let Some(r) = r {
@@ -191,8 +194,122 @@ fn edit_rows(ui: &mut egui::Ui, body: &SceneBody, changes: &mut Vec<(String, Mer
     ui.end_row();
 }
 
+/// A compound body's further shapes, each with its shape, pose in the body's frame, material,
+/// filter and sensor flag, editable as the body's own fields are.
+fn children_rows(ui: &mut egui::Ui, body: &SceneBody, changes: &mut Vec<(String, MergeKey, Change)>) {
+    if body.children.is_empty() {
+        return;
+    }
+    let mut push = |field: &str, response: &egui::Response, change: Change| {
+        changes.push((field.to_string(), MergeKey(response.id.value()), change));
+    };
+    let title = format!("Children ({} shapes beside its own)", body.children.len());
+    egui::CollapsingHeader::new(title).id_salt("inspector children").default_open(true).show(ui, |ui| {
+        for (k, child) in body.children.iter().enumerate() {
+            ui.push_id(("child", k), |ui| {
+                ui.label(RichText::new(format!("child {}", k + 1)).strong());
+                Grid::new("child edit").num_columns(2).striped(true).spacing([12.0, 3.0]).show(ui, |ui| {
+                    child_rows(ui, child, k, &mut push);
+                });
+            });
+        }
+    });
+}
+
+/// The rows of child `k` of the selected body.
+fn child_rows(
+    ui: &mut egui::Ui,
+    child: &SceneChild,
+    k: usize,
+    push: &mut impl FnMut(&str, &egui::Response, Change),
+) {
+    let part = Part::Child(k);
+    // Applies `f` to child `k` of each selected body that has one.
+    fn on_child(k: usize, f: impl Fn(&mut SceneChild) + 'static) -> Change {
+        Box::new(move |b| {
+            if let Some(c) = b.children.get_mut(k) {
+                f(c);
+            }
+        })
+    }
+    shape_rows(ui, &child.shape, part, push);
+    let (r, position) = vec3_row(ui, "position", child.position, 0.01, "child position");
+    if let Some(r) = r {
+        push(&part.field("position"), &r, on_child(k, move |c| c.position = position));
+    }
+    let (r, euler) = vec3_row(ui, "rotation (deg)", euler_degrees(child.rotation), 0.5, "child rotation");
+    if let Some(r) = r {
+        let rotation = from_euler_degrees(euler);
+        push(&part.field("rotation"), &r, on_child(k, move |c| c.rotation = rotation));
+    }
+    let m = child.material;
+    if let Some((r, v)) = number_row(ui, "density", m.density, 1.0, " kg/m3") {
+        push(&part.field("density"), &r, on_child(k, move |c| c.material.density = v));
+    }
+    if let Some((r, v)) = number_row(ui, "friction", m.friction, 0.01, "") {
+        push(&part.field("friction"), &r, on_child(k, move |c| c.material.friction = v));
+    }
+    if let Some((r, v)) = number_row(ui, "restitution", m.restitution, 0.01, "") {
+        push(&part.field("restitution"), &r, on_child(k, move |c| c.material.restitution = v));
+    }
+    let f = child.filter;
+    if let Some((r, v)) = bits_row(ui, "category", f.category) {
+        push(&part.field("category"), &r, on_child(k, move |c| c.filter.category = v));
+    }
+    if let Some((r, v)) = bits_row(ui, "collides with", f.mask) {
+        push(&part.field("mask"), &r, on_child(k, move |c| c.filter.mask = v));
+    }
+    if let Some((r, v)) = integer_row(ui, "group", f.group) {
+        push(&part.field("group"), &r, on_child(k, move |c| c.filter.group = v));
+    }
+    let label = ui.label("sensor");
+    let mut sensor = child.sensor.is_some();
+    let r = ui.checkbox(&mut sensor, "").labelled_by(label.id);
+    if r.changed() {
+        let new = sensor.then(Sensor::default);
+        push(&part.field("sensor"), &r, on_child(k, move |c| c.sensor = new));
+    }
+    ui.end_row();
+}
+
+/// Which of a body's shapes a row edits: its own, or its child `k` (0-based in
+/// `SceneBody::children`).
+#[derive(Clone, Copy)]
+enum Part {
+    Own,
+    Child(usize),
+}
+
+impl Part {
+    /// Gives the part `shape` (a body without that child is left as it is: the selection may
+    /// hold bodies with fewer children).
+    fn set_shape(self, b: &mut SceneBody, shape: SceneShape) {
+        match self {
+            Part::Own => b.shape = shape,
+            Part::Child(k) => {
+                if let Some(c) = b.children.get_mut(k) {
+                    c.shape = shape;
+                }
+            }
+        }
+    }
+
+    /// The field name a refused edit reports.
+    fn field(self, name: &str) -> String {
+        match self {
+            Part::Own => name.to_string(),
+            Part::Child(k) => format!("child {} {name}", k + 1),
+        }
+    }
+}
+
 /// The shape's kind and sizes. A new kind keeps the body's size roughly.
-fn shape_rows(ui: &mut egui::Ui, shape: &SceneShape, push: &mut impl FnMut(&str, &egui::Response, Change)) {
+fn shape_rows(
+    ui: &mut egui::Ui,
+    shape: &SceneShape,
+    part: Part,
+    push: &mut impl FnMut(&str, &egui::Response, Change),
+) {
     let size = match shape {
         SceneShape::Sphere { radius } => *radius,
         SceneShape::Capsule { radius, .. } => *radius,
@@ -212,7 +329,7 @@ fn shape_rows(ui: &mut egui::Ui, shape: &SceneShape, push: &mut impl FnMut(&str,
         SceneShape::Hull { .. } => "hull",
     };
     let mut chosen = None;
-    let r = egui::ComboBox::from_id_salt("shape kind")
+    let r = egui::ComboBox::from_id_salt(("shape kind", part.field("")))
         .selected_text(current)
         .show_ui(ui, |ui| {
             for (label, kind) in &kinds {
@@ -223,38 +340,38 @@ fn shape_rows(ui: &mut egui::Ui, shape: &SceneShape, push: &mut impl FnMut(&str,
         })
         .response;
     if let Some(kind) = chosen {
-        push("shape", &r, Box::new(move |b| b.shape = kind.clone()));
+        push(&part.field("shape"), &r, Box::new(move |b| part.set_shape(b, kind.clone())));
     }
     ui.end_row();
     match shape.clone() {
         SceneShape::Sphere { radius } => {
             if let Some((r, v)) = number_row(ui, "radius", radius, 0.01, " m") {
-                push("sphere radius", &r, Box::new(move |b| b.shape = SceneShape::Sphere { radius: v }));
+                let shape = SceneShape::Sphere { radius: v };
+                push(&part.field("sphere radius"), &r, Box::new(move |b| part.set_shape(b, shape.clone())));
             }
         }
         SceneShape::Capsule { half_height, radius } => {
             if let Some((r, v)) = number_row(ui, "half height", half_height, 0.01, " m") {
+                let shape = SceneShape::Capsule { half_height: v, radius };
                 push(
-                    "capsule half height",
+                    &part.field("capsule half height"),
                     &r,
-                    Box::new(move |b| b.shape = SceneShape::Capsule { half_height: v, radius }),
+                    Box::new(move |b| part.set_shape(b, shape.clone())),
                 );
             }
             if let Some((r, v)) = number_row(ui, "radius", radius, 0.01, " m") {
-                push(
-                    "capsule radius",
-                    &r,
-                    Box::new(move |b| b.shape = SceneShape::Capsule { half_height, radius: v }),
-                );
+                let shape = SceneShape::Capsule { half_height, radius: v };
+                push(&part.field("capsule radius"), &r, Box::new(move |b| part.set_shape(b, shape.clone())));
             }
         }
         SceneShape::Box { half_extents } => {
             let (r, v) = vec3_row(ui, "half extents", half_extents, 0.01, "half extents");
             if let Some(r) = r {
+                let shape = SceneShape::Box { half_extents: v };
                 push(
-                    "box half extents",
+                    &part.field("box half extents"),
                     &r,
-                    Box::new(move |b| b.shape = SceneShape::Box { half_extents: v }),
+                    Box::new(move |b| part.set_shape(b, shape.clone())),
                 );
             }
         }

@@ -240,11 +240,13 @@ fn edit_menu(ui: &mut egui::Ui, state: &mut EditorState, tools: &mut Tools, pane
         ("Paste".to_string(), Command::Paste, !state.doc.clipboard.is_empty()),
         ("Duplicate".to_string(), Command::Duplicate, selected),
         ("Delete".to_string(), Command::Delete, selected),
+        ("Combine into one body".to_string(), Command::Combine, state.doc.selection.ids().len() > 1),
+        ("Split into its shapes".to_string(), Command::Split, selected),
         ("Select all".to_string(), Command::SelectAll, true),
         ("Select island".to_string(), Command::SelectIsland, selected),
     ];
     for (i, (label, command, enabled)) in entries.into_iter().enumerate() {
-        if i == 2 || i == 6 {
+        if i == 2 || i == 6 || i == 8 {
             ui.separator();
         }
         let button = Button::new(label).shortcut_text(shortcuts::text(&ctx, command));

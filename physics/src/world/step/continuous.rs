@@ -17,7 +17,7 @@ use crate::shape_key::is_child_key;
 use crate::solver::SolverBody;
 use crate::team_policy::{MIN_BODIES_FOR_TEAM, MIN_SWEEPS_FOR_TEAM, SWEEP_BLOCK, helpers_for};
 use crate::terrain::Terrain;
-use crate::world::{World, tight_aabb};
+use crate::world::World;
 
 /// The continuous stage's buffers.
 #[derive(Clone, Debug, Default)]
@@ -168,24 +168,35 @@ impl FastSweeps<'_> {
     /// The fraction of its move at which awake body `k`, one [`may_reach_static`] let through,
     /// first touches something static: 1 when it never does.
     fn first_impact(&self, k: usize) -> f32 {
-        let b = &self.bodies[self.awake[k] as usize];
+        let slot = self.awake[k];
+        let b = &self.bodies[slot as usize];
         let sb = &self.solver_bodies[k + 1];
         let (start, end) = sweep_ends(b, sb, self.centers[k + 1]);
-        let swept = b.shape.world_aabb(&start).union(&tight_aabb(b));
         let mut first = 1.0f32;
-        self.static_tree.query(&swept, |_, other| {
-            // The static shapes by key: a static compound's children are swept against too.
-            let (shape, pose) = if is_child_key(other) {
-                let child = self.children.by_key(other);
-                (&child.shape, &child.transform)
-            } else {
-                (&self.bodies[other as usize].shape, &self.bodies[other as usize].transform)
-            };
-            if let Some(t) = time_of_impact(b, &start, &end, shape, pose, self.gap) {
-                first = first.min(t);
-            }
-            true
+        // Each of the body's shapes, at its pose in the body's frame: a compound's children
+        // are swept too.
+        let children = self.children.of(slot).iter().map(|&c| {
+            let child = &self.children.children[c as usize];
+            (&child.shape, Some(child.local))
         });
+        for (shape, local) in std::iter::once((&b.shape, None)).chain(children) {
+            let place = |pose: &Transform| local.map_or(*pose, |l| pose.mul(&l));
+            let swept = shape.world_aabb(&place(&start)).union(&shape.world_aabb(&place(&end)));
+            let part = SweptPart { body: b, shape, local };
+            self.static_tree.query(&swept, |_, other| {
+                // The static shapes by key: a static compound's children are swept against too.
+                let (other, pose) = if is_child_key(other) {
+                    let child = self.children.by_key(other);
+                    (&child.shape, &child.transform)
+                } else {
+                    (&self.bodies[other as usize].shape, &self.bodies[other as usize].transform)
+                };
+                if let Some(t) = time_of_impact(&part, &start, &end, other, pose, self.gap) {
+                    first = first.min(t);
+                }
+                true
+            });
+        }
         first.min(terrain_time_of_impact(self.terrain, b, self.centers[k + 1]))
     }
 }
@@ -223,23 +234,34 @@ pub(crate) fn interpolate(start: &Transform, end: &Transform, local_center: Vec3
     Transform::new(c0.lerp(c1, t) - rotation * local_center, rotation)
 }
 
-/// The fraction of the motion `start → end` of `body` at which it comes within `target` of
-/// `other` at `other_pose` (which does not move), or `None` when it never does or already touched at the start.
+/// One shape of a moving body: the body's own or a compound's child.
+pub(crate) struct SweptPart<'a> {
+    pub body: &'a Body,
+    pub shape: &'a Shape,
+    /// The shape's pose in the body's frame (`None`: the body's own shape, at its frame).
+    pub local: Option<Transform>,
+}
+
+/// The fraction of the motion `start → end` of `part`'s body at which the part comes within
+/// `target` of `other` at `other_pose` (which does not move), or `None` when it never does or
+/// already touched at the start.
 pub(crate) fn time_of_impact(
-    body: &Body,
+    part: &SweptPart<'_>,
     start: &Transform,
     end: &Transform,
     other: &Shape,
     other_pose: &Transform,
     target: f32,
 ) -> Option<f32> {
+    let body = part.body;
     let translation = end.transform_point(body.local_center) - start.transform_point(body.local_center);
     let angle = start.rotation.angle_between(end.rotation);
-    // No point of the body moves faster than this, per unit of t: it turns about its centre of
-    // mass, and no point is farther from that than the shape's bound about the body origin
-    // plus the centre's offset.
-    let speed_bound =
-        translation.length() + angle * (body.shape.bounding_radius() + body.local_center.length());
+    // No point of the part moves faster than this, per unit of t: it turns about the body's
+    // centre of mass, and no point is farther from that than the shape's bound about its own
+    // origin, plus that origin's offset from the body's, plus the centre's offset.
+    let offset = part.local.map_or(0.0, |l| l.position.length());
+    let reach_about_origin = part.shape.bounding_radius() + offset;
+    let speed_bound = translation.length() + angle * (reach_about_origin + body.local_center.length());
     if speed_bound <= 0.0 {
         return None;
     }
@@ -248,7 +270,8 @@ pub(crate) fn time_of_impact(
     let mut t = 0.0f32;
     for iteration in 0..MAX_ITERATIONS {
         let pose = interpolate(start, end, body.local_center, t);
-        let m = collide(&body.shape, &pose, other, other_pose, reach, &mut cache);
+        let pose = part.local.map_or(pose, |l| pose.mul(&l));
+        let m = collide(part.shape, &pose, other, other_pose, reach, &mut cache);
         let Some(distance) = m.points().iter().map(|p| p.separation).reduce(f32::min) else {
             // Farther apart than the whole remaining motion.
             return None;

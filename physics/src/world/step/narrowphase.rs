@@ -288,7 +288,7 @@ fn update_terrain_contact(
     let manifold = collide_terrain(
         part.shape,
         part.transform,
-        part.center,
+        part.transform.transform_point(part.centroid),
         part.tight,
         &link.data,
         terrain.chunk_origin(link.chunk),
@@ -312,8 +312,10 @@ pub(crate) struct Part<'a> {
     /// The shape's bounding radius about its body's origin: how far its points may be from
     /// what the body turns about, for the bound on their speed.
     pub speed_radius: f32,
-    /// The shape's centroid in the world (a body of one shape: its centre of mass).
-    pub center: Vec3,
+    /// The shape's centroid in the frame of [`Part::transform`] (a body of one shape: its
+    /// centre of mass), turned into the world's only where a collision with the terrain needs
+    /// it: every pair with a compound's child builds two parts, most of which never collide.
+    pub centroid: Vec3,
 }
 
 impl<'a> Part<'a> {
@@ -330,8 +332,8 @@ impl<'a> Part<'a> {
                 tight: &child.tight,
                 fat: &child.fat,
                 radius: child.bounding_radius,
-                speed_radius: child.local.position.length() + child.bounding_radius,
-                center: child.transform.transform_point(child.local_center),
+                speed_radius: child.body_radius,
+                centroid: child.local_center,
             }
         } else {
             let body = &bodies[key as usize];
@@ -344,11 +346,7 @@ impl<'a> Part<'a> {
                 fat: &body.fat,
                 radius: body.bounding_radius,
                 speed_radius: body.bounding_radius,
-                center: if compound {
-                    body.transform.transform_point(children.own_center(key))
-                } else {
-                    body.center()
-                },
+                centroid: if compound { children.own_center(key) } else { body.local_center },
             }
         }
     }
@@ -386,13 +384,23 @@ fn parts_stay_quiet(a: Part<'_>, b: Part<'_>, settings: &StepSettings) -> bool {
     !parts_within_reach(a, b, speculative)
 }
 
-/// [`within_reach`] of two shapes of bodies (the tight boxes' and the bounding spheres' bounds).
+/// [`within_reach`] of two shapes of bodies: the tight boxes', the bounding spheres' and two
+/// boxes' bounds (a pile of tables is mostly legs and tops beside each other, as a stack's
+/// layer is boxes).
 fn parts_within_reach(a: Part<'_>, b: Part<'_>, speculative: f32) -> bool {
     if !a.tight.grown(speculative).overlaps(b.tight) {
         return false;
     }
     let reach = a.radius + b.radius + speculative + SPHERE_REACH_MARGIN;
-    a.transform.position.distance_squared(b.transform.position) <= reach * reach
+    if a.transform.position.distance_squared(b.transform.position) > reach * reach {
+        return false;
+    }
+    match (a.shape, b.shape) {
+        (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) => {
+            !boxes_out_of_reach(*ha, a.transform, *hb, b.transform, speculative)
+        }
+        _ => true,
+    }
 }
 
 /// [`approach_speed_bound`] of two shapes of bodies.
