@@ -242,6 +242,33 @@ fn the_selected_body_s_history_plots_move_the_timeline_when_clicked() {
 }
 
 #[test]
+fn the_selected_body_s_history_is_saved_as_csv() {
+    let (mut harness, top, heights) = tower_stepped(60);
+    let path = std::env::temp_dir().join(format!("atoll-body-{}.csv", top.index()));
+    let _ = std::fs::remove_file(&path);
+    harness.get_by_label("Save history CSV").scroll_to_me();
+    harness.run_steps(2);
+    harness.get_by_label("Save history CSV").click_accesskit();
+    harness.run_steps(2);
+    harness.get_by_label_contains("steps to");
+    let text = std::fs::read_to_string(&path).expect("the file was written");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("step,speed_m_s,angular_speed_rad_s,height_m,sleep_timer_s,island,touching")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.len() >= 50, "{} rows", rows.len());
+    for row in &rows {
+        assert_eq!(row.len(), 7, "{row:?}");
+        // The height column is the body's height at that step, as the timeline kept it.
+        let step: usize = row[0].parse().unwrap();
+        let height: f32 = row[3].parse().unwrap();
+        assert_eq!(height, heights[step], "step {step}");
+    }
+}
+
+#[test]
 fn paused_frames_prepare_the_steps_back() {
     let (mut harness, top, heights) = tower_stepped(60);
     harness.state_mut().state.go_to_step(40).unwrap();

@@ -2,6 +2,8 @@
 //! island and touching contacts over the timeline's window, one small plot each, with a line at
 //! the current step. A click on a plot moves the timeline to the step under the pointer.
 
+use crate::editor::body_history::BodySample;
+use crate::editor::csv::write_csv;
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use atoll_physics::BodyId;
@@ -61,5 +63,53 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
                 state.diag.notices.report(NoticePlace::ErrorWindow, e);
             }
         }
+        save_row(ui, &samples, &state.body_name(id), id);
     });
+}
+
+/// "Save CSV" and the path it writes to (kept per body in the UI's memory), and what the last
+/// save did.
+fn save_row(ui: &mut egui::Ui, samples: &[(u64, BodySample)], name: &str, id: BodyId) {
+    let (path_id, outcome_id) =
+        (ui.make_persistent_id(("body csv", id)), ui.make_persistent_id("body csv outcome"));
+    let default =
+        || std::env::temp_dir().join(format!("atoll-body-{}.csv", id.index())).display().to_string();
+    let mut path: String = ui.data(|d| d.get_temp(path_id)).unwrap_or_else(default);
+    ui.horizontal(|ui| {
+        if ui
+            .button("Save history CSV")
+            .on_hover_text(format!("{name}'s history, one row a sampled step"))
+            .clicked()
+        {
+            let outcome = match save_csv(std::path::Path::new(&path), samples) {
+                Ok(()) => format!("saved {} steps to {path}", samples.len()),
+                Err(e) => format!("could not save {path}: {e}"),
+            };
+            ui.data_mut(|d| d.insert_temp(outcome_id, outcome));
+        }
+        ui.add(egui::TextEdit::singleline(&mut path).desired_width(f32::INFINITY));
+    });
+    ui.data_mut(|d| d.insert_temp(path_id, path));
+    if let Some(outcome) = ui.data(|d| d.get_temp::<String>(outcome_id)) {
+        ui.label(outcome);
+    }
+}
+
+/// Writes a body's samples as CSV to `path`: the step, then every plotted series.
+pub fn save_csv(path: &std::path::Path, samples: &[(u64, BodySample)]) -> std::io::Result<()> {
+    let header =
+        ["step", "speed_m_s", "angular_speed_rad_s", "height_m", "sleep_timer_s", "island", "touching"];
+    let rows = samples.iter().map(|(step, s)| {
+        let island = if s.island == u32::MAX { String::new() } else { s.island.to_string() };
+        [
+            step.to_string(),
+            s.speed.to_string(),
+            s.angular_speed.to_string(),
+            s.height.to_string(),
+            s.sleep_timer.to_string(),
+            island,
+            s.touching.to_string(),
+        ]
+    });
+    write_csv(path, &header, rows)
 }

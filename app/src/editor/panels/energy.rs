@@ -5,6 +5,7 @@
 //! saved as CSV for analysis elsewhere.
 
 use super::panel::{Dock, Panel, PanelContext};
+use crate::editor::csv::write_csv;
 use crate::editor::state::EditorState;
 use atoll_physics::{BodyId, Energy, StepRecord};
 use egui_plot::{Legend, Line, Plot, VLine};
@@ -69,27 +70,13 @@ impl EnergyPanel {
 
     /// Writes the kept steps' energies as CSV to `path`: one row a step.
     pub fn save_csv(path: &Path, steps: &[StepRecord]) -> std::io::Result<()> {
-        let mut text = String::from("step,kinetic_J,potential_J,total_J,px,py,pz,Lx,Ly,Lz\n");
-        for r in steps {
+        let header = ["step", "kinetic_J", "potential_J", "total_J", "px", "py", "pz", "Lx", "Ly", "Lz"];
+        let rows = steps.iter().map(|r| {
             let (e, p, l) = (r.energy, r.energy.linear_momentum, r.energy.angular_momentum);
-            text.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{}\n",
-                r.step,
-                e.kinetic,
-                e.potential,
-                e.total(),
-                p.x,
-                p.y,
-                p.z,
-                l.x,
-                l.y,
-                l.z
-            ));
-        }
-        // Through a temporary file, so a failure leaves an older file whole.
-        let temporary = path.with_extension("csv.partial");
-        std::fs::write(&temporary, text)?;
-        std::fs::rename(&temporary, path)
+            let values = [e.kinetic, e.potential, e.total(), p.x, p.y, p.z, l.x, l.y, l.z];
+            std::iter::once(r.step.to_string()).chain(values.map(|v| v.to_string()))
+        });
+        write_csv(path, &header, rows)
     }
 }
 

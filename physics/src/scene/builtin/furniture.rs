@@ -7,7 +7,7 @@ use crate::body::BodyType;
 use crate::material::Material;
 use crate::math::{Quat, Vec3};
 use crate::scene::child::SceneChild;
-use crate::scene::{Scene, SceneBody, SceneShape};
+use crate::scene::{Scene, SceneBody, SceneShape, SceneView};
 
 /// Wood, as the furniture is made of: 700 kg/m³.
 const WOOD: Material = Material { density: 700.0, friction: 0.6, restitution: 0.0 };
@@ -118,6 +118,9 @@ pub fn furniture_room() -> Scene {
     ball.linear_velocity = Vec3::new(7.0, 0.0, 0.0);
     ball.angular_velocity = Vec3::new(0.0, 0.0, -7.0 / 0.35);
     scene.bodies.push(ball);
+    // From in front and to the ball's side, the room and the ball's run-up in view.
+    scene.view =
+        Some(SceneView { target: Vec3::new(0.9, 0.5, -0.9), yaw: -0.45, pitch: 0.42, distance: 6.0 });
     scene
 }
 
