@@ -175,6 +175,7 @@ const PINNED_START: &[(&str, u64)] = &[
     ("newtons_cradle.ron", 0x205d13fa62a82347),
     ("sorting.ron", 0xe188031c8b63715e),
     ("furniture.ron", 0x144f107913de277c),
+    ("car.ron", 0xab806b74b200881e),
     ("pyramid", 0x7d744ba1f3a8e45a),
     ("pyramid3d", 0x26dc47193c79b7bf),
     ("pyramids", 0xd33b17ec1ea4ba95),

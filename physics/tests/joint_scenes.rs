@@ -131,3 +131,34 @@ fn newtons_cradle_passes_the_swing_to_the_far_ball() {
     assert!(first_speed < 0.2, "the striking ball kept {first_speed} m/s");
     assert!(middle_speed_after < 0.2, "the middle ball moves at {middle_speed_after} m/s after the blow");
 }
+
+#[test]
+fn the_compound_car_climbs_the_ramp_and_scatters_the_crates_in_one_piece() {
+    let (mut world, _) = common::builtin("car.ron");
+    let chassis = named("car.ron", "car chassis");
+    // The chassis is one body of five shapes: its mass is the parts' (see `compounds.rs` for
+    // the exact sums), far more than a wheel's.
+    assert_eq!(world.body_shapes(chassis).unwrap().count(), 5);
+    let crates: Vec<_> = (0..12).map(|k| named("car.ron", &format!("crate {k}"))).collect();
+    let crate_start: Vec<Vec3> = crates.iter().map(|&c| world.transform(c).unwrap().position).collect();
+    let start = world.transform(chassis).unwrap().position;
+    let (mut worst, mut lowest_up, mut highest) = (0.0f32, 1.0f32, 0.0f32);
+    for _ in 0..480 {
+        world.step();
+        worst = worst.max(max_joint_gap(&world));
+        let pose = world.transform(chassis).unwrap();
+        lowest_up = lowest_up.min((pose.rotation * Vec3::Y).y);
+        highest = highest.max(pose.position.y);
+    }
+    let travelled = world.transform(chassis).unwrap().position.x - start.x;
+    let scattered = crates
+        .iter()
+        .zip(&crate_start)
+        .filter(|(c, s)| world.transform(**c).unwrap().position.distance(**s) > 0.3)
+        .count();
+    assert!(travelled > 14.0, "the car drove {travelled} m in 8 s");
+    assert!(highest > start.y + 0.3, "the car never climbed the ramp (highest {highest} m)");
+    assert!(scattered >= 6, "the car moved only {scattered} of the 12 crates");
+    assert!(lowest_up > 0.5, "the chassis tipped to an up-vector y of {lowest_up}");
+    assert!(worst < 0.02, "a wheel joint opened {worst} m");
+}

@@ -13,8 +13,8 @@ mod terrain;
 
 pub use furniture::{TABLE_HEIGHT, chair, furniture_room, shelf, table, table_pile};
 pub use joints::{
-    add_bridge, add_ragdoll, add_vehicle, bridge, chain_bridge, joint_grid, motor_door, newtons_cradle,
-    ragdoll_pile, ragdoll_rain, vehicle,
+    add_bridge, add_ragdoll, add_vehicle, bridge, chain_bridge, compound_car, joint_grid, motor_door,
+    newtons_cradle, ragdoll_pile, ragdoll_rain, vehicle,
 };
 pub use moving::{TUMBLER_HALF_WIDTH, TUMBLER_PIVOT, TUMBLER_SPIN, ramp, tumbler};
 pub use rain::{FREE_FALL_HALF_WIDTH, RAIN_BIN_HALF_WIDTH, free_fall, rain, rain_boxes_balls};
@@ -49,6 +49,7 @@ pub fn committed() -> Vec<(&'static str, Scene)> {
         ("newtons_cradle.ron", newtons_cradle()),
         ("sorting.ron", sorting_machine(90)),
         ("furniture.ron", furniture_room()),
+        ("car.ron", compound_car()),
     ]
 }
 
@@ -124,6 +125,7 @@ mod tests {
             ragdoll_pile(2),
             motor_door(),
             vehicle(),
+            compound_car(),
             newtons_cradle(),
         ];
         for scene in [dominoes(5), ramp(), rain(8), rain_boxes_balls(8), tumbler(8), resting_stacks()]

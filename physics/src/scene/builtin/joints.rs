@@ -1,11 +1,13 @@
 //! Scenes of joints: a bridge, a ragdoll pile, a motorised door, a vehicle on wheel joints, a
-//! Newton's cradle, and the joint benchmark scenes (a joint grid, a long chain bridge, a rain
-//! of ragdolls). Joints name their bodies by index in the scene's body list.
+//! car with a compound chassis, a Newton's cradle, and the joint benchmark scenes (a joint
+//! grid, a long chain bridge, a rain of ragdolls). Joints name their bodies by index in the
+//! scene's body list.
 
 use super::ground;
 use crate::body::{BodyType, Material};
 use crate::joint::{JointFrame, JointKind, Limits, Motor, RevoluteJoint, SphericalJoint, Spring, WheelJoint};
 use crate::math::{Quat, Transform, Vec3};
+use crate::scene::child::SceneChild;
 use crate::scene::{BodyRef, Scene, SceneBody, SceneJoint, SceneShape, SceneView};
 use std::f32::consts::PI;
 
@@ -271,7 +273,77 @@ pub fn vehicle() -> Scene {
 pub fn add_vehicle(scene: &mut Scene, at: Vec3, label: &str, spin: f32) -> usize {
     let body = dynamic(SceneShape::Box { half_extents: Vec3::new(1.2, 0.25, 0.7) }, at, Quat::IDENTITY);
     // A light chassis (500 kg) on 180 kg wheels, like a buggy.
-    let chassis = add(scene, format!("{label} chassis"), with_density(body, 300.0));
+    add_wheels_to(scene, with_density(body, 300.0), label, spin)
+}
+
+/// A car whose chassis is one compound body of five shapes (a floor pan, a cabin, a sloping
+/// windscreen and two bumpers) on four wheel joints, its rear wheels driven, running up a
+/// ramp and into a wall of crates.
+pub fn compound_car() -> Scene {
+    let mut scene = Scene::new("Car: a compound chassis on four wheel joints");
+    ground(&mut scene);
+    let ramp = SceneBody {
+        rotation: Quat::from_rotation_z(0.12),
+        ..SceneBody::new(
+            BodyType::Static,
+            SceneShape::Box { half_extents: Vec3::new(2.5, 0.3, 2.0) },
+            Vec3::new(4.0, 0.0, 0.0),
+        )
+    };
+    add(&mut scene, "ramp".into(), ramp);
+    for level in 0..3 {
+        for k in 0..4 {
+            let at = Vec3::new(12.0, 0.3 + 0.61 * level as f32, 0.61 * (k as f32 - 1.5));
+            let crate_box = dynamic(SceneShape::Box { half_extents: Vec3::splat(0.3) }, at, Quat::IDENTITY);
+            add(&mut scene, format!("crate {}", 4 * level + k), with_density(crate_box, 200.0));
+        }
+    }
+    let steel = Material { density: 300.0, friction: 0.6, restitution: 0.0 };
+    let part = |shape: SceneShape, position: Vec3, rotation: Quat| SceneChild {
+        shape,
+        position,
+        rotation,
+        material: steel,
+        filter: Default::default(),
+        sensor: None,
+    };
+    // A bumper is a capsule lying across the car (a capsule's axis is its y).
+    let across = Quat::from_rotation_x(PI / 2.0);
+    let bumper = SceneShape::Capsule { half_height: 0.55, radius: 0.1 };
+    let mut chassis = dynamic(
+        SceneShape::Box { half_extents: Vec3::new(1.2, 0.1, 0.7) },
+        Vec3::new(-4.0, 0.9, 0.0),
+        Quat::IDENTITY,
+    );
+    chassis.material = steel;
+    chassis.children = vec![
+        // The cabin is hollow: a lighter part than the pan and the bumpers.
+        SceneChild {
+            material: Material { density: 60.0, ..steel },
+            ..part(
+                SceneShape::Box { half_extents: Vec3::new(0.5, 0.25, 0.6) },
+                Vec3::new(-0.35, 0.35, 0.0),
+                Quat::IDENTITY,
+            )
+        },
+        part(
+            SceneShape::Box { half_extents: Vec3::new(0.3, 0.02, 0.6) },
+            Vec3::new(0.33, 0.32, 0.0),
+            Quat::from_rotation_z(-0.9),
+        ),
+        part(bumper.clone(), Vec3::new(1.3, 0.0, 0.0), across),
+        part(bumper, Vec3::new(-1.3, 0.0, 0.0), across),
+    ];
+    add_wheels_to(&mut scene, chassis, "car", -12.0);
+    scene.view = Some(SceneView { target: Vec3::new(5.5, 0.8, 0.0), yaw: 0.25, pitch: 0.35, distance: 17.0 });
+    scene
+}
+
+/// Adds `chassis` (driving along +X) on four wheels, its rear wheels' motors asking `spin`
+/// rad/s. Returns the chassis index.
+fn add_wheels_to(scene: &mut Scene, chassis: SceneBody, label: &str, spin: f32) -> usize {
+    let at = chassis.position;
+    let chassis = add(scene, format!("{label} chassis"), chassis);
     for (k, (dx, dz)) in [(-0.9f32, -0.9f32), (-0.9, 0.9), (0.9, -0.9), (0.9, 0.9)].into_iter().enumerate() {
         let hub = at + Vec3::new(dx, -0.45, dz);
         let wheel = add(
