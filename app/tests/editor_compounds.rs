@@ -1,11 +1,12 @@
 //! Compound bodies in the editor: Combine and Split from the keys, each one undo step that
 //! keeps every shape where it was; the Inspector's rows for a child, a refused value saying
-//! why; and the furniture scene drawn with its legs.
+//! why; a part made a sensor, drawn translucent and listed by the Sensors panel; and the
+//! furniture scene drawn with its legs.
 
 mod common;
 
 use atoll::editor::Editor;
-use atoll_physics::{BodyId, Transform, Vec3};
+use atoll_physics::{BodyId, ShapeId, Transform, Vec3};
 use common::harness;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -109,8 +110,8 @@ fn the_furniture_is_drawn_with_its_legs() {
     harness.run_steps(2);
     let world = &harness.state().state.sim.world;
     let table = world.body_ids().nth(1).unwrap();
-    // Halfway down a leg of the first table, in the world.
-    let (_, leg) = world.body_shapes(table).unwrap().nth(2).unwrap();
+    // Halfway down the front left leg of the first table, in the world.
+    let (_, leg) = world.body_shapes(table).unwrap().nth(3).unwrap();
     let at = common::on_screen(&harness, leg.position);
     // Beside the leg, between the legs: the floor shows through.
     let beside = common::on_screen(&harness, leg.position + Vec3::new(0.3, 0.0, 0.0));
@@ -121,4 +122,43 @@ fn the_furniture_is_drawn_with_its_legs() {
     let (leg_rgb, floor_rgb) = (pixel(at), pixel(beside));
     let difference: i32 = (0..3).map(|k| (leg_rgb[k] as i32 - floor_rgb[k] as i32).abs()).sum();
     assert!(difference > 40, "the leg ({leg_rgb:?}) is not drawn over the floor ({floor_rgb:?})");
+}
+
+#[test]
+fn a_child_made_a_sensor_is_drawn_translucent_weighs_nothing_and_is_listed_by_its_part() {
+    let mut harness = harness("furniture.ron");
+    harness.run_steps(2);
+    let table = harness.state().state.sim.world.body_ids().nth(1).unwrap();
+    harness.get_by_label("table 0").click();
+    harness.run_steps(2);
+    let world = &harness.state().state.sim.world;
+    let before = world.body(table).unwrap().mass;
+    // The front left leg: child 3.
+    let (_, leg) = world.body_shapes(table).unwrap().nth(3).unwrap();
+    let at = common::on_screen(&harness, leg.position);
+    let pixel = |harness: &mut Harness<'_, Editor>| {
+        let image = harness.render().unwrap();
+        let scale = image.width() as f32 / 1280.0;
+        image.get_pixel((at.x * scale) as u32, (at.y * scale) as u32).0
+    };
+    let solid = pixel(&mut harness);
+    // The body's own sensor box first, then one per child: child 3's is the fourth.
+    harness
+        .get_all_by_role_and_label(egui::accesskit::Role::CheckBox, "sensor")
+        .nth(3)
+        .expect("child 3's sensor box")
+        .click_accesskit();
+    harness.run_steps(2);
+    let world = &harness.state().state.sim.world;
+    assert!(world.sensor(ShapeId::new(table, 3)).unwrap().is_some(), "child 3 is a sensor");
+    assert_eq!(world.sensor(table).unwrap(), None, "the top stays solid");
+    // The leg weighs nothing now: 0.06 × 0.72 × 0.06 m of 700 kg/m³ lighter.
+    let lost = before - world.body(table).unwrap().mass;
+    assert!((lost - 0.06 * 0.72 * 0.06 * 700.0).abs() < 1e-3, "the table lost {lost} kg");
+    let translucent = pixel(&mut harness);
+    harness.render().unwrap().save(std::env::temp_dir().join("atoll-sensor-leg.png")).unwrap();
+    let apart = (0..3).map(|i| solid[i].abs_diff(translucent[i]) as u32).sum::<u32>();
+    assert!(apart > 40, "the leg was drawn as opaque as before: {solid:?} against {translucent:?}");
+    common::open_panel(&mut harness, "Sensors");
+    harness.get_by_label_contains("table 0 part 3");
 }

@@ -402,7 +402,8 @@ fn the_inspector_edits_a_bodys_collision_filter_and_refuses_text_that_is_not_bit
 fn sensors_are_drawn_translucent_listed_with_what_is_inside_and_marked_on_the_timeline() {
     let mut harness = harness("sorting.ron");
     harness.run_steps(2);
-    let counters: Vec<atoll_physics::BodyId> = harness.state().state.sim.world.sensors().collect();
+    let counters: Vec<atoll_physics::BodyId> =
+        harness.state().state.sim.world.sensors().map(|s| s.body).collect();
     assert_eq!(counters.len(), 3, "the sorting machine counts three kinds");
     let red = counters[0];
     let centre = harness.state().state.sim.world.transform(red).unwrap().position;

@@ -226,7 +226,16 @@ impl BodyDesc {
             motion.validate()?;
         }
         validate_shape(&self.shape)?;
-        validate_children(&self.children)
+        validate_children(&self.children)?;
+        // A sensor part weighs nothing (`mass_properties`): a dynamic body needs one solid shape.
+        let solid = self.sensor.is_none() || self.children.iter().any(|c| c.sensor.is_none());
+        if self.body_type == BodyType::Dynamic && !self.children.is_empty() && !solid {
+            return Err(AtollError::invalid(
+                "sensor",
+                "every shape of this dynamic compound body is a sensor, so it has no mass: make one solid",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -462,9 +471,33 @@ impl BodyStore {
         self.sensor_of[slot as usize]
     }
 
-    /// Slots of the live sensors, ascending.
-    pub fn sensors(&self) -> &[u32] {
-        &self.sensors
+    /// Whether any live shape, a body's own or a child, is a sensor.
+    #[inline]
+    pub fn any_sensor(&self) -> bool {
+        !self.sensors.is_empty() || !self.children.sensors().is_empty()
+    }
+
+    /// Every live sensor shape as (body slot, part, shape key), by body slot and then part:
+    /// the bodies' own sensor shapes merged with the children's.
+    pub fn sensor_shapes(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
+        let mut own = self.sensors.iter().map(|&slot| (slot, 0, slot)).peekable();
+        let mut parts = (self.children.sensors().iter())
+            .map(|&c| {
+                let child = &self.children.children[c as usize];
+                (child.body, child.part, crate::shape_key::child_key(c))
+            })
+            .peekable();
+        std::iter::from_fn(move || match (own.peek(), parts.peek()) {
+            (Some(a), Some(b)) if (b.0, b.1) < (a.0, a.1) => parts.next(),
+            (Some(_), _) => own.next(),
+            (None, _) => parts.next(),
+        })
+    }
+
+    /// The shape key of part `part` of the body in live slot `slot` (0 its own shape), if it
+    /// has that part.
+    pub fn key_of(&self, slot: u32, part: u32) -> Option<u32> {
+        if part == 0 { Some(slot) } else { self.children.key_of(slot, part) }
     }
 
     /// Whether the shapes of keys `a` and `b` (a body's own by its slot, or a child's) may have
@@ -483,7 +516,7 @@ impl BodyStore {
     /// Whether some live body has a filter of its own, is a sensor or has children (whose
     /// shapes never touch each other): otherwise every pair of shapes may touch.
     pub fn any_pair_rules(&self) -> bool {
-        self.filtered != 0 || !self.sensors.is_empty() || !self.children.compounds().is_empty()
+        self.filtered != 0 || self.any_sensor() || !self.children.compounds().is_empty()
     }
 
     /// Gives the body in slot `slot` the filter `filter`.

@@ -45,6 +45,13 @@ impl ChildDesc {
         self
     }
 
+    /// Makes it a sensor: it pushes nothing, weighs nothing and reports what overlaps it
+    /// ([`crate::World::sensor_events`], naming it by its [`crate::ShapeId`]).
+    pub fn with_sensor(mut self, sensor: Sensor) -> ChildDesc {
+        self.sensor = Some(sensor);
+        self
+    }
+
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), AtollError> {
         validate_shape(&self.shape)?;

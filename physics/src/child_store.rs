@@ -98,6 +98,9 @@ pub(crate) struct ChildStore {
     /// Per body slot, a compound body's own shape's centroid in the body frame (a body of one
     /// shape uses its centre of mass, which is that).
     own_centers: Vec<Vec3>,
+    /// Slots of the live children that are sensors, by body slot and then part: the order the
+    /// sensors stage reports them in.
+    sensors: Vec<u32>,
 }
 
 impl ChildStore {
@@ -128,6 +131,13 @@ impl ChildStore {
             assert!(slot < MAX_CHILD_SLOTS, "more than {MAX_CHILD_SLOTS} child shapes in one world");
             slots.push(slot);
         }
+        for &slot in &slots {
+            if self.children[slot as usize].sensor.is_some() {
+                let order = |s: &u32| (self.children[*s as usize].body, self.children[*s as usize].part);
+                let at = self.sensors.partition_point(|s| order(s) < order(&slot));
+                self.sensors.insert(at, slot);
+            }
+        }
         self.of_body[body as usize] = slots;
         if let Err(at) = self.compounds.binary_search(&body) {
             self.compounds.insert(at, body);
@@ -139,6 +149,10 @@ impl ChildStore {
         let Some(slots) = self.of_body.get_mut(body as usize).map(std::mem::take) else { return Vec::new() };
         if let Ok(at) = self.compounds.binary_search(&body) {
             self.compounds.remove(at);
+        }
+        if slots.iter().any(|&s| self.children[s as usize].sensor.is_some()) {
+            let children = &self.children;
+            self.sensors.retain(|&s| children[s as usize].body != body);
         }
         let mut proxies = Vec::with_capacity(slots.len());
         for slot in slots {
@@ -160,6 +174,18 @@ impl ChildStore {
     #[inline]
     pub fn compounds(&self) -> &[u32] {
         &self.compounds
+    }
+
+    /// Slots of the live children that are sensors, by body slot and then part.
+    #[inline]
+    pub fn sensors(&self) -> &[u32] {
+        &self.sensors
+    }
+
+    /// The key of part `part` (from 1) of the body in slot `body`, if it has that many.
+    pub fn key_of(&self, body: u32, part: u32) -> Option<u32> {
+        let index = usize::try_from(part.checked_sub(1)?).ok()?;
+        self.of(body).get(index).map(|&slot| crate::shape_key::child_key(slot))
     }
 
     /// The child named by shape key `key` (a child's).

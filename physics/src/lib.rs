@@ -27,6 +27,7 @@ pub mod recording;
 pub mod scene;
 pub mod sensor;
 pub mod shape;
+pub mod shape_id;
 pub(crate) mod shape_key;
 pub mod snapshot;
 pub mod solver;
@@ -58,6 +59,7 @@ pub use recording::{Input, RecordedInput, Recording, ReplayError, ReplayProgress
 pub use scene::{Scene, SceneBody, SceneError, SceneShape, SceneView};
 pub use sensor::Sensor;
 pub use shape::{ConvexHull, Shape, ShapeKind};
+pub use shape_id::ShapeId;
 pub use snapshot::{Snapshot, state_hash};
 pub use terrain::{Terrain, TerrainSettings};
 pub use world::{

@@ -288,16 +288,6 @@ fn destroying_or_replacing_a_compound_leaves_no_child_behind() {
 }
 
 #[test]
-fn a_compound_with_a_sensor_part_is_refused_by_name() {
-    let mut world = World::new(StepSettings::default()).unwrap();
-    let mut desc = table(Vec3::ZERO, Quat::IDENTITY);
-    desc.children[0].sensor = Some(atoll_physics::Sensor::default());
-    let error = world.create_body(&desc).unwrap_err().to_string();
-    assert!(error.contains("children") && error.contains("sensor"), "{error}");
-    assert_eq!(world.body_count(), 0);
-}
-
-#[test]
 fn the_rolling_ball_knocks_the_furniture_about_and_nothing_sinks() {
     let scene = atoll_physics::scene::builtin::furniture_room();
     let (mut world, ids) = scene.build_world().unwrap();

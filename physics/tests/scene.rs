@@ -367,11 +367,12 @@ fn a_compound_body_goes_into_a_world_and_back_into_a_scene_unchanged() {
     let (world, ids) = scene.build_world().unwrap();
     let back = SceneBody::from_world(&world, *ids.last().unwrap()).unwrap();
     assert_eq!(back.children, table().children);
-    // A sensor part is not simulated yet: refused by name, nothing created.
+    // A sensor part and a filtered part come back as they went in.
     let mut sensing = table();
-    sensing.children[0].sensor = Some(atoll_physics::Sensor::default());
+    sensing.children[0].sensor = Some(atoll_physics::Sensor { detect_static: true });
+    sensing.children[1].filter = atoll_physics::CollisionFilter { category: 4, mask: !2, group: -3 };
     let mut world = atoll_physics::World::new(Default::default()).unwrap();
-    let err = world.create_body(&sensing.to_desc().unwrap()).unwrap_err().to_string();
-    assert!(err.contains("children") && err.contains("sensor"), "{err}");
-    assert_eq!(world.body_count(), 0, "nothing was created");
+    let id = world.create_body(&sensing.to_desc().unwrap()).unwrap();
+    assert_eq!(SceneBody::from_world(&world, id).unwrap().children, sensing.children);
+    assert_eq!(world.sensors().collect::<Vec<_>>(), [atoll_physics::ShapeId::new(id, 1)]);
 }

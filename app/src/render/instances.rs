@@ -2,7 +2,7 @@
 
 use super::palette;
 use super::view::{ColourMode, ViewOptions};
-use atoll_physics::{BodyId, BodyType, Shape, World};
+use atoll_physics::{BodyId, BodyType, Shape, ShapeId, World};
 use glam::Vec3;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -85,10 +85,11 @@ pub fn collect(world: &World, view: &ViewOptions) -> Batches {
         } else {
             1.0
         };
-        let sensor = world.sensor(id).ok().flatten().is_some();
-        let batch = if sensor { &mut batches.sensors } else { &mut batches.by_mesh };
-        // A compound body: each of its shapes, in the body's colour.
-        for (shape, pose) in shapes {
+        // A compound body: each of its shapes, in the body's colour; a sensor part translucent
+        // as a sensor body is.
+        for (part, (shape, pose)) in (0u32..).zip(shapes) {
+            let sensor = world.sensor(ShapeId::new(id, part)).ok().flatten().is_some();
+            let batch = if sensor { &mut batches.sensors } else { &mut batches.by_mesh };
             let (key, scale) = mesh_for(shape);
             batch.entry(key).or_default().push(Instance {
                 translation: pose.position.into(),

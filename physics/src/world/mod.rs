@@ -307,7 +307,6 @@ impl World {
     /// Adds a body; the description is validated first.
     pub fn create_body(&mut self, desc: &BodyDesc) -> Result<BodyId, AtollError> {
         desc.validate()?;
-        refuse_sensor_children(desc)?;
         self.note_edit(true);
         let id = self.bodies.insert(desc);
         self.attach_body(id);
@@ -322,7 +321,6 @@ impl World {
     /// nothing.
     pub fn replace_body(&mut self, id: BodyId, desc: &BodyDesc) -> Result<(), AtollError> {
         desc.validate()?;
-        refuse_sensor_children(desc)?;
         self.bodies.get(id)?;
         self.note_edit(true);
         let slot = id.index() as usize;
@@ -789,19 +787,4 @@ pub(crate) fn body_fat_aabb(b: &Body, tight: &Aabb, settings: &StepSettings) -> 
     // No contact (not even a fat-box overlap) and no joint: nothing pushes it off its path.
     let free = b.contact_head == crate::body::NONE && b.joint_head == crate::body::NONE;
     fat_aabb(tight, Path::ahead(b.linear_velocity, acceleration, settings.dt, free), settings.aabb_margin)
-}
-
-/// A compound body's sensors are described, weighed and saved, but not yet simulated: the
-/// sensor stage watches a sensor body's own shape only. Until it watches each part, a world
-/// refuses a compound with a sensor part rather than watch the wrong region.
-fn refuse_sensor_children(desc: &BodyDesc) -> Result<(), AtollError> {
-    if desc.children.is_empty() || (desc.sensor.is_none() && desc.children.iter().all(|c| c.sensor.is_none()))
-    {
-        Ok(())
-    } else {
-        Err(AtollError::invalid(
-            "children",
-            "this build does not simulate a compound body with sensor parts yet",
-        ))
-    }
 }

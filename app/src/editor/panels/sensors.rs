@@ -1,32 +1,33 @@
-//! Sensors: every sensor of the scene with the bodies overlapping it now, and the bodies that
-//! entered or left it in the last step. A name selects its body.
+//! Sensors: every sensor shape of the scene (a body's own, or a compound's part) with the
+//! bodies overlapping it now, and the bodies that entered or left it in the last step. A name
+//! selects its body.
 
 use super::panel::{Dock, Panel, PanelContext};
 use crate::editor::state::EditorState;
-use atoll_physics::BodyId;
+use atoll_physics::{BodyId, ShapeId};
 use egui::RichText;
 
 /// Draws the sensors and their overlaps; returns the body whose name was clicked, if any.
 fn show(ui: &mut egui::Ui, state: &EditorState) -> Option<BodyId> {
     let world = &state.sim.world;
-    let sensors: Vec<BodyId> = world.sensors().collect();
+    let sensors: Vec<ShapeId> = world.sensors().collect();
     if sensors.is_empty() {
         ui.weak("No sensors. Tick \"sensor\" in the Inspector to make a body one.");
         return None;
     }
     let mut pick = None;
-    let mut name_button = |ui: &mut egui::Ui, id: BodyId| {
-        if ui.small_button(state.body_name(id)).clicked() {
+    let mut name_button = |ui: &mut egui::Ui, id: BodyId, label: String| {
+        if ui.small_button(label).clicked() {
             pick = Some(id);
         }
     };
     for sensor in sensors {
         let visitors = world.sensor_overlaps(sensor).unwrap_or(&[]);
         ui.horizontal_wrapped(|ui| {
-            name_button(ui, sensor);
+            name_button(ui, sensor.body, sensor_name(state, sensor));
             ui.label(RichText::new(format!("{} inside", visitors.len())).weak());
             for &visitor in visitors {
-                name_button(ui, visitor);
+                name_button(ui, visitor, state.body_name(visitor));
             }
         });
     }
@@ -36,10 +37,18 @@ fn show(ui: &mut egui::Ui, state: &EditorState) -> Option<BodyId> {
         ui.label(format!("last step, step {}:", world.step_count()));
         for e in events {
             let verb = if e.began { "entered" } else { "left" };
-            ui.label(format!("{} {verb} {}", state.body_name(e.visitor), state.body_name(e.sensor)));
+            ui.label(format!("{} {verb} {}", state.body_name(e.visitor), sensor_name(state, e.sensor)));
         }
     }
     pick
+}
+
+/// A sensor shape's name: its body's, and which part when it is not the body's own shape.
+fn sensor_name(state: &EditorState, sensor: ShapeId) -> String {
+    match sensor.part {
+        0 => state.body_name(sensor.body),
+        part => format!("{} part {part}", state.body_name(sensor.body)),
+    }
 }
 
 /// The Sensors panel.

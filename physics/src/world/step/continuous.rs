@@ -3,7 +3,7 @@
 //! manifold's smallest separation is a lower bound of the distance (exact for round shapes, a
 //! separating-axis bound for polyhedra), which is what advancement needs.
 
-use crate::body::{Body, BodyType};
+use crate::body::{Body, BodyStore, BodyType};
 use crate::broadphase::{DynamicTree, ProxyType};
 use crate::child_store::ChildStore;
 use crate::math::{Aabb, Quat, Transform, Vec3};
@@ -13,7 +13,7 @@ use crate::parallel::{Claims, SharedSlice, helpers_lingering, run_team};
 use crate::profile::Stage;
 use crate::query::Ray;
 use crate::shape::Shape;
-use crate::shape_key::is_child_key;
+use crate::shape_key::{child_key, is_child_key};
 use crate::solver::SolverBody;
 use crate::team_policy::{MIN_BODIES_FOR_TEAM, MIN_SWEEPS_FOR_TEAM, SWEEP_BLOCK, helpers_for};
 use crate::terrain::Terrain;
@@ -73,6 +73,8 @@ impl World {
             centers: &scratch.solve.centers,
             bodies: &self.bodies.bodies,
             children: &self.bodies.children,
+            store: &self.bodies,
+            ruled: self.bodies.any_pair_rules(),
             static_tree: self.broadphase.tree(ProxyType::Static),
             terrain: &self.terrain,
             gap: self.settings.continuous_gap,
@@ -131,6 +133,9 @@ struct FastSweeps<'a> {
     centers: &'a [Vec3],
     bodies: &'a [Body],
     children: &'a ChildStore,
+    /// The filters and sensors, asked only when some shape has rules (`ruled`).
+    store: &'a BodyStore,
+    ruled: bool,
     static_tree: &'a DynamicTree,
     terrain: &'a Terrain,
     gap: f32,
@@ -177,13 +182,21 @@ impl FastSweeps<'_> {
         // are swept too.
         let children = self.children.of(slot).iter().map(|&c| {
             let child = &self.children.children[c as usize];
-            (&child.shape, Some(child.local))
+            (child_key(c), &child.shape, Some(child.local))
         });
-        for (shape, local) in std::iter::once((&b.shape, None)).chain(children) {
+        for (key, shape, local) in std::iter::once((slot, &b.shape, None)).chain(children) {
+            // A sensor part stops at nothing, and a static shape its filter passes through
+            // does not stop it either: what may not touch is not swept against.
+            if self.ruled && self.store.rules_of(key).1.is_some() {
+                continue;
+            }
             let place = |pose: &Transform| local.map_or(*pose, |l| pose.mul(&l));
             let swept = shape.world_aabb(&place(&start)).union(&shape.world_aabb(&place(&end)));
             let part = SweptPart { body: b, shape, local };
             self.static_tree.query(&swept, |_, other| {
+                if self.ruled && !self.store.may_touch(key, other) {
+                    return true;
+                }
                 // The static shapes by key: a static compound's children are swept against too.
                 let (other, pose) = if is_child_key(other) {
                     let child = self.children.by_key(other);

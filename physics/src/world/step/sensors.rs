@@ -1,11 +1,12 @@
-//! [`Stage::Sensors`]: at the end of the step, each sensor's overlapping bodies, found by their
-//! exact shapes at their final poses, compared with the step before: begin and end events.
+//! [`Stage::Sensors`]: at the end of the step, each sensor shape's overlapping bodies (a body's
+//! own shape or a compound's part), found by their exact shapes at their final poses, compared
+//! with the step before: begin and end events.
 //!
 //! A sensor has no contacts (the pair finding drops its pairs), so this stage is the only place
 //! it is looked at; it reads the trees and poses and changes no body, so it joins no island,
-//! wakes nothing and changes no other result. Events come sensor by sensor in slot order, each
-//! sensor's ended overlaps before its begun ones, visitors in slot order: the same on any
-//! number of threads.
+//! wakes nothing and changes no other result. Events come sensor by sensor (by body slot, then
+//! part), each sensor's ended overlaps before its begun ones, visitors in slot order: the same
+//! on any number of threads.
 
 use crate::body::{BodyId, BodyType};
 use crate::broadphase::ProxyType;
@@ -14,14 +15,15 @@ use crate::narrowphase::{CollideCache, collide};
 #[cfg(doc)]
 use crate::profile::Stage;
 use crate::shape::Shape;
+use crate::shape_id::ShapeId;
 use crate::shape_key::{child_key, is_child_key};
 use crate::world::{SensorEvent, World, tight_aabb};
 
-/// One sensor's overlapping bodies after a step, by slot.
+/// One sensor shape's overlapping bodies after a step, by slot.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SensorOverlaps {
-    /// The sensor.
-    pub sensor: BodyId,
+    /// The sensor shape.
+    pub sensor: ShapeId,
     /// The bodies overlapping it, in slot order.
     pub visitors: Vec<BodyId>,
 }
@@ -49,7 +51,7 @@ impl SensorsScratch {
 impl World {
     /// [`Stage::Sensors`]: every sensor's overlaps found again and compared with the last step's.
     pub(super) fn update_sensors(&mut self) {
-        if self.bodies.sensors().is_empty() && self.sensor_overlaps.is_empty() {
+        if !self.bodies.any_sensor() && self.sensor_overlaps.is_empty() {
             return;
         }
         let mut next = std::mem::take(&mut self.scratch.sensors.next);
@@ -80,10 +82,19 @@ impl World {
         // Reuse the visitor lists of the last build (their capacity).
         let mut spare: Vec<Vec<BodyId>> = next.drain(..).map(|o| o.visitors).collect();
         let store = &self.bodies;
-        for &slot in store.sensors() {
+        for (slot, part, sensor_key) in store.sensor_shapes() {
             let sensor = &store.bodies[slot as usize];
-            let spec = store.sensor(slot).expect("a listed sensor");
-            let reach = tight_aabb(sensor);
+            let (sensor_filter, spec) = store.rules_of(sensor_key);
+            let spec = spec.expect("a listed sensor");
+            // Where the shape is now: the body's own by its pose, a part by the body's pose
+            // and its place in the body (a child's own pose is the step's start).
+            let (sensor_shape, sensor_pose) = if part == 0 {
+                (&sensor.shape, sensor.transform)
+            } else {
+                let child = store.children.by_key(sensor_key);
+                (&child.shape, sensor.transform.mul(&child.local))
+            };
+            let reach = if part == 0 { tight_aabb(sensor) } else { sensor_shape.world_aabb(&sensor_pose) };
             found.clear();
             let kinds: &[ProxyType] = if spec.detect_static {
                 &[ProxyType::Movable, ProxyType::Static]
@@ -115,28 +126,30 @@ impl World {
                 let reported = other != slot
                     && visitor_sensor.is_none()
                     && (spec.detect_static || visitor.body_type != BodyType::Static)
-                    && store.filter(slot).allows(filter)
+                    && sensor_filter.allows(filter)
                     && shape.world_aabb(&pose).overlaps(&reach);
-                if reported && overlapping(&sensor.shape, &sensor.transform, shape, &pose) {
+                if reported && overlapping(sensor_shape, &sensor_pose, shape, &pose) {
                     visitors.push(store.id_at(other));
                 }
             }
             visitors.sort_unstable_by_key(|id| id.index());
             visitors.dedup();
-            next.push(SensorOverlaps { sensor: store.id_at(slot), visitors });
+            next.push(SensorOverlaps { sensor: ShapeId::new(store.id_at(slot), part), visitors });
         }
-        // Compare with the last step's, sensor by sensor in slot order (a sensor gone since
-        // ends all its overlaps; one made since begins them).
+        // Compare with the last step's, sensor by sensor in (slot, part) order (a sensor gone
+        // since ends all its overlaps; one made since begins them).
         let old = &self.sensor_overlaps;
         let (mut i, mut j) = (0, 0);
         while i < old.len() || j < next.len() {
             let none: &[BodyId] = &[];
+            // The same slot and part with another body (its slot reused) is another sensor:
+            // the old one's overlaps end first.
             let (sensor, before, after) = match (old.get(i), next.get(j)) {
                 (Some(o), Some(n)) if o.sensor == n.sensor => {
                     (i, j) = (i + 1, j + 1);
                     (o.sensor, o.visitors.as_slice(), n.visitors.as_slice())
                 }
-                (Some(o), Some(n)) if o.sensor.index() <= n.sensor.index() => {
+                (Some(o), Some(n)) if o.sensor.order() <= n.sensor.order() => {
                     i += 1;
                     (o.sensor, o.visitors.as_slice(), none)
                 }

@@ -59,10 +59,12 @@ fn submersion(
 }
 
 /// The water contact of body `b` at its current pose (`None` when nothing is submerged). A
-/// compound body's shapes (`children`, with their volumes) each add their submerged volume at
-/// their own centre of buoyancy.
+/// compound body's shapes (`children`, with their volumes; `own_volume` its own shape's) each
+/// add their submerged volume at their own centre of buoyancy. A sensor part displaces no
+/// water (volume 0), as it weighs nothing.
 fn water_contact(
     b: &Body,
+    own_volume: f32,
     children: &[(&Shape, &Transform, &Aabb, f32)],
     terrain: &Terrain,
     block: &mut WaterBlock,
@@ -74,9 +76,12 @@ fn water_contact(
         let volume = b.mass / b.material.density;
         (volume * fraction, fraction, center)
     } else {
-        let own = (&b.shape, &b.transform, &b.tight, b.shape.mass_properties(1.0).mass);
+        let own = (&b.shape, &b.transform, &b.tight, own_volume);
         let (mut total, mut submerged, mut moment) = (0.0f32, 0.0f32, Vec3::ZERO);
         for &(shape, pose, tight, volume) in std::iter::once(&own).chain(children) {
+            if volume == 0.0 {
+                continue;
+            }
             total += volume;
             if let Some((fraction, center)) = submersion(shape, pose, tight, terrain, block) {
                 submerged += volume * fraction;
@@ -128,10 +133,13 @@ impl World {
             }
             let contact = if state.in_water {
                 let store = &self.bodies.children;
+                let volume =
+                    |shape: &Shape, sensor: bool| if sensor { 0.0 } else { shape.mass_properties(1.0).mass };
                 let children: Vec<_> = (store.of(i as u32).iter().map(|&c| &store.children[c as usize]))
-                    .map(|c| (&c.shape, &c.transform, &c.tight, c.shape.mass_properties(1.0).mass))
+                    .map(|c| (&c.shape, &c.transform, &c.tight, volume(&c.shape, c.sensor.is_some())))
                     .collect();
-                water_contact(b, &children, &self.terrain, &mut block, gravity, &settings)
+                let own_volume = volume(&b.shape, self.bodies.sensor(i as u32).is_some());
+                water_contact(b, own_volume, &children, &self.terrain, &mut block, gravity, &settings)
             } else {
                 None
             };
