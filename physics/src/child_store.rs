@@ -101,6 +101,19 @@ pub(crate) struct ChildStore {
     /// Slots of the live children that are sensors, by body slot and then part: the order the
     /// sensors stage reports them in.
     sensors: Vec<u32>,
+    /// Per body slot, a compound body's extent for the continuous stage's quick test.
+    extents: Vec<CompoundExtent>,
+}
+
+/// What the continuous stage's quick test (`may_reach_static`) reads of a compound body in
+/// place of its own shape's: the reach and the thinnest half extent of all its solid shapes.
+/// A body whose own shape is thick but whose legs are thin tunnels by its legs.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CompoundExtent {
+    /// The farthest any of its solid shapes reaches from the body origin.
+    pub radius: f32,
+    /// The smallest half extent of its solid shapes (`Shape::min_half_extent`).
+    pub thinnest: f32,
 }
 
 impl ChildStore {
@@ -113,8 +126,19 @@ impl ChildStore {
         if self.of_body.len() <= body as usize {
             self.of_body.resize_with(body as usize + 1, Vec::new);
             self.own_centers.resize(body as usize + 1, Vec3::ZERO);
+            self.extents.resize(body as usize + 1, CompoundExtent::default());
         }
         self.own_centers[body as usize] = own.mass_properties(1.0).local_center;
+        // Sensor parts stop at nothing, so they are not swept: the solid ones count (the own
+        // shape always, conservatively).
+        let solid = descs.iter().filter(|d| d.sensor.is_none());
+        self.extents[body as usize] = solid.fold(
+            CompoundExtent { radius: own.bounding_radius(), thinnest: own.min_half_extent() },
+            |e, d| CompoundExtent {
+                radius: e.radius.max(d.pose.position.length() + d.shape.bounding_radius()),
+                thinnest: e.thinnest.min(d.shape.min_half_extent()),
+            },
+        );
         let mut slots = Vec::with_capacity(descs.len());
         for (k, desc) in descs.iter().enumerate() {
             let child = Child::new(body, k as u32 + 1, desc, body_pose);
@@ -186,6 +210,18 @@ impl ChildStore {
     pub fn key_of(&self, body: u32, part: u32) -> Option<u32> {
         let index = usize::try_from(part.checked_sub(1)?).ok()?;
         self.of(body).get(index).map(|&slot| crate::shape_key::child_key(slot))
+    }
+
+    /// A compound body's extent, `None` for a body of one shape.
+    #[inline]
+    pub fn extent(&self, body: u32) -> Option<CompoundExtent> {
+        (!self.of(body).is_empty()).then(|| self.extents[body as usize])
+    }
+
+    /// `own` (the body's own shape's box) grown around the body's children where they were
+    /// last placed (the step's start, during a step).
+    pub fn tight_around(&self, body: u32, own: Aabb) -> Aabb {
+        (self.of(body).iter()).fold(own, |t, &c| t.union(&self.children[c as usize].tight))
     }
 
     /// The child named by shape key `key` (a child's).

@@ -11,7 +11,7 @@
 //! The answer is asked again every frame from the world as it is, so a kept query follows the
 //! simulation while it plays.
 
-use super::spawn::surface_under;
+use super::spawn::surface_under_filtered;
 use super::tool::{Tool, ViewportInput};
 use crate::editor::state::EditorState;
 use crate::render::wireframe::{box_edges, shape_wireframe};
@@ -219,7 +219,8 @@ impl QueryTool {
     fn ask_from_eye(&mut self, state: &EditorState, origin: Vec3, dir: Vec3) {
         let dir = dir.normalize_or(Vec3::NEG_Z);
         match self.mode {
-            QueryMode::Overlap => match surface_under(&state.sim.world, origin, dir) {
+            QueryMode::Overlap => match surface_under_filtered(&state.sim.world, origin, dir, &self.filter())
+            {
                 Some((point, _)) => self.ask(state, point, point),
                 None => self.answer = QueryAnswer::None,
             },
@@ -229,7 +230,8 @@ impl QueryTool {
 
     /// The lifted surface point under the view ray, where a drag begins or ends.
     fn lifted_surface(&self, state: &EditorState, origin: Vec3, dir: Vec3) -> Option<Vec3> {
-        surface_under(&state.sim.world, origin, dir).map(|(p, n)| p + n * self.rest_height(n))
+        surface_under_filtered(&state.sim.world, origin, dir, &self.filter())
+            .map(|(p, n)| p + n * self.rest_height(n))
     }
 
     /// What the tool says about its answer, a line for the palette.
@@ -297,7 +299,8 @@ impl Tool for QueryTool {
             && let Some(pos) = response.interact_pointer_pos()
         {
             let (origin, dir) = input.ray(state, pos);
-            self.kept = surface_under(&state.sim.world, origin, dir).map(|(p, _)| (p, p));
+            self.kept =
+                surface_under_filtered(&state.sim.world, origin, dir, &self.filter()).map(|(p, _)| (p, p));
         }
         match (self.kept, input.pointer) {
             (Some((from, to)), _) => self.ask(state, from, to),

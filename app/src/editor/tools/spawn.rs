@@ -125,9 +125,20 @@ impl SpawnTool {
 /// and terrain) and the editor's ground plane y = 0 (when the ray goes down). Returns the point
 /// and the outward normal there.
 pub fn surface_under(world: &World, origin: Vec3, dir: Vec3) -> Option<(Vec3, Vec3)> {
+    surface_under_filtered(world, origin, dir, &QueryFilter::ALL)
+}
+
+/// [`surface_under`] of what `filter` lets through (the Query tool's filter: unticking
+/// "sensors count" makes a drag pass through a sensor to what is behind it).
+pub fn surface_under_filtered(
+    world: &World,
+    origin: Vec3,
+    dir: Vec3,
+    filter: &QueryFilter,
+) -> Option<(Vec3, Vec3)> {
     const REACH: f32 = 1.0e4;
     let ray = Ray::new(origin, dir, REACH).ok()?;
-    let scene_hit = world.cast_ray(&ray, &QueryFilter::ALL).map(|hit| (hit.t, hit.point, hit.normal));
+    let scene_hit = world.cast_ray(&ray, filter).map(|hit| (hit.t, hit.point, hit.normal));
     let ground_hit = (dir.y < 0.0 && origin.y > 0.0).then(|| {
         let t = -origin.y / dir.y;
         (t, ray.at(t), Vec3::Y)
@@ -310,5 +321,20 @@ mod tests {
         let (p, _) = surface_under(&world, Vec3::new(1.0, 10.0, 2.0), down).unwrap();
         assert!((p.y - 1.0).abs() < 1e-4, "lands on the cube's top: {p}");
         assert!(surface_under(&world, Vec3::new(0.0, 10.0, 0.0), Vec3::Y).is_none());
+    }
+
+    #[test]
+    fn a_filter_without_sensors_finds_the_surface_behind_a_sensor() {
+        let mut world = World::new(StepSettings::default()).unwrap();
+        let region = atoll_physics::Shape::cuboid(Vec3::splat(1.0)).unwrap();
+        let sensor = atoll_physics::BodyDesc::fixed(region, Vec3::new(0.0, 3.0, 0.0))
+            .with_sensor(atoll_physics::Sensor::default());
+        world.create_body(&sensor).unwrap();
+        let (from, down) = (Vec3::new(0.0, 10.0, 0.0), Vec3::NEG_Y);
+        let (p, _) = surface_under(&world, from, down).unwrap();
+        assert!((p.y - 4.0).abs() < 1e-4, "every body counts: the sensor's top, {p}");
+        let solid = QueryFilter { sensors: false, ..QueryFilter::ALL };
+        let (p, _) = surface_under_filtered(&world, from, down, &solid).unwrap();
+        assert!(p.y.abs() < 1e-4, "sensors passed through: the ground, {p}");
     }
 }

@@ -150,8 +150,14 @@ struct FastSweeps<'a> {
 /// rules them out before the exact sweep is worked out. The impact counts within the gap, so
 /// the box is grown by it too (the static bodies' fat boxes need not cover it: the margin may
 /// be zero).
+///
+/// A compound body (`compound`: the children's store and the body's slot, while the world has
+/// compounds) counts by all its solid shapes: their reach, their thinnest half extent, and the
+/// box around them all. The thickness test comes first there: a resting compound fails it
+/// without the walk over its children's boxes.
 pub(super) fn may_reach_static(
     b: &Body,
+    compound: Option<(&ChildStore, u32)>,
     sb: &SolverBody,
     motion: Vec3,
     static_bounds: &Aabb,
@@ -160,13 +166,19 @@ pub(super) fn may_reach_static(
     if b.body_type != BodyType::Dynamic {
         return false;
     }
-    let turn_reach =
-        std::f32::consts::PI * sb.dq.xyz().length() * (b.bounding_radius + b.local_center.length());
-    if !static_bounds.overlaps(&b.tight.swept(motion).grown(turn_reach + gap)) {
-        return false;
+    let angle = || 2.0 * sb.dq.xyz().length().min(1.0).asin();
+    let reach_box = |tight: Aabb, radius: f32| {
+        let turn_reach = std::f32::consts::PI * sb.dq.xyz().length() * (radius + b.local_center.length());
+        static_bounds.overlaps(&tight.swept(motion).grown(turn_reach + gap))
+    };
+    if let Some((children, slot)) = compound
+        && let Some(extent) = children.extent(slot)
+    {
+        return motion.length() + angle() * extent.radius >= 0.5 * extent.thinnest
+            && reach_box(children.tight_around(slot, b.tight), extent.radius);
     }
-    let angle = 2.0 * sb.dq.xyz().length().min(1.0).asin();
-    motion.length() + angle * b.bounding_radius >= 0.5 * b.shape.min_half_extent()
+    reach_box(b.tight, b.bounding_radius)
+        && motion.length() + angle() * b.bounding_radius >= 0.5 * b.shape.min_half_extent()
 }
 
 impl FastSweeps<'_> {
@@ -298,4 +310,48 @@ pub(crate) fn time_of_impact(
         }
     }
     Some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyDesc;
+    use crate::child::ChildDesc;
+    use crate::sensor::Sensor;
+
+    /// A dynamic body whose own shape is a 2 m box, with `plate` (a 2 cm thick plate 3 m below
+    /// its origin) as a child, and the store it sits in.
+    fn thick_body_with_plate(plate_sensor: bool) -> (Body, ChildStore) {
+        let plate = ChildDesc::new(
+            Shape::cuboid(Vec3::new(1.0, 0.01, 1.0)).unwrap(),
+            Transform::from_position(Vec3::new(0.0, -3.0, 0.0)),
+        );
+        let plate = if plate_sensor { plate.with_sensor(Sensor::default()) } else { plate };
+        let desc = BodyDesc::dynamic(Shape::cuboid(Vec3::splat(1.0)).unwrap(), Vec3::ZERO).with_child(plate);
+        let mut body = Body::from_desc(&desc, 0);
+        body.tight = desc.shape.world_aabb(&body.transform);
+        let mut children = ChildStore::default();
+        children.insert(0, &desc.shape, &desc.children, &body.transform);
+        (body, children)
+    }
+
+    #[test]
+    fn a_compound_is_swept_by_its_thinnest_solid_shape_and_its_whole_box() {
+        let (body, children) = thick_body_with_plate(false);
+        let sb = SolverBody::FIXED;
+        let compound = Some((&children, 0));
+        assert!(children.extent(0).is_some());
+        // 10 cm down in a step: nothing to the 1 m half box, five times the plate's 1 cm.
+        let motion = Vec3::new(0.0, -0.1, 0.0);
+        let everywhere = Aabb::new(Vec3::splat(-100.0), Vec3::splat(100.0));
+        assert!(!may_reach_static(&body, None, &sb, motion, &everywhere, 0.0), "the own box alone");
+        assert!(may_reach_static(&body, compound, &sb, motion, &everywhere, 0.0), "the plate counts");
+        // Static shapes only under the plate, below the own box: the whole box reaches them.
+        let below = Aabb::new(Vec3::new(-1.0, -3.3, -1.0), Vec3::new(1.0, -3.05, 1.0));
+        assert!(!may_reach_static(&body, None, &sb, motion, &below, 0.0), "the own box alone");
+        assert!(may_reach_static(&body, compound, &sb, motion, &below, 0.0), "the plate's box counts");
+        // A sensor plate stops at nothing: the own box's thickness decides.
+        let (body, children) = thick_body_with_plate(true);
+        assert!(!may_reach_static(&body, Some((&children, 0)), &sb, motion, &everywhere, 0.0));
+    }
 }

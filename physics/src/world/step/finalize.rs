@@ -57,6 +57,8 @@ impl World {
         let (claims, awake) = (scratch.finalize.claims.words(), &scratch.solve.awake);
         let (solver_bodies, motions, velocities) =
             (&scratch.solve.solver_bodies, &scratch.solve.motions, &scratch.solve.velocities);
+        // A world of one-shape bodies looks up no extents.
+        let children = Some(&self.bodies.children).filter(|c| !c.compounds().is_empty());
         let bodies = SharedSlice::new(&mut self.bodies.bodies);
         let moving_kinematic = SharedSlice::new(&mut scratch.finalize.moving_kinematic);
         let may_reach = SharedSlice::new(&mut scratch.continuous.may_reach_static);
@@ -125,7 +127,15 @@ impl World {
                     // hand: it reads nothing finalising changes.
                     may_reach[local] = finite
                         && static_bounds.is_some_and(|bounds| {
-                            may_reach_static(b, sb, motions[k + 1].first(), &bounds, s.continuous_gap)
+                            let compound = children.map(|c| (c, awake[k]));
+                            may_reach_static(
+                                b,
+                                compound,
+                                sb,
+                                motions[k + 1].first(),
+                                &bounds,
+                                s.continuous_gap,
+                            )
                         });
                 }
                 if block_faulted {
