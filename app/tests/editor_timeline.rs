@@ -385,3 +385,50 @@ fn a_stop_outranks_an_edit_and_a_cap_outranks_a_broken_joint() {
         "step 7: 1 body stopped (non-finite), edited, 2 bodies slowed to a speed cap, 1 joint broke, 1 island woke"
     );
 }
+
+#[test]
+fn the_timeline_goes_on_across_an_added_body_and_names_follow_the_step_shown() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let state = &mut harness.state_mut().state;
+    state.step_many(60);
+    let count = state.sim.world.body_count();
+    let mut ball = atoll_physics::SceneBody::new(
+        atoll_physics::BodyType::Dynamic,
+        atoll_physics::SceneShape::Sphere { radius: 0.3 },
+        atoll_physics::Vec3::new(3.0, 6.0, 0.0),
+    );
+    ball.name = "late ball".into();
+    state.add_bodies("Add", vec![ball]).unwrap();
+    state.step_many(60);
+    let hash_at_end = atoll_physics::state_hash(&state.sim.world);
+    let ball_id = state.sim.world.body_ids().last().unwrap();
+    assert_eq!(state.body_name(ball_id), "late ball");
+    assert_eq!(state.sim.timeline.range(), (0, 120), "the timeline goes on across the new body");
+    assert!(state.sim.timeline.note.is_none(), "{:?}", state.sim.timeline.note);
+
+    // Back before the ball: the world without it, and the Scene list without it.
+    harness.state_mut().state.go_to_step(30).unwrap();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.body_count(), count);
+    harness.get_by_label_contains(&format!("of {count} bodies"));
+    harness.get_by_label("box 0");
+    assert!(harness.state().state.sim.world.body(ball_id).is_err(), "no such body at step 30");
+    // After it: the ball, under its name.
+    harness.state_mut().state.go_to_step(90).unwrap();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.body_count(), count + 1);
+    harness.get_by_label_contains(&format!("of {} bodies", count + 1));
+    assert_eq!(harness.state().state.body_name(ball_id), "late ball");
+
+    // Playing on from step 30 adds the ball again at step 60 and ends where the first run did.
+    let state = &mut harness.state_mut().state;
+    state.go_to_step(30).unwrap();
+    state.step_many(90);
+    assert_eq!(atoll_physics::state_hash(&state.sim.world), hash_at_end);
+    assert!(state.sim.timeline.note.is_none(), "nothing was discarded: {:?}", state.sim.timeline.note);
+    assert_eq!(state.body_name(ball_id), "late ball");
+    // And undo still takes the ball away.
+    state.undo();
+    assert_eq!(state.sim.world.body_count(), count);
+}

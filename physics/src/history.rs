@@ -6,14 +6,16 @@
 //! Edits are inputs. A recorded world (one that keeps a tape, as the editor's does) says what
 //! they were: the inputs made at a step are kept with the step that follows, and a replay makes
 //! them again before stepping on, so pushing, grabbing or moving bodies while the simulation
-//! runs costs no keyframe. Where the inputs are not known (a world without a tape, a state put
-//! back from elsewhere) or the edit changed what the world is made of, a step recorded after
-//! it starts a new *segment* with a keyframe of its own, and replays never cross into another
-//! segment. An edit made at a step in the past discards the recorded steps after it, as a new
-//! edit discards redo history. When what the world is made of changed (a body or joint created or destroyed,
-//! the terrain painted), the segment also keeps the whole world as it then was (a [`Snapshot`],
-//! shared by the segments of that structure), so going back before the change gives that
-//! world back.
+//! runs costs no keyframe. That holds for inputs that change what the world is made of too (a
+//! body or joint made or destroyed, the terrain painted): the step after them starts a new
+//! *segment* (every segment has one make-up), with a keyframe and the whole world as it then
+//! was (a [`Snapshot`], shared by the keyframes of that make-up), so a seek on either side
+//! restores that side's world, and playing on from before them makes them again and crosses
+//! into the next segment, step by recorded step. Inputs made at the last recorded step are kept
+//! with it until a step follows, so a seek away and back finds them made. Where the inputs are
+//! not known (a world without a tape, a state put back from elsewhere), a step recorded after
+//! an edit starts a new segment that replays never cross into. An edit made at a step in the
+//! past discards the recorded steps after it, as a new edit discards redo history.
 //!
 //! Going back one step at a time is the common move (step through how a box popped out of a
 //! pile), so the history keeps, beside its keyframes, the states a walk back from the current
@@ -397,16 +399,16 @@ impl History {
     /// What the world went through since `cursor`, when that is known: for a world with a tape
     /// still on the cursor's history, the inputs it names (and the step after them); for one
     /// without, nothing (no edit since) and perhaps steps (the caller checks how many). `None`:
-    /// something the records cannot follow (an input that changed what the world is made of, a
-    /// restore, more than a step).
+    /// something the records cannot follow (an edit of a world without a tape, a restore, more
+    /// than a step).
     fn since_cursor(&self, world: &World, cursor: Cursor) -> Option<SinceCursor> {
         let segment = self.record_of(cursor.step)?.segment;
         let keyframe = self.keyframes.iter().rev().find(|k| k.segment == segment)?;
-        if keyframe.state.structure_stamp() != world.structure_stamp() {
-            return None;
-        }
         let Some(mark) = cursor.mark else {
-            // No tape: only an unedited world follows on.
+            // No tape: only an unedited world of the same make-up follows on.
+            if keyframe.state.structure_stamp() != world.structure_stamp() {
+                return None;
+            }
             return (world.edit_count() == cursor.edits).then(|| match world.step_count() {
                 s if s == cursor.step => SinceCursor::Inputs(Vec::new()),
                 _ => SinceCursor::Stepped(Vec::new()),
@@ -435,7 +437,13 @@ impl History {
     fn record_inputs(&mut self, cursor: Cursor, inputs: &[Input]) -> RecordOutcome {
         let later = self.range().is_some_and(|(_, last)| last > cursor.step);
         // No input (the world was put back at the cursor): the recorded ones are still to come.
-        if !later || inputs.is_empty() || self.inputs_at(cursor.step) == inputs {
+        if inputs.is_empty() || self.inputs_at(cursor.step) == inputs {
+            return RecordOutcome::default();
+        }
+        if !later {
+            // At the last recorded step: kept with it until the step after them is recorded,
+            // so a seek away and back makes them again (a body added while paused stays).
+            self.inputs.insert(cursor.step, inputs.into());
             return RecordOutcome::default();
         }
         let discarded = self.truncate_from(cursor.step + 1, Some(cursor.step));
@@ -461,7 +469,19 @@ impl History {
         if last.step != cursor.step {
             return None;
         }
-        let start = self.segment_start(last.segment);
+        // Inputs that changed what the world is made of (a body or joint made or destroyed,
+        // the terrain painted) end the segment: the step after them starts the next one, with
+        // a keyframe and the whole world of its make-up, so every segment has one make-up and
+        // a replay from before them crosses into it by making them again.
+        let remade = (self.keyframes.iter().rev().find(|k| k.segment == last.segment))
+            .is_some_and(|k| k.state.structure_stamp() != world.structure_stamp());
+        let segment = if remade {
+            self.next_segment += 1;
+            self.next_segment
+        } else {
+            last.segment
+        };
+        let start = if remade { step } else { self.segment_start(last.segment) };
         let count = inputs.len() as u32;
         if inputs.is_empty() {
             self.inputs.remove(&cursor.step);
@@ -472,7 +492,7 @@ impl History {
         self.steps.push_back(StepRecord {
             step,
             hash,
-            segment: last.segment,
+            segment,
             after_edit: false,
             inputs: count,
             events,
@@ -480,7 +500,7 @@ impl History {
         });
         self.faults.record(step, world.body_faults());
         if (step - start).is_multiple_of(self.interval) {
-            self.add_keyframe(world, last.segment);
+            self.add_keyframe(world, segment);
         } else if let Some(k) = self.keyframes.back() {
             let bytes = k.state.full_bytes();
             self.back_cache.note_recorded(world, start, self.interval, bytes);
@@ -759,6 +779,11 @@ impl History {
         let now = world.step_count();
         self.cursor = Some(Cursor { step: now, edits: world.edit_count(), mark: world.whole_tape_mark() });
         report.arrived = now == step;
+        // At the last recorded step with inputs made there since (a body added while paused at
+        // the live end): made again, after the cursor, so the world stands as it was left.
+        if report.arrived && self.record_of(step + 1).is_none() && !self.inputs_at(step).is_empty() {
+            self.make_inputs(world)?;
+        }
         Ok(report)
     }
 
@@ -795,7 +820,11 @@ impl History {
     /// time). Returns how many; none when the world is elsewhere or was edited there since.
     pub fn make_recorded_inputs(&mut self, world: &mut World) -> Result<usize, AtollError> {
         match self.world_at_cursor(world) {
-            Some((cursor, applied)) if applied.is_empty() && self.record_of(cursor.step + 1).is_some() => {
+            Some((cursor, applied))
+                if applied.is_empty()
+                    && (self.record_of(cursor.step + 1).is_some()
+                        || !self.inputs_at(cursor.step).is_empty()) =>
+            {
                 self.make_inputs(world)
             }
             _ => Ok(0),

@@ -517,3 +517,108 @@ fn find_blow_up_lands_on_the_step_an_injected_velocity_first_shows() {
     }
     assert_eq!(history.find_blow_up(0.1), None);
 }
+
+/// The rain, recorded, with a ball-joint from the world to body 7 added at step 100 (and, with
+/// `history`, recorded as the editor records: after every step and after the edit).
+fn rain_joined_at_100(steps: u64, mut history: Option<&mut History>) -> (World, Vec<u64>) {
+    let (mut world, ids) = common::builtin_recorded("rain.ron");
+    let mut hashes = vec![state_hash(&world)];
+    if let Some(h) = history.as_deref_mut() {
+        h.record(&world);
+    }
+    for step in 0..steps {
+        if step == 100 {
+            let at = world.transform(ids[7]).unwrap().position + Vec3::new(0.0, 0.5, 0.0);
+            let kind = atoll_physics::JointKind::Spherical(Default::default());
+            let desc = world.joint_desc_at(kind, None, ids[7], at, Vec3::Z).unwrap();
+            world.create_joint(&desc).unwrap();
+            if let Some(h) = history.as_deref_mut() {
+                assert_eq!(h.record(&world), RecordOutcome::default(), "an edit at the live end");
+            }
+        }
+        world.step();
+        if let Some(h) = history.as_deref_mut() {
+            h.record(&world);
+        }
+        hashes.push(state_hash(&world));
+    }
+    (world, hashes)
+}
+
+#[test]
+fn a_joint_added_at_step_100_is_an_input_the_timeline_goes_on_across() {
+    // The same run twice: once alone, once recorded in a history.
+    let (_, uninterrupted) = rain_joined_at_100(300, None);
+    let mut history = History::new(HistorySettings::default());
+    let (mut world, recorded) = rain_joined_at_100(300, Some(&mut history));
+    assert_eq!(recorded, uninterrupted);
+    assert_eq!(history.range(), Some((0, 300)), "the timeline goes on across the edit");
+    assert_eq!(history.inputs_at(100).len(), 1, "the joint is an input of step 101");
+    let joints = world.joint_count();
+    // Back before the joint: the world as it was, without it; forward after: with it.
+    for target in [50, 200, 100, 101, 99, 300] {
+        history.seek(&mut world, target).unwrap();
+        assert_eq!(state_hash(&world), uninterrupted[target as usize], "step {target}");
+        let expected = if target > 100 { joints } else { joints - 1 };
+        assert_eq!(world.joint_count(), expected, "step {target}");
+    }
+    // Playing on from step 50 makes the joint again at step 100: every step is the recorded
+    // one (nothing discarded), and the end is the uninterrupted run's.
+    history.seek(&mut world, 50).unwrap();
+    while world.step_count() < 300 {
+        history.make_recorded_inputs(&mut world).unwrap();
+        world.step();
+        let step = world.step_count();
+        assert_eq!(history.record(&world), RecordOutcome::default(), "step {step}");
+        assert_eq!(state_hash(&world), uninterrupted[step as usize], "step {step}");
+    }
+    assert_eq!(history.range(), Some((0, 300)));
+    // The segments: one make-up before the joint, another from the step after it.
+    let segment = |s: u64| history.record_of(s).unwrap().segment;
+    assert_eq!(segment(0), segment(100));
+    assert_ne!(segment(100), segment(101));
+    assert_eq!(segment(101), segment(300));
+}
+
+#[test]
+fn a_body_added_at_the_live_end_stays_after_a_seek_away_and_back() {
+    let (mut world, mut history) = pushed_rain(40);
+    let count = world.body_count();
+    world.create_body(&BodyDesc::dynamic(Shape::sphere(0.4).unwrap(), Vec3::new(0.0, 25.0, 0.0))).unwrap();
+    assert_eq!(history.record(&world), RecordOutcome::default());
+    history.seek(&mut world, 20).unwrap();
+    assert_eq!(world.body_count(), count);
+    history.seek(&mut world, 40).unwrap();
+    assert_eq!(world.body_count(), count + 1, "the new body is back at the live end");
+    // Stepping on keeps it, once: the step after is recorded with it.
+    assert_eq!(history.make_recorded_inputs(&mut world).unwrap(), 0, "already made");
+    world.step();
+    assert!(history.record(&world).recorded);
+    assert_eq!(world.body_count(), count + 1);
+    assert_eq!(history.record_of(41).unwrap().inputs, 1);
+}
+
+#[test]
+fn steps_back_are_prepared_after_playing_across_a_joint_made_again() {
+    // A budget that spaces the keyframes out, so the steps back are rebuilt by replay.
+    let settings =
+        HistorySettings { budget_bytes: 24 << 20, back_cache_bytes: 8 << 20, ..Default::default() };
+    let mut history = History::new(settings);
+    let (mut world, recorded) = rain_joined_at_100(200, Some(&mut history));
+    assert!(history.keyframe_interval() >= 4, "interval {}", history.keyframe_interval());
+    history.seek(&mut world, 90).unwrap();
+    while world.step_count() < 160 {
+        history.make_recorded_inputs(&mut world).unwrap();
+        world.step();
+        history.record(&world);
+    }
+    // The joint made again is the same joint, but the world's make-up is a new one: the steps
+    // back are rebuilt from the kept world of the recorded make-up.
+    while !history.prepare_back(&world, std::time::Duration::from_millis(5)).unwrap().ready {}
+    for target in (150..160).rev() {
+        history.seek(&mut world, target).unwrap();
+        assert_eq!(state_hash(&world), recorded[target as usize], "step {target}");
+    }
+    history.seek(&mut world, 95).unwrap();
+    assert_eq!(state_hash(&world), recorded[95]);
+}

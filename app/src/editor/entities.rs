@@ -41,6 +41,14 @@ pub struct Entities {
     /// Joint names (saved with the scene; absent when empty).
     joint_names: HashMap<JointKey, String>,
     next_joint: u32,
+    /// Every body id a key ever named, and every joint id: a move along the timeline to a
+    /// step before an edit gives back bodies and joints that the edit destroyed (or that an
+    /// undo made again under new ids), and they keep their keys and names
+    /// ([`Entities::follow`]).
+    named: HashMap<BodyId, EntityKey>,
+    named_joints: HashMap<JointId, JointKey>,
+    /// The world make-up ([`World::structure_stamp`]) the live tables were last matched to.
+    followed: u64,
 }
 
 impl Entities {
@@ -93,6 +101,7 @@ impl Entities {
         }
         self.joint_key_of_slot[slot] = Some(key);
         self.joint_of.insert(key, id);
+        self.named_joints.insert(id, key);
     }
 
     /// Records that the joint of `key` was destroyed; its name is kept for undo.
@@ -161,6 +170,45 @@ impl Entities {
         }
         self.key_of_slot[slot] = Some(key);
         self.body_of.insert(key, id);
+        self.named.insert(id, key);
+    }
+
+    /// Matches the live tables to `world` when its make-up changed since the last call (a move
+    /// along the timeline across an edit): every body and joint of the world that a key ever
+    /// named is bound to it again, and keys whose body or joint the world lacks are unbound
+    /// (their names kept). The undo steps and commands, which find bodies by key, then find the
+    /// ones the world shows.
+    pub fn follow(&mut self, world: &World) {
+        let stamp = world.structure_stamp();
+        if stamp == self.followed {
+            return;
+        }
+        self.followed = stamp;
+        let gone: Vec<EntityKey> =
+            self.body_of.iter().filter(|(_, id)| world.body(**id).is_err()).map(|(key, _)| *key).collect();
+        for key in gone {
+            self.unbind(key);
+        }
+        for id in world.body_ids() {
+            if self.existing_key(id).is_none()
+                && let Some(&key) = self.named.get(&id)
+            {
+                self.bind(key, id);
+            }
+        }
+        let gone: Vec<JointKey> =
+            self.joint_of.iter().filter(|(_, id)| world.joint(**id).is_err()).map(|(key, _)| *key).collect();
+        for key in gone {
+            self.unbind_joint(key);
+        }
+        for id in world.joint_ids() {
+            if self.existing_joint_key(id).is_none()
+                && let Some(&key) = self.named_joints.get(&id)
+            {
+                self.bind_joint(key, id);
+            }
+        }
+        self.colour_revision += 1;
     }
 
     /// Records that the body of `key` was destroyed; its metadata is kept for undo.
@@ -217,6 +265,8 @@ impl Entities {
             + self.joint_key_of_slot.capacity() * size_of::<Option<JointKey>>()
             + self.joint_names.capacity() * size_of::<(JointKey, String)>()
             + joint_names
+            + self.named.capacity() * size_of::<(BodyId, EntityKey)>()
+            + self.named_joints.capacity() * size_of::<(JointId, JointKey)>()
     }
 }
 
@@ -243,5 +293,30 @@ mod tests {
         assert_eq!(entities.existing_key(again), Some(key));
         assert_eq!(entities.meta_of(again).name, "ball", "the name survives");
         assert_eq!(entities.existing_key(first), None, "the stale id has no key");
+    }
+
+    #[test]
+    fn following_a_world_of_another_make_up_binds_the_keys_its_bodies_had() {
+        let mut world = World::new(StepSettings::default()).unwrap();
+        let ball = BodyDesc::dynamic(Shape::sphere(0.5).unwrap(), Vec3::ZERO);
+        let first = world.create_body(&ball).unwrap();
+        let mut entities = Entities::for_world(&world, |_| EntityMeta { name: "ball".into(), colour: None });
+        entities.follow(&world);
+        let before = world.snapshot();
+        let key = entities.existing_key(first).unwrap();
+        // Destroyed and made again by undo, under a new id; another body added.
+        world.destroy_body(first).unwrap();
+        entities.unbind(key);
+        let again = world.create_body(&ball).unwrap();
+        entities.bind(key, again);
+        let other = world.create_body(&ball).unwrap();
+        let other_key = entities.key(other);
+        entities.follow(&world);
+        // Back to the world before: the first id is the ball again, the other body is gone.
+        world.restore(&before);
+        entities.follow(&world);
+        assert_eq!(entities.body(key), Some(first));
+        assert_eq!(entities.meta_of(first).name, "ball");
+        assert_eq!(entities.body(other_key), None, "the later body is not in this world");
     }
 }

@@ -109,6 +109,8 @@ impl EditorState {
         self.diag.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
         self.diag.history.record(&self.sim.world);
         self.sim.timeline.record(&self.sim.world);
+        // Playing on from the past may have made an edit again (a body added there).
+        self.doc.entities.follow(&self.sim.world);
         self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
     }
 }
@@ -254,6 +256,7 @@ impl EditorState {
         self.end_replay("moved along the timeline");
         self.keep_edited_state();
         self.sim.timeline.history.seek(&mut self.sim.world, step).map_err(|e| e.to_string())?;
+        self.doc.entities.follow(&self.sim.world);
         Ok(())
     }
 
@@ -280,7 +283,9 @@ impl EditorState {
         let Some(target) = self.sim.timeline.scrub_target else { return };
         // Nothing edited may be lost to the move (an edit also ends the scrub).
         self.keep_edited_state();
-        match self.sim.timeline.history.seek_for(&mut self.sim.world, target, SCRUB_PER_FRAME) {
+        let sought = self.sim.timeline.history.seek_for(&mut self.sim.world, target, SCRUB_PER_FRAME);
+        self.doc.entities.follow(&self.sim.world);
+        match sought {
             Ok(report) if !report.arrived => {}
             Ok(_) => self.sim.timeline.scrub_target = None,
             Err(e) => {

@@ -213,6 +213,9 @@ impl EditorState {
     /// Recomputes the highlighted bodies from the selected island (islands change as the
     /// world steps; an island that merged away or vanished clears the selection).
     pub fn refresh_highlight(&mut self) {
+        // A move along the timeline across an edit shows a world of another make-up: the
+        // keys follow it.
+        self.doc.entities.follow(&self.sim.world);
         self.doc.selection.retain_live(&self.sim.world);
         if self.view.options.selected != self.doc.selection.ids() {
             self.view.options.selected = self.doc.selection.ids().to_vec();

@@ -9,9 +9,11 @@
 //! before each step from the past), so a grab costs no keyframe per step and playing on from
 //! the past goes through the same pushes.
 //!
-//! The timeline spans one make-up of the scene: when bodies or joints are added, removed or
-//! rebuilt (the world's structure stamp changes), it starts again, since the editor's names,
-//! selection and undo steps follow the bodies as they are now.
+//! Edits that change what the world is made of (bodies and joints added, removed or rebuilt,
+//! terrain painted) are inputs on the tape too: the timeline goes on across them, a move to a
+//! step before one puts back the world as it was then (with the bodies it had, under the names
+//! they had: `Entities` keeps every id a key ever named), and playing on from there makes the
+//! edit again at its step.
 //!
 //! The moves along the timeline, which need the whole editor state, are in `playback.rs`.
 
@@ -33,8 +35,6 @@ pub struct Timeline {
     pub history: History,
     /// Every body's samples over the window, for the Inspector's plots.
     pub bodies: BodyHistory,
-    /// The structure stamp the recorded steps have.
-    structure: u64,
     /// What the last recording changed that the user should hear of (steps discarded, the
     /// timeline started again), for the status bar.
     pub note: Option<String>,
@@ -51,19 +51,11 @@ impl Timeline {
         history.record(world);
         let mut bodies = BodyHistory::default();
         bodies.record(world, settings.window);
-        Timeline { history, bodies, structure: world.structure_stamp(), note: None, scrub_target: None }
+        Timeline { history, bodies, note: None, scrub_target: None }
     }
 
     /// Records the world after a step or an edit.
     pub fn record(&mut self, world: &World) {
-        if world.structure_stamp() != self.structure {
-            let had_steps = self.history.steps().len() > 1;
-            *self = Timeline::new(world);
-            if had_steps {
-                self.note = Some("the timeline starts again: bodies or joints changed".into());
-            }
-            return;
-        }
         let outcome = self.history.record(world);
         if outcome.recorded {
             // The step is new (or replaces a discarded one): so are its samples.

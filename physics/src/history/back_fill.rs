@@ -433,6 +433,11 @@ impl History {
         let inputs = self.inputs.range(start_step..target).map(|(&at, i)| (at, i.clone())).collect();
         let world_edits = world.edit_count();
         let mut copy = self.back_fill.copy_of(world);
+        // A world that made a segment's structural inputs again has a make-up of its own: the
+        // segment's kept world first.
+        if copy.structure_stamp() != start_state.structure_stamp() {
+            copy.restore(&keyframe.base);
+        }
         copy.restore_compact(&start_state)?;
         let job = FillJob { world: copy, wanted, hashes, first_hashed: start_step + 1, inputs };
         let runner = match pace {
