@@ -511,3 +511,61 @@ fn the_energy_panel_plots_finds_an_injected_blow_up_selects_its_body_and_saves_c
     assert!(kinetic("11") > kinetic("10") + 1000.0);
     std::fs::remove_file(&path).ok();
 }
+
+#[test]
+fn a_watched_contact_is_plotted_step_by_step_and_substep_by_substep_and_saved_as_csv() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    // The bottom box, selected: the Contacts panel lists its two pairs (floor and box above).
+    let bottom = harness.state().state.sim.world.body_ids().nth(1).unwrap();
+    harness.state_mut().state.doc.selection.set(Some(bottom));
+    harness.state_mut().state.step_many(20);
+    harness.run_steps(2);
+    common::open_panel(&mut harness, "Contacts");
+    harness.get_all_by_label("watch").next().expect("a watch button per pair").click_accesskit();
+    harness.run_steps(2);
+    let watched = harness.state().state.diag.contact_watch.contact().expect("a pair is watched");
+    assert_eq!(harness.state().state.sim.world.traced_contacts(), [watched]);
+    harness.get_by_label_contains("watching ");
+    harness.get_by_label_contains("Step to trace");
+    // Woken (the settled tower sleeps, and a sleeping pair is not solved): the last step is
+    // traced.
+    harness.state_mut().state.sim.world.wake_all();
+    harness.state_mut().state.step_many(10);
+    harness.run_steps(2);
+    harness.get_by_label_contains("substep by substep (N)");
+    // The Timing and Inspector panels closed: both plots in view.
+    for panel in ["Timing", "Inspector"] {
+        harness.get_by_label(panel).click_accesskit();
+        harness.run_steps(2);
+    }
+    harness.get_by_label("Save contact CSV").scroll_to_me();
+    harness.run_steps(2);
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-contact-watch.png")).unwrap();
+    // The plots' lines are drawn in the panel (right of the viewport): the first point's, and
+    // the substeps' solve line, in the same blue.
+    let [r, g, b, _] = atoll::editor::panels::contacts::POINT_COLOURS[0].to_array();
+    let drawn = (image.enumerate_pixels())
+        .filter(|(x, _, p)| {
+            *x as f32 > 0.7 * image.width() as f32 && {
+                let d = |a: u8, b: u8| a.abs_diff(b) as u32;
+                d(p[0], r) + d(p[1], g) + d(p[2], b) < 40
+            }
+        })
+        .count();
+    assert!(drawn > 50, "{drawn} pixels of the first point's line");
+    // Saved: a row per step watched.
+    let path = std::env::temp_dir().join("atoll-contact.csv");
+    let _ = std::fs::remove_file(&path);
+    harness.get_by_label("Save contact CSV").click_accesskit();
+    harness.run_steps(2);
+    harness.get_by_label_contains("steps of the pair to");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 1 + 10, "a header and a row per step watched");
+    assert!(text.starts_with("step,points,normal_1_n"));
+    // Unwatching stops the engine's trace.
+    harness.get_by_label("watching").click_accesskit();
+    harness.run_steps(2);
+    assert!(harness.state().state.sim.world.traced_contacts().is_empty());
+}

@@ -61,8 +61,9 @@ pub use sensor::Sensor;
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use shape_id::ShapeId;
 pub use snapshot::{Snapshot, state_hash};
+pub use solver::{ContactSubstep, ContactTrace, TracePass};
 pub use terrain::{Terrain, TerrainSettings};
 pub use world::{
-    BodyFault, BodyFaultKind, CompactState, Energy, IslandId, Restless, SensorEvent, StepSettings, WakeCause,
-    World,
+    BodyFault, BodyFaultKind, CompactState, Energy, IslandId, MAX_TRACED_CONTACTS, Restless, SensorEvent,
+    StepSettings, WakeCause, World,
 };

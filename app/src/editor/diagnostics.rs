@@ -1,7 +1,8 @@
 //! The diagnostics role of the editor state: what the editor measures and reports. The last
-//! steps' timings and broadphase figures, the selected joint's trace, step and frame times, the
+//! steps' timings and broadphase figures, the selected joint's trace, the watched contact, step and frame times, the
 //! terrain redraw's figures, and the notices saying why something was refused.
 
+use super::contact_watch::ContactWatch;
 use super::history::History;
 use super::joint_trace::JointTrace;
 use super::notices::Notices;
@@ -14,6 +15,8 @@ pub struct Diagnostics {
     pub history: History,
     /// The selected joint's coordinate and force over the last steps.
     pub joint_trace: JointTrace,
+    /// The contact the Contacts panel watches, step by step and substep by substep.
+    pub contact_watch: ContactWatch,
     /// Wall-clock milliseconds of the last step.
     pub last_step_ms: f64,
     /// Wall-clock milliseconds the previous frame took on the CPU (UI and render submission).

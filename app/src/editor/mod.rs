@@ -8,6 +8,7 @@ pub mod body_history;
 pub mod clipboard;
 pub mod commands;
 pub mod compound_commands;
+pub mod contact_watch;
 pub mod csv;
 pub mod diagnostics;
 pub mod document;

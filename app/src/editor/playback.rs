@@ -112,6 +112,7 @@ impl EditorState {
         // Playing on from the past may have made an edit again (a body added there).
         self.doc.entities.follow(&self.sim.world);
         self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
+        self.diag.contact_watch.record(&mut self.sim.world);
     }
 }
 
@@ -201,6 +202,7 @@ impl EditorState {
                 self.diag.history.record(&self.sim.world);
                 self.sim.timeline.record(&self.sim.world);
                 self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
+                self.diag.contact_watch.record(&mut self.sim.world);
                 self.sim.replay_note = Some(run.progress(step));
                 self.sim.replay = Some(run);
             }

@@ -436,6 +436,18 @@ pub(crate) struct SharedContacts<'a> {
     eight_lanes: Option<Avx>,
 }
 
+/// Where a watched contact sits in the batches this step (`solver/contact_trace.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TracedLane {
+    /// Its index in the trace list.
+    pub trace: usize,
+    /// The batch, and its lane there.
+    pub batch: usize,
+    pub lane: usize,
+    /// Its index in the touching list.
+    pub touching: u32,
+}
+
 /// What filling the batches reads besides the solver bodies and velocities.
 struct FillInputs<'a> {
     /// Each batch's lanes (indices into `touching`): pair `j` holds batches `2j` and `2j + 1`.
@@ -718,6 +730,44 @@ impl SharedContacts<'_> {
                 }
             }
         });
+    }
+
+    /// Where the touching contacts of slots `slots` sit in the batches (for the contact trace,
+    /// `solver/contact_trace.rs`): one entry per lane that holds one, naming its place in
+    /// `slots`. Read by the only member of a team of one, between stages.
+    pub(crate) fn traced_lanes(&self, slots: &[u32]) -> Vec<TracedLane> {
+        let f = &self.fill;
+        let mut found = Vec::new();
+        for (batch, lanes) in f.lanes.iter().enumerate() {
+            for (lane, &touching) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
+                let slot = f.touching[touching as usize];
+                if let Some(trace) = slots.iter().position(|&s| s == slot) {
+                    found.push(TracedLane { trace, batch, lane, touching });
+                }
+            }
+        }
+        found
+    }
+
+    /// The accumulated impulses in lane `traced` now: the point count, each point's normal
+    /// impulse, the friction along the two tangents and the twist, as `store` reads them.
+    pub(crate) fn lane_impulses(
+        &self,
+        traced: &TracedLane,
+    ) -> (u8, [f32; MAX_MANIFOLD_POINTS], [f32; 2], f32) {
+        let pair_index = traced.batch / 2;
+        // SAFETY: the trace reads between stages on the only member of a team of one
+        // (`World::solve` runs the solve alone while a contact is watched): nothing writes the
+        // pairs meanwhile.
+        let pair = unsafe { &self.wide.slice(pair_index..pair_index + 1)[0] };
+        let j = 4 * (traced.batch % 2) + traced.lane;
+        let count = self.fill.point_counts[traced.touching as usize];
+        let mut normal = [0.0; MAX_MANIFOLD_POINTS];
+        for (i, n) in normal.iter_mut().enumerate().take(count as usize) {
+            *n = pair.points[i].impulse.lane(j);
+        }
+        let impulse = &pair.friction_centre.impulse;
+        (count, normal, [impulse[0].lane(j), impulse[1].lane(j)], pair.twist_impulse.lane(j))
     }
 
     /// Applies the accumulated impulses (the first substep's warm start).

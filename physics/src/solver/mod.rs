@@ -8,6 +8,7 @@ mod body_parts;
 mod colour_schedule;
 mod colouring;
 mod contact;
+mod contact_trace;
 mod dense_lcp;
 mod direct;
 mod gyroscopic;
@@ -30,6 +31,8 @@ mod test_random;
 
 pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
+pub(crate) use contact_trace::ContactTracer;
+pub use contact_trace::{ContactSubstep, ContactTrace, TracePass};
 pub(crate) use direct::{DirectSolver, Feedback, GroupInputs};
 pub(crate) use gyroscopic::gyroscopic_step;
 pub(crate) use joint::JointSolver;

@@ -7,6 +7,7 @@
 //! way one thread and many compute the same numbers in the same order per body, bit for bit.
 
 use super::contact::{ContactPasses, ContactSolver, PassKind, SharedContacts, SolveKind};
+use super::contact_trace::{ContactTracer, TracePass};
 use super::direct::{DirectSolver, Projection, SharedDirect};
 use super::joint::{JointSolver, SharedJoints};
 use super::solve_arrays::SolveArrays;
@@ -19,6 +20,7 @@ use crate::parallel::SharedSlice;
 use crate::parallel::{Claims, Pipeline, Team, Unit, run_team};
 use crate::team_policy::{BLOCK_BODIES, MIN_BATCHES_FOR_TEAM};
 use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
 use wide::f32x4;
 
 /// The fastest a body may move and turn, m/s and rad/s (`StepSettings::max_linear_speed` and
@@ -64,6 +66,7 @@ pub(crate) struct TouchingContacts<'a> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_substeps(
     pool: Option<&rayon::ThreadPool>,
+    trace: Option<&Mutex<ContactTracer>>,
     settings: &SubstepSettings,
     bodies: &mut [SolverBody],
     motions: &mut [Motion],
@@ -76,7 +79,9 @@ pub(crate) fn solve_substeps(
 ) {
     let work = contacts.batch_count() + joints.batch_count();
     let jointless = joints.batch_count() == 0;
-    let helpers = pool.filter(|_| work >= MIN_BATCHES_FOR_TEAM);
+    // A trace reads the lanes between stages: the caller's thread alone, which changes no
+    // result (`solver/contact_trace.rs`).
+    let helpers = pool.filter(|_| work >= MIN_BATCHES_FOR_TEAM && trace.is_none());
     // Contacts alone, cut into parts, on a team, with no group solved directly: the substeps
     // run as a pipeline of the parts.
     let pipelined = contacts.pipeline_parts().filter(|_| jointless && helpers.is_some() && direct.is_empty());
@@ -88,7 +93,7 @@ pub(crate) fn solve_substeps(
     let pipeline = pipelined.map(Pipeline::new);
     run_team(helpers, |team| match &pipeline {
         Some(pipeline) => run_substeps_pipelined(team, settings, &arrays, &contacts, pipeline),
-        None => run_substeps(team, settings, &arrays, &joints, &contacts, &direct),
+        None => run_substeps(team, settings, &arrays, &joints, &contacts, &direct, trace),
     });
 }
 
@@ -210,8 +215,14 @@ fn run_substeps(
     joints: &SharedJoints,
     contacts: &SharedContacts,
     direct: &SharedDirect,
+    trace: Option<&Mutex<ContactTracer>>,
 ) {
     let inv_h = 1.0 / s.h;
+    let sample = |substep: u32, pass: TracePass| {
+        if let Some(trace) = trace {
+            trace.lock().unwrap_or_else(PoisonError::into_inner).sample(contacts, substep, pass);
+        }
+    };
     joints.fill(team, arrays);
     contacts.fill(team, &arrays.bodies, &arrays.velocities);
     let (v, m) = (&arrays.velocities, &arrays.motions);
@@ -233,12 +244,14 @@ fn run_substeps(
         joints.solve(team, arrays, true);
         contacts.solve(team, m, v, inv_h, s.max_push_out_speed, SolveKind::Solve);
         direct.project(team, arrays, Projection::Solve);
+        sample(substep, TracePass::Solve);
         integrate_positions(team, arrays, s.h, s.caps);
         joints.solve(team, arrays, false);
         let relax =
             if substep + 1 < s.substeps { SolveKind::RelaxLeavingWarmStart } else { SolveKind::Relax };
         contacts.solve(team, m, v, inv_h, s.max_push_out_speed, relax);
         direct.project(team, arrays, Projection::Relax);
+        sample(substep, TracePass::Relax);
     }
     contacts.apply_restitution(team, &arrays.velocities, s.restitution_threshold);
     contacts.store(team);

@@ -322,6 +322,8 @@ impl World {
             refiltered,
             sensor_overlaps,
             sensor_events,
+            // What a debugger watches, and what it saw: no state of the world's.
+            contact_tracer: _,
             step_count,
             time,
             // Timings of the last step: read, never stepped from.

@@ -2,6 +2,7 @@
 //! everything the editor shows.
 
 mod compact;
+mod contact_trace;
 mod energy;
 mod faults;
 mod filters;
@@ -11,6 +12,7 @@ mod query;
 mod recording;
 mod sensors;
 mod shape_queries;
+pub use contact_trace::MAX_TRACED_CONTACTS;
 pub use sensors::SensorEvent;
 pub(crate) mod settings;
 mod snapshot;
@@ -183,6 +185,8 @@ pub struct World {
     sensor_overlaps: Vec<step::SensorOverlaps>,
     /// Sensors' begin and end overlap events of the last step.
     sensor_events: Vec<SensorEvent>,
+    /// The contacts watched and their traces of the last step (`world/contact_trace.rs`).
+    contact_tracer: crate::solver::ContactTracer,
     step_count: u64,
     time: f64,
     profile: Profile,

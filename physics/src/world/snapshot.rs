@@ -24,8 +24,13 @@ impl World {
     /// Returns to a captured state (keeping this world's thread count, which is not state).
     pub fn restore(&mut self, snapshot: &Snapshot) {
         let (threads, edits, tape) = (self.threads.take(), self.edits, self.tape.take());
+        // What a debugger watches is this world's, not the snapshot's (ids the snapshot lacks
+        // are dropped at the next step).
+        let watched = std::mem::take(&mut self.contact_tracer.watched);
         *self = (*snapshot.world).clone();
         self.threads = threads;
+        self.contact_tracer.watched = watched;
+        self.contact_tracer.traces.clear();
         // This world's tape, when it holds the snapshot's history, keeps the entries after the
         // snapshot's place (so stepping on walks them again); otherwise the snapshot's own.
         if let Some(mut tape) = tape

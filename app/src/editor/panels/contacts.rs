@@ -1,14 +1,22 @@
-//! Contacts: the manifolds of the selected body, or of every touching pair (capped).
+//! Contacts: the manifolds of the selected body, or of every touching pair (capped); a pair
+//! can be watched: its points' forces over the steps since, and its last step substep by
+//! substep (the engine's trace), with the history saved as CSV.
 
 use super::panel::{Dock, Panel, PanelContext};
+use super::widgets::still_plot;
+use crate::editor::contact_watch::ContactSample;
+use crate::editor::csv::write_csv;
 use crate::editor::state::EditorState;
+use atoll_physics::{ContactId, TracePass};
 use egui::{Grid, ScrollArea};
+use egui_plot::{Corner, Line, VLine};
+use std::path::{Path, PathBuf};
 
 /// Most rows drawn: beyond this the table stops being readable and costs frame time.
 const MAX_ROWS: usize = 300;
 
-/// Draws the manifold table.
-pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
+/// Draws the manifold table; returns the pair whose watch button was clicked, if any.
+pub fn show(ui: &mut egui::Ui, state: &mut EditorState) -> Option<ContactId> {
     let selected = state.selected();
     let contacts: Vec<_> = state
         .sim
@@ -21,10 +29,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
         None => "of all bodies".into(),
     };
     let points: usize = contacts.iter().map(|c| c.manifold.count).sum();
+    let watched = state.diag.contact_watch.contact();
+    let mut toggled = None;
     ui.label(format!("{} touching pairs {scope}, {points} points", contacts.len()));
     ScrollArea::both().id_salt("contacts scroll").max_height(260.0).show(ui, |ui| {
-        Grid::new("contacts table").num_columns(7).striped(true).spacing([10.0, 2.0]).show(ui, |ui| {
-            for title in ["pair", "point", "separation", "normal", "impulse", "friction / twist", "feature"] {
+        Grid::new("contacts table").num_columns(8).striped(true).spacing([10.0, 2.0]).show(ui, |ui| {
+            for title in
+                ["pair", "point", "separation", "normal", "impulse", "friction / twist", "feature", ""]
+            {
                 ui.strong(title);
             }
             ui.end_row();
@@ -67,6 +79,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
                     if cells.iter().any(egui::Response::hovered) {
                         hovered = Some((p, n));
                     }
+                    if k == 0 {
+                        let watching = watched == Some(c.id);
+                        if ui.small_button(if watching { "watching" } else { "watch" }).clicked() {
+                            toggled = Some(c.id);
+                        }
+                    }
                     ui.end_row();
                 }
             }
@@ -77,11 +95,107 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) {
     if points > MAX_ROWS {
         ui.weak(format!("showing the first {MAX_ROWS} points; select a body to narrow the list"));
     }
+    toggled
 }
 
-/// The Contacts panel.
-#[derive(Default)]
-pub struct ContactsPanel;
+/// The watched pair: its forces over the steps since it was watched, and its last step
+/// substep by substep.
+fn show_watch(ui: &mut egui::Ui, state: &EditorState) {
+    let world = &state.sim.world;
+    let Some(id) = state.diag.contact_watch.contact() else { return };
+    let name = match world.contact(id) {
+        Ok(c) => format!("{} - {}", state.body_name(c.body_a), state.body_name(c.body_b)),
+        Err(_) => "a pair that ended".into(),
+    };
+    ui.separator();
+    ui.label(format!("watching {name}"));
+    let samples: Vec<ContactSample> = state.diag.contact_watch.samples().copied().collect();
+    let now = world.step_count() as f64;
+    still_plot("watched contact forces", 150.0, Corner::RightTop).show(ui, |p| {
+        for (k, colour) in POINT_COLOURS.iter().enumerate() {
+            let points: Vec<[f64; 2]> = (samples.iter())
+                .map(|s| [s.step as f64, f64::from(if k < s.points as usize { s.normal[k] } else { 0.0 })])
+                .collect();
+            p.line(Line::new(format!("point {} N", k + 1), points).color(*colour).width(1.5));
+        }
+        let friction: Vec<[f64; 2]> =
+            samples.iter().map(|s| [s.step as f64, f64::from(s.friction)]).collect();
+        p.line(Line::new("friction N", friction).color(egui::Color32::from_rgb(240, 200, 60)).width(1.5));
+        // Unnamed: the step now is no series for the legend.
+        p.vline(VLine::new("", now));
+    });
+    // The last step, pass by pass: the impulse so far in the substep over the substep, a force.
+    let h = f64::from(world.settings().dt) / f64::from(world.settings().substeps.max(1));
+    let trace = world.contact_traces().iter().find(|t| t.contact == id);
+    let substeps = trace.map_or(&[][..], |t| &t.substeps[..]);
+    if substeps.is_empty() {
+        let asleep = world
+            .contact(id)
+            .is_ok_and(|c| [c.body_a, c.body_b].iter().all(|&b| !world.is_awake(b).unwrap_or(false)));
+        ui.weak(if asleep {
+            "The pair sleeps: the last step did not solve it."
+        } else {
+            "Step to trace the pair, pass by pass."
+        });
+        return;
+    }
+    ui.label(format!("step {}, substep by substep (N):", world.step_count()));
+    still_plot("watched contact substeps", 90.0, Corner::LeftTop).show(ui, |p| {
+        for (pass, label, colour) in [
+            (TracePass::Solve, "solve", egui::Color32::from_rgb(90, 170, 250)),
+            (TracePass::Relax, "relax", egui::Color32::from_rgb(250, 120, 90)),
+        ] {
+            let points: Vec<[f64; 2]> = (substeps.iter().filter(|s| s.pass == pass))
+                .map(|s| [f64::from(s.substep), f64::from(s.total_normal()) / h])
+                .collect();
+            p.line(Line::new(label, points).color(colour).width(2.0));
+        }
+    });
+}
+
+/// The colours of the manifold points' lines.
+pub const POINT_COLOURS: [egui::Color32; 4] = [
+    egui::Color32::from_rgb(90, 170, 250),
+    egui::Color32::from_rgb(250, 120, 90),
+    egui::Color32::from_rgb(120, 210, 120),
+    egui::Color32::from_rgb(200, 130, 230),
+];
+
+/// Saves the watched pair's samples as CSV.
+pub fn save_watch_csv(path: &Path, samples: &[ContactSample]) -> std::io::Result<()> {
+    write_csv(
+        path,
+        &[
+            "step",
+            "points",
+            "normal_1_n",
+            "normal_2_n",
+            "normal_3_n",
+            "normal_4_n",
+            "friction_n",
+            "separation_m",
+        ],
+        samples.iter().map(|s| {
+            let mut row = vec![s.step.to_string(), s.points.to_string()];
+            row.extend(s.normal.iter().map(|n| n.to_string()));
+            row.extend([s.friction.to_string(), s.separation.to_string()]);
+            row
+        }),
+    )
+}
+
+/// The Contacts panel, with the watched pair's CSV path and what the last save said.
+pub struct ContactsPanel {
+    csv_path: String,
+    outcome: Option<String>,
+}
+
+impl Default for ContactsPanel {
+    fn default() -> Self {
+        let path = std::env::temp_dir().join("atoll-contact.csv");
+        ContactsPanel { csv_path: path.display().to_string(), outcome: None }
+    }
+}
 
 impl Panel for ContactsPanel {
     fn name(&self) -> &'static str {
@@ -93,6 +207,29 @@ impl Panel for ContactsPanel {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
-        show(ui, cx.state);
+        let state = &mut *cx.state;
+        if let Some(id) = show(ui, state) {
+            let watch = (state.diag.contact_watch.contact() != Some(id)).then_some(id);
+            if let Err(e) = state.diag.contact_watch.watch(&mut state.sim.world, watch) {
+                self.outcome = Some(e);
+            }
+        }
+        show_watch(ui, state);
+        if state.diag.contact_watch.contact().is_some() {
+            ui.horizontal(|ui| {
+                if ui.button("Save contact CSV").clicked() {
+                    let samples: Vec<ContactSample> = state.diag.contact_watch.samples().copied().collect();
+                    let path = PathBuf::from(&self.csv_path);
+                    self.outcome = Some(match save_watch_csv(&path, &samples) {
+                        Ok(()) => format!("saved {} steps of the pair to {}", samples.len(), path.display()),
+                        Err(e) => format!("could not save {}: {e}", path.display()),
+                    });
+                }
+                ui.add(egui::TextEdit::singleline(&mut self.csv_path).desired_width(f32::INFINITY));
+            });
+        }
+        if let Some(outcome) = &self.outcome {
+            ui.label(outcome);
+        }
     }
 }

@@ -5,10 +5,11 @@
 //! saved as CSV for analysis elsewhere.
 
 use super::panel::{Dock, Panel, PanelContext};
+use super::widgets::still_plot;
 use crate::editor::csv::write_csv;
 use crate::editor::state::EditorState;
 use atoll_physics::{BodyId, Energy, StepRecord};
-use egui_plot::{Legend, Line, Plot, VLine};
+use egui_plot::{Line, VLine};
 use std::path::{Path, PathBuf};
 
 /// The Energy panel's settings and what its last search found.
@@ -87,20 +88,14 @@ fn body_total(state: &EditorState, id: BodyId) -> f64 {
 
 /// One plot of `series` over the kept steps, a line at the current step; the step clicked.
 fn plot(ui: &mut egui::Ui, title: &str, steps: &[StepRecord], series: &[Series], now: u64) -> Option<u64> {
-    let response = Plot::new(title)
-        .height(110.0)
-        .legend(Legend::default().position(egui_plot::Corner::LeftTop).background_alpha(0.6))
-        .allow_scroll(false)
-        .allow_drag(false)
-        .allow_zoom(false)
-        .show(ui, |p| {
-            for (name, [r, g, b], read) in series {
-                let points: Vec<[f64; 2]> = steps.iter().map(|s| [s.step as f64, read(&s.energy)]).collect();
-                p.line(Line::new(*name, points).color(egui::Color32::from_rgb(*r, *g, *b)).width(2.0));
-            }
-            p.vline(VLine::new("now", now as f64));
-            p.pointer_coordinate()
-        });
+    let response = still_plot(title, 110.0, egui_plot::Corner::LeftTop).show(ui, |p| {
+        for (name, [r, g, b], read) in series {
+            let points: Vec<[f64; 2]> = steps.iter().map(|s| [s.step as f64, read(&s.energy)]).collect();
+            p.line(Line::new(*name, points).color(egui::Color32::from_rgb(*r, *g, *b)).width(2.0));
+        }
+        p.vline(VLine::new("now", now as f64));
+        p.pointer_coordinate()
+    });
     if response.response.clicked() { response.inner.map(|at| at.x.round().max(0.0) as u64) } else { None }
 }
 

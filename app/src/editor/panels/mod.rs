@@ -52,7 +52,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(inspector::InspectorPanel),
         Box::new(timing::TimingPanel::default()),
         Box::new(broadphase::BroadphasePanel),
-        Box::new(contacts::ContactsPanel),
+        Box::new(contacts::ContactsPanel::default()),
         Box::new(sensors::SensorsPanel),
         Box::new(energy::EnergyPanel::default()),
         Box::new(islands::IslandsPanel::default()),

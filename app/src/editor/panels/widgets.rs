@@ -1,5 +1,5 @@
-//! Small widgets the inspection panels share: labelled number rows and vector text. A leaf, so
-//! the body and joint inspectors both use it without importing each other.
+//! Small widgets the inspection panels share: labelled number rows, vector text and the plots'
+//! frame. A leaf, so the panels use it without importing each other.
 
 use atoll_physics::Vec3;
 use egui::DragValue;
@@ -104,6 +104,17 @@ pub fn integer_row(ui: &mut egui::Ui, label: &str, value: i32) -> Option<(egui::
     let r = ui.add(DragValue::new(&mut v).speed(0.1)).labelled_by(label_response.id);
     ui.end_row();
     (r.changed() && v != value).then_some((r, v))
+}
+
+/// A plot frame the panels draw into: `height` tall, its legend in `corner`, held still (no
+/// scroll, drag or zoom: a click picks a step instead).
+pub fn still_plot<'a>(id: &str, height: f32, corner: egui_plot::Corner) -> egui_plot::Plot<'a> {
+    egui_plot::Plot::new(id)
+        .height(height)
+        .legend(egui_plot::Legend::default().position(corner).background_alpha(0.6))
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
 }
 
 #[cfg(test)]

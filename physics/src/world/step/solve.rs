@@ -18,7 +18,7 @@ use crate::solver::{
 };
 use crate::team_policy::{BODY_BLOCK, MIN_BATCHES_FOR_TEAM, MIN_SOLVER_BODIES_FOR_TEAM, helpers_for};
 use crate::world::{WaterContact, World};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 /// The solve's arrays: the awake list, the solver's view of each awake body, the constraint
 /// solvers, and the touching list. The stages after the solve read the awake list and the
@@ -79,6 +79,12 @@ impl SolveScratch {
 impl World {
     /// [`Stage::Solve`]: the soft step over the awake bodies and their touching contacts.
     pub(super) fn solve(&mut self) {
+        // Watched contacts destroyed since are dropped.
+        if self.contact_tracer.is_active() {
+            let watched = std::mem::take(&mut self.contact_tracer.watched);
+            self.contact_tracer.watched =
+                watched.into_iter().filter(|&id| self.contact(id).is_ok()).collect();
+        }
         let s = self.settings;
         let h = s.dt / s.substeps as f32;
         let softness = ContactSoftness {
@@ -157,8 +163,15 @@ impl World {
             max_push_out_speed: s.max_push_out_speed,
             restitution_threshold: s.restitution_threshold,
         };
+        // The contacts watched (`solver/contact_trace.rs`): their traces of this step.
+        let tracer = self.contact_tracer.is_active().then(|| {
+            let mut tracer = std::mem::take(&mut self.contact_tracer);
+            tracer.begin_step();
+            Mutex::new(tracer)
+        });
         solve_substeps(
             self.threads.as_deref(),
+            tracer.as_ref(),
             &substeps,
             &mut scratch.solve.solver_bodies,
             &mut scratch.solve.motions,
@@ -175,6 +188,9 @@ impl World {
                 bodies: &self.bodies.bodies,
             },
         );
+        if let Some(tracer) = tracer {
+            self.contact_tracer = tracer.into_inner().unwrap_or_else(PoisonError::into_inner);
+        }
         let (bodies, motions) = (&scratch.solve.solver_bodies, &scratch.solve.motions);
         joints.store_general(bodies, motions, &mut self.joints.joints);
         scratch.solve.direct_solver.store(&mut self.contacts.contacts, &mut self.joints.joints);

@@ -1,0 +1,110 @@
+//! The contact trace: a watched contact's impulses after every pass of every substep, the
+//! solver's own numbers. A resting box's contact carries its weight in every substep; watching
+//! changes no result on any number of threads; bad requests are refused.
+
+mod common;
+
+use atoll_physics::{
+    BodyDesc, ContactId, MAX_TRACED_CONTACTS, Material, Shape, TracePass, Vec3, World, state_hash,
+};
+
+/// A 1 m cube of 1000 kg/m³ resting on the floor, settled for two seconds (it may not sleep).
+fn resting_box() -> (World, ContactId, f32) {
+    let (mut world, floor) = common::world_with_floor();
+    let mut cube = BodyDesc::dynamic(Shape::cuboid(Vec3::splat(0.5)).unwrap(), Vec3::new(0.0, 0.5, 0.0))
+        .with_material(Material { density: 1000.0, friction: 0.6, restitution: 0.0 });
+    cube.can_sleep = false;
+    let cube = world.create_body(&cube).unwrap();
+    for _ in 0..120 {
+        world.step();
+    }
+    let contact = world
+        .contacts()
+        .find(|c| {
+            c.touching && ([c.body_a, c.body_b] == [floor, cube] || [c.body_b, c.body_a] == [floor, cube])
+        })
+        .expect("the cube rests on the floor")
+        .id;
+    let mass = world.body(cube).unwrap().mass;
+    (world, contact, mass)
+}
+
+#[test]
+fn a_resting_boxs_contact_carries_its_weight_in_every_substep() {
+    let (mut world, contact, mass) = resting_box();
+    world.set_traced_contacts(&[contact]).unwrap();
+    world.step();
+    let settings = world.settings();
+    let h = settings.dt / settings.substeps as f32;
+    let traces = world.contact_traces();
+    assert_eq!(traces.len(), 1);
+    assert_eq!(traces[0].contact, contact);
+    let samples = &traces[0].substeps;
+    assert_eq!(samples.len(), 2 * settings.substeps as usize, "a solve and a relax per substep");
+    let weight = mass * settings.gravity.length();
+    for s in samples {
+        assert_eq!(s.points, 4, "a face on the floor: four points");
+        // The impulse a substep needs to hold the box up is its weight over the substep.
+        let force = s.total_normal() / h;
+        if s.pass == TracePass::Relax {
+            assert!(
+                (force - weight).abs() < 0.01 * weight,
+                "substep {}: {force} N against {weight} N",
+                s.substep
+            );
+        }
+        assert!(s.friction[0].abs() < 1e-3 * weight * h && s.friction[1].abs() < 1e-3 * weight * h, "{s:?}");
+    }
+    // The last relax's impulses are what the step stored.
+    let last = samples.last().unwrap();
+    let stored = world.contact(contact).unwrap();
+    for i in 0..4 {
+        assert_eq!(stored.impulses[i].normal, last.normal[i], "point {i}");
+    }
+    // Stopping: the next step takes no trace.
+    world.set_traced_contacts(&[]).unwrap();
+    world.step();
+    assert!(world.contact_traces().is_empty());
+}
+
+#[test]
+fn watching_a_contact_changes_no_result_on_any_number_of_threads() {
+    let run = |threads: usize, watch: bool| {
+        let (mut world, _) = common::builtin("rain.ron");
+        world.set_thread_count(threads).unwrap();
+        let mut hashes = Vec::new();
+        for step in 0..150 {
+            if watch && step == 60 {
+                let ids: Vec<ContactId> =
+                    world.contacts().filter(|c| c.touching).map(|c| c.id).take(3).collect();
+                world.set_traced_contacts(&ids).unwrap();
+            }
+            world.step();
+            if watch && step >= 60 {
+                assert!(world.contact_traces().iter().any(|t| !t.substeps.is_empty()), "step {step}");
+            }
+            hashes.push(state_hash(&world));
+        }
+        hashes
+    };
+    let plain = run(1, false);
+    for threads in 1..=4 {
+        assert_eq!(run(threads, true), plain, "{threads} threads, watching");
+    }
+}
+
+#[test]
+fn stale_ids_and_too_many_contacts_are_refused_and_change_nothing() {
+    let (mut world, contact, _) = resting_box();
+    world.set_traced_contacts(&[contact]).unwrap();
+    let many = vec![contact; MAX_TRACED_CONTACTS + 1];
+    assert!(world.set_traced_contacts(&many).unwrap_err().to_string().contains("at most"));
+    assert_eq!(world.traced_contacts(), [contact]);
+    // The contact ends when its body goes: a later request naming it is refused, and the
+    // watch list drops it at the next step.
+    let cube = world.contact(contact).unwrap().body_b;
+    world.destroy_body(cube).unwrap();
+    world.step();
+    assert!(world.traced_contacts().is_empty());
+    assert!(world.set_traced_contacts(&[contact]).is_err());
+}
