@@ -510,6 +510,15 @@ fn the_energy_panel_plots_finds_an_injected_blow_up_selects_its_body_and_saves_c
     };
     assert!(kinetic("11") > kinetic("10") + 1000.0);
     std::fs::remove_file(&path).ok();
+    // The selected box's island, plotted from its selection on: the steps taken since.
+    harness.state_mut().state.step_many(5);
+    harness.run_steps(2);
+    let samples: Vec<_> = harness.state().state.diag.island_energy.samples().copied().collect();
+    assert_eq!(samples.iter().map(|s| s.0).collect::<Vec<_>>(), [12, 13, 14, 15, 16]);
+    let world = &harness.state().state.sim.world;
+    let island = world.body_island(top).unwrap().expect("the flung box is awake in an island");
+    assert_eq!(samples.last().unwrap().1, world.island_energy(island).unwrap());
+    harness.get_by_label_contains(&format!("the island of {name}, since it was selected"));
 }
 
 #[test]

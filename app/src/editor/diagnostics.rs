@@ -1,9 +1,10 @@
 //! The diagnostics role of the editor state: what the editor measures and reports. The last
-//! steps' timings and broadphase figures, the selected joint's trace, the watched contact, step and frame times, the
+//! steps' timings and broadphase figures, the selected joint's trace, the watched contact, the selected island's energy, step and frame times, the
 //! terrain redraw's figures, and the notices saying why something was refused.
 
 use super::contact_watch::ContactWatch;
 use super::history::History;
+use super::island_energy::IslandEnergyTrace;
 use super::joint_trace::JointTrace;
 use super::notices::Notices;
 use crate::render::terrain::TerrainRebuild;
@@ -17,6 +18,8 @@ pub struct Diagnostics {
     pub joint_trace: JointTrace,
     /// The contact the Contacts panel watches, step by step and substep by substep.
     pub contact_watch: ContactWatch,
+    /// The selected body's island's energy over the steps since it was selected.
+    pub island_energy: IslandEnergyTrace,
     /// Wall-clock milliseconds of the last step.
     pub last_step_ms: f64,
     /// Wall-clock milliseconds the previous frame took on the CPU (UI and render submission).

@@ -19,6 +19,7 @@ pub mod files;
 pub mod gizmo;
 pub mod grab;
 pub mod history;
+pub mod island_energy;
 pub mod joint_trace;
 pub mod native_dialog;
 pub mod notices;

@@ -113,6 +113,7 @@ impl EditorState {
         self.doc.entities.follow(&self.sim.world);
         self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
         self.diag.contact_watch.record(&mut self.sim.world);
+        self.diag.island_energy.record(&self.sim.world, self.doc.selection.primary());
     }
 }
 
@@ -203,6 +204,7 @@ impl EditorState {
                 self.sim.timeline.record(&self.sim.world);
                 self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
                 self.diag.contact_watch.record(&mut self.sim.world);
+                self.diag.island_energy.record(&self.sim.world, self.doc.selection.primary());
                 self.sim.replay_note = Some(run.progress(step));
                 self.sim.replay = Some(run);
             }

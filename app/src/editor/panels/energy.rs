@@ -1,6 +1,6 @@
 //! Energy: the scene's kinetic, potential and total energy and its linear and angular momentum
 //! over the recorded steps (each step's `Energy`, kept by the history), the selected body's
-//! island's now, a "find the blow-up" button that goes to the first step whose energy rose
+//! island's over the steps since it was selected, a "find the blow-up" button that goes to the first step whose energy rose
 //! with no input to explain it and selects the body that gained most, and the plotted values
 //! saved as CSV for analysis elsewhere.
 
@@ -130,6 +130,23 @@ impl Panel for EnergyPanel {
         }
         let mut go = plot(ui, "energy", &steps, &ENERGIES, now);
         go = go.or(plot(ui, "momentum", &steps, &MOMENTA, now));
+        let island: Vec<(u64, Energy)> = state.diag.island_energy.samples().copied().collect();
+        if island.len() >= 2
+            && let Some(body) = state.diag.island_energy.body()
+        {
+            ui.label(format!("the island of {}, since it was selected:", state.body_name(body)));
+            let response = still_plot("island energy", 110.0, egui_plot::Corner::LeftTop).show(ui, |p| {
+                for (name, [r, g, b], read) in &ENERGIES {
+                    let points: Vec<[f64; 2]> = island.iter().map(|(s, e)| [*s as f64, read(e)]).collect();
+                    p.line(Line::new(*name, points).color(egui::Color32::from_rgb(*r, *g, *b)).width(2.0));
+                }
+                p.vline(VLine::new("", now as f64));
+                p.pointer_coordinate()
+            });
+            if response.response.clicked() {
+                go = go.or(response.inner.map(|at| at.x.round().max(0.0) as u64));
+            }
+        }
         if let Some(step) = go {
             let (first, last) = state.sim.timeline.range();
             if let Err(e) = state.go_to_step(step.clamp(first, last)) {
