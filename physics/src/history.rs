@@ -318,6 +318,15 @@ impl History {
         self.interval
     }
 
+    /// Changes the bytes the history may keep (a timeline with branches shares its budget
+    /// among them, `crate::branches`), dropping at once what no longer fits; the window stays.
+    pub fn set_budget(&mut self, budget_bytes: usize, back_cache_bytes: usize) {
+        self.settings.budget_bytes = budget_bytes;
+        self.settings.back_cache_bytes = back_cache_bytes;
+        self.back_cache.set_budget(back_cache_bytes);
+        self.evict();
+    }
+
     /// Keyframes kept.
     pub fn keyframe_count(&self) -> usize {
         self.keyframes.len()

@@ -6,6 +6,7 @@
 
 pub mod bitset;
 pub mod body;
+pub mod branches;
 pub mod broadphase;
 pub mod child;
 pub(crate) mod child_store;
@@ -36,6 +37,7 @@ pub mod terrain;
 pub mod world;
 
 pub use body::{BodyDesc, BodyId, BodyType, KinematicMotion, Material};
+pub use branches::{BranchId, BranchInfo, Branches, DivergenceSample};
 pub use child::{ChildDesc, MAX_CHILDREN};
 pub use error::AtollError;
 pub use filter::CollisionFilter;
@@ -64,6 +66,6 @@ pub use snapshot::{Snapshot, state_hash};
 pub use solver::{ContactSubstep, ContactTrace, TracePass};
 pub use terrain::{Terrain, TerrainSettings};
 pub use world::{
-    BodyFault, BodyFaultKind, CompactState, Energy, IslandId, MAX_TRACED_CONTACTS, Restless, SensorEvent,
-    StepSettings, WakeCause, World,
+    BodyFault, BodyFaultKind, CompactState, Divergence, Energy, IslandDivergence, IslandId,
+    MAX_TRACED_CONTACTS, Restless, SensorEvent, StepSettings, WakeCause, World,
 };

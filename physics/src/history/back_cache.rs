@@ -80,6 +80,14 @@ impl BackCache {
         BackCache { states: Vec::new(), budget }
     }
 
+    /// Changes the bytes it may hold, dropping the oldest states beyond them.
+    pub fn set_budget(&mut self, budget: usize) {
+        self.budget = budget;
+        while self.bytes() > self.budget && !self.states.is_empty() {
+            self.states.remove(0);
+        }
+    }
+
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         self.states.iter().map(CompactState::bytes).sum()

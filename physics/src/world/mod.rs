@@ -3,6 +3,7 @@
 
 mod compact;
 mod contact_trace;
+mod divergence;
 mod energy;
 mod faults;
 mod filters;
@@ -28,6 +29,7 @@ mod water;
 pub use crate::island::id::IslandId;
 pub use crate::island::wake_cause::WakeCause;
 pub use compact::{CompactState, StateDelta};
+pub use divergence::{Divergence, IslandDivergence, MAX_DIVERGENT_ISLANDS};
 pub use energy::Energy;
 pub use faults::{BodyFault, BodyFaultKind};
 pub use islands::{IslandView, SleepEvent};
