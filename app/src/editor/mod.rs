@@ -5,6 +5,8 @@
 
 pub mod autosave;
 pub mod body_history;
+pub mod branch_commands;
+pub mod branching;
 pub mod clipboard;
 pub mod commands;
 pub mod compound_commands;

@@ -7,6 +7,7 @@
 //! replay without importing the code that works on the state: the modules stay layered (see
 //! `tests/import_cycles.rs`).
 
+use super::branching::Branching;
 use super::notices::NoticePlace;
 use super::replay::ReplayRun;
 use super::state::EditorState;
@@ -57,6 +58,11 @@ impl EditorState {
         }
         self.sim.timeline.restart(&self.sim.world);
         self.sim.pending_seconds = 0.0;
+        // The branches were of the timeline that ended: they go with it.
+        if !self.sim.branching.branches.is_empty() {
+            self.sim.branching = Branching::new(self.sim.timeline.history.settings());
+            self.sim.branching.note = Some("Reset dropped the branches".to_string());
+        }
     }
 
     /// Called once per frame with the frame's duration: while playing, steps the world at its
@@ -109,6 +115,7 @@ impl EditorState {
         self.diag.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
         self.diag.history.record(&self.sim.world);
         self.sim.timeline.record(&self.sim.world);
+        self.follow_branches();
         // Playing on from the past may have made an edit again (a body added there).
         self.doc.entities.follow(&self.sim.world);
         self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
@@ -202,6 +209,7 @@ impl EditorState {
             Ok(ReplayProgress::Stepped(step)) => {
                 self.diag.history.record(&self.sim.world);
                 self.sim.timeline.record(&self.sim.world);
+                self.follow_branches();
                 self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
                 self.diag.contact_watch.record(&mut self.sim.world);
                 self.diag.island_energy.record(&self.sim.world, self.doc.selection.primary());
@@ -261,6 +269,7 @@ impl EditorState {
         self.keep_edited_state();
         self.sim.timeline.history.seek(&mut self.sim.world, step).map_err(|e| e.to_string())?;
         self.doc.entities.follow(&self.sim.world);
+        self.follow_branches();
         Ok(())
     }
 
@@ -289,6 +298,7 @@ impl EditorState {
         self.keep_edited_state();
         let sought = self.sim.timeline.history.seek_for(&mut self.sim.world, target, SCRUB_PER_FRAME);
         self.doc.entities.follow(&self.sim.world);
+        self.follow_branches();
         match sought {
             Ok(report) if !report.arrived => {}
             Ok(_) => self.sim.timeline.scrub_target = None,

@@ -5,6 +5,7 @@
 //! The controls that also touch the document or the diagnostics are methods of the whole state
 //! (`state.rs`, `playback.rs`).
 
+use super::branching::Branching;
 use super::grab::{Grab, GrabSettings};
 use super::replay::ReplayRun;
 use super::timeline::Timeline;
@@ -24,6 +25,8 @@ pub struct Simulation {
     pub(super) pending_seconds: f64,
     /// The recorded steps the timeline moves along (see `timeline.rs`).
     pub timeline: Timeline,
+    /// The timeline's other branches, run beside it and compared (see `branching.rs`).
+    pub branching: Branching,
     /// The recording being replayed, if any (see `replay.rs`).
     pub replay: Option<ReplayRun>,
     /// What the last replay or saved recording said, for the status bar.

@@ -7,6 +7,7 @@
 //! (`files.rs`) reads those. The session is held in the document only so that one
 //! `&mut EditorState` serves every panel.
 
+use super::branching::Branching;
 use super::clipboard::Clipboard;
 use super::diagnostics::Diagnostics;
 use super::document::Document;
@@ -22,7 +23,9 @@ use super::undo::{MergeKey, UndoStack};
 use super::view::View;
 use crate::render::joint_lines::joint_near;
 use crate::render::{OrbitCamera, ViewOptions};
-use atoll_physics::{Aabb, BodyId, IslandId, QueryFilter, Ray, Scene, SceneBody, StepSettings, World};
+use atoll_physics::{
+    Aabb, BodyId, HistorySettings, IslandId, QueryFilter, Ray, Scene, SceneBody, StepSettings, World,
+};
 use glam::{Vec2, Vec3};
 use std::path::PathBuf;
 
@@ -104,6 +107,7 @@ impl EditorState {
             diag: Diagnostics::default(),
             sim: Simulation {
                 timeline: Timeline::new(&world),
+                branching: Branching::new(HistorySettings::default()),
                 world,
                 playing: false,
                 step_n: 10,
@@ -249,6 +253,7 @@ impl EditorState {
         self.doc.dirty = true;
         self.doc.edit_count += 1;
         self.sim.timeline.record(&self.sim.world);
+        self.follow_branches();
     }
 
     /// Edits made since the editor started, undo and redo included. It only grows, so the file

@@ -59,7 +59,12 @@ impl Viewport {
         let resized = self.renderer.resize([pixels.x as u32, pixels.y as u32]);
         state.refresh_highlight();
         self.renderer.set_view(&state.view.options);
-        self.renderer.render(&state.sim.world, &state.view.camera);
+        // The compared branch as ghosts, where it is at the step shown.
+        let ghosts = (state.sim.branching.ghosts)
+            .then(|| state.sim.branching.branches.compared_world())
+            .flatten()
+            .filter(|other| other.step_count() == state.sim.world.step_count());
+        self.renderer.render_with_ghosts(&state.sim.world, ghosts, &state.view.camera);
         state.diag.terrain_rebuild = self.renderer.terrain_rebuild();
         self.register_texture(resized);
         if let Some(texture) = self.texture {

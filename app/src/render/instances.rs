@@ -43,12 +43,15 @@ pub struct Batches {
     pub by_mesh: BTreeMap<MeshKey, Vec<Instance>>,
     /// The sensors' instances per mesh, drawn translucent after the opaque surfaces.
     pub sensors: BTreeMap<MeshKey, Vec<Instance>>,
+    /// Another branch's bodies where they stand apart from this world's, per mesh, drawn
+    /// translucent like the sensors (`collect_ghosts`).
+    pub ghosts: BTreeMap<MeshKey, Vec<Instance>>,
 }
 
 impl Batches {
     /// Every mesh a batch uses.
     pub fn meshes(&self) -> impl Iterator<Item = &MeshKey> {
-        self.by_mesh.keys().chain(self.sensors.keys())
+        self.by_mesh.keys().chain(self.sensors.keys()).chain(self.ghosts.keys())
     }
 }
 
@@ -100,6 +103,43 @@ pub fn collect(world: &World, view: &ViewOptions) -> Batches {
         }
     }
     batches
+}
+
+/// The ghosts' colour (sRGB): a pale cyan no body palette uses, so another branch's bodies
+/// read as such over any colour mode.
+pub const GHOST_COLOUR: [u8; 3] = [120, 230, 255];
+
+/// How far (metres, or radians) a body of another branch must stand from its counterpart here
+/// to be drawn as a ghost: nearer, the ghost would only tint the body it covers.
+pub const GHOST_APART: f32 = 1e-3;
+
+/// Adds the dynamic bodies of `other` (another branch of the timeline) that stand apart from
+/// their counterparts in `world`, or that `world` lacks, to `batches` as ghosts.
+pub fn collect_ghosts(batches: &mut Batches, world: &World, other: &World) {
+    let rgb = palette::linear(GHOST_COLOUR);
+    for id in other.body_ids() {
+        let Ok(body) = other.body(id) else { continue };
+        if body.body_type != BodyType::Dynamic {
+            continue;
+        }
+        let same = world.transform(id).is_ok_and(|here| {
+            here.position.distance(body.transform.position) < GHOST_APART
+                && here.rotation.angle_between(body.transform.rotation) < GHOST_APART
+        });
+        if same {
+            continue;
+        }
+        let Ok(shapes) = other.body_shapes(id) else { continue };
+        for (shape, pose) in shapes {
+            let (key, scale) = mesh_for(shape);
+            batches.ghosts.entry(key).or_default().push(Instance {
+                translation: pose.position.into(),
+                rotation: pose.rotation.into(),
+                scale: scale.into(),
+                colour: [rgb[0], rgb[1], rgb[2], 1.0],
+            });
+        }
+    }
 }
 
 /// Linear colour of one body under the view's colour mode; sleeping bodies are greyed in every

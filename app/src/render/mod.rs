@@ -159,16 +159,41 @@ impl Renderer {
 
     /// Renders `world` from `camera` and submits the work; returns the resolved colour texture.
     pub fn render(&mut self, world: &World, camera: &OrbitCamera) -> &wgpu::Texture {
+        self.render_with_ghosts(world, None, camera)
+    }
+
+    /// Renders `world` as [`Renderer::render`] does, with the bodies of `ghosts` (another
+    /// branch of its timeline) that stand apart from this world's drawn over it as translucent
+    /// ghosts.
+    pub fn render_with_ghosts(
+        &mut self,
+        world: &World,
+        ghosts: Option<&World>,
+        camera: &OrbitCamera,
+    ) -> &wgpu::Texture {
         let start = Instant::now();
         self.write_globals(camera);
         self.terrain.sync(&self.device, world);
-        let batches = instances::collect(world, &self.view);
-        // The opaque instances first, then the sensors', in one buffer.
-        let all: Vec<Instance> =
-            batches.by_mesh.values().chain(batches.sensors.values()).flatten().copied().collect();
+        let mut batches = instances::collect(world, &self.view);
+        if let Some(other) = ghosts {
+            instances::collect_ghosts(&mut batches, world, other);
+        }
+        // The opaque instances first, then the sensors', then the ghosts', in one buffer.
+        let all: Vec<Instance> = (batches.by_mesh.values())
+            .chain(batches.sensors.values())
+            .chain(batches.ghosts.values())
+            .flatten()
+            .copied()
+            .collect();
         self.upload_instances(&all);
         for key in batches.meshes() {
             self.ensure_mesh(*key, world);
+        }
+        // A ghost's hull may be one this world lacks.
+        if let Some(other) = ghosts {
+            for key in batches.ghosts.keys() {
+                self.ensure_mesh(*key, other);
+            }
         }
         let instanced = Instant::now();
         let mut line_vertices = std::mem::take(&mut self.line_vertices);
@@ -233,10 +258,12 @@ impl Renderer {
 
             // Sensors over everything solid, translucent (their instances follow the opaque
             // ones in the buffer).
-            if !batches.sensors.is_empty() {
+            if !batches.sensors.is_empty() || !batches.ghosts.is_empty() {
                 pass.set_pipeline(&self.pipelines.sensors);
                 pass.set_vertex_buffer(1, self.instances.slice(..));
-                draw_batches(&mut pass, &self.meshes, &batches.sensors, opaque);
+                let sensed = draw_batches(&mut pass, &self.meshes, &batches.sensors, opaque);
+                // The other branch's ghosts the same way (their instances follow the sensors').
+                draw_batches(&mut pass, &self.meshes, &batches.ghosts, sensed);
             }
 
             // Overlays over everything, still hidden by bodies in front of them.
@@ -462,8 +489,7 @@ impl Renderer {
     fn evict_unused_meshes(&mut self, batches: &instances::Batches) {
         const KEEP_UNUSED_BELOW: usize = 64;
         if self.meshes.len() > KEEP_UNUSED_BELOW {
-            self.meshes
-                .retain(|key, _| batches.by_mesh.contains_key(key) || batches.sensors.contains_key(key));
+            self.meshes.retain(|key, _| batches.meshes().any(|k| k == key));
         }
     }
 }

@@ -6,6 +6,7 @@
 //! file of its own and keeps its own UI state, as egui_demo_lib's demos do.
 
 pub mod body_history;
+pub mod branches;
 pub mod broadphase;
 pub mod contacts;
 pub mod energy;
@@ -55,6 +56,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(contacts::ContactsPanel::default()),
         Box::new(sensors::SensorsPanel),
         Box::new(energy::EnergyPanel::default()),
+        Box::new(branches::BranchesPanel::default()),
         Box::new(islands::IslandsPanel::default()),
         Box::new(sleep::SleepPanel),
         Box::new(terrain::TerrainPanel),

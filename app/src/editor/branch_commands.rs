@@ -1,0 +1,100 @@
+//! The branch commands: fork the timeline at the step shown, switch to another branch, choose
+//! the branch compared, rename and drop one, and bring the parked branches along after every
+//! step and move along the timeline (`EditorState::follow_branches`). Each needs the world,
+//! the timeline and the document at once, so they are the state's; what they work on is
+//! `branching.rs`.
+
+use super::body_history::BodyHistory;
+use super::notices::NoticePlace;
+use super::state::EditorState;
+use atoll_physics::BranchId;
+
+impl EditorState {
+    /// Forks a branch named `name` at the step shown and switches to it, so the next change
+    /// (a setting, a body's property, an edit) goes to the branch while the branch it came
+    /// from goes on beside it, compared and drawn as ghosts.
+    pub fn fork_branch(&mut self, name: &str) -> Result<BranchId, String> {
+        self.pause_for_branches();
+        let from = self.sim.branching.branches.active().name.clone();
+        let id = (self.sim.branching.branches)
+            .fork(&self.sim.world, &mut self.sim.timeline.history, name)
+            .map_err(|e| e.to_string())?;
+        self.switch_branch(id)?;
+        // The branch it came from is the one to compare with.
+        let parent = self.sim.branching.branches.infos().iter().find(|i| i.name == from).map(|i| i.id);
+        self.sim.branching.branches.compare_with(parent).map_err(|e| e.to_string())?;
+        self.follow_branches();
+        let step = self.sim.world.step_count();
+        let name = &self.sim.branching.branches.active().name;
+        self.sim.branching.note =
+            Some(format!("forked {name:?} at step {step}: changes now go to it; {from:?} goes on beside it"));
+        Ok(id)
+    }
+
+    /// Makes branch `id` the one shown and edited: its world and timeline become the live ones
+    /// (the one shown until now is parked, at the same step), with its own undo steps. The
+    /// panels' traces start again, being of the other world.
+    pub fn switch_branch(&mut self, id: BranchId) -> Result<(), String> {
+        self.pause_for_branches();
+        let was = self.sim.branching.branches.active().id;
+        (self.sim.branching.branches)
+            .switch(id, &mut self.sim.world, &mut self.sim.timeline.history)
+            .map_err(|e| e.to_string())?;
+        let undo = self.sim.branching.parked_undo.remove(&id).unwrap_or_default();
+        let parked = std::mem::replace(&mut self.doc.undo, undo);
+        self.sim.branching.parked_undo.insert(was, parked);
+        // The samples of the world shown, from where it is now.
+        self.sim.timeline.bodies = BodyHistory::default();
+        self.sim.timeline.bodies.record(&self.sim.world, self.sim.timeline.history.settings().window);
+        self.diag.joint_trace = Default::default();
+        self.diag.contact_watch = Default::default();
+        self.diag.island_energy = Default::default();
+        self.doc.entities.follow(&self.sim.world);
+        self.follow_branches();
+        let name = &self.sim.branching.branches.active().name;
+        self.sim.branching.note = Some(format!("showing {name:?} at step {}", self.sim.world.step_count()));
+        Ok(())
+    }
+
+    /// Compares the branch shown with `id` (`None`: with none).
+    pub fn compare_branch(&mut self, id: Option<BranchId>) -> Result<(), String> {
+        self.sim.branching.branches.compare_with(id).map_err(|e| e.to_string())?;
+        self.follow_branches();
+        Ok(())
+    }
+
+    /// Renames branch `id`.
+    pub fn rename_branch(&mut self, id: BranchId, name: &str) -> Result<(), String> {
+        self.sim.branching.branches.rename(id, name).map_err(|e| e.to_string())
+    }
+
+    /// Drops parked branch `id` with its world, timeline and undo steps.
+    pub fn drop_branch(&mut self, id: BranchId) -> Result<(), String> {
+        let dropped = (self.sim.branching.branches)
+            .drop_branch(id, &mut self.sim.timeline.history)
+            .map_err(|e| e.to_string())?;
+        self.sim.branching.parked_undo.remove(&id);
+        self.sim.branching.note = Some(format!("dropped {:?}", dropped.name));
+        Ok(())
+    }
+
+    /// Brings the parked branches to the step shown and compares the compared one with it:
+    /// called after every step, edit and move along the timeline.
+    pub(super) fn follow_branches(&mut self) {
+        if self.sim.branching.branches.is_empty() {
+            return;
+        }
+        if let Err(e) = self.sim.branching.branches.follow(&self.sim.world, &mut self.sim.timeline.history) {
+            self.diag.notices.report(NoticePlace::ErrorWindow, format!("a branch could not follow: {e}"));
+        }
+    }
+
+    /// A branch command works on a still world: playing, a grab, a scrub and a replay stop.
+    fn pause_for_branches(&mut self) {
+        self.sim.playing = false;
+        self.sim.grab = None;
+        self.sim.timeline.scrub_target = None;
+        self.end_replay("the branch changed");
+        self.keep_edited_state();
+    }
+}

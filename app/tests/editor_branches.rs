@@ -1,0 +1,145 @@
+//! Branches in the editor, driven through the real UI with egui_kittest and rendered through
+//! wgpu: fork at a step, change a setting in the branch, play, read the comparison (the first
+//! difference at the branch's first step, the divergence plot), see the other branch as
+//! ghosts, switch back, go back along the timeline with both, drop the branch.
+
+mod common;
+
+use atoll::editor::panels::branches::{BranchesPanel, MAX_COLOUR};
+use atoll_physics::StepSettings;
+use common::harness;
+use egui_kittest::kittest::Queryable;
+
+/// The viewport's pixels: the middle of the window, away from the side panels.
+fn viewport_pixels(image: &image::RgbaImage) -> Vec<[u8; 4]> {
+    let (w, h) = image.dimensions();
+    let mut out = Vec::new();
+    for y in (h * 2 / 10..h * 8 / 10).step_by(2) {
+        for x in (w * 3 / 10..w * 6 / 10).step_by(2) {
+            out.push(image.get_pixel(x, y).0);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_fork_with_two_substeps_is_compared_plotted_drawn_as_ghosts_switched_and_dropped() {
+    let mut harness = harness("rain.ron");
+    harness.run_steps(2);
+    let four =
+        StepSettings { substeps: 4, sleep_enabled: false, ..*harness.state().state.sim.world.settings() };
+    harness.state_mut().state.apply_settings(four).unwrap();
+    harness.state_mut().state.step_many(30);
+    harness.run_steps(2);
+    // The Timing and Inspector panels folded, so the Branches panel has room.
+    for panel in ["Timing", "Inspector"] {
+        harness.get_by_label(panel).click_accesskit();
+        harness.run_steps(2);
+    }
+    common::open_panel(&mut harness, "Branches");
+    harness.get_by_label("Fork here").click_accesskit();
+    harness.run_steps(2);
+    {
+        let branches = &harness.state().state.sim.branching.branches;
+        assert_eq!(branches.len(), 2);
+        assert_eq!(branches.active().name, "branch 1");
+        assert_eq!(branches.active().fork_step, 30);
+        assert_eq!(branches.compared().map(|c| c.name.as_str()), Some("main"));
+    }
+    harness.get_by_label_contains("forked \"branch 1\" at step 30");
+    // The change goes to the branch; "main" keeps four substeps.
+    let two = StepSettings { substeps: 2, ..four };
+    harness.state_mut().state.apply_settings(two).unwrap();
+    harness.state_mut().state.step_many(40);
+    harness.run_steps(2);
+    {
+        let state = &harness.state().state;
+        let main = state.sim.branching.branches.compared_world().unwrap();
+        assert_eq!(main.settings().substeps, 4);
+        assert_eq!(main.step_count(), 70);
+        assert_eq!(state.sim.world.settings().substeps, 2);
+        assert_eq!(state.sim.branching.branches.first_difference(), Some(31));
+    }
+    harness.get_by_label_contains("first difference at step 31");
+    harness.get_by_label_contains("step 70: at most");
+    // The divergence plot is drawn in the right dock.
+    harness.get_by_label_contains("first difference at step").scroll_to_me();
+    harness.run_steps(2);
+    let with_ghosts = harness.render().unwrap();
+    with_ghosts.save(std::env::temp_dir().join("atoll-branches.png")).unwrap();
+    let [r, g, b] = MAX_COLOUR;
+    let plotted = (with_ghosts.enumerate_pixels())
+        .filter(|(x, _, p)| {
+            *x as f32 > 0.7 * with_ghosts.width() as f32
+                && p[0].abs_diff(r) as u32 + p[1].abs_diff(g) as u32 + u32::from(p[2].abs_diff(b)) < 40
+        })
+        .count();
+    assert!(plotted > 50, "{plotted} pixels of the largest distance's line");
+    // The ghosts: the same frame without them differs in the viewport.
+    harness.get_by_label("draw the compared branch as ghosts").click_accesskit();
+    harness.run_steps(2);
+    assert!(!harness.state().state.sim.branching.ghosts);
+    let without = harness.render().unwrap();
+    let (a, b) = (viewport_pixels(&with_ghosts), viewport_pixels(&without));
+    let changed = a.iter().zip(&b).filter(|(p, q)| (0..3).any(|i| p[i].abs_diff(q[i]) > 12)).count();
+    assert!(changed as f64 > 0.002 * a.len() as f64, "the ghosts changed {changed} of {} pixels", a.len());
+    harness.get_by_label("draw the compared branch as ghosts").click_accesskit();
+    harness.run_steps(2);
+
+    // Back along the timeline: both branches go back, and the comparison there stands.
+    let at_50 = harness.state().state.sim.branching.branches.log()[&50].clone();
+    harness.state_mut().state.go_to_step(50).unwrap();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.branching.branches.compared_world().unwrap().step_count(), 50);
+    assert_eq!(harness.state().state.sim.branching.branches.log()[&50], at_50);
+
+    // Show "main": its world and settings are the live ones again, the branch compared.
+    harness.state_mut().state.go_to_step(70).unwrap();
+    harness.run_steps(2);
+    harness.get_by_label("show").click_accesskit();
+    harness.run_steps(2);
+    {
+        let state = &harness.state().state;
+        assert_eq!(state.sim.branching.branches.active().name, "main");
+        assert_eq!(state.sim.world.settings().substeps, 4);
+        assert_eq!(state.sim.world.step_count(), 70);
+        assert_eq!(state.sim.branching.branches.compared().map(|c| c.name.as_str()), Some("branch 1"));
+    }
+    // A name taken is refused and said so.
+    harness.state_mut().panels.find_mut::<BranchesPanel>().unwrap().fork_name = "branch 1".into();
+    harness.run_steps(1);
+    harness.get_by_label("Fork here").click_accesskit();
+    harness.run_steps(2);
+    harness.get_by_label_contains("is named \"branch 1\" already");
+    assert_eq!(harness.state().state.sim.branching.branches.len(), 2);
+    // Dropped: one branch again, nothing compared.
+    harness.get_by_label("drop").click_accesskit();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.branching.branches.len(), 1);
+    assert!(harness.state().state.sim.branching.branches.compared().is_none());
+    harness.get_by_label_contains("dropped \"branch 1\"");
+}
+
+#[test]
+fn an_edit_in_a_branch_is_undone_in_that_branch_only() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    harness.state_mut().state.step_many(5);
+    let gravity = harness.state().state.sim.world.settings().gravity;
+    let id = harness.state_mut().state.fork_branch("heavier gravity").unwrap();
+    let strong = StepSettings {
+        gravity: glam::Vec3::new(0.0, -20.0, 0.0),
+        ..*harness.state().state.sim.world.settings()
+    };
+    harness.state_mut().state.apply_settings(strong).unwrap();
+    assert_eq!(harness.state().state.doc.undo.undo_len(), 1);
+    let main = harness.state().state.sim.branching.branches.compared().unwrap().id;
+    harness.state_mut().state.switch_branch(main).unwrap();
+    assert_eq!(harness.state().state.doc.undo.undo_len(), 0, "main has no edit to undo");
+    assert_eq!(harness.state().state.sim.world.settings().gravity, gravity);
+    harness.state_mut().state.switch_branch(id).unwrap();
+    assert_eq!(harness.state().state.doc.undo.undo_len(), 1);
+    assert_eq!(harness.state().state.sim.world.settings().gravity, strong.gravity);
+    harness.state_mut().state.undo();
+    assert_eq!(harness.state().state.sim.world.settings().gravity, gravity);
+}
