@@ -6,7 +6,8 @@
 //! `valgrind --tool=callgrind --toggle-collect=step_count::measured_steps ...` counts only
 //! those) and prints the state hash and the live and touching contacts at the end. `--trace`
 //! after the counts prints the profile of every 20th warm-up step (`--every N`: every Nth),
-//! `--stages` each stage's median and tenth percentile; `--threads N` steps on N threads (the
+//! `--stages` each stage's median and tenth percentile, `--pairs` how many pairs of bodies the
+//! contacts' pairs of shapes come from; `--threads N` steps on N threads (the
 //! hash is the same). A scene named `name:N` is built at size `N` (`pyramid3d:14`, 14 layers).
 
 use atoll_physics::scene::builtin;
@@ -150,6 +151,16 @@ fn main() {
         world.contact_count(),
         world.touching_contacts().count()
     );
+    if args.iter().any(|a| a == "--pairs") {
+        // The pairs of bodies the pairs of shapes belong to: what one proxy per body (and a
+        // small tree of its shapes) would check in place of the shapes' pairs.
+        let mut bodies: Vec<(u32, u32)> =
+            world.contacts().map(|c| (c.body_a.index(), c.body_b.index())).collect();
+        let shape_pairs = bodies.len();
+        bodies.sort_unstable();
+        bodies.dedup();
+        out!("pairs: {shape_pairs} of shapes between {} pairs of bodies", bodies.len());
+    }
     if args.iter().any(|a| a == "--times") {
         let line: Vec<String> = times
             .iter()
