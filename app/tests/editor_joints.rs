@@ -316,3 +316,45 @@ fn a_scene_with_joints_saves_and_loads_back_with_the_same_joints() {
     assert!((neck.swing_limit.unwrap() - 30f32.to_radians()).abs() < 1e-6);
     std::fs::remove_file(path).unwrap();
 }
+
+#[test]
+fn a_joint_selected_late_is_plotted_over_the_whole_timeline_with_its_limit_marked() {
+    let (mut harness, joint, _) = doors();
+    // The motor turns the door at 1 rad/s up to its 1.8 rad limit, which holds it from then on.
+    harness.state_mut().state.step_many(240);
+    harness.run_steps(2);
+    harness.state_mut().state.doc.selection.set_joint(Some(joint));
+    for panel in ["Timing", "Scene"] {
+        harness.get_by_label(panel).click_accesskit();
+        harness.run_steps(2);
+    }
+    harness.run_steps(6);
+    let trace = &harness.state().state.diag.joint_trace;
+    assert!(trace.filling().is_none(), "the walk through the kept steps is done");
+    let samples: Vec<_> = trace.samples(joint).copied().collect();
+    let (first, last) = harness.state().state.sim.timeline.range();
+    assert_eq!(samples.iter().map(|s| s.step).collect::<Vec<_>>(), (first..=last).collect::<Vec<_>>());
+    // Before the limit the motor, at its most torque, swings the heavy door open; then the
+    // limit holds it.
+    let at = |step: u64| samples.iter().find(|s| s.step == step).unwrap();
+    assert!(at(60).position > at(30).position + 0.1, "{:?} {:?}", at(30), at(60));
+    assert!(!at(60).limit_active && at(60).motor_load == 150.0);
+    let held = samples.iter().find(|s| s.limit_active).expect("the limit holds it in the end");
+    assert!((held.position - 1.8).abs() < 0.05, "{held:?}");
+    // The plots are below the settings: scrolled into view, the last one's label at the bottom.
+    for _ in 0..3 {
+        harness.get_by_label("motor load (N or N m)").scroll_to_me();
+        harness.run_steps(2);
+    }
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-joint-history.png")).unwrap();
+    let [r, g, b] = atoll::editor::panels::joint_inspector::LIMIT_COLOUR;
+    let marks = (image.enumerate_pixels())
+        .filter(|(x, _, p)| {
+            *x as f32 > 0.7 * image.width() as f32
+                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
+                    < 40
+        })
+        .count();
+    assert!(marks > 20, "{marks} pixels of the limit's marks");
+}

@@ -536,7 +536,23 @@ fn a_watched_contact_is_plotted_step_by_step_and_substep_by_substep_and_saved_as
     let watched = harness.state().state.diag.contact_watch.contact().expect("a pair is watched");
     assert_eq!(harness.state().state.sim.world.traced_contacts(), [watched]);
     harness.get_by_label_contains("watching ");
-    harness.get_by_label_contains("Step to trace");
+    // The kept steps before the pair was picked are filled in by a walk through the history,
+    // a slice a frame: every kept step has a sample, the same as the world had then.
+    harness.run_steps(4);
+    assert!(harness.state().state.diag.contact_watch.filling().is_none(), "the walk is done");
+    let (first, last) = harness.state().state.sim.timeline.range();
+    let samples: Vec<_> = harness.state().state.diag.contact_watch.samples().copied().collect();
+    assert_eq!(samples.iter().map(|s| s.step).collect::<Vec<_>>(), (first..=last).collect::<Vec<_>>());
+    let (weight_then, weight_now) = (samples[10].total_normal(), samples.last().unwrap().total_normal());
+    assert!(
+        weight_then > 0.0 && (weight_then - weight_now).abs() < 0.05 * weight_now,
+        "{weight_then} {weight_now}"
+    );
+    // The step shown was not traced when the pair was picked: taking it again traces it.
+    harness.get_by_label_contains("substep by substep").click_accesskit();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.step_count(), last);
+    harness.get_by_label_contains("substep by substep (N)");
     // Woken (the settled tower sleeps, and a sleeping pair is not solved): the last step is
     // traced.
     harness.state_mut().state.sim.world.wake_all();
@@ -571,7 +587,8 @@ fn a_watched_contact_is_plotted_step_by_step_and_substep_by_substep_and_saved_as
     harness.run_steps(2);
     harness.get_by_label_contains("steps of the pair to");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.lines().count(), 1 + 10, "a header and a row per step watched");
+    let kept = harness.state().state.sim.timeline.history.steps().len();
+    assert_eq!(text.lines().count(), 1 + kept, "a header and a row per kept step");
     assert!(text.starts_with("step,points,normal_1_n"));
     // Unwatching stops the engine's trace.
     harness.get_by_label("watching").click_accesskit();

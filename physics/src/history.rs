@@ -32,9 +32,11 @@ mod back_cache;
 mod back_fill;
 mod faults;
 mod stored;
+mod walk;
 
 pub use back_fill::PrepareReport;
 pub use faults::{FaultRun, HeldBack};
+pub use walk::Walk;
 
 use crate::body::BodyId;
 use crate::error::AtollError;
@@ -325,6 +327,24 @@ impl History {
         self.settings.back_cache_bytes = back_cache_bytes;
         self.back_cache.set_budget(back_cache_bytes);
         self.evict();
+    }
+
+    /// A copy that seeks on its own: the kept steps, keyframes and worlds shared, no states
+    /// kept for stepping back (`history/walk.rs`).
+    fn copy_for_walk(&self) -> History {
+        History {
+            settings: HistorySettings { back_cache_bytes: 0, ..self.settings },
+            steps: self.steps.clone(),
+            keyframes: self.keyframes.clone(),
+            back_cache: BackCache::new(0),
+            cursor: None,
+            inputs: self.inputs.clone(),
+            faults: self.faults.clone(),
+            next_segment: self.next_segment,
+            interval: self.interval,
+            bases: self.bases.clone(),
+            back_fill: Default::default(),
+        }
     }
 
     /// Keyframes kept.

@@ -43,7 +43,7 @@ pub use error::AtollError;
 pub use filter::CollisionFilter;
 pub use history::{
     FaultRun, HeldBack, History, HistorySettings, PrepareReport, RecordOutcome, SeekReport, StepEvents,
-    StepRecord,
+    StepRecord, Walk,
 };
 pub use joint::{
     DistanceJoint, FixedJoint, JointDesc, JointEvent, JointEventKind, JointFrame, JointId, JointKind,
@@ -67,5 +67,5 @@ pub use solver::{ContactSubstep, ContactTrace, TracePass};
 pub use terrain::{Terrain, TerrainSettings};
 pub use world::{
     BodyFault, BodyFaultKind, CompactState, Divergence, Energy, IslandDivergence, IslandId,
-    MAX_TRACED_CONTACTS, Restless, SensorEvent, StepSettings, WakeCause, World,
+    MAX_TRACED_CONTACTS, PairKey, Restless, SensorEvent, StepSettings, WakeCause, World,
 };

@@ -622,3 +622,33 @@ fn steps_back_are_prepared_after_playing_across_a_joint_made_again() {
     history.seek(&mut world, 95).unwrap();
     assert_eq!(state_hash(&world), recorded[95]);
 }
+
+#[test]
+fn a_walk_goes_through_every_kept_step_leaving_the_world_and_history_alone() {
+    use atoll_physics::Walk;
+    let settings = HistorySettings { window: 10_000, budget_bytes: 8 << 20, back_cache_bytes: 2 << 20 };
+    let (world, history) = recorded("rain.ron", 150, settings);
+    let (hash, cursor) = (state_hash(&world), history.cursor());
+    // A touching pair at the end, followed back by its shapes.
+    let pair = world.touching_contacts().next().expect("the rain has landed");
+    let key = pair.pair_key();
+    assert_eq!(world.contact_of_pair(&key), Some(pair.id));
+    let swapped = atoll_physics::PairKey { a: key.b, b: key.a, chunk: None };
+    assert_eq!(world.contact_of_pair(&swapped), Some(pair.id), "either order");
+    let mut walk = Walk::new(&history, &world).unwrap();
+    let (mut steps, mut found) = (0, 0);
+    while let Some(step) = walk.next_step() {
+        let copy = walk.advance().unwrap().unwrap();
+        assert_eq!(copy.step_count(), step);
+        assert_eq!(state_hash(copy), history.record_of(step).unwrap().hash, "step {step}");
+        if let Some(id) = copy.contact_of_pair(&key) {
+            assert_eq!(copy.contact(id).unwrap().pair_key(), key);
+            found += 1;
+        }
+        steps += 1;
+    }
+    assert_eq!(steps, 151);
+    assert!(found > 0 && found < 151, "the pair met on the way: {found} steps");
+    assert!(walk.advance().unwrap().is_none());
+    assert_eq!((state_hash(&world), history.cursor()), (hash, cursor));
+}

@@ -269,6 +269,7 @@ impl EditorState {
         self.keep_edited_state();
         self.sim.timeline.history.seek(&mut self.sim.world, step).map_err(|e| e.to_string())?;
         self.doc.entities.follow(&self.sim.world);
+        self.diag.contact_watch.follow(&mut self.sim.world);
         self.follow_branches();
         Ok(())
     }
@@ -298,6 +299,7 @@ impl EditorState {
         self.keep_edited_state();
         let sought = self.sim.timeline.history.seek_for(&mut self.sim.world, target, SCRUB_PER_FRAME);
         self.doc.entities.follow(&self.sim.world);
+        self.diag.contact_watch.follow(&mut self.sim.world);
         self.follow_branches();
         match sought {
             Ok(report) if !report.arrived => {}
@@ -307,6 +309,20 @@ impl EditorState {
                 self.diag.notices.report(NoticePlace::ErrorWindow, e.to_string());
             }
         }
+    }
+
+    /// Takes the step shown again from the one before, as the recorded step (its inputs made
+    /// again), so the engine traces the watched contact through it substep by substep: a
+    /// step the world was put at was restored or replayed without the trace.
+    pub fn trace_step_shown(&mut self) -> Result<(), String> {
+        let step = self.sim.world.step_count();
+        let (first, _) = self.sim.timeline.range();
+        if step <= first {
+            return Err(format!("step {step} is the first kept: there is no step before it to take it from"));
+        }
+        self.go_to_step(step - 1)?;
+        self.step_world();
+        Ok(())
     }
 
     /// Goes `n` steps back along the timeline (as far as the first kept step).

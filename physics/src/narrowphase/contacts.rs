@@ -188,6 +188,16 @@ impl ContactStore {
         self.lookup.get(a, b).is_some()
     }
 
+    /// The slot of the contact between shape keys `a < b`, if there is one.
+    pub fn find(&self, a: u32, b: u32) -> Option<u32> {
+        self.lookup.get(a, b)
+    }
+
+    /// The slot of the contact between shape key `shape` and terrain chunk `chunk`, if any.
+    pub fn find_terrain(&self, shape: u32, chunk: ChunkCoord) -> Option<u32> {
+        self.terrain_lookup.get(&(shape, chunk)).copied()
+    }
+
     /// Asks the cache for what [`ContactStore::contains`] of `(a, b)` reads first.
     #[inline]
     pub fn prefetch_pair(&self, a: u32, b: u32) {

@@ -1,6 +1,8 @@
 //! Contacts: the manifolds of the selected body, or of every touching pair (capped); a pair
-//! can be watched: its points' forces over the steps since, and its last step substep by
-//! substep (the engine's trace), with the history saved as CSV.
+//! can be watched: its points' forces over the whole kept timeline (the steps before it was
+//! picked filled in by a walk through the history, a slice a frame), and the step shown
+//! substep by substep (the engine's trace; a step in the past is taken again to trace it),
+//! with the history saved as CSV.
 
 use super::panel::{Dock, Panel, PanelContext};
 use super::widgets::still_plot;
@@ -11,6 +13,7 @@ use atoll_physics::{ContactId, TracePass};
 use egui::{Grid, ScrollArea};
 use egui_plot::{Corner, Line, VLine};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Most rows drawn: beyond this the table stops being readable and costs frame time.
 const MAX_ROWS: usize = 300;
@@ -29,7 +32,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) -> Option<ContactId> {
         None => "of all bodies".into(),
     };
     let points: usize = contacts.iter().map(|c| c.manifold.count).sum();
-    let watched = state.diag.contact_watch.contact();
+    let watched = state.diag.contact_watch.pair();
     let mut toggled = None;
     ui.label(format!("{} touching pairs {scope}, {points} points", contacts.len()));
     ScrollArea::both().id_salt("contacts scroll").max_height(260.0).show(ui, |ui| {
@@ -80,7 +83,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) -> Option<ContactId> {
                         hovered = Some((p, n));
                     }
                     if k == 0 {
-                        let watching = watched == Some(c.id);
+                        let watching = watched == Some(c.pair_key());
                         if ui.small_button(if watching { "watching" } else { "watch" }).clicked() {
                             toggled = Some(c.id);
                         }
@@ -98,17 +101,20 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState) -> Option<ContactId> {
     toggled
 }
 
-/// The watched pair: its forces over the steps since it was watched, and its last step
-/// substep by substep.
-fn show_watch(ui: &mut egui::Ui, state: &EditorState) {
+/// The watched pair: its forces over the kept steps, and the step shown substep by substep.
+/// Returns whether the user asked for the step shown to be traced.
+fn show_watch(ui: &mut egui::Ui, state: &EditorState) -> bool {
     let world = &state.sim.world;
-    let Some(id) = state.diag.contact_watch.contact() else { return };
-    let name = match world.contact(id) {
-        Ok(c) => format!("{} - {}", state.body_name(c.body_a), state.body_name(c.body_b)),
-        Err(_) => "a pair that ended".into(),
+    let Some(pair) = state.diag.contact_watch.pair() else { return false };
+    let shape = |s: atoll_physics::ShapeId| match s.part {
+        0 => state.body_name(s.body),
+        part => format!("{} part {part}", state.body_name(s.body)),
     };
     ui.separator();
-    ui.label(format!("watching {name}"));
+    ui.label(format!("watching {} - {}", shape(pair.a), shape(pair.b)));
+    if let Some((next, last)) = state.diag.contact_watch.filling() {
+        ui.weak(format!("filling in the kept steps: step {next} of {last}"));
+    }
     let samples: Vec<ContactSample> = state.diag.contact_watch.samples().copied().collect();
     let now = world.step_count() as f64;
     still_plot("watched contact forces", 150.0, Corner::RightTop).show(ui, |p| {
@@ -126,18 +132,28 @@ fn show_watch(ui: &mut egui::Ui, state: &EditorState) {
     });
     // The last step, pass by pass: the impulse so far in the substep over the substep, a force.
     let h = f64::from(world.settings().dt) / f64::from(world.settings().substeps.max(1));
-    let trace = world.contact_traces().iter().find(|t| t.contact == id);
+    let id = state.diag.contact_watch.contact();
+    let trace = world.contact_traces().iter().find(|t| Some(t.contact) == id);
     let substeps = trace.map_or(&[][..], |t| &t.substeps[..]);
     if substeps.is_empty() {
+        let Some(id) = id else {
+            ui.weak("The pair has no contact at this step.");
+            return false;
+        };
         let asleep = world
             .contact(id)
             .is_ok_and(|c| [c.body_a, c.body_b].iter().all(|&b| !world.is_awake(b).unwrap_or(false)));
-        ui.weak(if asleep {
-            "The pair sleeps: the last step did not solve it."
-        } else {
-            "Step to trace the pair, pass by pass."
-        });
-        return;
+        if asleep {
+            ui.weak("The pair sleeps: the last step did not solve it.");
+            return false;
+        }
+        let (first, _) = state.sim.timeline.range();
+        let step = world.step_count();
+        return step > first
+            && ui
+                .button(format!("Trace step {step} substep by substep"))
+                .on_hover_text("Takes the step again from the one before, tracing the pair")
+                .clicked();
     }
     ui.label(format!("step {}, substep by substep (N):", world.step_count()));
     still_plot("watched contact substeps", 90.0, Corner::LeftTop).show(ui, |p| {
@@ -151,6 +167,7 @@ fn show_watch(ui: &mut egui::Ui, state: &EditorState) {
             p.line(Line::new(label, points).color(colour).width(2.0));
         }
     });
+    false
 }
 
 /// The colours of the manifold points' lines.
@@ -184,6 +201,9 @@ pub fn save_watch_csv(path: &Path, samples: &[ContactSample]) -> std::io::Result
     )
 }
 
+/// The time a frame spends filling in the watched pair's kept steps.
+pub const FILL_PER_FRAME: Duration = Duration::from_millis(4);
+
 /// The Contacts panel, with the watched pair's CSV path and what the last save said.
 pub struct ContactsPanel {
     csv_path: String,
@@ -209,13 +229,22 @@ impl Panel for ContactsPanel {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut PanelContext) {
         let state = &mut *cx.state;
         if let Some(id) = show(ui, state) {
-            let watch = (state.diag.contact_watch.contact() != Some(id)).then_some(id);
-            if let Err(e) = state.diag.contact_watch.watch(&mut state.sim.world, watch) {
+            let pair = state.sim.world.contact(id).ok().map(|c| c.pair_key());
+            let watch = (state.diag.contact_watch.pair() != pair).then_some(id);
+            let (watcher, world) = (&mut state.diag.contact_watch, &mut state.sim.world);
+            if let Err(e) = watcher.watch(world, &state.sim.timeline.history, watch) {
                 self.outcome = Some(e);
             }
         }
-        show_watch(ui, state);
-        if state.diag.contact_watch.contact().is_some() {
+        if state.diag.contact_watch.fill_for(FILL_PER_FRAME) {
+            ui.ctx().request_repaint();
+        }
+        if show_watch(ui, state)
+            && let Err(e) = state.trace_step_shown()
+        {
+            self.outcome = Some(e);
+        }
+        if state.diag.contact_watch.pair().is_some() {
             ui.horizontal(|ui| {
                 if ui.button("Save contact CSV").clicked() {
                     let samples: Vec<ContactSample> = state.diag.contact_watch.samples().copied().collect();

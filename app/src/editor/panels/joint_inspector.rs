@@ -1,7 +1,7 @@
 //! The Inspector of a selected joint: its type-specific settings (frames, axis, limits, motor,
 //! spring), its options (enabled, collide connected, breaking), then what the world reports of
-//! it (coordinate, force, torque, motor load, limit, island) and a plot of its coordinate and
-//! force over the recent steps.
+//! it (coordinate, force, torque, motor load, limit, island) and plots over the kept timeline
+//! of its coordinate, force (the steps where a limit pushed marked), error and motor load.
 //!
 //! An edit is one undo step (a dragged field extends it until the button is released), applied
 //! in place so a joint edited while the simulation runs keeps its warm start. A refused value
@@ -55,8 +55,19 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: JointId) {
     }
     ui.separator();
     readouts(ui, state, id);
+    let trace = &mut state.diag.joint_trace;
+    trace.follow(&state.sim.world, &state.sim.timeline.history, Some(id));
+    if trace.fill_for(FILL_PER_FRAME) {
+        ui.ctx().request_repaint();
+    }
     plots(ui, state, id);
 }
+
+/// The time a frame spends filling in the selected joint's kept steps.
+const FILL_PER_FRAME: std::time::Duration = std::time::Duration::from_millis(4);
+
+/// The colour of the marks of the steps where a limit pushed (sRGB), which tests look for.
+pub const LIMIT_COLOUR: [u8; 3] = [235, 70, 70];
 
 /// The rotations of the joint's two bodies now, to turn a world axis into their frames.
 struct Turns {
@@ -332,26 +343,48 @@ fn readouts(ui: &mut egui::Ui, state: &EditorState, id: JointId) {
     });
 }
 
-/// The joint's coordinate and force over the recent steps, one small plot each.
+/// The joint's coordinate, force, error and motor load over the kept steps, one small plot
+/// each; the steps where a limit pushed are marked on the force's.
 fn plots(ui: &mut egui::Ui, state: &EditorState, id: JointId) {
     let Ok(view) = state.sim.world.joint(id) else { return };
     let samples: Vec<_> = state.diag.joint_trace.samples(id).copied().collect();
-    if samples.is_empty() {
+    if samples.len() < 2 {
         ui.weak("Play or step to plot the joint's angle and force.");
         return;
+    }
+    if let Some((next, last)) = state.diag.joint_trace.filling() {
+        ui.weak(format!("filling in the kept steps: step {next} of {last}"));
     }
     let angle = is_angle(view.joint_type);
     let (name, scale) =
         if angle { ("angle (°)", 180.0 / std::f64::consts::PI) } else { ("position (m)", 1.0) };
-    let position: Vec<[f64; 2]> =
-        samples.iter().map(|s| [s.step as f64, s.position as f64 * scale]).collect();
-    let force: Vec<[f64; 2]> = samples.iter().map(|s| [s.step as f64, s.force as f64]).collect();
-    for (id_salt, label, points) in
-        [("joint position plot", name, position), ("joint force plot", "force (N)", force)]
-    {
+    let series = |read: &dyn Fn(&crate::editor::joint_trace::JointSample) -> f64| -> Vec<[f64; 2]> {
+        samples.iter().map(|s| [s.step as f64, read(s)]).collect()
+    };
+    let limited: Vec<[f64; 2]> =
+        samples.iter().filter(|s| s.limit_active).map(|s| [s.step as f64, f64::from(s.force)]).collect();
+    let now = state.sim.world.step_count() as f64;
+    let mut plots = vec![
+        ("joint position plot", name, [90, 170, 250], series(&|s| f64::from(s.position) * scale)),
+        ("joint force plot", "force (N)", [250, 170, 60], series(&|s| f64::from(s.force))),
+        ("joint error plot", "anchors apart (mm)", [120, 210, 120], series(&|s| f64::from(s.error) * 1e3)),
+    ];
+    if samples.iter().any(|s| s.motor_load != 0.0) {
+        let load = series(&|s| f64::from(s.motor_load));
+        plots.push(("joint motor plot", "motor load (N or N m)", [200, 130, 230], load));
+    }
+    for (id_salt, label, [r, g, b], points) in plots {
         ui.label(label);
         Plot::new(id_salt).height(80.0).allow_scroll(false).allow_drag(false).show(ui, |plot| {
-            plot.line(Line::new(label, points));
+            plot.line(Line::new(label, points).color(egui::Color32::from_rgb(r, g, b)).width(1.5));
+            if id_salt == "joint force plot" && !limited.is_empty() {
+                let [r, g, b] = LIMIT_COLOUR;
+                let marks = egui_plot::Points::new("limit pushed", limited.clone())
+                    .color(egui::Color32::from_rgb(r, g, b))
+                    .radius(2.5);
+                plot.points(marks);
+            }
+            plot.vline(egui_plot::VLine::new("", now).color(egui::Color32::GRAY));
         });
     }
 }
