@@ -595,3 +595,50 @@ fn a_watched_contact_is_plotted_step_by_step_and_substep_by_substep_and_saved_as
     harness.run_steps(2);
     assert!(harness.state().state.sim.world.traced_contacts().is_empty());
 }
+
+#[test]
+fn the_islands_panel_watches_the_selected_islands_solve_pass_by_pass() {
+    let mut harness = harness("tower.ron");
+    harness.run_steps(2);
+    let awake = StepSettings { sleep_enabled: false, ..*harness.state().state.sim.world.settings() };
+    harness.state_mut().state.apply_settings(awake).unwrap();
+    harness.state_mut().state.step_many(30);
+    let island = {
+        let world = &harness.state().state.sim.world;
+        let body = world.body_ids().find(|&b| world.body(b).unwrap().mass > 0.0).unwrap();
+        world.body_island(body).unwrap().unwrap()
+    };
+    harness.state_mut().state.select_island(Some(island));
+    for panel in ["Timing", "Inspector"] {
+        harness.get_by_label(panel).click_accesskit();
+        harness.run_steps(2);
+    }
+    common::open_panel(&mut harness, "Islands");
+    harness.get_by_label("watch this island's solve").click_accesskit();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.traced_island(), Some(island));
+    // The step shown was taken before the watch: taken again, it is traced.
+    harness.get_by_label_contains("substep by substep").click_accesskit();
+    harness.run_steps(2);
+    let trace = harness.state().state.sim.world.island_trace().cloned().expect("the step is traced");
+    let substeps = harness.state().state.sim.world.settings().substeps as usize;
+    assert_eq!(trace.substeps.len(), 2 * substeps);
+    assert_eq!(trace.contacts as usize, harness.state().state.sim.world.touching_contacts().count());
+    harness.get_by_label_contains("touching pairs; after the last relax");
+    harness.state_mut().state.step_many(3);
+    harness.run_steps(2);
+    let image = harness.render().unwrap();
+    image.save(std::env::temp_dir().join("atoll-island-solve.png")).unwrap();
+    let [r, g, b] = atoll::editor::panels::islands::APPROACH_COLOUR;
+    let drawn = (image.enumerate_pixels())
+        .filter(|(x, _, p)| {
+            *x as f32 > 0.7 * image.width() as f32
+                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b)) < 40
+        })
+        .count();
+    assert!(drawn > 50, "{drawn} pixels of the largest approach's line");
+    // Unticked: the engine stops tracing.
+    harness.get_by_label("watch this island's solve").click_accesskit();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.sim.world.traced_island(), None);
+}

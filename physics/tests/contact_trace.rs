@@ -108,3 +108,60 @@ fn stale_ids_and_too_many_contacts_are_refused_and_change_nothing() {
     assert!(world.traced_contacts().is_empty());
     assert!(world.set_traced_contacts(&[contact]).is_err());
 }
+
+/// A tower of boxes resting on the floor, its island watched: after every relax pass its
+/// points approach by far less than the gravity a substep adds (the pass brings the normal
+/// velocities to rest), after the solve pass they may part (the push out), and watching
+/// changes no result on 1 to 4 threads.
+#[test]
+fn a_resting_towers_island_has_its_velocity_error_taken_out_by_every_relax() {
+    let run = |threads: usize, watch: bool| {
+        let (mut world, _) = common::builtin("tower.ron");
+        let mut settings = *world.settings();
+        settings.sleep_enabled = false;
+        world.set_settings(settings).unwrap();
+        world.set_thread_count(threads).unwrap();
+        let mut traces = Vec::new();
+        for step in 0..150 {
+            if watch && step == 120 {
+                let body = world.body_ids().find(|&b| world.body(b).unwrap().mass > 0.0).unwrap();
+                let island = world.body_island(body).unwrap().expect("the tower is one island");
+                world.set_traced_island(Some(island)).unwrap();
+            }
+            world.step();
+            traces.extend(world.island_trace().cloned());
+        }
+        (state_hash(&world), traces, world)
+    };
+    let (quiet, _, _) = run(1, false);
+    for threads in 1..=4 {
+        assert_eq!(run(threads, true).0, quiet, "{threads} threads");
+    }
+    let (_, traces, world) = run(1, true);
+    assert_eq!(traces.len(), 30, "a trace per step watched");
+    let s = world.settings();
+    let gravity_per_substep = s.gravity.length() * s.dt / s.substeps as f32;
+    let touching = world.touching_contacts().count() as u32;
+    for trace in &traces {
+        assert_eq!(trace.contacts, touching, "every touching pair of the tower is in its island");
+        assert_eq!(trace.substeps.len(), 2 * s.substeps as usize);
+        for (k, sample) in trace.substeps.iter().enumerate() {
+            assert_eq!(sample.substep as usize, k / 2);
+            assert_eq!(sample.points, 4 * touching, "face on face: four points a pair");
+            assert!(sample.mean_approach <= sample.max_approach);
+            if sample.pass == TracePass::Relax {
+                assert!(
+                    sample.max_approach < 0.05 * gravity_per_substep,
+                    "substep {}: {} m/s against {gravity_per_substep} m/s a substep",
+                    sample.substep,
+                    sample.max_approach
+                );
+            }
+        }
+    }
+    // A stale island is refused; none stops the watch.
+    let mut world = world;
+    world.set_traced_island(None).unwrap();
+    world.step();
+    assert!(world.island_trace().is_none());
+}

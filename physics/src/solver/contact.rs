@@ -732,16 +732,17 @@ impl SharedContacts<'_> {
         });
     }
 
-    /// Where the touching contacts of slots `slots` sit in the batches (for the contact trace,
-    /// `solver/contact_trace.rs`): one entry per lane that holds one, naming its place in
-    /// `slots`. Read by the only member of a team of one, between stages.
-    pub(crate) fn traced_lanes(&self, slots: &[u32]) -> Vec<TracedLane> {
+    /// Where the touching contacts the trace asks for sit in the batches (for the contact
+    /// trace, `solver/contact_trace.rs`): one entry per lane that holds one, naming the place
+    /// `place` gives its slot (`None`: not asked for). Read by the only member of a team of
+    /// one, between stages.
+    pub(crate) fn traced_lanes(&self, place: impl Fn(u32) -> Option<usize>) -> Vec<TracedLane> {
         let f = &self.fill;
         let mut found = Vec::new();
         for (batch, lanes) in f.lanes.iter().enumerate() {
             for (lane, &touching) in lanes.iter().enumerate().filter(|(_, l)| **l != EMPTY_LANE) {
                 let slot = f.touching[touching as usize];
-                if let Some(trace) = slots.iter().position(|&s| s == slot) {
+                if let Some(trace) = place(slot) {
                     found.push(TracedLane { trace, batch, lane, touching });
                 }
             }
@@ -768,6 +769,34 @@ impl SharedContacts<'_> {
         }
         let impulse = &pair.friction_centre.impulse;
         (count, normal, [impulse[0].lane(j), impulse[1].lane(j)], pair.twist_impulse.lane(j))
+    }
+
+    /// Each point's normal relative velocity in lane `traced` now, m/s (positive: its two
+    /// sides part), from the bodies' velocities as the passes compute it; and the points.
+    pub(crate) fn lane_normal_speeds(
+        &self,
+        traced: &TracedLane,
+        velocities: &SharedSlice<Velocity>,
+    ) -> (u8, [f32; MAX_MANIFOLD_POINTS]) {
+        let pair_index = traced.batch / 2;
+        // SAFETY: as in `lane_impulses`: the trace reads between stages on the only member of
+        // a team of one, so nothing writes the pairs or the velocities meanwhile.
+        let pair = unsafe { &self.wide.slice(pair_index..pair_index + 1)[0] };
+        let (half, lane) = (traced.batch % 2, traced.lane);
+        let j = 4 * half + lane;
+        let (a, b) = (pair.body_a[half][lane] as usize, pair.body_b[half][lane] as usize);
+        // SAFETY: as above.
+        let (va, vb) = unsafe { (velocities.slice(a..a + 1)[0], velocities.slice(b..b + 1)[0]) };
+        let vec = |v: [f32; 4]| Vec3::new(v[0], v[1], v[2]);
+        let normal = pair.normal.lane(j);
+        let count = self.fill.point_counts[traced.touching as usize];
+        let mut speeds = [0.0; MAX_MANIFOLD_POINTS];
+        for (i, speed) in speeds.iter_mut().enumerate().take(count as usize) {
+            let p = &pair.points[i];
+            *speed = normal.dot(vec(vb.first) - vec(va.first)) + p.arm_b.lane(j).dot(vec(vb.second))
+                - p.arm_a.lane(j).dot(vec(va.second));
+        }
+        (count, speeds)
     }
 
     /// Applies the accumulated impulses (the first substep's warm start).

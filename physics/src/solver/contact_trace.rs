@@ -2,15 +2,20 @@
 //! ([`crate::World::set_traced_contacts`]), the accumulated impulses after each pass of each
 //! substep, the solver's own numbers read from its lanes. A debugger shows how a contact's
 //! push builds up over a step; a test holds it against theory (a resting box's contact carries
-//! its weight).
+//! its weight). For an island a user asked to watch ([`crate::World::set_traced_island`]),
+//! how fast its contacts' points still approach after each pass (its velocity error): how the
+//! solver's passes converge over a step's substeps.
 //!
 //! It costs nothing while no contact is watched: the step tests one option per pass. While
 //! some are, the solve runs on the caller's thread alone (a team's members would still be in
 //! the next stage while the trace reads the lanes), which changes no result: the substeps give
 //! the same bits on any number of threads.
 
+use super::Velocity;
 use super::contact::{SharedContacts, TracedLane};
+use crate::island::id::IslandId;
 use crate::narrowphase::{ContactId, MAX_MANIFOLD_POINTS};
+use crate::parallel::SharedSlice;
 
 /// Which pass of a substep a sample follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +60,35 @@ pub struct ContactTrace {
     pub substeps: Vec<ContactSubstep>,
 }
 
+/// A watched island's velocity error after one pass of one substep: over the manifold points
+/// of its touching contacts, the speed at which a point's two sides still approach
+/// (`max(0, -v_n)`, `v_n` the normal relative velocity), which the relax pass is to bring to
+/// zero.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IslandSubstep {
+    /// The substep, from 0.
+    pub substep: u32,
+    /// The pass it followed.
+    pub pass: TracePass,
+    /// The points measured.
+    pub points: u32,
+    /// The largest approach speed, m/s.
+    pub max_approach: f32,
+    /// The mean approach speed over the points, m/s.
+    pub mean_approach: f32,
+}
+
+/// A watched island through the last step: a sample per pass of each substep, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IslandTrace {
+    /// The island.
+    pub island: IslandId,
+    /// Its touching contacts solved in the step.
+    pub contacts: u32,
+    /// The samples, substep by substep, the solve's before the relax's.
+    pub substeps: Vec<IslandSubstep>,
+}
+
 /// The trace being taken during a step: the watched contacts (ids and slots), where they sit,
 /// and what was read so far.
 #[derive(Clone, Debug, Default)]
@@ -65,26 +99,74 @@ pub(crate) struct ContactTracer {
     lanes: Option<Vec<TracedLane>>,
     /// The last step's traces, one per watched contact.
     pub traces: Vec<ContactTrace>,
+    /// The watched island.
+    pub island: Option<IslandId>,
+    /// Its contacts' slots this step, ascending (set by the world before the solve).
+    pub island_slots: Vec<u32>,
+    /// Where those that touch sit, found at the first sample of a step.
+    island_lanes: Option<Vec<TracedLane>>,
+    /// The watched island's trace of the last step.
+    pub island_trace: Option<IslandTrace>,
 }
 
 impl ContactTracer {
-    /// Whether any contact is watched.
+    /// Whether any contact or an island is watched.
     pub fn is_active(&self) -> bool {
-        !self.watched.is_empty()
+        !self.watched.is_empty() || self.island.is_some()
     }
 
     /// Clears the traces for a new step.
     pub fn begin_step(&mut self) {
         self.lanes = None;
+        self.island_lanes = None;
         self.traces.clear();
         self.traces
             .extend(self.watched.iter().map(|&contact| ContactTrace { contact, substeps: Vec::new() }));
+        self.island_trace =
+            self.island.map(|island| IslandTrace { island, contacts: 0, substeps: Vec::new() });
     }
 
-    /// Reads the watched contacts' impulses after pass `pass` of substep `substep`.
-    pub fn sample(&mut self, contacts: &SharedContacts, substep: u32, pass: TracePass) {
-        let slots: Vec<u32> = self.watched.iter().map(|c| c.index()).collect();
-        let lanes = self.lanes.get_or_insert_with(|| contacts.traced_lanes(&slots));
+    /// Reads the watched contacts' impulses, and the watched island's velocity error from
+    /// `velocities`, after pass `pass` of substep `substep`.
+    pub fn sample(
+        &mut self,
+        contacts: &SharedContacts,
+        velocities: &SharedSlice<Velocity>,
+        substep: u32,
+        pass: TracePass,
+    ) {
+        if let Some(trace) = self.island_trace.as_mut() {
+            let slots = &self.island_slots;
+            let lanes = self
+                .island_lanes
+                .get_or_insert_with(|| contacts.traced_lanes(|slot| slots.binary_search(&slot).ok()));
+            trace.contacts = lanes.len() as u32;
+            let (mut points, mut max, mut sum) = (0u32, 0.0f32, 0.0f64);
+            for lane in lanes.iter() {
+                let (count, speeds) = contacts.lane_normal_speeds(lane, velocities);
+                for &v in &speeds[..count as usize] {
+                    let approach = (-v).max(0.0);
+                    max = max.max(approach);
+                    sum += f64::from(approach);
+                }
+                points += u32::from(count);
+            }
+            let mean = if points == 0 { 0.0 } else { (sum / f64::from(points)) as f32 };
+            trace.substeps.push(IslandSubstep {
+                substep,
+                pass,
+                points,
+                max_approach: max,
+                mean_approach: mean,
+            });
+        }
+        if self.watched.is_empty() {
+            return;
+        }
+        let watched = &self.watched;
+        let lanes = self.lanes.get_or_insert_with(|| {
+            contacts.traced_lanes(|slot| watched.iter().position(|c| c.index() == slot))
+        });
         for lane in lanes.iter() {
             let (points, normal, friction, twist) = contacts.lane_impulses(lane);
             self.traces[lane.trace].substeps.push(ContactSubstep {

@@ -32,7 +32,7 @@ mod test_random;
 pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
 pub(crate) use contact_trace::ContactTracer;
-pub use contact_trace::{ContactSubstep, ContactTrace, TracePass};
+pub use contact_trace::{ContactSubstep, ContactTrace, IslandSubstep, IslandTrace, TracePass};
 pub(crate) use direct::{DirectSolver, Feedback, GroupInputs};
 pub(crate) use gyroscopic::gyroscopic_step;
 pub(crate) use joint::JointSolver;

@@ -220,7 +220,12 @@ fn run_substeps(
     let inv_h = 1.0 / s.h;
     let sample = |substep: u32, pass: TracePass| {
         if let Some(trace) = trace {
-            trace.lock().unwrap_or_else(PoisonError::into_inner).sample(contacts, substep, pass);
+            trace.lock().unwrap_or_else(PoisonError::into_inner).sample(
+                contacts,
+                &arrays.velocities,
+                substep,
+                pass,
+            );
         }
     };
     joints.fill(team, arrays);

@@ -1,11 +1,14 @@
-//! Watching contacts through the solver's substeps ([`World::set_traced_contacts`],
-//! [`World::contact_traces`]); the trace itself is taken by the solve
+//! Watching contacts and an island through the solver's substeps
+//! ([`World::set_traced_contacts`], [`World::contact_traces`], [`World::set_traced_island`],
+//! [`World::island_trace`]); the trace itself is taken by the solve
 //! (`solver/contact_trace.rs`).
 
 use super::World;
 use crate::error::AtollError;
+use crate::graph;
+use crate::island::id::IslandId;
 use crate::narrowphase::ContactId;
-use crate::solver::ContactTrace;
+use crate::solver::{ContactTrace, IslandTrace};
 
 /// Most contacts watched at once: a debugger shows a few, and each costs a search of the
 /// batches per step.
@@ -41,5 +44,48 @@ impl World {
     /// that did not touch has no samples.
     pub fn contact_traces(&self) -> &[ContactTrace] {
         &self.contact_tracer.traces
+    }
+
+    /// Watches island `island` (`None`: none): from the next step on, [`World::island_trace`]
+    /// gives its velocity error after every pass of every substep. A stale id is refused.
+    /// Watching changes no result (the solve runs on one thread meanwhile, as for contacts).
+    /// The watch ends when the island does (merged into another, or split off).
+    pub fn set_traced_island(&mut self, island: Option<IslandId>) -> Result<(), AtollError> {
+        if let Some(id) = island {
+            self.island(id)?;
+        }
+        self.contact_tracer.island = island;
+        self.contact_tracer.island_trace = None;
+        Ok(())
+    }
+
+    /// The island watched.
+    pub fn traced_island(&self) -> Option<IslandId> {
+        self.contact_tracer.island
+    }
+
+    /// The watched island's trace of the last step, when it was solved.
+    pub fn island_trace(&self) -> Option<&IslandTrace> {
+        self.contact_tracer.island_trace.as_ref()
+    }
+
+    /// Before a solve: the watched island's contacts, or the watch ended when the island did.
+    pub(super) fn prepare_island_trace(&mut self) {
+        let Some(id) = self.contact_tracer.island else { return };
+        let Ok(bodies) = self.island_bodies(id) else {
+            self.contact_tracer.island = None;
+            self.contact_tracer.island_trace = None;
+            return;
+        };
+        let mut slots = std::mem::take(&mut self.contact_tracer.island_slots);
+        slots.clear();
+        for body in bodies {
+            graph::for_each_contact(&self.bodies.bodies, &self.contacts.contacts, body.index(), |c, _| {
+                slots.push(c)
+            });
+        }
+        slots.sort_unstable();
+        slots.dedup();
+        self.contact_tracer.island_slots = slots;
     }
 }

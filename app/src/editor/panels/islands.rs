@@ -1,9 +1,13 @@
 //! Islands: the live islands in a table sortable by any column; clicking a row highlights the
-//! island's bodies and frames them.
+//! island's bodies and frames them. The selected island's solve can be watched: how fast its
+//! contacts' points still approach after each pass of each substep of the step shown (the
+//! engine's island trace, `World::set_traced_island`), which the relax is to bring to rest.
 
 use super::panel::{Dock, Panel, PanelContext};
+use super::widgets::still_plot;
 use crate::editor::state::EditorState;
 use atoll_physics::world::IslandView;
+use atoll_physics::{IslandId, TracePass};
 use egui::{Grid, ScrollArea};
 use std::cmp::Ordering;
 
@@ -127,6 +131,76 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, sort: &mut IslandSort) {
         state.select_island(choice);
         state.frame_highlighted();
     }
+    solver_view(ui, state);
+}
+
+/// The largest approach speed's line colour (sRGB), which tests look for.
+pub const APPROACH_COLOUR: [u8; 3] = [250, 120, 90];
+
+/// The selected island's solve, pass by pass: a switch to watch it, and its velocity error
+/// through the step shown.
+fn solver_view(ui: &mut egui::Ui, state: &mut EditorState) {
+    let Some(island) = state.view.selected_island else { return };
+    let watched = state.sim.world.traced_island();
+    let mut on = watched == Some(island);
+    if ui
+        .checkbox(&mut on, "watch this island's solve")
+        .on_hover_text(
+            "Its velocity error after each pass of each substep (the solve runs on one thread meanwhile)",
+        )
+        .changed()
+    {
+        let _ = state.sim.world.set_traced_island(on.then_some(island));
+    }
+    if !on {
+        return;
+    }
+    let Some(trace) = state.sim.world.island_trace().filter(|t| t.island == island) else {
+        let step = state.sim.world.step_count();
+        let (first, _) = state.sim.timeline.range();
+        if step > first && ui.button(format!("Trace step {step} substep by substep")).clicked() {
+            if let Err(e) = state.trace_step_shown() {
+                state.sim.branching.note = Some(e);
+            }
+        } else {
+            ui.weak("Step to trace the island's solve.");
+        }
+        return;
+    };
+    let last = trace.substeps.iter().rev().find(|s| s.pass == TracePass::Relax);
+    ui.label(format!(
+        "island {} through step {}: {} touching pairs; after the last relax, points approach at {:.3} mm/s at most",
+        island_number(island),
+        state.sim.world.step_count(),
+        trace.contacts,
+        last.map_or(0.0, |s| s.max_approach * 1e3),
+    ));
+    // The passes in order along x: substep k's solve at k, its relax at k + 0.5.
+    let x = |s: &atoll_physics::IslandSubstep| {
+        f64::from(s.substep) + if s.pass == TracePass::Relax { 0.5 } else { 0.0 }
+    };
+    let max: Vec<[f64; 2]> = trace.substeps.iter().map(|s| [x(s), f64::from(s.max_approach) * 1e3]).collect();
+    let mean: Vec<[f64; 2]> =
+        trace.substeps.iter().map(|s| [x(s), f64::from(s.mean_approach) * 1e3]).collect();
+    let [r, g, b] = APPROACH_COLOUR;
+    still_plot("island velocity error", 110.0, egui_plot::Corner::RightTop).show(ui, |p| {
+        p.line(
+            egui_plot::Line::new("largest approach (mm/s)", max)
+                .color(egui::Color32::from_rgb(r, g, b))
+                .width(2.0),
+        );
+        p.line(
+            egui_plot::Line::new("mean approach (mm/s)", mean)
+                .color(egui::Color32::from_rgb(90, 170, 250))
+                .width(2.0),
+        );
+    });
+    ui.weak("x: substep (its solve pass at the whole number, its relax half a substep on)");
+}
+
+/// The number an island is shown by in the table.
+fn island_number(id: IslandId) -> u32 {
+    id.index()
 }
 
 /// The Islands panel.

@@ -79,11 +79,12 @@ impl SolveScratch {
 impl World {
     /// [`Stage::Solve`]: the soft step over the awake bodies and their touching contacts.
     pub(super) fn solve(&mut self) {
-        // Watched contacts destroyed since are dropped.
+        // Watched contacts destroyed since are dropped; the watched island's contacts found.
         if self.contact_tracer.is_active() {
             let watched = std::mem::take(&mut self.contact_tracer.watched);
             self.contact_tracer.watched =
                 watched.into_iter().filter(|&id| self.contact(id).is_ok()).collect();
+            self.prepare_island_trace();
         }
         let s = self.settings;
         let h = s.dt / s.substeps as f32;
