@@ -633,7 +633,8 @@ fn the_islands_panel_watches_the_selected_islands_solve_pass_by_pass() {
     let drawn = (image.enumerate_pixels())
         .filter(|(x, _, p)| {
             *x as f32 > 0.7 * image.width() as f32
-                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b)) < 40
+                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
+                    < 40
         })
         .count();
     assert!(drawn > 50, "{drawn} pixels of the largest approach's line");

@@ -104,32 +104,52 @@ fn dragging_on_the_bar_goes_to_the_step_under_the_pointer() {
 }
 
 #[test]
-fn an_edit_in_the_past_discards_the_later_steps_and_says_so() {
-    let (mut harness, top, _) = tower_stepped(50);
-    for _ in 0..3 {
-        harness.key_press_modifiers(Modifiers::SHIFT, Key::Comma);
+fn an_edit_in_the_past_keeps_the_later_steps_as_a_branch_or_discards_them_and_says_so() {
+    for keep in [true, false] {
+        let (mut harness, top, _) = tower_stepped(50);
+        harness.state_mut().state.sim.branching.keep_discarded = keep;
+        let recorded_40 = harness.state().state.sim.timeline.history.record_of(40).unwrap().hash;
+        for _ in 0..3 {
+            harness.key_press_modifiers(Modifiers::SHIFT, Key::Comma);
+            harness.run_steps(1);
+        }
         harness.run_steps(1);
+        assert_eq!(harness.state().state.sim.world.step_count(), 20);
+        // Move the selected box through the Inspector's position y field.
+        let y = harness.state().state.sim.world.transform(top).unwrap().position.y;
+        let field = harness
+            .query_all_by_role(Role::SpinButton)
+            .find(|n| {
+                let shown = n.value().and_then(|v| v.split_whitespace().last()?.parse::<f32>().ok());
+                shown.is_some_and(|v| (v - y).abs() < 2e-4)
+            })
+            .expect("the position y field");
+        field.set_value_accesskit(y as f64 + 1.0);
+        harness.run_steps(3);
+        let state = &harness.state().state;
+        assert_eq!(state.sim.timeline.range(), (0, 20), "steps 21..=50 are gone from this branch");
+        if keep {
+            harness.get_by_label_contains("the 30 recorded steps after the edit are kept as the branch");
+            let branches = &harness.state().state.sim.branching.branches;
+            assert_eq!(branches.len(), 2, "one branch, however many frames the drag took");
+            assert_eq!(branches.compared().unwrap().name, "before the edit at step 20");
+        } else {
+            harness.get_by_label_contains("discarded the 30 steps after it");
+            assert_eq!(harness.state().state.sim.branching.branches.len(), 1);
+        }
+        // Playing on records a new future from the edit; the old one, kept, goes beside it.
+        for _ in 0..2 {
+            harness.key_press_modifiers(Modifiers::SHIFT, Key::Period);
+            harness.run_steps(2);
+        }
+        let state = &harness.state().state;
+        assert_eq!(state.sim.timeline.range(), (0, 40));
+        if keep {
+            let old = state.sim.branching.branches.compared_world().unwrap();
+            assert_eq!(atoll_physics::state_hash(old), recorded_40, "the recorded step 40");
+            assert!(state.sim.branching.branches.log()[&40].divergence.max > 0.1, "the moved box is apart");
+        }
     }
-    harness.run_steps(1);
-    assert_eq!(harness.state().state.sim.world.step_count(), 20);
-    // Move the selected box through the Inspector's position y field.
-    let y = harness.state().state.sim.world.transform(top).unwrap().position.y;
-    let field = harness
-        .query_all_by_role(Role::SpinButton)
-        .find(|n| {
-            let shown = n.value().and_then(|v| v.split_whitespace().last()?.parse::<f32>().ok());
-            shown.is_some_and(|v| (v - y).abs() < 2e-4)
-        })
-        .expect("the position y field");
-    field.set_value_accesskit(y as f64 + 1.0);
-    harness.run_steps(3);
-    let state = &harness.state().state;
-    assert_eq!(state.sim.timeline.range(), (0, 20), "steps 21..=50 are gone");
-    harness.get_by_label_contains("discarded the 30 steps after it");
-    // Playing on records a new future from the edit.
-    harness.key_press_modifiers(Modifiers::SHIFT, Key::Period);
-    harness.run_steps(2);
-    assert_eq!(harness.state().state.sim.timeline.range(), (0, 30));
 }
 
 #[test]

@@ -167,6 +167,41 @@ impl Branches {
         Ok(id)
     }
 
+    /// Keeps what `history` recorded after `world`'s step as a branch named `name`, before an
+    /// edit made there discards it from the active branch: a copy of the history (its
+    /// recorded future, with the inputs made in it) and a world put back at the step as it
+    /// was recorded. It becomes the compared branch, so the old future is drawn beside the
+    /// new one. Refused, changing nothing, when the history has no step after it or the
+    /// branches are full.
+    pub fn keep_future(
+        &mut self,
+        world: &World,
+        history: &mut History,
+        name: &str,
+    ) -> Result<BranchId, AtollError> {
+        let step = world.step_count();
+        if !history.range().is_some_and(|(first, last)| first <= step && step < last) {
+            return Err(AtollError::invalid("branch", format!("no recorded step after step {step} to keep")));
+        }
+        let name = self.fresh_name(name)?;
+        if self.len() >= MAX_BRANCHES {
+            return Err(AtollError::invalid(
+                "branch",
+                format!("a timeline holds at most {MAX_BRANCHES} branches; drop one first"),
+            ));
+        }
+        let mut own = history.duplicate();
+        let mut copy = world.clone();
+        own.seek(&mut copy, step)?;
+        let id = BranchId(self.next_id);
+        self.next_id += 1;
+        let info = BranchInfo { id, name, fork_step: step, parent: Some(self.active.id) };
+        self.parked.push(Parked { info, world: copy, history: own });
+        self.compare_with(Some(id))?;
+        self.share_budget(history);
+        Ok(id)
+    }
+
     /// Makes branch `to` the active one: its world and history change places with `world`
     /// and `history` (the active branch's, which is parked in its place). The branch compared
     /// before stays compared, unless it is `to`, whose place the old active branch takes.

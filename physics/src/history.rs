@@ -329,9 +329,11 @@ impl History {
         self.evict();
     }
 
-    /// A copy that seeks on its own: the kept steps, keyframes and worlds shared, no states
-    /// kept for stepping back (`history/walk.rs`).
-    fn copy_for_walk(&self) -> History {
+    /// A copy that seeks on its own: the kept steps, keyframes and worlds shared (so it costs
+    /// the step records and the inputs), no states kept for stepping back, no cursor (its
+    /// first seek restores). What a walk through the kept steps (`history/walk.rs`) and a
+    /// branch keeping a timeline's recorded future (`crate::branches`) go their own way with.
+    pub fn duplicate(&self) -> History {
         History {
             settings: HistorySettings { back_cache_bytes: 0, ..self.settings },
             steps: self.steps.clone(),

@@ -227,3 +227,42 @@ fn divergence_measures_each_body_against_its_counterpart() {
     assert_eq!((d.unmatched, d.compared as usize), (1, dynamic.len() - 1));
     assert!(d.differs());
 }
+
+#[test]
+fn an_edit_in_the_past_can_keep_the_recorded_future_as_a_branch() {
+    let (mut world, mut history) = start("rain.ron", 4, HistorySettings::default());
+    let mut branches = Branches::new("main", HistorySettings::default()).unwrap();
+    for _ in 0..100 {
+        step(&mut world, &mut history, &mut branches);
+    }
+    let recorded: Vec<u64> = (0..=100).map(|s| history.record_of(s).unwrap().hash).collect();
+    history.seek(&mut world, 50).unwrap();
+    branches.follow(&world, &mut history).unwrap();
+    // Nothing recorded after the last step: nothing to keep.
+    let id = branches.keep_future(&world, &mut history, "before the push at 50").unwrap();
+    assert_eq!(branches.compared().map(|c| c.id), Some(id));
+    // The edit: a push, which discards the active branch's steps after 50.
+    let body = world.body_ids().find(|&b| world.body(b).unwrap().mass > 0.0).unwrap();
+    world.apply_impulse(body, atoll_physics::Vec3::new(0.0, 50.0, 0.0)).unwrap();
+    assert!(history.record(&world).discarded > 0);
+    branches.follow(&world, &mut history).unwrap();
+    for _ in 0..30 {
+        step(&mut world, &mut history, &mut branches);
+        let kept = branches.compared_world().unwrap();
+        assert_eq!(
+            state_hash(kept),
+            recorded[world.step_count() as usize],
+            "the recorded future, step {}",
+            world.step_count()
+        );
+    }
+    assert_ne!(state_hash(&world), recorded[80]);
+    assert_eq!(branches.first_difference(), Some(51), "the push moves the body from the next step on");
+    // The kept branch reaches its last recorded step and steps on from there.
+    for _ in 0..30 {
+        step(&mut world, &mut history, &mut branches);
+    }
+    assert_eq!(branches.compared_world().unwrap().step_count(), 110);
+    // At the live end there is nothing after to keep.
+    assert!(branches.keep_future(&world, &mut history, "nothing").is_err());
+}

@@ -89,6 +89,48 @@ impl EditorState {
         }
     }
 
+    /// Before an edit at a step in the past is recorded (which discards the recorded steps
+    /// after it): those steps kept as a branch, when `keep_discarded` is on and there is room.
+    pub(super) fn keep_future_before_edit(&mut self) -> Option<BranchId> {
+        let step = self.sim.world.step_count();
+        let (_, last) = self.sim.timeline.range();
+        if !self.sim.branching.keep_discarded || last <= step {
+            return None;
+        }
+        let infos = self.sim.branching.branches.infos();
+        let base = format!("before the edit at step {step}");
+        let name = (1..)
+            .map(|k| if k == 1 { base.clone() } else { format!("{base} ({k})") })
+            .find(|n| infos.iter().all(|i| &i.name != n))
+            .expect("a free name");
+        let kept =
+            self.sim.branching.branches.keep_future(&self.sim.world, &mut self.sim.timeline.history, &name);
+        match kept {
+            Ok(id) => Some(id),
+            Err(e) => {
+                self.sim.branching.note = Some(format!("the steps after {step} were not kept: {e}"));
+                None
+            }
+        }
+    }
+
+    /// After the edit was recorded: the branch kept before it stays when the edit discarded
+    /// steps (and says so), and goes when it discarded none.
+    pub(super) fn kept_future(&mut self, kept: Option<BranchId>, discarded: u64) {
+        let Some(id) = kept else { return };
+        if discarded == 0 {
+            let _ = self.sim.branching.branches.drop_branch(id, &mut self.sim.timeline.history);
+            return;
+        }
+        let name = self.sim.branching.branches.infos().iter().find(|i| i.id == id).map(|i| i.name.clone());
+        let note = format!(
+            "the {discarded} recorded steps after the edit are kept as the branch {:?}, drawn as ghosts",
+            name.unwrap_or_default()
+        );
+        self.sim.timeline.note = Some(note.clone());
+        self.sim.branching.note = Some(note);
+    }
+
     /// A branch command works on a still world: playing, a grab, a scrub and a replay stop.
     fn pause_for_branches(&mut self) {
         self.sim.playing = false;

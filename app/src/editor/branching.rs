@@ -24,6 +24,9 @@ pub struct Branching {
     pub ghosts: bool,
     /// What the last branch command did, for the Branches panel.
     pub note: Option<String>,
+    /// An edit made at a step in the past keeps the recorded steps after it as a branch
+    /// (compared, so drawn as ghosts) rather than discarding them.
+    pub keep_discarded: bool,
 }
 
 impl Branching {
@@ -34,6 +37,7 @@ impl Branching {
             parked_undo: BTreeMap::new(),
             ghosts: true,
             note: None,
+            keep_discarded: true,
         }
     }
 }

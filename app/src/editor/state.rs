@@ -252,7 +252,10 @@ impl EditorState {
         self.doc.edited_stale = true;
         self.doc.dirty = true;
         self.doc.edit_count += 1;
-        self.sim.timeline.record(&self.sim.world);
+        // At a step in the past the edit discards the recorded steps after it: kept first.
+        let kept = self.keep_future_before_edit();
+        let outcome = self.sim.timeline.record(&self.sim.world);
+        self.kept_future(kept, outcome.discarded);
         self.follow_branches();
     }
 

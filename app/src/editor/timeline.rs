@@ -18,7 +18,7 @@
 //! The moves along the timeline, which need the whole editor state, are in `playback.rs`.
 
 use super::body_history::BodyHistory;
-use atoll_physics::{History, HistorySettings, World};
+use atoll_physics::{History, HistorySettings, RecordOutcome, World};
 use std::time::Duration;
 
 /// The time a paused frame spends preparing steps back: a third of a 60 Hz frame.
@@ -54,8 +54,8 @@ impl Timeline {
         Timeline { history, bodies, note: None, scrub_target: None }
     }
 
-    /// Records the world after a step or an edit.
-    pub fn record(&mut self, world: &World) {
+    /// Records the world after a step or an edit; returns what the history did.
+    pub fn record(&mut self, world: &World) -> RecordOutcome {
         let outcome = self.history.record(world);
         if outcome.recorded {
             // The step is new (or replaces a discarded one): so are its samples.
@@ -78,6 +78,7 @@ impl Timeline {
                 outcome.discarded
             ));
         }
+        outcome
     }
 
     /// While the simulation is paused: prepares the steps back from the world's step, so that

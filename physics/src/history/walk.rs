@@ -26,7 +26,7 @@ impl Walk {
         let mut copy = world.clone();
         // The copy steps on the caller's thread: a walk fills a plot while the world waits.
         copy.set_thread_count(1).expect("one thread is always allowed");
-        Some(Walk { history: history.copy_for_walk(), world: copy, next: first, last })
+        Some(Walk { history: history.duplicate(), world: copy, next: first, last })
     }
 
     /// The step the next [`Walk::advance`] puts the copy at; `None` once the walk is done.

@@ -2,7 +2,9 @@
 //! here?"), switch between the branches, choose the one compared, rename and drop them; and
 //! how far apart the compared branch's bodies are from the ones shown over the steps (largest
 //! and mean, and the selected body's island), the first step where they differ marked. The
-//! compared branch's bodies are drawn as ghosts in the viewport where they stand apart.
+//! compared branch's bodies are drawn as ghosts in the viewport where they stand apart. An
+//! edit made at a step in the past keeps the recorded steps after it as a branch (on by
+//! default), so playing on from an edit compares the new future with the old.
 
 use super::panel::{Dock, Panel, PanelContext};
 use super::widgets::still_plot;
@@ -142,6 +144,11 @@ impl Panel for BranchesPanel {
             }
         });
         ui.checkbox(&mut state.sim.branching.ghosts, "draw the compared branch as ghosts");
+        ui.checkbox(
+            &mut state.sim.branching.keep_discarded,
+            "an edit in the past keeps the steps after it as a branch",
+        )
+        .on_hover_text("Off: the edit discards the recorded steps after it");
         if let Some(refused) = &self.refused {
             ui.colored_label(ui.visuals().error_fg_color, refused);
         } else if let Some(note) = &state.sim.branching.note {
