@@ -191,6 +191,11 @@ struct Cursor {
     step: u64,
     edits: u64,
     mark: Option<TapeMark>,
+    /// The world's structure stamp then: the step after inputs that changed it starts a
+    /// segment. (Not the segment's keyframe's: a replay that makes a structural input again
+    /// gives the world a new stamp for the same make-up, and the steps after the records end
+    /// belong to the segment it crossed into.)
+    stamp: u64,
 }
 
 /// What happened to the world since the cursor, as its tape tells it.
@@ -422,7 +427,8 @@ impl History {
         self.steps.push_back(StepRecord { step, hash, segment, after_edit: true, inputs: 0, events, energy });
         self.faults.record(step, world.body_faults());
         self.add_keyframe(world, segment);
-        self.cursor = Some(Cursor { step, edits, mark: world.whole_tape_mark() });
+        self.cursor =
+            Some(Cursor { step, edits, mark: world.whole_tape_mark(), stamp: world.structure_stamp() });
         self.evict();
         RecordOutcome { discarded, recorded: true }
     }
@@ -490,7 +496,12 @@ impl History {
         if let Some(record) = self.record_of(step).copied() {
             if record.hash == hash && self.inputs_at(cursor.step) == &inputs[..] {
                 // Replaying the recorded timeline: nothing to add.
-                self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.whole_tape_mark() });
+                self.cursor = Some(Cursor {
+                    step,
+                    edits: world.edit_count(),
+                    mark: world.whole_tape_mark(),
+                    stamp: world.structure_stamp(),
+                });
                 return Some(RecordOutcome::default());
             }
             // Another step than the one recorded: the recorded future goes.
@@ -504,8 +515,7 @@ impl History {
         // the terrain painted) end the segment: the step after them starts the next one, with
         // a keyframe and the whole world of its make-up, so every segment has one make-up and
         // a replay from before them crosses into it by making them again.
-        let remade = (self.keyframes.iter().rev().find(|k| k.segment == last.segment))
-            .is_some_and(|k| k.state.structure_stamp() != world.structure_stamp());
+        let remade = cursor.stamp != world.structure_stamp();
         let segment = if remade {
             self.next_segment += 1;
             self.next_segment
@@ -536,7 +546,12 @@ impl History {
             let bytes = k.state.full_bytes();
             self.back_cache.note_recorded(world, start, self.interval, bytes);
         }
-        self.cursor = Some(Cursor { step, edits: world.edit_count(), mark: world.whole_tape_mark() });
+        self.cursor = Some(Cursor {
+            step,
+            edits: world.edit_count(),
+            mark: world.whole_tape_mark(),
+            stamp: world.structure_stamp(),
+        });
         self.evict();
         Some(RecordOutcome { discarded, recorded: true })
     }
@@ -808,7 +823,12 @@ impl History {
             self.back_cache.add(kept, step, Some(&plan));
         }
         let now = world.step_count();
-        self.cursor = Some(Cursor { step: now, edits: world.edit_count(), mark: world.whole_tape_mark() });
+        self.cursor = Some(Cursor {
+            step: now,
+            edits: world.edit_count(),
+            mark: world.whole_tape_mark(),
+            stamp: world.structure_stamp(),
+        });
         report.arrived = now == step;
         // At the last recorded step with inputs made there since (a body added while paused at
         // the live end): made again, after the cursor, so the world stands as it was left.

@@ -652,3 +652,23 @@ fn a_walk_goes_through_every_kept_step_leaving_the_world_and_history_alone() {
     assert!(walk.advance().unwrap().is_none());
     assert_eq!((state_hash(&world), history.cursor()), (hash, cursor));
 }
+
+/// A replay from before a structural input makes it again under a new structure stamp; the
+/// steps taken past the recorded end then belong to the segment it crossed into (no keyframe
+/// nor kept world more than a run without the move back).
+#[test]
+fn stepping_on_past_the_end_after_a_replay_across_a_joint_adds_no_segment() {
+    let mut history = History::new(HistorySettings::default());
+    let (mut world, _) = rain_joined_at_100(200, Some(&mut history));
+    let segment_at_end = history.record_of(200).unwrap().segment;
+    // Played on from step 90 as the editor plays: the recorded inputs made before each step.
+    history.seek(&mut world, 90).unwrap();
+    for _ in 90..220 {
+        history.make_recorded_inputs(&mut world).unwrap();
+        world.step();
+        history.record(&world);
+    }
+    assert_eq!(history.record_of(220).unwrap().segment, segment_at_end, "the same segment on");
+    let segments: std::collections::BTreeSet<u32> = history.steps().map(|r| r.segment).collect();
+    assert_eq!(segments.len(), 2, "before and after the joint: {segments:?}");
+}
