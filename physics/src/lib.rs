@@ -63,7 +63,9 @@ pub use sensor::Sensor;
 pub use shape::{ConvexHull, Shape, ShapeKind};
 pub use shape_id::ShapeId;
 pub use snapshot::{Snapshot, state_hash};
-pub use solver::{ContactSubstep, ContactTrace, IslandSubstep, IslandTrace, TracePass};
+pub use solver::{
+    ContactSubstep, ContactTrace, IslandSubstep, IslandTrace, JointSubstep, JointSubsteps, TracePass,
+};
 pub use terrain::{Terrain, TerrainSettings};
 pub use world::{
     BodyFault, BodyFaultKind, CompactState, Divergence, Energy, IslandDivergence, IslandId,

@@ -165,3 +165,85 @@ fn a_resting_towers_island_has_its_velocity_error_taken_out_by_every_relax() {
     world.step();
     assert!(world.island_trace().is_none());
 }
+
+/// The bridge's hinges watched: the samples come a solve and a relax per substep, the relax
+/// leaves less error than the solve, and watching changes no result on 1 to 4 threads.
+#[test]
+fn watched_joints_are_traced_pass_by_pass_and_change_no_result() {
+    let run = |threads: usize, watch: bool| {
+        let (mut world, _) = common::builtin("bridge.ron");
+        let mut settings = *world.settings();
+        settings.sleep_enabled = false;
+        world.set_settings(settings).unwrap();
+        world.set_thread_count(threads).unwrap();
+        let mut traces = Vec::new();
+        for step in 0..150 {
+            if watch && step == 100 {
+                let ids: Vec<_> = world.joint_ids().step_by(5).take(4).collect();
+                world.set_traced_joints(&ids).unwrap();
+            }
+            world.step();
+            traces.extend(world.joint_traces().iter().cloned());
+        }
+        (state_hash(&world), traces, world)
+    };
+    let (quiet, _, _) = run(1, false);
+    for threads in 1..=4 {
+        assert_eq!(run(threads, true).0, quiet, "{threads} threads");
+    }
+    let (_, traces, world) = run(1, true);
+    assert_eq!(traces.len(), 4 * 50, "four joints a step");
+    let s = world.settings();
+    let gravity_per_substep = s.gravity.length() * s.dt / s.substeps as f32;
+    for trace in &traces {
+        assert_eq!(trace.substeps.len(), 2 * s.substeps as usize);
+        assert!(trace.substeps.iter().all(|x| x.anchor_speed.is_finite()));
+    }
+    let mean = |pass: TracePass| {
+        let v: Vec<f32> = (traces.iter().flat_map(|t| t.substeps.iter()))
+            .filter(|x| x.pass == pass)
+            .map(|x| x.anchor_speed)
+            .collect();
+        v.iter().sum::<f32>() / v.len() as f32
+    };
+    // A chain of planks, one pass a substep: the relax leaves less than the solve (measured:
+    // 0.024 against 0.027 m/s), a little more than the gravity a substep adds (0.020).
+    let (solve, relax) = (mean(TracePass::Solve), mean(TracePass::Relax));
+    assert!(
+        relax < solve && relax < 2.0 * gravity_per_substep,
+        "solve {solve} relax {relax} g h {gravity_per_substep}"
+    );
+    let mut world = world;
+    let first = world.joint_ids().next().unwrap();
+    assert!(world.set_traced_joints(&[first; 17]).is_err(), "at most 16");
+    world.set_traced_joints(&[]).unwrap();
+    world.step();
+    assert!(world.joint_traces().is_empty());
+}
+
+/// A ball hanging from a ball joint, swinging: one point row, solved exactly by each pass, so
+/// after every relax its anchors do not part (to rounding: a thousandth of the bob's speed).
+#[test]
+fn a_pendulums_joint_has_no_velocity_error_after_a_relax() {
+    let mut world = World::new(atoll_physics::StepSettings::default()).unwrap();
+    let bob =
+        world.create_body(&BodyDesc::dynamic(Shape::sphere(0.2).unwrap(), Vec3::new(1.0, 2.0, 0.0))).unwrap();
+    let kind = atoll_physics::JointKind::Spherical(Default::default());
+    let desc = world.joint_desc_at(kind, None, bob, Vec3::new(0.0, 2.0, 0.0), Vec3::Z).unwrap();
+    let joint = world.create_joint(&desc).unwrap();
+    world.set_traced_joints(&[joint]).unwrap();
+    let s = *world.settings();
+    let gravity_per_substep = s.gravity.length() * s.dt / s.substeps as f32;
+    for _ in 0..60 {
+        world.step();
+        let trace = &world.joint_traces()[0];
+        assert_eq!(trace.joint, joint);
+        assert_eq!(trace.substeps.len(), 2 * s.substeps as usize);
+        for sample in trace.substeps.iter().filter(|x| x.pass == TracePass::Relax) {
+            // To rounding: the arms turn with the bob, a metre out.
+            let scale = (sample.relative_spin * 1.0).max(gravity_per_substep);
+            assert!(sample.anchor_speed < 1e-3 * scale, "{sample:?}");
+        }
+    }
+    assert!(world.joint_traces()[0].substeps.iter().any(|x| x.relative_spin > 0.1), "it swings");
+}

@@ -4,16 +4,20 @@
 //! push builds up over a step; a test holds it against theory (a resting box's contact carries
 //! its weight). For an island a user asked to watch ([`crate::World::set_traced_island`]),
 //! how fast its contacts' points still approach after each pass (its velocity error): how the
-//! solver's passes converge over a step's substeps.
+//! solver's passes converge over a step's substeps. For the joints a user asked to watch
+//! ([`crate::World::set_traced_joints`]), how fast their two anchors still move apart after
+//! each pass (the velocity error of their point rows).
 //!
 //! It costs nothing while no contact is watched: the step tests one option per pass. While
 //! some are, the solve runs on the caller's thread alone (a team's members would still be in
 //! the next stage while the trace reads the lanes), which changes no result: the substeps give
 //! the same bits on any number of threads.
 
-use super::Velocity;
 use super::contact::{SharedContacts, TracedLane};
+use super::{SolverBody, Velocity};
 use crate::island::id::IslandId;
+use crate::joint::JointId;
+use crate::math::Vec3;
 use crate::narrowphase::{ContactId, MAX_MANIFOLD_POINTS};
 use crate::parallel::SharedSlice;
 
@@ -89,6 +93,44 @@ pub struct IslandTrace {
     pub substeps: Vec<IslandSubstep>,
 }
 
+/// A watched joint's velocity error after one pass of one substep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSubstep {
+    /// The substep, from 0.
+    pub substep: u32,
+    /// The pass it followed.
+    pub pass: TracePass,
+    /// How fast its two anchors move apart, m/s: what its point rows (all but a prismatic's
+    /// axis, a wheel's suspension and a distance joint's line, which move by design) are to
+    /// bring to zero.
+    pub anchor_speed: f32,
+    /// How fast its two bodies turn relative to each other, rad/s (its free axes included).
+    pub relative_spin: f32,
+}
+
+/// One watched joint through the last step: a sample per pass of each substep, in order.
+/// Empty when neither of its bodies was awake.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointSubsteps {
+    /// The joint.
+    pub joint: JointId,
+    /// The samples, substep by substep, the solve's before the relax's.
+    pub substeps: Vec<JointSubstep>,
+}
+
+/// A watched joint as the solve sees it: its bodies' solver indices and its anchors' arms
+/// from their centres of mass at the step's start (world axes), set by the world before the
+/// solve.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TracedJoint {
+    /// Its place among the watched joints.
+    pub trace: usize,
+    pub body_a: u32,
+    pub body_b: u32,
+    pub arm_a: Vec3,
+    pub arm_b: Vec3,
+}
+
 /// The trace being taken during a step: the watched contacts (ids and slots), where they sit,
 /// and what was read so far.
 #[derive(Clone, Debug, Default)]
@@ -107,12 +149,18 @@ pub(crate) struct ContactTracer {
     island_lanes: Option<Vec<TracedLane>>,
     /// The watched island's trace of the last step.
     pub island_trace: Option<IslandTrace>,
+    /// The watched joints.
+    pub joints: Vec<JointId>,
+    /// Those whose bodies the solve moves, as it sees them this step.
+    pub traced_joints: Vec<TracedJoint>,
+    /// The watched joints' traces of the last step, one per watched joint.
+    pub joint_traces: Vec<JointSubsteps>,
 }
 
 impl ContactTracer {
     /// Whether any contact or an island is watched.
     pub fn is_active(&self) -> bool {
-        !self.watched.is_empty() || self.island.is_some()
+        !self.watched.is_empty() || self.island.is_some() || !self.joints.is_empty()
     }
 
     /// Clears the traces for a new step.
@@ -124,6 +172,9 @@ impl ContactTracer {
             .extend(self.watched.iter().map(|&contact| ContactTrace { contact, substeps: Vec::new() }));
         self.island_trace =
             self.island.map(|island| IslandTrace { island, contacts: 0, substeps: Vec::new() });
+        self.joint_traces.clear();
+        self.joint_traces
+            .extend(self.joints.iter().map(|&joint| JointSubsteps { joint, substeps: Vec::new() }));
     }
 
     /// Reads the watched contacts' impulses, and the watched island's velocity error from
@@ -131,10 +182,34 @@ impl ContactTracer {
     pub fn sample(
         &mut self,
         contacts: &SharedContacts,
+        bodies: &SharedSlice<SolverBody>,
         velocities: &SharedSlice<Velocity>,
         substep: u32,
         pass: TracePass,
     ) {
+        for joint in &self.traced_joints {
+            let (a, b) = (joint.body_a as usize, joint.body_b as usize);
+            // SAFETY: the trace reads between stages on the only member of a team of one
+            // (`World::solve` runs the solve alone while anything is watched): nothing writes
+            // the solver bodies or their velocities meanwhile.
+            let ((sa, sb), (va, vb)) = unsafe {
+                (
+                    (bodies.slice(a..a + 1)[0], bodies.slice(b..b + 1)[0]),
+                    (velocities.slice(a..a + 1)[0], velocities.slice(b..b + 1)[0]),
+                )
+            };
+            let vec = |v: [f32; 4]| Vec3::new(v[0], v[1], v[2]);
+            // The arms turned as far as the bodies have since the step began.
+            let (ra, rb) = (sa.dq * joint.arm_a, sb.dq * joint.arm_b);
+            let (wa, wb) = (vec(va.second), vec(vb.second));
+            let apart = (vec(vb.first) + wb.cross(rb)) - (vec(va.first) + wa.cross(ra));
+            self.joint_traces[joint.trace].substeps.push(JointSubstep {
+                substep,
+                pass,
+                anchor_speed: apart.length(),
+                relative_spin: (wb - wa).length(),
+            });
+        }
         if let Some(trace) = self.island_trace.as_mut() {
             let slots = &self.island_slots;
             let lanes = self

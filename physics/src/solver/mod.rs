@@ -31,8 +31,10 @@ mod test_random;
 
 pub(crate) use body_parts::{BodyParts, MAX_PARTS};
 pub(crate) use contact::{ContactSoftness, ContactSolver};
-pub(crate) use contact_trace::ContactTracer;
-pub use contact_trace::{ContactSubstep, ContactTrace, IslandSubstep, IslandTrace, TracePass};
+pub use contact_trace::{
+    ContactSubstep, ContactTrace, IslandSubstep, IslandTrace, JointSubstep, JointSubsteps, TracePass,
+};
+pub(crate) use contact_trace::{ContactTracer, TracedJoint};
 pub(crate) use direct::{DirectSolver, Feedback, GroupInputs};
 pub(crate) use gyroscopic::gyroscopic_step;
 pub(crate) use joint::JointSolver;

@@ -222,6 +222,7 @@ fn run_substeps(
         if let Some(trace) = trace {
             trace.lock().unwrap_or_else(PoisonError::into_inner).sample(
                 contacts,
+                &arrays.bodies,
                 &arrays.velocities,
                 substep,
                 pass,

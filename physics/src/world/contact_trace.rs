@@ -4,11 +4,13 @@
 //! (`solver/contact_trace.rs`).
 
 use super::World;
+use crate::body::NONE;
 use crate::error::AtollError;
 use crate::graph;
 use crate::island::id::IslandId;
+use crate::joint::{JointId, JointPose};
 use crate::narrowphase::ContactId;
-use crate::solver::{ContactTrace, IslandTrace};
+use crate::solver::{ContactTrace, FIXED_SLOT, IslandTrace, JointSubsteps, TracedJoint};
 
 /// Most contacts watched at once: a debugger shows a few, and each costs a search of the
 /// batches per step.
@@ -67,6 +69,65 @@ impl World {
     /// The watched island's trace of the last step, when it was solved.
     pub fn island_trace(&self) -> Option<&IslandTrace> {
         self.contact_tracer.island_trace.as_ref()
+    }
+
+    /// Watches joints `ids`: from the next step on, [`World::joint_traces`] gives how fast
+    /// each one's anchors move apart after every pass of every substep (the velocity error of
+    /// its point rows). An empty list stops watching. A stale id, or more than
+    /// [`MAX_TRACED_CONTACTS`], is refused and nothing changes. Watching changes no result.
+    pub fn set_traced_joints(&mut self, ids: &[JointId]) -> Result<(), AtollError> {
+        if ids.len() > MAX_TRACED_CONTACTS {
+            return Err(AtollError::invalid(
+                "traced joints",
+                format!("at most {MAX_TRACED_CONTACTS} at once, got {}", ids.len()),
+            ));
+        }
+        for &id in ids {
+            self.joint(id)?;
+        }
+        self.contact_tracer.joints = ids.to_vec();
+        self.contact_tracer.joint_traces.clear();
+        Ok(())
+    }
+
+    /// The joints watched (those destroyed since are dropped at the next step).
+    pub fn traced_joints(&self) -> &[JointId] {
+        &self.contact_tracer.joints
+    }
+
+    /// The watched joints' traces of the last step, in the order they were given; a joint
+    /// the step did not solve (disabled, or its bodies asleep) has no samples.
+    pub fn joint_traces(&self) -> &[JointSubsteps] {
+        &self.contact_tracer.joint_traces
+    }
+
+    /// Before a solve, once the solver indices are known: the watched joints as the solve
+    /// sees them (destroyed ones dropped).
+    pub(super) fn prepare_joint_trace(&mut self) {
+        let watched = std::mem::take(&mut self.contact_tracer.joints);
+        self.contact_tracer.joints = watched.into_iter().filter(|&id| self.joint(id).is_ok()).collect();
+        let mut traced = std::mem::take(&mut self.contact_tracer.traced_joints);
+        traced.clear();
+        let bodies = &self.bodies.bodies;
+        // Entries of bodies not awake this step may be stale: those count as the fixed body.
+        let index = |body: u32| {
+            if body != NONE && bodies[body as usize].awake {
+                self.scratch.solve.solver_index[body as usize]
+            } else {
+                FIXED_SLOT
+            }
+        };
+        for (trace, &id) in self.contact_tracer.joints.iter().enumerate() {
+            let Ok(slot) = self.joints.slot(id) else { continue };
+            let j = &self.joints.joints[slot as usize];
+            let (a, b) = (index(j.body_a), index(j.body_b));
+            if !j.enabled || (a == FIXED_SLOT && b == FIXED_SLOT) {
+                continue;
+            }
+            let pose = JointPose::of(j, bodies);
+            traced.push(TracedJoint { trace, body_a: a, body_b: b, arm_a: pose.arm_a, arm_b: pose.arm_b });
+        }
+        self.contact_tracer.traced_joints = traced;
     }
 
     /// Before a solve: the watched island's contacts, or the watch ended when the island did.

@@ -27,12 +27,14 @@ impl World {
         // What a debugger watches is this world's, not the snapshot's (ids the snapshot lacks
         // are dropped at the next step).
         let watched = std::mem::take(&mut self.contact_tracer.watched);
-        let island = self.contact_tracer.island;
+        let (island, joints) = (self.contact_tracer.island, std::mem::take(&mut self.contact_tracer.joints));
         *self = (*snapshot.world).clone();
         self.threads = threads;
         self.contact_tracer.watched = watched;
         self.contact_tracer.island = island;
         self.contact_tracer.island_trace = None;
+        self.contact_tracer.joints = joints;
+        self.contact_tracer.joint_traces.clear();
         self.contact_tracer.traces.clear();
         // This world's tape, when it holds the snapshot's history, keeps the entries after the
         // snapshot's place (so stepping on walks them again); otherwise the snapshot's own.

@@ -61,7 +61,54 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: JointId) {
         ui.ctx().request_repaint();
     }
     plots(ui, state, id);
+    substeps(ui, state, id);
 }
+
+/// The joint through the step shown, pass by pass: a switch to trace it, and how fast its
+/// anchors part after each solve and relax (the velocity error of its point rows).
+fn substeps(ui: &mut egui::Ui, state: &mut EditorState, id: JointId) {
+    let mut on = state.sim.world.traced_joints() == [id];
+    if ui
+        .checkbox(&mut on, "trace its substeps")
+        .on_hover_text("How fast its anchors part after each pass of each substep (the solve runs on one thread meanwhile)")
+        .changed()
+    {
+        let ids: &[JointId] = if on { &[id] } else { &[] };
+        let _ = state.sim.world.set_traced_joints(ids);
+    }
+    if !on {
+        return;
+    }
+    let trace =
+        state.sim.world.joint_traces().iter().find(|t| t.joint == id).filter(|t| !t.substeps.is_empty());
+    let Some(trace) = trace.cloned() else {
+        let step = state.sim.world.step_count();
+        let (first, _) = state.sim.timeline.range();
+        if step > first && ui.button(format!("Trace step {step} substep by substep")).clicked() {
+            if let Err(e) = state.trace_step_shown() {
+                state.diag.notices.report(NoticePlace::Inspector, e);
+            }
+        } else {
+            ui.weak("Step to trace the joint (a sleeping joint is not solved).");
+        }
+        return;
+    };
+    ui.label(format!("step {}, anchors parting after each pass (mm/s):", state.sim.world.step_count()));
+    let x = |s: &atoll_physics::JointSubstep| {
+        f64::from(s.substep) + if s.pass == atoll_physics::TracePass::Relax { 0.5 } else { 0.0 }
+    };
+    let points: Vec<[f64; 2]> =
+        trace.substeps.iter().map(|s| [x(s), f64::from(s.anchor_speed) * 1e3]).collect();
+    let [r, g, b] = SUBSTEP_COLOUR;
+    Plot::new("joint substeps plot").height(80.0).allow_scroll(false).allow_drag(false).show(ui, |plot| {
+        plot.line(
+            Line::new("anchors parting (mm/s)", points).color(egui::Color32::from_rgb(r, g, b)).width(2.0),
+        );
+    });
+}
+
+/// The colour of the joint's substep trace (sRGB), which tests look for.
+pub const SUBSTEP_COLOUR: [u8; 3] = [250, 210, 60];
 
 /// The time a frame spends filling in the selected joint's kept steps.
 const FILL_PER_FRAME: std::time::Duration = std::time::Duration::from_millis(4);

@@ -121,6 +121,9 @@ impl World {
                 BodyParts::WHOLE,
             );
         }
+        if !self.contact_tracer.joints.is_empty() {
+            self.prepare_joint_trace();
+        }
         let scratch = &mut self.scratch;
         // The colourings check their lanes' bodies against the flags; the solve then reads the
         // solver arrays, which are as long, unchecked.
