@@ -357,6 +357,17 @@ fn a_joint_selected_late_is_plotted_over_the_whole_timeline_with_its_limit_marke
         })
         .count();
     assert!(marks > 20, "{marks} pixels of the limit's marks");
+    // The history as CSV: a header and a row per kept step.
+    let path = std::env::temp_dir().join(format!("atoll-joint-{}.csv", joint.index()));
+    let _ = std::fs::remove_file(&path);
+    harness.get_by_label("Save joint CSV").scroll_to_me();
+    harness.run_steps(2);
+    harness.get_by_label("Save joint CSV").click_accesskit();
+    harness.run_steps(2);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("step,position,force_n,anchors_apart_m,motor_load,limit_active"));
+    assert_eq!(text.lines().count(), 1 + samples.len());
+    assert!(text.lines().last().unwrap().ends_with(",true"), "the limit holds at the end");
 }
 
 #[test]
@@ -390,7 +401,8 @@ fn the_inspector_traces_a_joint_through_the_step_shown_pass_by_pass() {
     let drawn = (image.enumerate_pixels())
         .filter(|(x, _, p)| {
             *x as f32 > 0.7 * image.width() as f32
-                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b)) < 40
+                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
+                    < 40
         })
         .count();
     assert!(drawn > 30, "{drawn} pixels of the substep trace");

@@ -130,6 +130,17 @@ fn show_watch(ui: &mut egui::Ui, state: &EditorState) -> bool {
         // Unnamed: the step now is no series for the legend.
         p.vline(VLine::new("", now));
     });
+    // The deepest point's separation, where the pair had points.
+    let separation: Vec<[f64; 2]> = (samples.iter())
+        .filter(|s| s.points > 0)
+        .map(|s| [s.step as f64, f64::from(s.separation) * 1e3])
+        .collect();
+    if !separation.is_empty() {
+        still_plot("watched contact separation", 70.0, Corner::RightTop).show(ui, |p| {
+            p.line(Line::new("deepest point (mm)", separation).color(SEPARATION_COLOUR).width(1.5));
+            p.vline(VLine::new("", now));
+        });
+    }
     // The last step, pass by pass: the impulse so far in the substep over the substep, a force.
     let h = f64::from(world.settings().dt) / f64::from(world.settings().substeps.max(1));
     let id = state.diag.contact_watch.contact();
@@ -169,6 +180,9 @@ fn show_watch(ui: &mut egui::Ui, state: &EditorState) -> bool {
     });
     false
 }
+
+/// The colour of the deepest point's separation line.
+pub const SEPARATION_COLOUR: egui::Color32 = egui::Color32::from_rgb(160, 220, 220);
 
 /// The colours of the manifold points' lines.
 pub const POINT_COLOURS: [egui::Color32; 4] = [

@@ -9,6 +9,7 @@
 
 use super::widgets::{number_row, vec_text, vec3_row};
 use crate::editor::edit::JointRecord;
+use crate::editor::joint_trace::JointSample;
 use crate::editor::notices::NoticePlace;
 use crate::editor::state::EditorState;
 use crate::editor::undo::MergeKey;
@@ -62,6 +63,46 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: JointId) {
     }
     plots(ui, state, id);
     substeps(ui, state, id);
+}
+
+/// "Save joint CSV" and the path it writes to (kept per joint in the UI's memory), and what
+/// the last save did.
+fn save_row(ui: &mut egui::Ui, samples: &[JointSample], id: JointId) {
+    let (path_id, outcome_id) =
+        (ui.make_persistent_id(("joint csv", id)), ui.make_persistent_id("joint csv outcome"));
+    let default =
+        || std::env::temp_dir().join(format!("atoll-joint-{}.csv", id.index())).display().to_string();
+    let mut path: String = ui.data(|d| d.get_temp(path_id)).unwrap_or_else(default);
+    ui.horizontal(|ui| {
+        if ui.button("Save joint CSV").on_hover_text("The joint's history, one row a kept step").clicked() {
+            let outcome = match save_joint_csv(std::path::Path::new(&path), samples) {
+                Ok(()) => format!("saved {} steps of the joint to {path}", samples.len()),
+                Err(e) => format!("could not save {path}: {e}"),
+            };
+            ui.data_mut(|d| d.insert_temp(outcome_id, outcome));
+        }
+        ui.add(egui::TextEdit::singleline(&mut path).desired_width(f32::INFINITY));
+    });
+    ui.data_mut(|d| d.insert_temp(path_id, path));
+    if let Some(outcome) = ui.data(|d| d.get_temp::<String>(outcome_id)) {
+        ui.label(outcome);
+    }
+}
+
+/// Writes a joint's samples as CSV to `path`: the step, then every plotted series.
+pub fn save_joint_csv(path: &std::path::Path, samples: &[JointSample]) -> std::io::Result<()> {
+    let header = ["step", "position", "force_n", "anchors_apart_m", "motor_load", "limit_active"];
+    let rows = samples.iter().map(|s| {
+        [
+            s.step.to_string(),
+            s.position.to_string(),
+            s.force.to_string(),
+            s.error.to_string(),
+            s.motor_load.to_string(),
+            s.limit_active.to_string(),
+        ]
+    });
+    crate::editor::csv::write_csv(path, &header, rows)
 }
 
 /// The joint through the step shown, pass by pass: a switch to trace it, and how fast its
@@ -405,7 +446,7 @@ fn plots(ui: &mut egui::Ui, state: &EditorState, id: JointId) {
     let angle = is_angle(view.joint_type);
     let (name, scale) =
         if angle { ("angle (°)", 180.0 / std::f64::consts::PI) } else { ("position (m)", 1.0) };
-    let series = |read: &dyn Fn(&crate::editor::joint_trace::JointSample) -> f64| -> Vec<[f64; 2]> {
+    let series = |read: &dyn Fn(&JointSample) -> f64| -> Vec<[f64; 2]> {
         samples.iter().map(|s| [s.step as f64, read(s)]).collect()
     };
     let limited: Vec<[f64; 2]> =
@@ -420,6 +461,7 @@ fn plots(ui: &mut egui::Ui, state: &EditorState, id: JointId) {
         let load = series(&|s| f64::from(s.motor_load));
         plots.push(("joint motor plot", "motor load (N or N m)", [200, 130, 230], load));
     }
+    save_row(ui, &samples, id);
     for (id_salt, label, [r, g, b], points) in plots {
         ui.label(label);
         Plot::new(id_salt).height(80.0).allow_scroll(false).allow_drag(false).show(ui, |plot| {
