@@ -75,8 +75,9 @@ pub struct Branches {
     active: BranchInfo,
     parked: Vec<Parked>,
     compared: Option<BranchId>,
-    /// The comparison at every step both the active and the compared branch reached.
-    log: BTreeMap<u64, DivergenceSample>,
+    /// Per pair of branches compared (the lower id first), the comparison at every step both
+    /// reached: a switch and back, or comparing with another branch and back, finds it again.
+    logs: BTreeMap<(BranchId, BranchId), BTreeMap<u64, DivergenceSample>>,
     next_id: u32,
 }
 
@@ -90,7 +91,7 @@ impl Branches {
             active: BranchInfo { id: BranchId(0), name, fork_step: 0, parent: None },
             parked: Vec::new(),
             compared: None,
-            log: BTreeMap::new(),
+            logs: BTreeMap::new(),
             next_id: 1,
         })
     }
@@ -217,22 +218,17 @@ impl Branches {
         std::mem::swap(history, &mut parked.history);
         std::mem::swap(&mut self.active, &mut parked.info);
         if self.compared == Some(to) {
-            // The same pair, seen from the other side: the distances stand.
+            // The same pair, seen from the other side: its comparisons stand.
             self.compared = Some(parked.info.id);
-        } else {
-            self.log.clear();
         }
         Ok(())
     }
 
     /// Compares the active branch with `id` from now on (`None`: with none). The comparisons
-    /// made so far are forgotten unless the branch compared stays the same.
+    /// made of each pair are kept while both branches are.
     pub fn compare_with(&mut self, id: Option<BranchId>) -> Result<(), AtollError> {
         if let Some(id) = id {
             self.index_of(id)?;
-        }
-        if self.compared != id {
-            self.log.clear();
         }
         self.compared = id;
         Ok(())
@@ -251,8 +247,8 @@ impl Branches {
         let dropped = self.parked.remove(index);
         if self.compared == Some(id) {
             self.compared = None;
-            self.log.clear();
         }
+        self.logs.retain(|&(a, b), _| a != id && b != id);
         self.share_budget(history);
         Ok(dropped.info)
     }
@@ -289,7 +285,10 @@ impl Branches {
             parked.bring_to(target)?;
         }
         let last = history.range().map_or(target, |(_, last)| last.max(target));
-        self.log.retain(|&step, _| step <= last);
+        let active = self.active.id;
+        for (_, log) in self.logs.iter_mut().filter(|((a, b), _)| *a == active || *b == active) {
+            log.retain(|&step, _| step <= last);
+        }
         if let Some(id) = self.compared
             && let Some(other) = self.parked.iter().find(|p| p.info.id == id)
             && other.world.step_count() == target
@@ -298,20 +297,33 @@ impl Branches {
                 measured_in: self.active.id,
                 divergence: world.divergence_from(&other.world),
             };
-            self.log.insert(target, sample);
+            let pair = self.pair().expect("a branch is compared");
+            self.logs.entry(pair).or_default().insert(target, sample);
         }
         Ok(())
     }
 
     /// The comparisons of the active branch with the compared one, by step.
     pub fn log(&self) -> &BTreeMap<u64, DivergenceSample> {
-        &self.log
+        static NONE: BTreeMap<u64, DivergenceSample> = BTreeMap::new();
+        self.pair().and_then(|pair| self.logs.get(&pair)).unwrap_or(&NONE)
+    }
+
+    /// The pair compared now, the lower id first.
+    fn pair(&self) -> Option<(BranchId, BranchId)> {
+        let (a, b) = (self.active.id, self.compared?);
+        Some((a.min(b), a.max(b)))
+    }
+
+    /// Comparisons kept, of every pair.
+    fn samples_kept(&self) -> usize {
+        self.logs.values().map(BTreeMap::len).sum()
     }
 
     /// The first step at which the active and the compared branch's bodies differ (a body
     /// apart, or in one world only), among the steps compared.
     pub fn first_difference(&self) -> Option<u64> {
-        self.log.iter().find(|(_, s)| s.divergence.differs()).map(|(&step, _)| step)
+        self.log().iter().find(|(_, s)| s.divergence.differs()).map(|(&step, _)| step)
     }
 
     /// Bytes the parked branches hold (their worlds and histories) and the comparisons; the
@@ -320,7 +332,7 @@ impl Branches {
         let parked: usize = self.parked.iter().map(|p| p.world.heap_estimate() + p.history.bytes()).sum();
         let per_sample = std::mem::size_of::<(u64, DivergenceSample)>()
             + crate::world::MAX_DIVERGENT_ISLANDS * std::mem::size_of::<crate::world::IslandDivergence>();
-        parked + self.log.len() * per_sample
+        parked + self.samples_kept() * per_sample
     }
 
     /// The budget of each branch's history: an equal part of the total left once the parked
@@ -328,8 +340,8 @@ impl Branches {
     pub fn share(&self) -> HistorySettings {
         let per_sample = std::mem::size_of::<(u64, DivergenceSample)>()
             + crate::world::MAX_DIVERGENT_ISLANDS * std::mem::size_of::<crate::world::IslandDivergence>();
-        let held: usize =
-            self.parked.iter().map(|p| p.world.heap_estimate()).sum::<usize>() + self.log.len() * per_sample;
+        let held: usize = self.parked.iter().map(|p| p.world.heap_estimate()).sum::<usize>()
+            + self.samples_kept() * per_sample;
         let lines = self.len();
         let budget = self.total.budget_bytes.saturating_sub(held) / lines;
         let back = (self.total.back_cache_bytes / lines).min(budget / 2);

@@ -266,3 +266,34 @@ fn an_edit_in_the_past_can_keep_the_recorded_future_as_a_branch() {
     // At the live end there is nothing after to keep.
     assert!(branches.keep_future(&world, &mut history, "nothing").is_err());
 }
+
+#[test]
+fn comparisons_are_kept_per_pair_of_branches() {
+    let (mut world, mut history) = start("rain.ron", 4, HistorySettings::default());
+    let mut branches = Branches::new("main", HistorySettings::default()).unwrap();
+    let a = branches.fork(&world, &mut history, "a").unwrap();
+    let b = branches.fork(&world, &mut history, "b").unwrap();
+    for _ in 0..10 {
+        step(&mut world, &mut history, &mut branches);
+    }
+    branches.compare_with(Some(b)).unwrap();
+    assert!(branches.log().is_empty(), "main and b were not compared yet");
+    for _ in 0..10 {
+        step(&mut world, &mut history, &mut branches);
+    }
+    // Back to a: its ten steps are still there, and it went on beside main meanwhile.
+    branches.compare_with(Some(a)).unwrap();
+    assert_eq!(branches.log().keys().copied().collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+    step(&mut world, &mut history, &mut branches);
+    assert_eq!(branches.log().len(), 11);
+    // Switching to b and back to main keeps the pair main and a.
+    branches.switch(b, &mut world, &mut history).unwrap();
+    let main = branches.infos().iter().find(|i| i.name == "main").unwrap().id;
+    branches.switch(main, &mut world, &mut history).unwrap();
+    assert_eq!(branches.compared().map(|c| c.id), Some(a));
+    assert_eq!(branches.log().len(), 11);
+    // Dropping a forgets its comparisons.
+    branches.drop_branch(a, &mut history).unwrap();
+    branches.compare_with(Some(b)).unwrap();
+    assert_eq!(branches.log().len(), 10, "main and b's");
+}
