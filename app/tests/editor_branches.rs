@@ -67,13 +67,7 @@ fn a_fork_with_two_substeps_is_compared_plotted_drawn_as_ghosts_switched_and_dro
     harness.run_steps(2);
     let with_ghosts = harness.render().unwrap();
     with_ghosts.save(std::env::temp_dir().join("atoll-branches.png")).unwrap();
-    let [r, g, b] = MAX_COLOUR;
-    let plotted = (with_ghosts.enumerate_pixels())
-        .filter(|(x, _, p)| {
-            *x as f32 > 0.7 * with_ghosts.width() as f32
-                && p[0].abs_diff(r) as u32 + p[1].abs_diff(g) as u32 + u32::from(p[2].abs_diff(b)) < 40
-        })
-        .count();
+    let plotted = common::dock_pixels(&with_ghosts, MAX_COLOUR);
     assert!(plotted > 50, "{plotted} pixels of the largest distance's line");
     // The ghosts: the same frame without them differs in the viewport.
     harness.get_by_label("draw the compared branch as ghosts").click_accesskit();

@@ -348,14 +348,7 @@ fn a_joint_selected_late_is_plotted_over_the_whole_timeline_with_its_limit_marke
     }
     let image = harness.render().unwrap();
     image.save(std::env::temp_dir().join("atoll-joint-history.png")).unwrap();
-    let [r, g, b] = atoll::editor::panels::joint_inspector::LIMIT_COLOUR;
-    let marks = (image.enumerate_pixels())
-        .filter(|(x, _, p)| {
-            *x as f32 > 0.7 * image.width() as f32
-                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
-                    < 40
-        })
-        .count();
+    let marks = common::dock_pixels(&image, atoll::editor::panels::joint_inspector::LIMIT_COLOUR);
     assert!(marks > 20, "{marks} pixels of the limit's marks");
     // The history as CSV: a header and a row per kept step.
     let path = std::env::temp_dir().join(format!("atoll-joint-{}.csv", joint.index()));
@@ -397,13 +390,6 @@ fn the_inspector_traces_a_joint_through_the_step_shown_pass_by_pass() {
         harness.run_steps(2);
     }
     let image = harness.render().unwrap();
-    let [r, g, b] = atoll::editor::panels::joint_inspector::SUBSTEP_COLOUR;
-    let drawn = (image.enumerate_pixels())
-        .filter(|(x, _, p)| {
-            *x as f32 > 0.7 * image.width() as f32
-                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
-                    < 40
-        })
-        .count();
+    let drawn = common::dock_pixels(&image, atoll::editor::panels::joint_inspector::SUBSTEP_COLOUR);
     assert!(drawn > 30, "{drawn} pixels of the substep trace");
 }

@@ -570,15 +570,10 @@ fn a_watched_contact_is_plotted_step_by_step_and_substep_by_substep_and_saved_as
     image.save(std::env::temp_dir().join("atoll-contact-watch.png")).unwrap();
     // The plots' lines are drawn in the panel (right of the viewport): the first point's, and
     // the substeps' solve line, in the same blue.
-    let [r, g, b, _] = atoll::editor::panels::contacts::POINT_COLOURS[0].to_array();
-    let drawn = (image.enumerate_pixels())
-        .filter(|(x, _, p)| {
-            *x as f32 > 0.7 * image.width() as f32 && {
-                let d = |a: u8, b: u8| a.abs_diff(b) as u32;
-                d(p[0], r) + d(p[1], g) + d(p[2], b) < 40
-            }
-        })
-        .count();
+    let drawn = common::dock_pixels(&image, {
+        let [r, g, b, _] = atoll::editor::panels::contacts::POINT_COLOURS[0].to_array();
+        [r, g, b]
+    });
     assert!(drawn > 50, "{drawn} pixels of the first point's line");
     // Saved: a row per step watched.
     let path = std::env::temp_dir().join("atoll-contact.csv");
@@ -629,14 +624,7 @@ fn the_islands_panel_watches_the_selected_islands_solve_pass_by_pass() {
     harness.run_steps(2);
     let image = harness.render().unwrap();
     image.save(std::env::temp_dir().join("atoll-island-solve.png")).unwrap();
-    let [r, g, b] = atoll::editor::panels::islands::APPROACH_COLOUR;
-    let drawn = (image.enumerate_pixels())
-        .filter(|(x, _, p)| {
-            *x as f32 > 0.7 * image.width() as f32
-                && u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
-                    < 40
-        })
-        .count();
+    let drawn = common::dock_pixels(&image, atoll::editor::panels::islands::APPROACH_COLOUR);
     assert!(drawn > 50, "{drawn} pixels of the largest approach's line");
     // Unticked: the engine stops tracing.
     harness.get_by_label("watch this island's solve").click_accesskit();

@@ -115,23 +115,13 @@ fn stale_ids_and_too_many_contacts_are_refused_and_change_nothing() {
 /// changes no result on 1 to 4 threads.
 #[test]
 fn a_resting_towers_island_has_its_velocity_error_taken_out_by_every_relax() {
+    let watch_island = |world: &mut World| {
+        let body = world.body_ids().find(|&b| world.body(b).unwrap().mass > 0.0).unwrap();
+        let island = world.body_island(body).unwrap().expect("the tower is one island");
+        world.set_traced_island(Some(island)).unwrap();
+    };
     let run = |threads: usize, watch: bool| {
-        let (mut world, _) = common::builtin("tower.ron");
-        let mut settings = *world.settings();
-        settings.sleep_enabled = false;
-        world.set_settings(settings).unwrap();
-        world.set_thread_count(threads).unwrap();
-        let mut traces = Vec::new();
-        for step in 0..150 {
-            if watch && step == 120 {
-                let body = world.body_ids().find(|&b| world.body(b).unwrap().mass > 0.0).unwrap();
-                let island = world.body_island(body).unwrap().expect("the tower is one island");
-                world.set_traced_island(Some(island)).unwrap();
-            }
-            world.step();
-            traces.extend(world.island_trace().cloned());
-        }
-        (state_hash(&world), traces, world)
+        traced_run("tower.ron", threads, watch.then_some((120, &watch_island)), |w| w.island_trace().cloned())
     };
     let (quiet, _, _) = run(1, false);
     for threads in 1..=4 {
@@ -170,22 +160,14 @@ fn a_resting_towers_island_has_its_velocity_error_taken_out_by_every_relax() {
 /// leaves less error than the solve, and watching changes no result on 1 to 4 threads.
 #[test]
 fn watched_joints_are_traced_pass_by_pass_and_change_no_result() {
+    let watch_joints = |world: &mut World| {
+        let ids: Vec<_> = world.joint_ids().step_by(5).take(4).collect();
+        world.set_traced_joints(&ids).unwrap();
+    };
     let run = |threads: usize, watch: bool| {
-        let (mut world, _) = common::builtin("bridge.ron");
-        let mut settings = *world.settings();
-        settings.sleep_enabled = false;
-        world.set_settings(settings).unwrap();
-        world.set_thread_count(threads).unwrap();
-        let mut traces = Vec::new();
-        for step in 0..150 {
-            if watch && step == 100 {
-                let ids: Vec<_> = world.joint_ids().step_by(5).take(4).collect();
-                world.set_traced_joints(&ids).unwrap();
-            }
-            world.step();
-            traces.extend(world.joint_traces().iter().cloned());
-        }
-        (state_hash(&world), traces, world)
+        traced_run("bridge.ron", threads, watch.then_some((100, &watch_joints)), |w| {
+            w.joint_traces().to_vec()
+        })
     };
     let (quiet, _, _) = run(1, false);
     for threads in 1..=4 {
@@ -246,4 +228,34 @@ fn a_pendulums_joint_has_no_velocity_error_after_a_relax() {
         }
     }
     assert!(world.joint_traces()[0].substeps.iter().any(|x| x.relative_spin > 0.1), "it swings");
+}
+
+/// What sets up a watch on a world.
+type WatchSetUp = dyn Fn(&mut World);
+
+/// 150 steps of built-in scene `scene` on `threads` threads, awake throughout; at step `at`
+/// of `watch`, its watch is set up; `read` collects each step's traces. Returns the final
+/// hash, the traces and the world.
+fn traced_run<T, R: IntoIterator<Item = T>>(
+    scene: &str,
+    threads: usize,
+    watch: Option<(usize, &WatchSetUp)>,
+    read: impl Fn(&World) -> R,
+) -> (u64, Vec<T>, World) {
+    let (mut world, _) = common::builtin(scene);
+    let mut settings = *world.settings();
+    settings.sleep_enabled = false;
+    world.set_settings(settings).unwrap();
+    world.set_thread_count(threads).unwrap();
+    let mut traces = Vec::new();
+    for step in 0..150 {
+        if let Some((at, set_up)) = watch
+            && step == at
+        {
+            set_up(&mut world);
+        }
+        world.step();
+        traces.extend(read(&world));
+    }
+    (state_hash(&world), traces, world)
 }

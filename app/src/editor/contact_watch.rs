@@ -7,10 +7,11 @@
 //! frame; the steps after it as the world takes them. The engine traces the pair only while it
 //! is watched, so an unwatched world steps at full speed.
 
+use super::walk_fill;
 use atoll_physics::narrowphase::MAX_MANIFOLD_POINTS;
 use atoll_physics::{ContactId, History, PairKey, Walk, World};
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Steps of the watched contact's history kept: the history's default window.
 pub const WATCH_LEN: usize = 10_000;
@@ -136,31 +137,18 @@ impl ContactWatch {
     /// Fills in kept steps before the pair was picked for at most `budget` (at least one
     /// step). Returns whether steps are left to fill.
     pub fn fill_for(&mut self, budget: Duration) -> bool {
-        let (Some(pair), Some(walk)) = (self.pair, self.fill.as_mut()) else { return false };
-        let start = Instant::now();
-        loop {
-            match walk.advance() {
-                Ok(Some(copy)) => {
-                    let sample = ContactSample::of(copy, copy.contact_of_pair(&pair));
-                    // What the live world recorded stands.
-                    self.samples.entry(sample.step).or_insert(sample);
-                }
-                // Done, or the timeline changed under the walk: what it filled stays.
-                Ok(None) | Err(_) => {
-                    self.fill = None;
-                    return false;
-                }
-            }
-            if start.elapsed() >= budget {
-                return true;
-            }
-        }
+        let Some(pair) = self.pair else { return false };
+        let samples = &mut self.samples;
+        walk_fill::fill_for(&mut self.fill, budget, |copy| {
+            let sample = ContactSample::of(copy, copy.contact_of_pair(&pair));
+            // What the live world recorded stands.
+            samples.entry(sample.step).or_insert(sample);
+        })
     }
 
     /// The walk's progress: the next step it fills and the last, while it runs.
     pub fn filling(&self) -> Option<(u64, u64)> {
-        let walk = self.fill.as_ref()?;
-        Some((walk.next_step()?, walk.last_step()))
+        walk_fill::progress(&self.fill)
     }
 
     /// The samples, oldest first.

@@ -5,9 +5,10 @@
 //! before it was selected are filled in by walking a copy of the world through the history
 //! (`Walk`), a slice of time a frame, the steps after it as the world takes them.
 
+use super::walk_fill;
 use atoll_physics::{History, JointId, Walk, World};
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Steps of a joint's trace kept: the history's default window.
 pub const TRACE_LEN: usize = 10_000;
@@ -83,32 +84,19 @@ impl JointTrace {
     /// Fills in kept steps for at most `budget` (at least one step). Returns whether steps
     /// are left to fill.
     pub fn fill_for(&mut self, budget: Duration) -> bool {
-        let (Some(id), Some(walk)) = (self.joint, self.fill.as_mut()) else { return false };
-        let start = Instant::now();
-        loop {
-            match walk.advance() {
-                Ok(Some(copy)) => {
-                    if let Some(sample) = JointSample::of(copy, id) {
-                        // What the live world recorded stands.
-                        self.samples.entry(sample.step).or_insert(sample);
-                    }
-                }
-                // Done, or the timeline changed under the walk: what it filled stays.
-                Ok(None) | Err(_) => {
-                    self.fill = None;
-                    return false;
-                }
+        let Some(id) = self.joint else { return false };
+        let samples = &mut self.samples;
+        walk_fill::fill_for(&mut self.fill, budget, |copy| {
+            if let Some(sample) = JointSample::of(copy, id) {
+                // What the live world recorded stands.
+                samples.entry(sample.step).or_insert(sample);
             }
-            if start.elapsed() >= budget {
-                return true;
-            }
-        }
+        })
     }
 
     /// The walk's progress: the next step it fills and the last, while it runs.
     pub fn filling(&self) -> Option<(u64, u64)> {
-        let walk = self.fill.as_ref()?;
-        Some((walk.next_step()?, walk.last_step()))
+        walk_fill::progress(&self.fill)
     }
 
     /// The samples of `joint`, oldest first (none when the trace is another joint's).

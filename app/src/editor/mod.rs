@@ -38,6 +38,7 @@ pub mod tools;
 pub mod undo;
 pub mod view;
 pub mod viewport;
+pub mod walk_fill;
 
 pub use state::EditorState;
 pub use tools::{ToolKind, Tools};

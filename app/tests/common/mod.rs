@@ -83,3 +83,15 @@ pub fn open_panel(harness: &mut Harness<'_, Editor>, name: &str) {
     harness.get_by_label(name).scroll_to_me();
     harness.run_steps(2);
 }
+
+/// The pixels of the right dock (the rightmost three tenths of the frame) whose colour is
+/// within 40 (summed over the channels) of `srgb`: how much of a panel's plot line is drawn.
+#[allow(dead_code)]
+pub fn dock_pixels(image: &image::RgbaImage, srgb: [u8; 3]) -> usize {
+    (image.enumerate_pixels())
+        .filter(|(x, _, p)| {
+            *x as f32 > 0.7 * image.width() as f32
+                && (0..3).map(|i| u32::from(p[i].abs_diff(srgb[i]))).sum::<u32>() < 40
+        })
+        .count()
+}

@@ -23,12 +23,7 @@ impl World {
     /// [`MAX_TRACED_CONTACTS`], is refused and nothing changes. Watching changes no result:
     /// the solve runs on one thread meanwhile, which gives the same bits.
     pub fn set_traced_contacts(&mut self, ids: &[ContactId]) -> Result<(), AtollError> {
-        if ids.len() > MAX_TRACED_CONTACTS {
-            return Err(AtollError::invalid(
-                "traced contacts",
-                format!("at most {MAX_TRACED_CONTACTS} at once, got {}", ids.len()),
-            ));
-        }
+        at_most("traced contacts", ids.len())?;
         for &id in ids {
             self.contact(id)?;
         }
@@ -76,12 +71,7 @@ impl World {
     /// its point rows). An empty list stops watching. A stale id, or more than
     /// [`MAX_TRACED_CONTACTS`], is refused and nothing changes. Watching changes no result.
     pub fn set_traced_joints(&mut self, ids: &[JointId]) -> Result<(), AtollError> {
-        if ids.len() > MAX_TRACED_CONTACTS {
-            return Err(AtollError::invalid(
-                "traced joints",
-                format!("at most {MAX_TRACED_CONTACTS} at once, got {}", ids.len()),
-            ));
-        }
+        at_most("traced joints", ids.len())?;
         for &id in ids {
             self.joint(id)?;
         }
@@ -149,4 +139,12 @@ impl World {
         slots.dedup();
         self.contact_tracer.island_slots = slots;
     }
+}
+
+/// Refuses to watch more than [`MAX_TRACED_CONTACTS`] of `what` at once.
+fn at_most(what: &'static str, count: usize) -> Result<(), AtollError> {
+    if count > MAX_TRACED_CONTACTS {
+        return Err(AtollError::invalid(what, format!("at most {MAX_TRACED_CONTACTS} at once, got {count}")));
+    }
+    Ok(())
 }

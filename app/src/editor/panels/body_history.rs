@@ -2,6 +2,7 @@
 //! island and touching contacts over the timeline's window, one small plot each, with a line at
 //! the current step. A click on a plot moves the timeline to the step under the pointer.
 
+use super::widgets::csv_row;
 use crate::editor::body_history::BodySample;
 use crate::editor::csv::write_csv;
 use crate::editor::notices::NoticePlace;
@@ -67,32 +68,18 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
     });
 }
 
-/// "Save CSV" and the path it writes to (kept per body in the UI's memory), and what the last
-/// save did.
+/// "Save history CSV" and the path it writes to (kept per body), and what the last save did.
 fn save_row(ui: &mut egui::Ui, samples: &[(u64, BodySample)], name: &str, id: BodyId) {
-    let (path_id, outcome_id) =
-        (ui.make_persistent_id(("body csv", id)), ui.make_persistent_id("body csv outcome"));
-    let default =
-        || std::env::temp_dir().join(format!("atoll-body-{}.csv", id.index())).display().to_string();
-    let mut path: String = ui.data(|d| d.get_temp(path_id)).unwrap_or_else(default);
-    ui.horizontal(|ui| {
-        if ui
-            .button("Save history CSV")
-            .on_hover_text(format!("{name}'s history, one row a sampled step"))
-            .clicked()
-        {
-            let outcome = match save_csv(std::path::Path::new(&path), samples) {
-                Ok(()) => format!("saved {} steps to {path}", samples.len()),
-                Err(e) => format!("could not save {path}: {e}"),
-            };
-            ui.data_mut(|d| d.insert_temp(outcome_id, outcome));
-        }
-        ui.add(egui::TextEdit::singleline(&mut path).desired_width(f32::INFINITY));
-    });
-    ui.data_mut(|d| d.insert_temp(path_id, path));
-    if let Some(outcome) = ui.data(|d| d.get_temp::<String>(outcome_id)) {
-        ui.label(outcome);
-    }
+    csv_row(
+        ui,
+        ("body", id),
+        "Save history CSV",
+        &format!("{name}'s history, one row a sampled step"),
+        || std::env::temp_dir().join(format!("atoll-body-{}.csv", id.index())).display().to_string(),
+        |path| {
+            save_csv(path, samples).map(|()| format!("saved {} steps to {}", samples.len(), path.display()))
+        },
+    );
 }
 
 /// Writes a body's samples as CSV to `path`: the step, then every plotted series.

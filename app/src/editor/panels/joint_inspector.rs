@@ -7,7 +7,7 @@
 //! in place so a joint edited while the simulation runs keeps its warm start. A refused value
 //! (a lower limit above the upper, a negative hertz) is not applied: the panel says why.
 
-use super::widgets::{number_row, vec_text, vec3_row};
+use super::widgets::{csv_row, number_row, vec_text, vec3_row};
 use crate::editor::edit::JointRecord;
 use crate::editor::joint_trace::JointSample;
 use crate::editor::notices::NoticePlace;
@@ -65,28 +65,19 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: JointId) {
     substeps(ui, state, id);
 }
 
-/// "Save joint CSV" and the path it writes to (kept per joint in the UI's memory), and what
-/// the last save did.
+/// "Save joint CSV" and the path it writes to (kept per joint), and what the last save did.
 fn save_row(ui: &mut egui::Ui, samples: &[JointSample], id: JointId) {
-    let (path_id, outcome_id) =
-        (ui.make_persistent_id(("joint csv", id)), ui.make_persistent_id("joint csv outcome"));
-    let default =
-        || std::env::temp_dir().join(format!("atoll-joint-{}.csv", id.index())).display().to_string();
-    let mut path: String = ui.data(|d| d.get_temp(path_id)).unwrap_or_else(default);
-    ui.horizontal(|ui| {
-        if ui.button("Save joint CSV").on_hover_text("The joint's history, one row a kept step").clicked() {
-            let outcome = match save_joint_csv(std::path::Path::new(&path), samples) {
-                Ok(()) => format!("saved {} steps of the joint to {path}", samples.len()),
-                Err(e) => format!("could not save {path}: {e}"),
-            };
-            ui.data_mut(|d| d.insert_temp(outcome_id, outcome));
-        }
-        ui.add(egui::TextEdit::singleline(&mut path).desired_width(f32::INFINITY));
-    });
-    ui.data_mut(|d| d.insert_temp(path_id, path));
-    if let Some(outcome) = ui.data(|d| d.get_temp::<String>(outcome_id)) {
-        ui.label(outcome);
-    }
+    csv_row(
+        ui,
+        ("joint", id),
+        "Save joint CSV",
+        "The joint's history, one row a kept step",
+        || std::env::temp_dir().join(format!("atoll-joint-{}.csv", id.index())).display().to_string(),
+        |path| {
+            save_joint_csv(path, samples)
+                .map(|()| format!("saved {} steps of the joint to {}", samples.len(), path.display()))
+        },
+    );
 }
 
 /// Writes a joint's samples as CSV to `path`: the step, then every plotted series.

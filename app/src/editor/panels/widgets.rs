@@ -106,6 +106,36 @@ pub fn integer_row(ui: &mut egui::Ui, label: &str, value: i32) -> Option<(egui::
     (r.changed() && v != value).then_some((r, v))
 }
 
+/// A "Save … CSV" button beside the path it writes to (kept in the UI's memory under `key`,
+/// `default_path` until edited), and what the last save said. `save` writes the file and
+/// returns what to say.
+pub fn csv_row(
+    ui: &mut egui::Ui,
+    key: impl std::hash::Hash + std::fmt::Debug,
+    button: &str,
+    hover: &str,
+    default_path: impl FnOnce() -> String,
+    save: impl FnOnce(&std::path::Path) -> std::io::Result<String>,
+) {
+    let (path_id, outcome_id) =
+        (ui.make_persistent_id(("csv path", &key)), ui.make_persistent_id(("csv outcome", &key)));
+    let mut path: String = ui.data(|d| d.get_temp(path_id)).unwrap_or_else(default_path);
+    ui.horizontal(|ui| {
+        if ui.button(button).on_hover_text(hover).clicked() {
+            let outcome = match save(std::path::Path::new(&path)) {
+                Ok(said) => said,
+                Err(e) => format!("could not save {path}: {e}"),
+            };
+            ui.data_mut(|d| d.insert_temp(outcome_id, outcome));
+        }
+        ui.add(egui::TextEdit::singleline(&mut path).desired_width(f32::INFINITY));
+    });
+    ui.data_mut(|d| d.insert_temp(path_id, path));
+    if let Some(outcome) = ui.data(|d| d.get_temp::<String>(outcome_id)) {
+        ui.label(outcome);
+    }
+}
+
 /// A plot frame the panels draw into: `height` tall, its legend in `corner`, held still (no
 /// scroll, drag or zoom: a click picks a step instead).
 pub fn still_plot<'a>(id: &str, height: f32, corner: egui_plot::Corner) -> egui_plot::Plot<'a> {
