@@ -120,17 +120,24 @@ fn an_edit_in_a_branch_is_undone_in_that_branch_only() {
     harness.run_steps(2);
     harness.state_mut().state.step_many(5);
     let gravity = harness.state().state.sim.world.settings().gravity;
+    // A contact traced in main: parked, main steps untraced (at full speed).
+    let contact = harness.state().state.sim.world.contacts().next().unwrap().id;
+    harness.state_mut().state.sim.world.set_traced_contacts(&[contact]).unwrap();
     let id = harness.state_mut().state.fork_branch("heavier gravity").unwrap();
+    let main = harness.state().state.sim.branching.branches.compared().unwrap().id;
+    assert!(harness.state().state.sim.branching.branches.world(main).unwrap().traced_contacts().is_empty());
     let strong = StepSettings {
         gravity: glam::Vec3::new(0.0, -20.0, 0.0),
         ..*harness.state().state.sim.world.settings()
     };
     harness.state_mut().state.apply_settings(strong).unwrap();
     assert_eq!(harness.state().state.doc.undo.undo_len(), 1);
-    let main = harness.state().state.sim.branching.branches.compared().unwrap().id;
+    assert_eq!(harness.state().state.edited_world().settings().gravity, strong.gravity);
     harness.state_mut().state.switch_branch(main).unwrap();
     assert_eq!(harness.state().state.doc.undo.undo_len(), 0, "main has no edit to undo");
     assert_eq!(harness.state().state.sim.world.settings().gravity, gravity);
+    // Main's edited state (what Reset returns to, Save writes) is its own.
+    assert_eq!(harness.state().state.edited_world().settings().gravity, gravity);
     harness.state_mut().state.switch_branch(id).unwrap();
     assert_eq!(harness.state().state.doc.undo.undo_len(), 1);
     assert_eq!(harness.state().state.sim.world.settings().gravity, strong.gravity);

@@ -23,6 +23,10 @@ use std::collections::BTreeMap;
 /// beside the active one, so each costs a step's time and a share of the budget.
 pub const MAX_BRANCHES: usize = 8;
 
+/// The bytes a comparison of one step is counted at: the sample with its islands' room.
+const SAMPLE_BYTES: usize = std::mem::size_of::<(u64, DivergenceSample)>()
+    + crate::world::MAX_DIVERGENT_ISLANDS * std::mem::size_of::<crate::world::IslandDivergence>();
+
 /// Longest branch name, in characters.
 pub const MAX_BRANCH_NAME: usize = 64;
 
@@ -177,7 +181,7 @@ impl Branches {
     pub fn keep_future(
         &mut self,
         world: &World,
-        history: &mut History,
+        history: &History,
         name: &str,
     ) -> Result<BranchId, AtollError> {
         let step = world.step_count();
@@ -199,7 +203,9 @@ impl Branches {
         let info = BranchInfo { id, name, fork_step: step, parent: Some(self.active.id) };
         self.parked.push(Parked { info, world: copy, history: own });
         self.compare_with(Some(id))?;
-        self.share_budget(history);
+        // The budget is shared again at the next follow, once the edit has discarded the
+        // active branch's future: sharing it now would evict the active branch's past for
+        // steps about to go.
         Ok(id)
     }
 
@@ -281,13 +287,21 @@ impl Branches {
     pub fn follow(&mut self, world: &World, history: &mut History) -> Result<(), AtollError> {
         let target = world.step_count();
         self.share_budget(history);
+        // A branch that cannot follow (its records no longer replay) stays where it is; the
+        // others still follow, and the first failure is reported.
+        let mut failed = None;
         for parked in &mut self.parked {
-            parked.bring_to(target)?;
+            if let Err(e) = parked.bring_to(target) {
+                failed.get_or_insert_with(|| {
+                    AtollError::invalid("branch", format!("{:?} could not follow: {e}", parked.info.name))
+                });
+            }
         }
-        let last = history.range().map_or(target, |(_, last)| last.max(target));
+        // Comparisons live as long as the steps the active branch keeps.
+        let (first, last) = history.range().map_or((target, target), |(f, l)| (f.min(target), l.max(target)));
         let active = self.active.id;
         for (_, log) in self.logs.iter_mut().filter(|((a, b), _)| *a == active || *b == active) {
-            log.retain(|&step, _| step <= last);
+            log.retain(|&step, _| (first..=last).contains(&step));
         }
         if let Some(id) = self.compared
             && let Some(other) = self.parked.iter().find(|p| p.info.id == id)
@@ -300,7 +314,7 @@ impl Branches {
             let pair = self.pair().expect("a branch is compared");
             self.logs.entry(pair).or_default().insert(target, sample);
         }
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 
     /// The comparisons of the active branch with the compared one, by step.
@@ -330,18 +344,16 @@ impl Branches {
     /// active branch's history is the caller's ([`History::bytes`]).
     pub fn bytes(&self) -> usize {
         let parked: usize = self.parked.iter().map(|p| p.world.heap_estimate() + p.history.bytes()).sum();
-        let per_sample = std::mem::size_of::<(u64, DivergenceSample)>()
-            + crate::world::MAX_DIVERGENT_ISLANDS * std::mem::size_of::<crate::world::IslandDivergence>();
-        parked + self.samples_kept() * per_sample
+        parked + self.samples_kept() * SAMPLE_BYTES
     }
 
     /// The budget of each branch's history: an equal part of the total left once the parked
     /// worlds and the comparisons are counted.
     pub fn share(&self) -> HistorySettings {
-        let per_sample = std::mem::size_of::<(u64, DivergenceSample)>()
-            + crate::world::MAX_DIVERGENT_ISLANDS * std::mem::size_of::<crate::world::IslandDivergence>();
-        let held: usize = self.parked.iter().map(|p| p.world.heap_estimate()).sum::<usize>()
-            + self.samples_kept() * per_sample;
+        // The comparisons are kept for at most the window's steps, a log per pair: their
+        // room is set aside whole, so the share moves only when branches or pairs come and go.
+        let logs = self.logs.len() * self.total.window as usize * SAMPLE_BYTES;
+        let held = self.parked.iter().map(|p| p.world.heap_estimate()).sum::<usize>() + logs;
         let lines = self.len();
         let budget = self.total.budget_bytes.saturating_sub(held) / lines;
         let back = (self.total.back_cache_bytes / lines).min(budget / 2);

@@ -239,7 +239,7 @@ fn an_edit_in_the_past_can_keep_the_recorded_future_as_a_branch() {
     history.seek(&mut world, 50).unwrap();
     branches.follow(&world, &mut history).unwrap();
     // Nothing recorded after the last step: nothing to keep.
-    let id = branches.keep_future(&world, &mut history, "before the push at 50").unwrap();
+    let id = branches.keep_future(&world, &history, "before the push at 50").unwrap();
     assert_eq!(branches.compared().map(|c| c.id), Some(id));
     // The edit: a push, which discards the active branch's steps after 50.
     let body = world.body_ids().find(|&b| world.body(b).unwrap().mass > 0.0).unwrap();
@@ -264,7 +264,7 @@ fn an_edit_in_the_past_can_keep_the_recorded_future_as_a_branch() {
     }
     assert_eq!(branches.compared_world().unwrap().step_count(), 110);
     // At the live end there is nothing after to keep.
-    assert!(branches.keep_future(&world, &mut history, "nothing").is_err());
+    assert!(branches.keep_future(&world, &history, "nothing").is_err());
 }
 
 #[test]
@@ -296,4 +296,19 @@ fn comparisons_are_kept_per_pair_of_branches() {
     branches.drop_branch(a, &mut history).unwrap();
     branches.compare_with(Some(b)).unwrap();
     assert_eq!(branches.log().len(), 10, "main and b's");
+}
+
+#[test]
+fn comparisons_are_kept_only_for_the_steps_the_history_keeps() {
+    let small = HistorySettings { window: 50, ..HistorySettings::default() };
+    let (mut world, mut history) = start("rain.ron", 4, small);
+    let mut branches = Branches::new("main", small).unwrap();
+    branches.fork(&world, &mut history, "copy").unwrap();
+    for _ in 0..200 {
+        step(&mut world, &mut history, &mut branches);
+    }
+    let (first, last) = history.range().unwrap();
+    let kept: Vec<u64> = branches.log().keys().copied().collect();
+    assert_eq!((kept.first().copied(), kept.last().copied()), (Some(first), Some(last)));
+    assert!(kept.len() <= 100, "{} comparisons for a window of 50", kept.len());
 }

@@ -259,3 +259,22 @@ fn traced_run<T, R: IntoIterator<Item = T>>(
     }
     (state_hash(&world), traces, world)
 }
+
+#[test]
+fn unwatching_joints_while_a_contact_is_still_watched_leaves_no_stale_joint() {
+    let (mut world, contact, _) = resting_box();
+    let cube = world.body_ids().nth(1).unwrap();
+    // A joint to the world: one to the floor would end the floor's contact with the cube.
+    let kind = atoll_physics::JointKind::Distance(Default::default());
+    let at = world.transform(cube).unwrap().position;
+    let desc = world.joint_desc_at(kind, None, cube, at, Vec3::Z).unwrap();
+    let joint = world.create_joint(&desc).unwrap();
+    world.set_traced_contacts(&[contact]).unwrap();
+    world.set_traced_joints(&[joint]).unwrap();
+    world.step();
+    assert_eq!(world.joint_traces().len(), 1);
+    world.set_traced_joints(&[]).unwrap();
+    world.step();
+    assert!(world.joint_traces().is_empty());
+    assert_eq!(world.contact_traces().len(), 1, "the contact is still traced");
+}

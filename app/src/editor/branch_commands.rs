@@ -5,6 +5,7 @@
 //! `branching.rs`.
 
 use super::body_history::BodyHistory;
+use super::branching::ParkedDoc;
 use super::notices::NoticePlace;
 use super::state::EditorState;
 use atoll_physics::BranchId;
@@ -37,12 +38,25 @@ impl EditorState {
     pub fn switch_branch(&mut self, id: BranchId) -> Result<(), String> {
         self.pause_for_branches();
         let was = self.sim.branching.branches.active().id;
+        // What the panels traced stops with them: a parked branch steps at full speed.
+        let world = &mut self.sim.world;
+        let _ = (world.set_traced_contacts(&[]), world.set_traced_joints(&[]), world.set_traced_island(None));
         (self.sim.branching.branches)
             .switch(id, &mut self.sim.world, &mut self.sim.timeline.history)
             .map_err(|e| e.to_string())?;
-        let undo = self.sim.branching.parked_undo.remove(&id).unwrap_or_default();
-        let parked = std::mem::replace(&mut self.doc.undo, undo);
-        self.sim.branching.parked_undo.insert(was, parked);
+        // The document's part of each branch: a branch shown for the first time starts with no
+        // undo steps and the edited state of the one it was forked from.
+        let incoming = self
+            .sim
+            .branching
+            .parked_docs
+            .remove(&id)
+            .unwrap_or_else(|| ParkedDoc { undo: Default::default(), edited: self.doc.edited.clone() });
+        let outgoing = ParkedDoc {
+            undo: std::mem::replace(&mut self.doc.undo, incoming.undo),
+            edited: std::mem::replace(&mut self.doc.edited, incoming.edited),
+        };
+        self.sim.branching.parked_docs.insert(was, outgoing);
         // The samples of the world shown, from where it is now.
         self.sim.timeline.bodies = BodyHistory::default();
         self.sim.timeline.bodies.record(&self.sim.world, self.sim.timeline.history.settings().window);
@@ -73,7 +87,7 @@ impl EditorState {
         let dropped = (self.sim.branching.branches)
             .drop_branch(id, &mut self.sim.timeline.history)
             .map_err(|e| e.to_string())?;
-        self.sim.branching.parked_undo.remove(&id);
+        self.sim.branching.parked_docs.remove(&id);
         self.sim.branching.note = Some(format!("dropped {:?}", dropped.name));
         Ok(())
     }
@@ -91,7 +105,7 @@ impl EditorState {
 
     /// Before an edit at a step in the past is recorded (which discards the recorded steps
     /// after it): those steps kept as a branch, when `keep_discarded` is on and there is room.
-    pub(super) fn keep_future_before_edit(&mut self) -> Option<BranchId> {
+    pub(super) fn keep_future_before_edit(&mut self) -> Option<(BranchId, Option<BranchId>)> {
         let step = self.sim.world.step_count();
         let (_, last) = self.sim.timeline.range();
         if !self.sim.branching.keep_discarded || last <= step {
@@ -103,10 +117,11 @@ impl EditorState {
             .map(|k| if k == 1 { base.clone() } else { format!("{base} ({k})") })
             .find(|n| infos.iter().all(|i| &i.name != n))
             .expect("a free name");
+        let compared = self.sim.branching.branches.compared().map(|c| c.id);
         let kept =
-            self.sim.branching.branches.keep_future(&self.sim.world, &mut self.sim.timeline.history, &name);
+            self.sim.branching.branches.keep_future(&self.sim.world, &self.sim.timeline.history, &name);
         match kept {
-            Ok(id) => Some(id),
+            Ok(id) => Some((id, compared)),
             Err(e) => {
                 self.sim.branching.note = Some(format!("the steps after {step} were not kept: {e}"));
                 None
@@ -116,10 +131,13 @@ impl EditorState {
 
     /// After the edit was recorded: the branch kept before it stays when the edit discarded
     /// steps (and says so), and goes when it discarded none.
-    pub(super) fn kept_future(&mut self, kept: Option<BranchId>, discarded: u64) {
-        let Some(id) = kept else { return };
+    pub(super) fn kept_future(&mut self, kept: Option<(BranchId, Option<BranchId>)>, discarded: u64) {
+        let Some((id, compared)) = kept else { return };
         if discarded == 0 {
-            let _ = self.sim.branching.branches.drop_branch(id, &mut self.sim.timeline.history);
+            // Nothing was discarded: the copy goes, and the comparison is the one before.
+            let branches = &mut self.sim.branching.branches;
+            let _ = branches.drop_branch(id, &mut self.sim.timeline.history);
+            let _ = branches.compare_with(compared);
             return;
         }
         let name = self.sim.branching.branches.infos().iter().find(|i| i.id == id).map(|i| i.name.clone());

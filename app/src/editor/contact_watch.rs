@@ -156,6 +156,13 @@ impl ContactWatch {
         self.samples.values()
     }
 
+    /// The timeline discarded its steps after `step`: their samples go, and a walk through the
+    /// old timeline stops.
+    pub fn discarded_after(&mut self, step: u64) {
+        self.samples.split_off(&(step + 1));
+        self.fill = None;
+    }
+
     /// Forgets the samples of step `step` and after (the timeline went back before them).
     pub fn drop_from(&mut self, step: u64) {
         self.samples.split_off(&step);

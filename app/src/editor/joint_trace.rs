@@ -104,6 +104,13 @@ impl JointTrace {
         self.samples.values().filter(move |_| self.joint == Some(joint))
     }
 
+    /// The timeline discarded its steps after `step`: their samples go, and a walk through the
+    /// old timeline stops.
+    pub fn discarded_after(&mut self, step: u64) {
+        self.samples.split_off(&(step + 1));
+        self.fill = None;
+    }
+
     fn select(&mut self, joint: Option<JointId>) {
         if joint != self.joint {
             self.joint = joint;

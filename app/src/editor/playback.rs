@@ -12,7 +12,7 @@ use super::notices::NoticePlace;
 use super::replay::ReplayRun;
 use super::state::EditorState;
 use super::timeline::SCRUB_PER_FRAME;
-use atoll_physics::{Recording, ReplayError, ReplayProgress, Replayer, state_hash};
+use atoll_physics::{RecordOutcome, Recording, ReplayError, ReplayProgress, Replayer, state_hash};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -114,7 +114,7 @@ impl EditorState {
         self.sim.world.step();
         self.diag.last_step_ms = start.elapsed().as_secs_f64() * 1e3;
         self.diag.history.record(&self.sim.world);
-        self.sim.timeline.record(&self.sim.world);
+        self.record_timeline();
         self.follow_branches();
         // Playing on from the past may have made an edit again (a body added there).
         self.doc.entities.follow(&self.sim.world);
@@ -200,7 +200,7 @@ impl EditorState {
         let made = run.replayer.make_inputs(&mut self.sim.world);
         if made.as_ref().is_ok_and(|&n| n > 0) {
             // The world after the inputs is a step of its own on the timeline, as an edit is.
-            self.sim.timeline.record(&self.sim.world);
+            self.record_timeline();
         }
         let start = Instant::now();
         let progress = made.and_then(|_| run.replayer.advance(&mut self.sim.world));
@@ -208,7 +208,7 @@ impl EditorState {
         match progress {
             Ok(ReplayProgress::Stepped(step)) => {
                 self.diag.history.record(&self.sim.world);
-                self.sim.timeline.record(&self.sim.world);
+                self.record_timeline();
                 self.follow_branches();
                 self.diag.joint_trace.record(&self.sim.world, self.doc.selection.joint());
                 self.diag.contact_watch.record(&mut self.sim.world);
@@ -222,7 +222,7 @@ impl EditorState {
                     Some(format!("replayed {}: all {} steps match the recording", run.name, run.steps()));
             }
             Err(error) => {
-                self.sim.timeline.record(&self.sim.world);
+                self.record_timeline();
                 self.replay_stopped(&run.name, &error);
             }
         }
@@ -311,6 +311,18 @@ impl EditorState {
         }
     }
 
+    /// Records the world on the timeline; when that discarded recorded steps, the panels'
+    /// histories drop them too (and their walks through the old timeline stop).
+    pub(super) fn record_timeline(&mut self) -> RecordOutcome {
+        let outcome = self.sim.timeline.record(&self.sim.world);
+        if outcome.discarded > 0 {
+            let step = self.sim.world.step_count();
+            self.diag.contact_watch.discarded_after(step);
+            self.diag.joint_trace.discarded_after(step);
+        }
+        outcome
+    }
+
     /// Takes the step shown again from the one before, as the recorded step (its inputs made
     /// again), so the engine traces the watched contact through it substep by substep: a
     /// step the world was put at was restored or replayed without the trace.
@@ -322,6 +334,13 @@ impl EditorState {
         }
         self.go_to_step(step - 1)?;
         self.step_world();
+        // At the live end, inputs made at the step since it was taken (a body added while
+        // paused) are made again, as a move along the timeline to it would.
+        let history = &mut self.sim.timeline.history;
+        if history.record_of(step + 1).is_none() && !history.inputs_at(step).is_empty() {
+            history.seek(&mut self.sim.world, step).map_err(|e| e.to_string())?;
+            self.doc.entities.follow(&self.sim.world);
+        }
         Ok(())
     }
 

@@ -254,7 +254,7 @@ impl EditorState {
         self.doc.edit_count += 1;
         // At a step in the past the edit discards the recorded steps after it: kept first.
         let kept = self.keep_future_before_edit();
-        let outcome = self.sim.timeline.record(&self.sim.world);
+        let outcome = self.record_timeline();
         self.kept_future(kept, outcome.discarded);
         self.follow_branches();
     }

@@ -77,6 +77,7 @@ impl World {
         }
         self.contact_tracer.joints = ids.to_vec();
         self.contact_tracer.joint_traces.clear();
+        self.contact_tracer.traced_joints.clear();
         Ok(())
     }
 

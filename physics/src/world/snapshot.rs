@@ -35,6 +35,7 @@ impl World {
         self.contact_tracer.island_trace = None;
         self.contact_tracer.joints = joints;
         self.contact_tracer.joint_traces.clear();
+        self.contact_tracer.traced_joints.clear();
         self.contact_tracer.traces.clear();
         // This world's tape, when it holds the snapshot's history, keeps the entries after the
         // snapshot's place (so stepping on walks them again); otherwise the snapshot's own.

@@ -121,7 +121,8 @@ impl World {
                 BodyParts::WHOLE,
             );
         }
-        if !self.contact_tracer.joints.is_empty() {
+        // Every step anything is watched: a list left from an earlier watch must not stay.
+        if self.contact_tracer.is_active() {
             self.prepare_joint_trace();
         }
         let scratch = &mut self.scratch;
