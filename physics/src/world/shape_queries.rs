@@ -94,16 +94,37 @@ impl World {
             let capped = reach.min(voxel);
             match self.terrain_contact(shape, &cast.pose_at(t), capped) {
                 Some((chunk, g)) => Some(GapAt { gap: g.distance, closing: None, witness: (Some(chunk), g) }),
-                // Nothing within the capped reach: the gap is at least that.
+                // Nothing within the capped reach: the gap is at least that, and at least the
+                // distance to the nearest chunk with solid near it (in open air, a jump there
+                // rather than a voxel a step: a cast a kilometre through the air took
+                // thousands of steps and ran out).
                 None if capped < reach => {
-                    let nothing = Gap { distance: capped, on_b: Vec3::ZERO, normal: Vec3::Y };
-                    Some(GapAt { gap: capped, closing: None, witness: (None, nothing) })
+                    let tight = shape.world_aabb(&cast.pose_at(t));
+                    let far = self.solid_distance_bound(&tight).unwrap_or(reach).min(reach);
+                    let gap = capped.max(far);
+                    let nothing = Gap { distance: gap, on_b: Vec3::ZERO, normal: Vec3::Y };
+                    Some(GapAt { gap, closing: None, witness: (None, nothing) })
                 }
                 None => None,
             }
         };
         let (fraction, (chunk, g)) = advance(cast.translation(), limit, MAX_TERRAIN_STEPS, gap)?;
         Some(ShapeCastHit { body: BodyId::TERRAIN, chunk, fraction, point: g.on_b, normal: g.normal })
+    }
+
+    /// A lower bound of the distance from box `aabb` to the terrain's solid surface: the
+    /// distance to the nearest chunk whose masks hold solid (a chunk's masks are dilated by a
+    /// voxel, so its surface lies within its box grown by a voxel); `None` without any.
+    fn solid_distance_bound(&self, aabb: &Aabb) -> Option<f32> {
+        let voxel = self.terrain.voxel_size();
+        (self.terrain.masks())
+            .filter(|(_, m)| m.solid().iter().any(|&slice| slice != 0))
+            .map(|(c, _)| {
+                let b = self.terrain.chunk_aabb(c).grown(voxel);
+                let apart = (b.min - aabb.max).max(aabb.min - b.max).max(Vec3::ZERO);
+                apart.length()
+            })
+            .min_by(f32::total_cmp)
     }
 
     /// Every body `filter` lets through that `shape` overlaps or touches, in slot order, into

@@ -448,3 +448,30 @@ fn a_cast_kilometres_long_still_stops_at_the_face() {
         assert!((stop + 0.75).abs() < 2e-3, "from {start}: stopped at {stop}");
     }
 }
+
+#[test]
+fn a_cast_through_a_kilometre_and_a_half_of_open_air_meets_the_terrain() {
+    // Flat ground at y = 1, a ball 1.5 km above it: a voxel a step (the terrain's half-metre
+    // cap) took 3000 steps and ran out; open air now jumps to the nearest solid chunk.
+    let world = world_on_flat_terrain();
+    let ball =
+        PlacedShape::new(Shape::sphere(0.5).unwrap(), Transform::from_position(Vec3::new(0.3, 1500.0, 0.2)))
+            .unwrap();
+    let hit =
+        world.cast_shape(&ShapeCast::new(ball, Vec3::new(0.0, -1600.0, 0.0)).unwrap(), &QueryFilter::ALL);
+    let hit = hit.expect("the ground is met");
+    assert!(hit.body.is_terrain(), "{hit:?}");
+    // The centre stops half a metre above the ground: 1498.5 of the 1600 metres down, within
+    // the tolerance and the positions' rounding a kilometre up (0.1 mm).
+    let stop = 1500.0 - hit.fraction * 1600.0;
+    assert!((stop - 1.5).abs() < 0.02, "stopped at {stop}: {hit:?}");
+    // Sideways above the ground's bounds, the same cast misses (nothing solid ahead).
+    let beside = PlacedShape::new(
+        Shape::sphere(0.5).unwrap(),
+        Transform::from_position(Vec3::new(300.0, 1500.0, 0.2)),
+    )
+    .unwrap();
+    let miss =
+        world.cast_shape(&ShapeCast::new(beside, Vec3::new(0.0, -1600.0, 0.0)).unwrap(), &QueryFilter::ALL);
+    assert_eq!(miss, None);
+}
