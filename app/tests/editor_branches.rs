@@ -12,14 +12,7 @@ use egui_kittest::kittest::Queryable;
 
 /// The viewport's pixels: the middle of the window, away from the side panels.
 fn viewport_pixels(image: &image::RgbaImage) -> Vec<[u8; 4]> {
-    let (w, h) = image.dimensions();
-    let mut out = Vec::new();
-    for y in (h * 2 / 10..h * 8 / 10).step_by(2) {
-        for x in (w * 3 / 10..w * 6 / 10).step_by(2) {
-            out.push(image.get_pixel(x, y).0);
-        }
-    }
-    out
+    common::frame_pixels(image, (0.3, 0.6), (0.2, 0.8))
 }
 
 #[test]

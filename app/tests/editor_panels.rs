@@ -15,14 +15,7 @@ use egui_kittest::kittest::Queryable;
 
 /// The viewport's share of a UI frame: the middle of the window, away from the side panels.
 fn viewport_pixels(image: &image::RgbaImage) -> Vec<[u8; 4]> {
-    let (w, h) = image.dimensions();
-    let mut out = Vec::new();
-    for y in (h * 3 / 10..h * 7 / 10).step_by(2) {
-        for x in (w * 4 / 10..w * 6 / 10).step_by(2) {
-            out.push(image.get_pixel(x, y).0);
-        }
-    }
-    out
+    common::frame_pixels(image, (0.4, 0.6), (0.3, 0.7))
 }
 
 fn changed_fraction(a: &[[u8; 4]], b: &[[u8; 4]]) -> f64 {

@@ -95,3 +95,19 @@ pub fn dock_pixels(image: &image::RgbaImage, srgb: [u8; 3]) -> usize {
         })
         .count()
 }
+
+/// Every other pixel of the part of `image` between the fractions `across` of its width and
+/// `down` of its height (a region of the frame, such as the viewport's middle).
+#[allow(dead_code)]
+pub fn frame_pixels(image: &image::RgbaImage, across: (f32, f32), down: (f32, f32)) -> Vec<[u8; 4]> {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let (x0, x1) = ((across.0 * w) as u32, (across.1 * w) as u32);
+    let (y0, y1) = ((down.0 * h) as u32, (down.1 * h) as u32);
+    let mut out = Vec::new();
+    for y in (y0..y1).step_by(2) {
+        for x in (x0..x1).step_by(2) {
+            out.push(image.get_pixel(x, y).0);
+        }
+    }
+    out
+}
