@@ -135,7 +135,7 @@ fn pair<P: Polyhedron + ?Sized, Q: Polyhedron + ?Sized>(
 
 /// A manifold's deepest point as a gap (its points lie midway between the surfaces, its
 /// normal from A to B), or `None` when it has no point.
-pub(crate) fn manifold_gap(m: &Manifold) -> Option<Gap> {
+fn manifold_gap(m: &Manifold) -> Option<Gap> {
     let deepest =
         m.points().iter().reduce(|best, p| if p.separation < best.separation { p } else { best })?;
     Some(Gap {

@@ -24,6 +24,7 @@ mod sphere;
 mod terrain;
 #[cfg(test)]
 mod tests;
+mod triangle_gap;
 
 pub(crate) use contacts::{
     Contact, ContactStore, ContactsDelta, ContactsState, TERRAIN, TerrainLink, carry_manifold,
@@ -32,11 +33,12 @@ pub(crate) use contacts::{
 pub use contacts::{ContactId, PointImpulse};
 pub use dispatch::collide;
 pub use feature::flip_feature;
-pub(crate) use gap::{Gap, gap, manifold_gap};
+pub(crate) use gap::{Gap, gap};
 pub(crate) use point_distance::closest_on_shape;
 pub(crate) use polyhedron::boxes_out_of_reach;
 pub(crate) use reuse::ManifoldAnchors;
 pub(crate) use terrain::collide_terrain;
+pub(crate) use triangle_gap::triangle_gap;
 
 use crate::math::Vec3;
 

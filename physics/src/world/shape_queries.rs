@@ -3,30 +3,26 @@
 //! (`World::closest_point`), against the bodies and the terrain. Their checked arguments and
 //! answers are in `query/`.
 //!
-//! A cast moves its shape by conservative advancement: at each pose the gap to the target is
-//! bounded from below by the narrowphase's smallest separation (exact for round shapes, a
-//! separating-axis bound for polyhedra, never more than the distance), and the shape moves on
-//! by that gap, so it never passes through anything; it stops within [`CAST_TOLERANCE`].
+//! A cast moves its shape by conservative advancement against each convex target in turn (a
+//! body's shape, a terrain triangle): at each pose the exact distance to the target
+//! (`narrowphase::gap`, `narrowphase::triangle_gap`) and how fast it closes give Newton's step,
+//! which never passes the target; it stops within [`CAST_TOLERANCE`]. The first touch of any
+//! target is the hit.
 
 use super::World;
 use crate::body::BodyId;
 use crate::broadphase::ProxyType;
 use crate::error::{AtollError, check_non_negative, check_vec3};
 use crate::math::{Aabb, Transform, Vec3};
-use crate::narrowphase::{Gap, closest_on_shape, collide_terrain, gap, manifold_gap};
+use crate::narrowphase::{Gap, closest_on_shape, gap, triangle_gap};
 use crate::query::{CAST_TOLERANCE, ClosestPoint, PlacedShape, QueryFilter, ShapeCast, ShapeCastHit};
 use crate::shape::Shape;
-use crate::terrain::ChunkCoord;
+use crate::terrain::{CHUNK_SIZE, ChunkCoord};
 
-/// Most advancement steps of a cast against one body. Newton's steps on the exact distance
-/// close on a surface in a handful (the brute-force test's casts take at most a dozen); one
+/// Most advancement steps of a cast against one body's shape or one terrain triangle. Newton's
+/// steps on the exact distance close on a surface in a handful (the brute-force test's casts take at most a dozen); one
 /// that has not closed to the tolerance by then is taken as a miss.
 const MAX_BODY_STEPS: usize = 64;
-
-/// Most advancement steps against the terrain, where each step moves by a lower bound of the
-/// gap only: a cast skimming a surface a centimetre away moves a centimetre a step, so ten
-/// metres of it take a thousand. One that has not closed by then is taken as a miss.
-const MAX_TERRAIN_STEPS: usize = 2048;
 
 impl World {
     /// The first body or terrain surface `cast`'s shape touches on its way that `filter` lets
@@ -42,12 +38,12 @@ impl World {
             let gap = |t: f32, reach: f32| {
                 shape_gap(shape, &cast.pose_at(t), other, at, reach).map(|(d, g)| GapAt {
                     gap: d,
-                    closing: Some(-g.normal.dot(cast.translation())),
+                    closing: -g.normal.dot(cast.translation()),
                     witness: g,
                 })
             };
             // Keys come in ascending order: a tie keeps the lower one.
-            if let Some((t, g)) = advance(cast.translation(), limit, MAX_BODY_STEPS, gap)
+            if let Some((t, g)) = advance(cast.translation(), 0.0, limit, MAX_BODY_STEPS, gap)
                 && best.is_none_or(|(first, _, _)| t < first)
             {
                 best = Some((t, key, g));
@@ -71,17 +67,17 @@ impl World {
         hit
     }
 
-    /// Where `cast` first touches the terrain, no later than `limit`. Against the terrain the
-    /// gap is the terrain contacts' (a face's plane where the surface is concave), asked within
-    /// a voxel at a time: beyond its triangles' closest points a far triangle's plane says
-    /// nothing.
+    /// Where `cast` first touches the terrain, no later than `limit`: the earliest touch of
+    /// any triangle, each triangle's found by Newton's steps on its exact distance
+    /// (`narrowphase::triangle_gap`). The path is searched a chunk's length at a time (the
+    /// triangles under a long diagonal cast's whole swept box would be a landscape's), and
+    /// through open air it jumps to where the nearest solid chunk could be met.
     fn cast_into_terrain(&self, cast: &ShapeCast, limit: f32) -> Option<ShapeCastHit> {
         let shape = cast.start().shape();
         let center = cast.start().pose().transform_point(shape.local_aabb().center());
-        let voxel = self.terrain.voxel_size();
         if self.terrain.is_inside(center).unwrap_or(false) {
             // Inside the solid, where no triangle may be near: a hit where it starts.
-            let near = self.terrain.closest_point(center, 2.0 * voxel).ok().flatten();
+            let near = self.terrain.closest_point(center, 2.0 * self.terrain.voxel_size()).ok().flatten();
             return Some(ShapeCastHit {
                 body: BodyId::TERRAIN,
                 chunk: near.map(|n| n.chunk),
@@ -90,26 +86,75 @@ impl World {
                 normal: near.map_or(Vec3::Y, |n| n.normal),
             });
         }
-        let gap = |t: f32, reach: f32| {
-            let capped = reach.min(voxel);
-            match self.terrain_contact(shape, &cast.pose_at(t), capped) {
-                Some((chunk, g)) => Some(GapAt { gap: g.distance, closing: None, witness: (Some(chunk), g) }),
-                // Nothing within the capped reach: the gap is at least that, and at least the
-                // distance to the nearest chunk with solid near it (in open air, a jump there
-                // rather than a voxel a step: a cast a kilometre through the air took
-                // thousands of steps and ran out).
-                None if capped < reach => {
-                    let tight = shape.world_aabb(&cast.pose_at(t));
-                    let far = self.solid_distance_bound(&tight).unwrap_or(reach).min(reach);
-                    let gap = capped.max(far);
-                    let nothing = Gap { distance: gap, on_b: Vec3::ZERO, normal: Vec3::Y };
-                    Some(GapAt { gap, closing: None, witness: (None, nothing) })
+        let length = cast.translation().length();
+        let piece = self.terrain.voxel_size() * CHUNK_SIZE as f32;
+        let mut from = 0.0f32;
+        loop {
+            let at = shape.world_aabb(&cast.pose_at(from));
+            // No solid chunk within a piece's length: jump to where one could first be met.
+            let far = self.solid_distance_bound(&at)?;
+            if far > piece {
+                from += (far - 0.5 * CAST_TOLERANCE) / length;
+                if from > limit {
+                    return None;
                 }
-                None => None,
+                continue;
             }
-        };
-        let (fraction, (chunk, g)) = advance(cast.translation(), limit, MAX_TERRAIN_STEPS, gap)?;
-        Some(ShapeCastHit { body: BodyId::TERRAIN, chunk, fraction, point: g.on_b, normal: g.normal })
+            let to = (from + piece / length).min(limit);
+            let swept = at.swept(cast.translation() * (to - from)).grown(CAST_TOLERANCE);
+            let mut best: Option<(f32, ChunkCoord, Gap)> = None;
+            self.for_each_triangle(&swept, |chunk, tri| {
+                let gap = |t: f32, reach: f32| {
+                    triangle_gap(shape, &cast.pose_at(t), tri, reach).map(|g| GapAt {
+                        gap: g.distance,
+                        closing: -g.normal.dot(cast.translation()),
+                        witness: g,
+                    })
+                };
+                let until = best.map_or(to, |(t, _, _)| t);
+                // Triangles come in chunk order and the tree's: a tie keeps the first.
+                if let Some((t, g)) = advance(cast.translation(), from, until, MAX_BODY_STEPS, gap)
+                    && best.is_none_or(|(first, _, _)| t < first)
+                {
+                    best = Some((t, chunk, g));
+                }
+                true
+            });
+            if let Some((fraction, chunk, g)) = best {
+                let (point, normal) = (g.on_b, g.normal);
+                return Some(ShapeCastHit {
+                    body: BodyId::TERRAIN,
+                    chunk: Some(chunk),
+                    fraction,
+                    point,
+                    normal,
+                });
+            }
+            if to >= limit {
+                return None;
+            }
+            from = to;
+        }
+    }
+
+    /// Calls `f` with each terrain triangle (world space) whose box overlaps `aabb`, and its
+    /// chunk, chunk by chunk in coordinate order; `f` returns false to stop.
+    fn for_each_triangle(&self, aabb: &Aabb, mut f: impl FnMut(ChunkCoord, [Vec3; 3]) -> bool) {
+        let voxel = self.terrain.voxel_size();
+        // A finite box never fails the query.
+        let _ = self.terrain.overlap_chunks(aabb, |c, o| {
+            let Some(data) = o.solid.then(|| self.terrain.chunk_collision(c)).flatten() else { return true };
+            let origin = self.terrain.chunk_origin(c);
+            let local = Aabb::new((aabb.min - origin) / voxel, (aabb.max - origin) / voxel);
+            let mut going = true;
+            data.tree.query_aabb(&data.mesh, &local, |t| {
+                if going {
+                    let ids = data.mesh.triangle_indices(t);
+                    going = f(c, ids.map(|i| origin + data.mesh.position(i as usize) * voxel));
+                }
+            });
+            going
+        });
     }
 
     /// A lower bound of the distance from box `aabb` to the terrain's solid surface: the
@@ -142,9 +187,12 @@ impl World {
         out.sort_unstable_by_key(|id| id.index());
         out.dedup();
         if filter.accepts_terrain() && self.has_terrain() {
-            let touches = self
-                .terrain_contact(shape.shape(), shape.pose(), 0.0)
-                .is_some_and(|(_, g)| g.distance <= 0.0);
+            let mut touches = false;
+            self.for_each_triangle(&shape.aabb().grown(CAST_TOLERANCE), |_, tri| {
+                touches =
+                    triangle_gap(shape.shape(), shape.pose(), tri, 0.0).is_some_and(|g| g.distance <= 0.0);
+                !touches
+            });
             let center = shape.pose().transform_point(shape.shape().local_aabb().center());
             if touches || self.terrain.is_inside(center).unwrap_or(false) {
                 out.push(BodyId::TERRAIN);
@@ -226,28 +274,6 @@ impl World {
         let (collision, sensor) = self.bodies.rules_of(key);
         filter.accepts(b.body_type, self.body_id_at(slot), collision, sensor.is_some())
     }
-
-    /// The gap of `shape` at `pose` to the terrain chunk it comes nearest, by the terrain
-    /// contacts' manifold keeping points within `reach`, and that chunk; `None` when no chunk's
-    /// surface is that near. Ties go to the lower chunk.
-    fn terrain_contact(&self, shape: &Shape, pose: &Transform, reach: f32) -> Option<(ChunkCoord, Gap)> {
-        let tight = shape.world_aabb(pose);
-        let center = pose.transform_point(shape.local_aabb().center());
-        let (voxel, mut best): (f32, Option<(ChunkCoord, Gap)>) = (self.terrain.voxel_size(), None);
-        // A finite box never fails the query.
-        let _ = self.terrain.overlap_chunks(&tight.grown(reach), |c, o| {
-            let Some(data) = o.solid.then(|| self.terrain.chunk_collision(c)).flatten() else { return true };
-            let origin = self.terrain.chunk_origin(c);
-            let m = collide_terrain(shape, pose, center, &tight, &data, origin, voxel, reach);
-            if let Some(g) = manifold_gap(&m)
-                && best.is_none_or(|(_, b)| g.distance < b.distance)
-            {
-                best = Some((c, g));
-            }
-            true
-        });
-        best
-    }
 }
 
 /// The gap of `shape` at `pose` to `other` at `at`, when it is at most `reach`.
@@ -266,35 +292,36 @@ fn shape_gap(
 
 /// What a target's gap function says at one pose of a cast.
 struct GapAt<W> {
-    /// The gap (a lower bound of it against the terrain), or the overlap's depth below zero.
+    /// The exact distance, or the overlap's depth below zero.
     gap: f32,
-    /// How fast the gap closes per unit of the cast's fraction, when `gap` is the exact
-    /// distance between two convex shapes: `-n · translation`, `n` the target's outward normal
-    /// at the nearest points.
-    closing: Option<f32>,
+    /// How fast the gap closes per unit of the cast's fraction: `-n · translation`, `n` the
+    /// target's outward normal at the nearest points.
+    closing: f32,
     /// What the caller keeps of the pose where the cast stops.
     witness: W,
 }
 
-/// The fraction of a cast along `translation` at which the gap to a target first closes to
-/// [`CAST_TOLERANCE`], no later than `limit`, and the witness there; `None` when it does not.
+/// The fraction of a cast along `translation`, from fraction `from` on, at which the gap to a
+/// target first closes to [`CAST_TOLERANCE`], no later than `limit`, and the witness there;
+/// `None` when it does not.
 /// `gap(t, reach)` answers at fraction `t`, or `None` when the gap exceeds `reach`; at most
 /// `max_steps` steps.
 ///
-/// Every step stays short of the target. With only a lower bound of the gap the shape moves by
-/// that bound, which crawls where the path runs nearly parallel to the surface. With the exact
-/// distance of two convex shapes it takes Newton's step instead: that distance, along a
+/// Every step stays short of the target. Moving by the gap alone would crawl where the path
+/// runs nearly parallel to the surface; Newton's step on the exact distance does not: that
+/// distance of two convex shapes, along a
 /// translation, is a convex function of the fraction (the distance from a point moving on a
 /// line to a convex set, their Minkowski difference), so its tangent lies below it and the
 /// tangent's root comes before the function's; and a gap that does not close now never does.
 fn advance<W>(
     translation: Vec3,
+    from: f32,
     limit: f32,
     max_steps: usize,
     mut gap: impl FnMut(f32, f32) -> Option<GapAt<W>>,
 ) -> Option<(f32, W)> {
     let length = translation.length();
-    let mut t = 0.0f32;
+    let mut t = from;
     for _ in 0..max_steps {
         let reach = (limit - t) * length + CAST_TOLERANCE;
         let at = gap(t, reach)?;
@@ -303,12 +330,12 @@ fn advance<W>(
         }
         // Half the tolerance short of the gap: a face met head on is reached in one step.
         let short = at.gap - 0.5 * CAST_TOLERANCE;
-        let step = match at.closing {
-            Some(closing) if closing <= 0.0 => return None,
-            // Never less than the plain step, which rounding could otherwise undercut.
-            Some(closing) => (short / closing).max(short / length),
-            None => short / length,
-        };
+        if at.closing <= 0.0 {
+            return None;
+        }
+        // Never less than the plain step (the gap along the path), which rounding could
+        // otherwise undercut.
+        let step = (short / at.closing).max(short / length);
         if t + step == t {
             // Far along a long cast the step falls below the fraction's rounding: the surface
             // is within one representable fraction, so the shape touches here.
