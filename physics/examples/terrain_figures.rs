@@ -1,13 +1,15 @@
 //! Figures of the terrain on the built-in hills: mask bytes per voxel, mesh + tree bytes per
-//! triangle, mesher and kD build time per chunk, ray casts per second, and the cost of a
-//! 20-voxel brush. Run with
+//! triangle, mesher and kD build time per chunk, ray casts per second, shape casts of each
+//! kind per second, and the cost of a 20-voxel brush. Run with
 //! `cargo run -p atoll-physics --release --example terrain_figures [-- --write-scene PATH]`.
 
 use atoll_physics::scene::builtin::{hills_terrain, terrain_hills};
 use atoll_physics::terrain::{
     BrushMode, CHUNK_VOXELS, Edit, KdTree, MeshField, SphereBrush, VoxelMaterial, mesher,
 };
-use atoll_physics::{Ray, Vec3};
+use atoll_physics::{
+    PlacedShape, Quat, QueryFilter, Ray, Shape, ShapeCast, StepSettings, Transform, Vec3, World,
+};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -98,6 +100,41 @@ fn main() {
         rays.len(),
         t.cache_stats()
     );
+    // Shape casts along the first 2000 of the same paths, 30 m long (`World::cast_shape`,
+    // against each triangle near the path), each kind turned a little.
+    let mut world = World::new(StepSettings::default()).expect("default settings");
+    world.set_terrain(t.clone());
+    let corners: Vec<Vec3> = (0..8)
+        .map(|i| Vec3::new([-0.4, 0.4][i & 1], [-0.3, 0.3][(i >> 1) & 1], [-0.5, 0.5][i >> 2]))
+        .collect();
+    let kinds = [
+        ("ball", Shape::sphere(0.4)),
+        ("capsule", Shape::capsule(0.4, 0.25)),
+        ("box", Shape::cuboid(Vec3::new(0.5, 0.3, 0.4))),
+        ("hull", Shape::hull(&corners)),
+    ];
+    let turn = Quat::from_rotation_x(0.3) * Quat::from_rotation_y(0.5);
+    for (name, shape) in kinds {
+        let shape = shape.expect("a valid shape");
+        let casts: Vec<ShapeCast> = (rays.iter().take(2000))
+            .map(|(o, d)| {
+                let start = PlacedShape::new(shape.clone(), Transform::new(*o, turn)).expect("a valid pose");
+                ShapeCast::new(start, *d * 30.0).expect("a valid cast")
+            })
+            .collect();
+        let hits = casts.iter().filter(|c| world.cast_shape(c, &QueryFilter::ALL).is_some()).count();
+        let a = Instant::now();
+        for c in &casts {
+            black_box(world.cast_shape(c, &QueryFilter::ALL));
+        }
+        let secs = a.elapsed().as_secs_f64();
+        println!(
+            "{name} casts: {:.0} per second, {:.1} µs each ({hits} of {} hit)",
+            casts.len() as f64 / secs,
+            secs / casts.len() as f64 * 1e6,
+            casts.len()
+        );
+    }
     // A 20-voxel brush stroke: the edit (voxels, masks) and rebuilding the touched meshes.
     let brush = SphereBrush {
         center: Vec3::new(0.0, 3.0, 0.0),

@@ -38,7 +38,7 @@ pub(crate) use point_distance::closest_on_shape;
 pub(crate) use polyhedron::boxes_out_of_reach;
 pub(crate) use reuse::ManifoldAnchors;
 pub(crate) use terrain::collide_terrain;
-pub(crate) use triangle_gap::triangle_gap;
+pub(crate) use triangle_gap::{segment_triangle_distance, triangle_gap};
 
 use crate::math::Vec3;
 

@@ -58,6 +58,13 @@ pub(crate) fn triangle_gap(shape: &Shape, xf: &Transform, tri: [Vec3; 3], reach:
     Some(Gap { distance, on_b: on_tri, normal })
 }
 
+/// The distance between segment `s0 s1` and the triangle `tri`: zero where the segment crosses
+/// it. A cast rules out the triangles its shape's bounding sphere never comes near this way.
+pub(crate) fn segment_triangle_distance(s0: Vec3, s1: Vec3, tri: [Vec3; 3]) -> f32 {
+    let normal = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
+    segment_triangle(s0, s1, tri, normal).2
+}
+
 /// The nearest points of segment `s0 s1` and the triangle (on the triangle, on the segment)
 /// and their distance; zero where the segment crosses the face.
 fn segment_triangle(s0: Vec3, s1: Vec3, tri: [Vec3; 3], normal: Vec3) -> (Vec3, Vec3, f32) {
@@ -125,11 +132,17 @@ fn poly_triangle<P: Polyhedron + ?Sized>(
     for f in 0..poly.face_count() {
         best_axis = best_axis.max(separation(poly.face_plane(f).0));
     }
-    for e in poly.edges() {
-        let d = pv[e.vertices[1] as usize] - pv[e.vertices[0] as usize];
+    // A box's twelve edges run along three directions: those three are enough.
+    let mut edge_axes = |d: Vec3| {
         for k in 0..3 {
             best_axis = best_axis.max(separation(d.cross(t[(k + 1) % 3] - t[k])));
         }
+    };
+    if poly.box_half_extents().is_some() {
+        [Vec3::X, Vec3::Y, Vec3::Z].into_iter().for_each(&mut edge_axes);
+    } else {
+        (poly.edges().iter())
+            .for_each(|e| edge_axes(pv[e.vertices[1] as usize] - pv[e.vertices[0] as usize]));
     }
     if best_axis > reach {
         return None;

@@ -14,7 +14,7 @@ use crate::body::BodyId;
 use crate::broadphase::ProxyType;
 use crate::error::{AtollError, check_non_negative, check_vec3};
 use crate::math::{Aabb, Transform, Vec3};
-use crate::narrowphase::{Gap, closest_on_shape, gap, triangle_gap};
+use crate::narrowphase::{Gap, closest_on_shape, gap, segment_triangle_distance, triangle_gap};
 use crate::query::{CAST_TOLERANCE, ClosestPoint, PlacedShape, QueryFilter, ShapeCast, ShapeCastHit};
 use crate::shape::Shape;
 use crate::terrain::{CHUNK_SIZE, ChunkCoord};
@@ -103,7 +103,17 @@ impl World {
             let to = (from + piece / length).min(limit);
             let swept = at.swept(cast.translation() * (to - from)).grown(CAST_TOLERANCE);
             let mut best: Option<(f32, ChunkCoord, Gap)> = None;
+            // A box or hull stays within its bounding sphere about its origin, whose centre
+            // runs along this segment: a triangle farther from it is never touched in this
+            // piece, and is ruled out at the cost of one distance (a round shape's own distance
+            // costs no more: halved the box casts' time, `terrain_figures`).
+            let (path_from, path_to) = (cast.pose_at(from).position, cast.pose_at(to).position);
+            let sphere = shape.bounding_radius() + CAST_TOLERANCE;
+            let polyhedron = matches!(shape, Shape::Cuboid { .. } | Shape::Hull(_));
             self.for_each_triangle(&swept, |chunk, tri| {
+                if polyhedron && segment_triangle_distance(path_from, path_to, tri) > sphere {
+                    return true;
+                }
                 let gap = |t: f32, reach: f32| {
                     triangle_gap(shape, &cast.pose_at(t), tri, reach).map(|g| GapAt {
                         gap: g.distance,
