@@ -94,7 +94,13 @@ fn box_query_finds_exactly_the_overlapping_bodies() {
 
 /// Flat rock ground whose surface is at y = 1, over 16 × 16 m, in a world with no bodies.
 fn world_on_flat_terrain() -> World {
-    let settings = TerrainSettings { voxel_size: 0.5, min_chunk: [-2, -1, -2], max_chunk: [2, 2, 2] };
+    flat_ground_world([-2, -1, -2], [2, 2, 2])
+}
+
+/// A world whose terrain is flat ground at y = 1 over chunks `min_chunk..=max_chunk` (half-metre
+/// voxels).
+fn flat_ground_world(min_chunk: [i32; 3], max_chunk: [i32; 3]) -> World {
+    let settings = TerrainSettings { voxel_size: 0.5, min_chunk, max_chunk };
     let terrain = Terrain::from_fn(settings, |v| {
         let y = (v.y as f32 + 0.5) * 0.5;
         let fill = ((0.5 + (1.0 - y) / 0.5).clamp(0.0, 1.0) * 255.0).round() as u8;

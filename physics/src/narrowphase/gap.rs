@@ -154,15 +154,7 @@ mod tests {
     /// found by sampling both surfaces densely.
     #[test]
     fn apart_the_gap_is_the_distance_between_the_nearest_points() {
-        let corners: Vec<Vec3> = (0..8)
-            .map(|i| Vec3::new([-0.4, 0.4][i & 1], [-0.3, 0.3][(i >> 1) & 1], [-0.5, 0.5][i >> 2]))
-            .collect();
-        let shapes = [
-            Shape::sphere(0.4).unwrap(),
-            Shape::capsule(0.5, 0.3).unwrap(),
-            Shape::cuboid(Vec3::new(0.4, 0.3, 0.5)).unwrap(),
-            Shape::hull(&corners).unwrap(),
-        ];
+        let shapes = super::super::tests::one_of_each_kind();
         let xa = Transform::new(
             Vec3::new(0.1, 0.2, -0.1),
             Quat::from_rotation_x(0.5) * Quat::from_rotation_y(0.3),

@@ -9,6 +9,20 @@ use std::sync::Arc;
 
 const SPEC: f32 = 0.05;
 
+/// One shape of each kind, about half a metre across: a ball, a capsule, a box, and a hull
+/// with the box's corners (a hull that is a box, through the hull paths).
+pub(super) fn one_of_each_kind() -> [Shape; 4] {
+    let corners: Vec<Vec3> = (0..8)
+        .map(|i| Vec3::new([-0.4, 0.4][i & 1], [-0.3, 0.3][(i >> 1) & 1], [-0.5, 0.5][i >> 2]))
+        .collect();
+    [
+        Shape::sphere(0.4).unwrap(),
+        Shape::capsule(0.5, 0.3).unwrap(),
+        Shape::cuboid(Vec3::new(0.4, 0.3, 0.5)).unwrap(),
+        Shape::hull(&corners).unwrap(),
+    ]
+}
+
 /// Base triangle on y = 0 (x in [-1, 1], z in [-1, 1]), apex at (0, 1, 0).
 fn tetra() -> Shape {
     let v = vec![

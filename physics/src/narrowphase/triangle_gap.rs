@@ -211,15 +211,7 @@ mod tests {
 
     #[test]
     fn apart_the_gap_is_the_distance_and_crossing_it_is_not_positive() {
-        let corners: Vec<Vec3> = (0..8)
-            .map(|i| Vec3::new([-0.4, 0.4][i & 1], [-0.3, 0.3][(i >> 1) & 1], [-0.5, 0.5][i >> 2]))
-            .collect();
-        let shapes = [
-            Shape::sphere(0.4).unwrap(),
-            Shape::capsule(0.5, 0.3).unwrap(),
-            Shape::cuboid(Vec3::new(0.4, 0.3, 0.5)).unwrap(),
-            Shape::hull(&corners).unwrap(),
-        ];
+        let shapes = super::super::tests::one_of_each_kind();
         let tri = [Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.5, 0.2, -0.5), Vec3::new(0.0, -0.3, 1.2)];
         let mut rng = 0x2545_f491_u32;
         let mut next = || {

@@ -2,7 +2,7 @@
 //! brute force: every body tried, and distances from the shapes' support functions alone (the
 //! largest gap along any direction), independent of the narrowphase the queries use.
 
-use super::world_on_flat_terrain;
+use super::{flat_ground_world, world_on_flat_terrain};
 use atoll_physics::terrain::{Voxel, VoxelMaterial};
 use atoll_physics::{
     AtollError, BodyDesc, BodyId, CAST_TOLERANCE, CollisionFilter, PlacedShape, Quat, QueryFilter, Sensor,
@@ -624,15 +624,7 @@ fn a_box_cast_skimming_forty_metres_of_ground_meets_the_post_beyond() {
     // Long flat ground at y = 1; a turned box a centimetre above it, cast 40 m along X: a cast
     // moving by the gap alone would crawl a centimetre a step (4000 steps). Newton's steps on
     // each triangle's exact distance see the gap is not closing.
-    let settings = TerrainSettings { voxel_size: 0.5, min_chunk: [-4, -1, -1], max_chunk: [3, 1, 0] };
-    let terrain = Terrain::from_fn(settings, |v| {
-        let y = (v.y as f32 + 0.5) * 0.5;
-        let fill = ((0.5 + (1.0 - y) / 0.5).clamp(0.0, 1.0) * 255.0).round() as u8;
-        if fill == 0 { Voxel::AIR } else { Voxel { material: VoxelMaterial::Rock, occupancy: fill } }
-    })
-    .unwrap();
-    let mut world = World::new(StepSettings::default()).unwrap();
-    world.set_terrain(terrain);
+    let mut world = flat_ground_world([-4, -1, -1], [3, 1, 0]);
     let turned = Quat::from_rotation_y(0.4);
     let block = PlacedShape::new(
         Shape::cuboid(Vec3::new(0.5, 0.25, 0.3)).unwrap(),
