@@ -24,7 +24,9 @@ use crate::terrain::closest_on_triangle;
 /// The gap between `shape` at `xf` and the triangle `tri` (world space, either side counts),
 /// with the witness on the triangle and the direction from it toward the shape; `None` when
 /// it exceeds `reach`. Apart it is the exact distance; overlapping it is at most zero (a round
-/// shape's depth past its core's distance, a polyhedron's least separating-axis overlap).
+/// shape's depth past its core's distance, a polyhedron's least separating-axis overlap), and
+/// the direction the triangle's normal by its winding (the terrain's outward side: where the
+/// shape's origin lies says nothing beside a ridge). The triangle must have an area.
 pub(crate) fn triangle_gap(shape: &Shape, xf: &Transform, tri: [Vec3; 3], reach: f32) -> Option<Gap> {
     let face_normal = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
     let (on_tri, on_shape, distance) = match shape {
@@ -48,13 +50,8 @@ pub(crate) fn triangle_gap(shape: &Shape, xf: &Transform, tri: [Vec3; 3], reach:
     }
     let apart = on_shape - on_tri;
     let length = apart.length();
-    let normal = if length > 1e-7 {
-        apart / length
-    } else {
-        // Touching or crossing: the face's normal, on the shape's side.
-        let toward = xf.position - tri[0];
-        if face_normal.dot(toward) < 0.0 { -face_normal } else { face_normal }
-    };
+    // Touching or crossing: the face's own normal.
+    let normal = if length > 1e-7 { apart / length } else { face_normal };
     Some(Gap { distance, on_b: on_tri, normal })
 }
 

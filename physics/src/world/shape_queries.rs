@@ -19,6 +19,14 @@ use crate::query::{CAST_TOLERANCE, ClosestPoint, PlacedShape, QueryFilter, Shape
 use crate::shape::Shape;
 use crate::terrain::{CHUNK_SIZE, ChunkCoord};
 
+/// A terrain cast near the ground asks again how far the nearest solid chunk is after this
+/// many pieces of its path.
+const BOUND_EVERY_PIECES: u32 = 8;
+
+/// Terrain triangles whose doubled area squared is below this (m⁴) are left out of the
+/// queries, as the terrain contacts leave them out.
+const DEGENERATE_AREA_SQ: f32 = 1e-24;
+
 /// Most advancement steps of a cast against one body's shape or one terrain triangle. Newton's
 /// steps on the exact distance close on a surface in a handful (the brute-force test's casts take at most a dozen); one
 /// that has not closed to the tolerance by then is taken as a miss.
@@ -74,7 +82,7 @@ impl World {
     /// through open air it jumps to where the nearest solid chunk could be met.
     fn cast_into_terrain(&self, cast: &ShapeCast, limit: f32) -> Option<ShapeCastHit> {
         let shape = cast.start().shape();
-        let center = cast.start().pose().transform_point(shape.local_aabb().center());
+        let center = cast.start().pose().transform_point(inner_point(shape));
         if self.terrain.is_inside(center).unwrap_or(false) {
             // Inside the solid, where no triangle may be near: a hit where it starts.
             let near = self.terrain.closest_point(center, 2.0 * self.terrain.voxel_size()).ok().flatten();
@@ -89,18 +97,27 @@ impl World {
         let length = cast.translation().length();
         let piece = self.terrain.voxel_size() * CHUNK_SIZE as f32;
         let mut from = 0.0f32;
+        // The bound on the distance to solid scans every chunk's mask: near the ground it is
+        // asked again only every few pieces (a piece's own search rules out what it crosses).
+        let mut pieces_near = 0;
         loop {
             let at = shape.world_aabb(&cast.pose_at(from));
-            // No solid chunk within a piece's length: jump to where one could first be met.
-            let far = self.solid_distance_bound(&at)?;
-            if far > piece {
-                from += (far - 0.5 * CAST_TOLERANCE) / length;
-                if from > limit {
-                    return None;
+            if pieces_near == 0 {
+                // No solid chunk within a piece's length: jump to where one could first be met.
+                let far = self.solid_distance_bound(&at)?;
+                let next = from + (far - 0.5 * CAST_TOLERANCE) / length;
+                if far > piece && next > from {
+                    if next > limit {
+                        return None;
+                    }
+                    from = next;
+                    continue;
                 }
-                continue;
             }
-            let to = (from + piece / length).min(limit);
+            pieces_near = (pieces_near + 1) % BOUND_EVERY_PIECES;
+            // Kilometres along a cast longer still, a piece can be below the fraction's
+            // rounding: the rest of the path is searched at once.
+            let to = Some(from + piece / length).filter(|&to| to > from).map_or(limit, |to| to.min(limit));
             let swept = at.swept(cast.translation() * (to - from)).grown(CAST_TOLERANCE);
             let mut best: Option<(f32, ChunkCoord, Gap)> = None;
             // A box or hull stays within its bounding sphere about its origin, whose centre
@@ -160,7 +177,11 @@ impl World {
             data.tree.query_aabb(&data.mesh, &local, |t| {
                 if going {
                     let ids = data.mesh.triangle_indices(t);
-                    going = f(c, ids.map(|i| origin + data.mesh.position(i as usize) * voxel));
+                    let tri = ids.map(|i| origin + data.mesh.position(i as usize) * voxel);
+                    // A triangle of no area has no side: its neighbours bound the surface.
+                    if (tri[1] - tri[0]).cross(tri[2] - tri[0]).length_squared() > DEGENERATE_AREA_SQ {
+                        going = f(c, tri);
+                    }
                 }
             });
             going
@@ -203,8 +224,8 @@ impl World {
                     triangle_gap(shape.shape(), shape.pose(), tri, 0.0).is_some_and(|g| g.distance <= 0.0);
                 !touches
             });
-            let center = shape.pose().transform_point(shape.shape().local_aabb().center());
-            if touches || self.terrain.is_inside(center).unwrap_or(false) {
+            let inside = shape.pose().transform_point(inner_point(shape.shape()));
+            if touches || self.terrain.is_inside(inside).unwrap_or(false) {
                 out.push(BodyId::TERRAIN);
             }
         }
@@ -283,6 +304,17 @@ impl World {
         let b = &self.bodies.bodies[slot as usize];
         let (collision, sensor) = self.bodies.rules_of(key);
         filter.accepts(b.body_type, self.body_id_at(slot), collision, sensor.is_some())
+    }
+}
+
+/// A point inside `shape`, in its own frame: where a shape that meets no terrain triangle is
+/// tested for lying within the solid. A hull's box centre may lie outside it (a corner of a
+/// cube cut off leaves the cut face between the box centre and the rest); its centroid never
+/// does.
+fn inner_point(shape: &Shape) -> Vec3 {
+    match shape {
+        Shape::Hull(h) => h.unit_mass().local_center,
+        Shape::Sphere { .. } | Shape::Capsule { .. } | Shape::Cuboid { .. } => Vec3::ZERO,
     }
 }
 

@@ -645,3 +645,48 @@ fn a_box_cast_skimming_forty_metres_of_ground_meets_the_post_beyond() {
     let reach = 0.5 * 0.4f32.cos() + 0.3 * 0.4f32.sin();
     assert!((hit.fraction * 40.0 - (37.8 - reach)).abs() < 2e-3, "{hit:?}");
 }
+
+#[test]
+fn a_hull_whose_box_centre_lies_outside_it_is_judged_by_the_hull() {
+    // A cube's corner cut off: its slanted face turned to face down, 0.2 m above the ground
+    // at y = 1. Its box centre lies 0.38 m below the ground, its centroid 0.49 m above.
+    let world = world_on_flat_terrain();
+    let corner = [Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, 2.0, 0.0), Vec3::new(0.0, 0.0, 2.0)];
+    let hull = Shape::hull(&corner).unwrap();
+    let slant = Vec3::ONE.normalize();
+    let turn = Quat::from_rotation_arc(slant, Vec3::NEG_Y);
+    let face_drop = 2.0 / 3f32.sqrt();
+    let at = |y: f32| {
+        PlacedShape::new(hull.clone(), Transform::new(Vec3::new(0.3, y + face_drop, 0.2), turn)).unwrap()
+    };
+    let mut found = Vec::new();
+    world.overlap_shape(&at(1.2), &QueryFilter::ALL, &mut found);
+    assert!(found.is_empty(), "0.2 m above the ground: {found:?}");
+    let up = ShapeCast::new(at(1.2), Vec3::new(0.0, 5.0, 0.0)).unwrap();
+    assert_eq!(world.cast_shape(&up, &QueryFilter::ALL), None);
+    let down = ShapeCast::new(at(1.2), Vec3::new(0.0, -1.0, 0.0)).unwrap();
+    let hit = world.cast_shape(&down, &QueryFilter::ALL).expect("the ground below");
+    assert!((hit.fraction - 0.2).abs() < 2e-3 && hit.normal.y > 0.99, "{hit:?}");
+    // Sunk so its face is 0.1 m under: it overlaps, and a cast from there hits at once.
+    world.overlap_shape(&at(0.9), &QueryFilter::ALL, &mut found);
+    assert_eq!(found, vec![BodyId::TERRAIN]);
+    let hit = world.cast_shape(&ShapeCast::new(at(0.9), Vec3::Y).unwrap(), &QueryFilter::ALL).unwrap();
+    assert_eq!(hit.fraction, 0.0);
+    assert!(hit.normal.y > 0.99, "the terrain's own outward normal: {hit:?}");
+}
+
+#[test]
+fn a_cast_longer_than_the_fraction_can_resolve_still_ends() {
+    // 140 000 km down onto the ground: near it one of the terrain search's pieces (4 m) is
+    // below half a step of the fraction's rounding there, so the rest of the path is searched
+    // at once; positions round to metres this far out, so only the answer is checked.
+    let world = world_on_flat_terrain();
+    let ball =
+        PlacedShape::new(Shape::sphere(0.5).unwrap(), Transform::from_position(Vec3::new(0.3, 7.0e7, 0.2)))
+            .unwrap();
+    let hit =
+        world.cast_shape(&ShapeCast::new(ball, Vec3::new(0.0, -1.4e8, 0.0)).unwrap(), &QueryFilter::ALL);
+    let hit = hit.expect("the ground is met");
+    assert!(hit.body.is_terrain(), "{hit:?}");
+    assert!((hit.fraction - 0.5).abs() < 1e-6, "{hit:?}");
+}
