@@ -256,6 +256,13 @@ impl EditorState {
 }
 
 impl EditorState {
+    /// [`EditorState::go_to_step`] to `step` brought within the kept steps: where a click on a
+    /// plot over them lands.
+    pub fn go_to_kept_step(&mut self, step: u64) -> Result<(), String> {
+        let (first, last) = self.sim.timeline.range();
+        self.go_to_step(step.clamp(first, last))
+    }
+
     /// Puts the world at recorded step `step` (pausing first). The edited state Reset returns
     /// to is kept.
     pub fn go_to_step(&mut self, step: u64) -> Result<(), String> {

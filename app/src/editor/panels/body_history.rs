@@ -2,7 +2,7 @@
 //! island and touching contacts over the timeline's window, one small plot each, with a line at
 //! the current step. A click on a plot moves the timeline to the step under the pointer.
 
-use super::widgets::csv_row;
+use super::widgets::{clicked_step, csv_row};
 use crate::editor::body_history::BodySample;
 use crate::editor::csv::write_csv;
 use crate::editor::notices::NoticePlace;
@@ -52,17 +52,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut EditorState, id: BodyId) {
                     plot.vline(VLine::new("now", now));
                     plot.pointer_coordinate()
                 });
-            if response.response.clicked()
-                && let Some(at) = response.inner
-            {
-                clicked = Some(at.x.round().max(0.0) as u64);
-            }
+            clicked = clicked.or(clicked_step(&response));
         }
-        if let Some(step) = clicked {
-            let (first, last) = state.sim.timeline.range();
-            if let Err(e) = state.go_to_step(step.clamp(first, last)) {
-                state.diag.notices.report(NoticePlace::ErrorWindow, e);
-            }
+        if let Some(step) = clicked
+            && let Err(e) = state.go_to_kept_step(step)
+        {
+            state.diag.notices.report(NoticePlace::ErrorWindow, e);
         }
         save_row(ui, &samples, &state.body_name(id), id);
     });

@@ -7,7 +7,7 @@
 //! default), so playing on from an edit compares the new future with the old.
 
 use super::panel::{Dock, Panel, PanelContext};
-use super::widgets::still_plot;
+use super::widgets::{clicked_step, still_plot};
 use crate::editor::state::EditorState;
 use atoll_physics::{BranchId, BranchInfo};
 use egui_plot::{Line, VLine};
@@ -232,13 +232,9 @@ fn divergence_ui(ui: &mut egui::Ui, state: &mut EditorState) {
         p.vline(VLine::new("", now as f64));
         p.pointer_coordinate()
     });
-    if response.response.clicked()
-        && let Some(at) = response.inner
+    if let Some(step) = clicked_step(&response)
+        && let Err(e) = state.go_to_kept_step(step)
     {
-        let (first, last) = state.sim.timeline.range();
-        let step = (at.x.round().max(0.0) as u64).clamp(first, last);
-        if let Err(e) = state.go_to_step(step) {
-            state.sim.branching.note = Some(e);
-        }
+        state.sim.branching.note = Some(e);
     }
 }

@@ -5,7 +5,7 @@
 //! saved as CSV for analysis elsewhere.
 
 use super::panel::{Dock, Panel, PanelContext};
-use super::widgets::still_plot;
+use super::widgets::{clicked_step, still_plot};
 use crate::editor::csv::write_csv;
 use crate::editor::state::EditorState;
 use atoll_physics::{BodyId, Energy, StepRecord};
@@ -96,7 +96,7 @@ fn plot(ui: &mut egui::Ui, title: &str, steps: &[StepRecord], series: &[Series],
         p.vline(VLine::new("now", now as f64));
         p.pointer_coordinate()
     });
-    if response.response.clicked() { response.inner.map(|at| at.x.round().max(0.0) as u64) } else { None }
+    clicked_step(&response)
 }
 
 impl Panel for EnergyPanel {
@@ -143,15 +143,12 @@ impl Panel for EnergyPanel {
                 p.vline(VLine::new("", now as f64));
                 p.pointer_coordinate()
             });
-            if response.response.clicked() {
-                go = go.or(response.inner.map(|at| at.x.round().max(0.0) as u64));
-            }
+            go = go.or(clicked_step(&response));
         }
-        if let Some(step) = go {
-            let (first, last) = state.sim.timeline.range();
-            if let Err(e) = state.go_to_step(step.clamp(first, last)) {
-                self.outcome = Some(e);
-            }
+        if let Some(step) = go
+            && let Err(e) = state.go_to_kept_step(step)
+        {
+            self.outcome = Some(e);
         }
         ui.horizontal(|ui| {
             if ui

@@ -147,6 +147,12 @@ pub fn still_plot<'a>(id: &str, height: f32, corner: egui_plot::Corner) -> egui_
         .allow_zoom(false)
 }
 
+/// The step a plot over the kept steps was clicked at (its x axis, under the pointer), if it
+/// was: every such plot goes to the step clicked ([`crate::editor::EditorState::go_to_kept_step`]).
+pub fn clicked_step(response: &egui_plot::PlotResponse<Option<egui_plot::PlotPoint>>) -> Option<u64> {
+    response.inner.filter(|_| response.response.clicked()).map(|at| at.x.round().max(0.0) as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
