@@ -168,11 +168,7 @@ mod tests {
                 let g = gap(a, &xa, b, &xb, 10.0).expect("within reach");
                 // The nearest distance by support functions along many directions.
                 let mut best = f32::MIN;
-                for i in 0..20_000 {
-                    let y = 1.0 - 2.0 * (i as f32 + 0.5) / 20_000.0;
-                    let r = (1.0 - y * y).sqrt();
-                    let phi = i as f32 * 2.399_963;
-                    let n = Vec3::new(r * phi.cos(), y, r * phi.sin());
+                for n in super::super::tests::sphere_directions(20_000) {
                     let sa = xa.transform_point(a.support(xa.inverse_transform_vector(n)));
                     let sb = xb.transform_point(b.support(xb.inverse_transform_vector(-n)));
                     best = best.max(n.dot(sb - sa));

@@ -9,6 +9,17 @@ use std::sync::Arc;
 
 const SPEC: f32 = 0.05;
 
+/// `count` unit directions spread evenly over the sphere (a Fibonacci lattice): the directions
+/// the gap tests bound a distance from below along, by support functions.
+pub(super) fn sphere_directions(count: usize) -> impl Iterator<Item = Vec3> {
+    (0..count).map(move |i| {
+        let y = 1.0 - 2.0 * (i as f32 + 0.5) / count as f32;
+        let r = (1.0 - y * y).sqrt();
+        let phi = i as f32 * 2.399_963;
+        Vec3::new(r * phi.cos(), y, r * phi.sin())
+    })
+}
+
 /// One shape of each kind, about half a metre across: a ball, a capsule, a box, and a hull
 /// with the box's corners (a hull that is a box, through the hull paths).
 pub(super) fn one_of_each_kind() -> [Shape; 4] {

@@ -185,11 +185,7 @@ mod tests {
     /// fine grid, each one's exact distance to the shape (`closest_on_shape`).
     fn sampled_bounds(shape: &Shape, xf: &Transform, tri: [Vec3; 3]) -> (f32, f32) {
         let mut lower = f32::MIN;
-        for i in 0..20_000 {
-            let y = 1.0 - 2.0 * (i as f32 + 0.5) / 20_000.0;
-            let r = (1.0 - y * y).sqrt();
-            let phi = i as f32 * 2.399_963;
-            let dir = Vec3::new(r * phi.cos(), y, r * phi.sin());
+        for dir in super::super::tests::sphere_directions(20_000) {
             let s = xf.transform_point(shape.support(xf.inverse_transform_vector(-dir)));
             let t = tri.iter().map(|v| dir.dot(*v)).fold(f32::MIN, f32::max);
             lower = lower.max(dir.dot(s) - t);

@@ -457,13 +457,7 @@ fn a_cast_through_a_kilometre_and_a_half_of_open_air_meets_the_terrain() {
     // Flat ground at y = 1, a ball 1.5 km above it: a voxel a step (the terrain's half-metre
     // cap) took 3000 steps and ran out; open air now jumps to the nearest solid chunk.
     let world = world_on_flat_terrain();
-    let ball =
-        PlacedShape::new(Shape::sphere(0.5).unwrap(), Transform::from_position(Vec3::new(0.3, 1500.0, 0.2)))
-            .unwrap();
-    let hit =
-        world.cast_shape(&ShapeCast::new(ball, Vec3::new(0.0, -1600.0, 0.0)).unwrap(), &QueryFilter::ALL);
-    let hit = hit.expect("the ground is met");
-    assert!(hit.body.is_terrain(), "{hit:?}");
+    let hit = ball_cast_down(&world, 1500.0, 1600.0);
     // The centre stops half a metre above the ground: 1498.5 of the 1600 metres down, within
     // the tolerance and the positions' rounding a kilometre up (0.1 mm).
     let stop = 1500.0 - hit.fraction * 1600.0;
@@ -680,13 +674,18 @@ fn a_cast_longer_than_the_fraction_can_resolve_still_ends() {
     // 140 000 km down onto the ground: near it one of the terrain search's pieces (4 m) is
     // below half a step of the fraction's rounding there, so the rest of the path is searched
     // at once; positions round to metres this far out, so only the answer is checked.
-    let world = world_on_flat_terrain();
-    let ball =
-        PlacedShape::new(Shape::sphere(0.5).unwrap(), Transform::from_position(Vec3::new(0.3, 7.0e7, 0.2)))
-            .unwrap();
-    let hit =
-        world.cast_shape(&ShapeCast::new(ball, Vec3::new(0.0, -1.4e8, 0.0)).unwrap(), &QueryFilter::ALL);
-    let hit = hit.expect("the ground is met");
-    assert!(hit.body.is_terrain(), "{hit:?}");
+    let hit = ball_cast_down(&world_on_flat_terrain(), 7.0e7, 1.4e8);
     assert!((hit.fraction - 0.5).abs() < 1e-6, "{hit:?}");
+}
+
+/// A ball of radius 0.5 m cast `length` straight down from `height` onto `world`'s terrain,
+/// which it must meet.
+fn ball_cast_down(world: &World, height: f32, length: f32) -> atoll_physics::ShapeCastHit {
+    let ball =
+        PlacedShape::new(Shape::sphere(0.5).unwrap(), Transform::from_position(Vec3::new(0.3, height, 0.2)))
+            .unwrap();
+    let cast = ShapeCast::new(ball, Vec3::new(0.0, -length, 0.0)).unwrap();
+    let hit = world.cast_shape(&cast, &QueryFilter::ALL).expect("the ground is met");
+    assert!(hit.body.is_terrain(), "{hit:?}");
+    hit
 }
