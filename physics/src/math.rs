@@ -169,15 +169,14 @@ impl Aabb {
 
     /// The box around `local` after rotating and translating it by `xf`.
     pub fn transformed(local: &Aabb, xf: &Transform) -> Aabb {
-        let center = xf.transform_point(local.center());
-        let m = Mat3::from_quat(xf.rotation);
+        let center = Vec3A::from(xf.transform_point(local.center()));
+        // Each world axis's half extent is the sum over the box's axes of their component
+        // along it: a column at a time in four lanes, each lane the same sum in the same
+        // order as written out per axis (the step's boxes are the same to the bit).
+        let m = glam::Mat3A::from_quat(xf.rotation);
         let h = local.half_extents();
-        let world_half = Vec3::new(
-            m.x_axis.x.abs() * h.x + m.y_axis.x.abs() * h.y + m.z_axis.x.abs() * h.z,
-            m.x_axis.y.abs() * h.x + m.y_axis.y.abs() * h.y + m.z_axis.y.abs() * h.z,
-            m.x_axis.z.abs() * h.x + m.y_axis.z.abs() * h.y + m.z_axis.z.abs() * h.z,
-        );
-        Aabb::from_center_half_extents(center, world_half)
+        let world_half = m.x_axis.abs() * h.x + m.y_axis.abs() * h.y + m.z_axis.abs() * h.z;
+        Aabb { min: (center - world_half).into(), max: (center + world_half).into() }
     }
 }
 

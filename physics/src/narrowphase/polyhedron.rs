@@ -15,6 +15,7 @@ use super::snap::{LoopLanes, boxes_snap_distance_sq, snap_distance_sq};
 use super::{CollideCache, MAX_MANIFOLD_POINTS, Manifold, ManifoldPoint};
 use crate::math::{Aabb, Mat3, Transform, Vec3};
 use crate::shape::MAX_HULL_VERTICES;
+use glam::{Mat3A, Vec3A};
 use wide::f32x4;
 
 /// B's face becomes the reference only when it separates more than A's by this much: a tie
@@ -186,6 +187,32 @@ pub(crate) fn boxes_out_of_reach(
     let relative = xa.inverse_mul(xb);
     let gap = box_bounds_distance(ha, hb, &Mat3::from_quat(relative.rotation), relative.position);
     gap > speculative + BOX_REACH_ROUNDING * (1.0 + relative.position.length())
+}
+
+/// [`boxes_out_of_reach`] from the boxes' axes in the world (`axes_a`, `axes_b`) and centres
+/// (`pa`, `pb`), as the quick check's records keep them: B's axes and centre in A's frame are
+/// then four products of a matrix by a vector in four lanes, where from the rotations they
+/// cost a product of quaternions and a matrix made from it (75 instructions against 165).
+#[inline(always)]
+pub(crate) fn boxes_out_of_reach_by_axes(
+    ha: Vec3A,
+    axes_a: &Mat3A,
+    pa: Vec3A,
+    hb: Vec3A,
+    axes_b: &Mat3A,
+    pb: Vec3A,
+    speculative: f32,
+) -> bool {
+    // A's transpose takes world vectors into A's frame: `box_bounds_distance` a column at a time.
+    let into_a = axes_a.transpose();
+    let offset = pb - pa;
+    let t = into_a * offset;
+    let width_b = (into_a * axes_b.x_axis).abs() * hb.x
+        + (into_a * axes_b.y_axis).abs() * hb.y
+        + (into_a * axes_b.z_axis).abs() * hb.z;
+    let gap = (t.abs() - ha - width_b).max(Vec3A::ZERO);
+    let reach = speculative + BOX_REACH_ROUNDING * (1.0 + offset.length());
+    gap.length_squared() > reach * reach
 }
 
 /// The rounding margin of [`boxes_out_of_reach`], per metre between the box centres (plus one
@@ -707,6 +734,65 @@ mod tests {
             assert!(bound <= exact + 1e-4, "case {case}: bound {bound} over the distance {exact}");
         }
         assert!(separated > 500, "only {separated} separated poses");
+    }
+
+    /// The box bound from the boxes' world axes (the quick check's records) agrees with the one
+    /// from their poses, but for pairs within the rounding margin of the reach, and a pair it
+    /// rules out gets no point from the collision: random boxes of 2 cm to 2.4 m at random
+    /// poses, a third of them a kilometre from the world's origin.
+    #[test]
+    fn box_bound_from_axes_agrees_with_the_poses() {
+        use super::super::polytope::BoxPoly;
+        use crate::math::Quat;
+        let mut next = super::super::uniform(29);
+        let (mut ruled_out, mut near_reach) = (0, 0);
+        for case in 0..6000 {
+            let mut half = || Vec3::new(0.01 + 1.2 * next(), 0.01 + 1.2 * next(), 0.01 + 1.2 * next());
+            let (ha, hb) = (half(), half());
+            let far = if case % 3 == 0 { Vec3::new(900.0, -300.0, 450.0) } else { Vec3::ZERO };
+            let mut pose = || {
+                let axis = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5).normalize_or(Vec3::Y);
+                let position = Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * 3.0 + far;
+                Transform::new(position, Quat::from_axis_angle(axis, next() * 6.3))
+            };
+            let (xa, xb) = (pose(), pose());
+            let speculative = 0.02 + 0.1 * next();
+            let by_poses = boxes_out_of_reach(ha, &xa, hb, &xb, speculative);
+            let by_axes = boxes_out_of_reach_by_axes(
+                ha.into(),
+                &Mat3A::from_quat(xa.rotation),
+                xa.position.into(),
+                hb.into(),
+                &Mat3A::from_quat(xb.rotation),
+                xb.position.into(),
+                speculative,
+            );
+            if by_axes {
+                ruled_out += 1;
+                let m = collide_polyhedra(
+                    &BoxPoly::new(ha),
+                    &xa,
+                    &BoxPoly::new(hb),
+                    &xb,
+                    speculative,
+                    &mut CollideCache::default(),
+                );
+                assert_eq!(m.count, 0, "case {case}: ruled out, yet {m:?}");
+            }
+            if by_poses != by_axes {
+                // Only where the bound lies within the rounding margin of the reach.
+                let relative = xa.inverse_mul(&xb);
+                let gap = box_bounds_distance(ha, hb, &Mat3::from_quat(relative.rotation), relative.position);
+                let margin = BOX_REACH_ROUNDING * (1.0 + relative.position.length());
+                assert!(
+                    (gap - speculative).abs() <= 2.0 * margin,
+                    "case {case}: {gap} against {speculative}"
+                );
+                near_reach += 1;
+            }
+        }
+        assert!(ruled_out > 1500, "only {ruled_out} pairs ruled out");
+        assert!(near_reach < 10, "{near_reach} verdicts differ");
     }
 
     /// Cubes as hulls (no box shortcut) corner to corner and edge to edge, slightly turned,

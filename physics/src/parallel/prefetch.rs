@@ -25,6 +25,13 @@ pub(crate) fn prefetch_at(address: usize, bytes: Range<usize>) {
     }
 }
 
+/// Starts loading the cache line holding `address`, like [`prefetch_at`] for a line the caller
+/// knows (a value aligned to lines, say).
+#[inline(always)]
+pub(crate) fn prefetch_line_at(address: usize) {
+    prefetch_line(address);
+}
+
 /// Starts loading the cache line holding `address`. A no-op where no prefetch instruction is
 /// wired up (anything but x86-64).
 #[cfg(target_arch = "x86_64")]

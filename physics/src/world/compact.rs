@@ -351,6 +351,9 @@ impl World {
             broadphase: _,
             pairs: _,
             narrowphase,
+            // Read only with the stamp of the step that wrote them, which a restore never
+            // brings back.
+            reach: _,
             water,
             solve: _,
             finalize: _,

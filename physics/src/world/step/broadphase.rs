@@ -1,6 +1,7 @@
 //! [`Stage::Broadphase`]: scripted kinematic bodies are given this step's velocities, then each
 //! awake body's tight box is taken and its proxy moved when it left its fat box.
 
+use super::shape_reach::ShapeReach;
 use crate::broadphase::ProxyKey;
 use crate::math::{Aabb, Quat};
 use crate::parallel::{Claims, SharedSlice, run_team};
@@ -136,6 +137,24 @@ impl World {
         for &(proxy, fat) in self.scratch.broadphase.moved_children.iter() {
             let shape = self.broadphase.user_data(proxy);
             self.bodies.children.children[child_slot(shape)].fat = fat;
+        }
+        // The awake compound bodies' records, with their fat boxes as they now are.
+        let (store, reaches) = (&self.bodies, &mut self.scratch.reach);
+        // Body slots up to the last compound's (a world of single shapes keeps none).
+        let compound_slots = store.children.compounds().last().map_or(0, |&last| last as usize + 1);
+        let stamp = reaches.begin(compound_slots, store.children.children.len());
+        for &slot in store.children.compounds() {
+            if !self.awake_bodies.get(slot as usize) {
+                continue;
+            }
+            let body = &store.bodies[slot as usize];
+            reaches.set_body(slot as usize, ShapeReach::of_body(body, stamp));
+            for &c in store.children.of(slot) {
+                reaches.set_child(
+                    c as usize,
+                    ShapeReach::of_child(&store.children.children[c as usize], body, stamp),
+                );
+            }
         }
     }
 

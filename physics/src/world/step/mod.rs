@@ -28,6 +28,7 @@ mod kinematic_wake;
 mod narrowphase;
 mod pairs;
 mod sensors;
+mod shape_reach;
 mod sleep;
 mod sleep_timers;
 mod solve;
@@ -51,6 +52,7 @@ use kinematic_wake::KinematicWakeScratch;
 use narrowphase::NarrowphaseScratch;
 use pairs::PairsScratch;
 use sensors::SensorsScratch;
+use shape_reach::ShapeReaches;
 use sleep_timers::SleepTimers;
 use solve::SolveScratch;
 use water::WaterScratch;
@@ -62,6 +64,8 @@ pub(crate) struct StepScratch {
     pub(crate) broadphase: BroadphaseScratch,
     pub(crate) pairs: PairsScratch,
     pub(crate) narrowphase: NarrowphaseScratch,
+    /// The awake shapes' records for the narrowphase's quick check.
+    pub(crate) reach: ShapeReaches,
     pub(crate) water: WaterScratch,
     pub(crate) solve: SolveScratch,
     pub(crate) finalize: FinalizeScratch,
@@ -80,6 +84,7 @@ impl StepScratch {
         self.broadphase.bytes()
             + self.pairs.bytes()
             + self.narrowphase.bytes()
+            + self.reach.bytes()
             + self.solve.bytes()
             + self.finalize.bytes()
             + self.kinematic_wake.bytes()
