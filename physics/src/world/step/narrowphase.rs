@@ -9,8 +9,8 @@ use crate::body::Body;
 use crate::child_store::ChildStore;
 use crate::math::{Aabb, Transform, Vec3};
 use crate::narrowphase::{
-    Contact, Manifold, SPHERE_REACH_MARGIN, TERRAIN, TerrainLink, boxes_out_of_reach, carry_manifold,
-    collide, collide_terrain, update_manifold,
+    Contact, Manifold, SPHERE_REACH_MARGIN, TERRAIN, TerrainLink, boxes_out_of_reach,
+    boxes_out_of_reach_by_axes, carry_manifold, collide, collide_terrain, update_manifold,
 };
 use crate::parallel::prefetch::prefetch_at;
 use crate::parallel::{Claims, SharedSlice, run_team};
@@ -21,6 +21,7 @@ use crate::shape_key::is_child_key;
 use crate::team_policy::{CONTACT_BLOCK, MIN_CONTACTS_FOR_TEAM, REBUILD_AS_CONTACTS, helpers_for};
 use crate::terrain::Terrain;
 use crate::world::{StepSettings, World};
+use glam::Mat3A;
 use std::sync::Mutex;
 
 /// How many full contact updates ahead the narrowphase requests a contact's cache lines: one
@@ -410,7 +411,10 @@ fn parts_stay_quiet(a: Part<'_>, b: Part<'_>, settings: &StepSettings) -> bool {
 
 /// [`within_reach`] of two shapes of bodies: the tight boxes', the bounding spheres' and two
 /// boxes' bounds (a pile of tables is mostly legs and tops beside each other, as a stack's
-/// layer is boxes).
+/// layer is boxes), the last both ways round: a compound's quiet pairs are many, and the
+/// second way spares the full update of those apart along one of B's faces. (Bodies of one
+/// shape keep the one way: the second cost the tumbler and the 3D pyramid 0.7 and 1 % more
+/// instructions than it saved them.)
 fn parts_within_reach(a: Part<'_>, b: Part<'_>, speculative: f32) -> bool {
     if !a.tight.grown(speculative).overlaps(b.tight) {
         return false;
@@ -421,7 +425,17 @@ fn parts_within_reach(a: Part<'_>, b: Part<'_>, speculative: f32) -> bool {
     }
     match (a.shape, b.shape) {
         (Shape::Cuboid { half_extents: ha }, Shape::Cuboid { half_extents: hb }) => {
-            !boxes_out_of_reach(*ha, a.transform, *hb, b.transform, speculative)
+            // Both ways round, from the axes, as the shapes' records give them to the quick
+            // check (`reach_stays_quiet`), so the two reach one verdict.
+            !boxes_out_of_reach_by_axes(
+                (*ha).into(),
+                &Mat3A::from_quat(a.transform.rotation),
+                a.transform.position.into(),
+                (*hb).into(),
+                &Mat3A::from_quat(b.transform.rotation),
+                b.transform.position.into(),
+                speculative,
+            )
         }
         _ => true,
     }

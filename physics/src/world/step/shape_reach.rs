@@ -119,8 +119,8 @@ impl ShapeReach {
 /// Whether the pair of shapes `a` and `b`, quiet last step, stays so: its fat boxes overlap
 /// (the pair lives) and a bound on the shapes' distance lies beyond the speculative distance
 /// (a collision would give no point). The same bounds, in the same arithmetic, as the full
-/// update's `within_reach`: the tight boxes, the bounding spheres, and for two boxes the box
-/// around one in the other's axes.
+/// update of a pair with a compound's shape (`parts_within_reach`): the tight boxes, the
+/// bounding spheres, and for two boxes each against the box around the other in its axes.
 #[inline(always)]
 pub(crate) fn reach_stays_quiet(a: &ShapeReach, b: &ShapeReach, settings: &StepSettings) -> bool {
     if !a.fat.overlaps(&b.fat) {
