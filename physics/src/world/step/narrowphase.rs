@@ -4,7 +4,7 @@
 
 use super::contact_status::{BEGAN, ENDED, QUIET, SEPARATED, contact_status, status_bits};
 use super::flagged::FlaggedBlock;
-use super::shape_reach::reach_stays_quiet;
+use super::shape_reach::{ShapeReach, reach_stays_quiet, records_out_of_reach};
 use crate::body::Body;
 use crate::child_store::ChildStore;
 use crate::math::{Aabb, Transform, Vec3};
@@ -106,7 +106,8 @@ impl World {
                 } else {
                     // A pair with a child of a compound body: the same update, of two shapes.
                     let pb = Part::of(bodies, children, c.shape_b);
-                    update_parts_contact(c, pa, pb, &settings, carry);
+                    let records = reaches.current(c.shape_a).zip(reaches.current(c.shape_b));
+                    update_parts_contact(c, pa, pb, records, &settings, carry);
                 }
                 return;
             }
@@ -381,7 +382,14 @@ impl<'a> Part<'a> {
 /// `World::update_contacts`), of the two shapes at their own poses. Out of line, so the body
 /// pairs' loop is compiled as it was before compound bodies.
 #[inline(never)]
-fn update_parts_contact(c: &mut Contact, a: Part<'_>, b: Part<'_>, settings: &StepSettings, carry: bool) {
+fn update_parts_contact(
+    c: &mut Contact,
+    a: Part<'_>,
+    b: Part<'_>,
+    records: Option<(&ShapeReach, &ShapeReach)>,
+    settings: &StepSettings,
+    carry: bool,
+) {
     c.separated = !a.fat.overlaps(b.fat);
     if c.separated {
         return;
@@ -390,7 +398,13 @@ fn update_parts_contact(c: &mut Contact, a: Part<'_>, b: Part<'_>, settings: &St
     if carry && c.touching && carry_manifold(c, a.transform, b.transform, speculative) {
         return;
     }
-    let manifold = if parts_within_reach(a, b, speculative) {
+    // The shapes' records, where the step wrote them, give the same bounds without turning
+    // the rotations into matrices again.
+    let within_reach = match records {
+        Some((ra, rb)) => !records_out_of_reach(ra, rb, speculative),
+        None => parts_within_reach(a, b, speculative),
+    };
+    let manifold = if within_reach {
         collide(a.shape, a.transform, b.shape, b.transform, speculative, &mut c.cache)
     } else {
         Manifold::default()

@@ -127,7 +127,13 @@ pub(crate) fn reach_stays_quiet(a: &ShapeReach, b: &ShapeReach, settings: &StepS
         return false;
     }
     let speed = (a.velocity - b.velocity).length() + a.spin + b.spin;
-    let speculative = settings.speculative_distance + settings.dt * speed;
+    records_out_of_reach(a, b, settings.speculative_distance + settings.dt * speed)
+}
+
+/// Whether the records' bounds put shapes `a` and `b` farther apart than `speculative`: what
+/// `parts_within_reach` says of them, from their records.
+#[inline(always)]
+pub(crate) fn records_out_of_reach(a: &ShapeReach, b: &ShapeReach, speculative: f32) -> bool {
     if !a.tight.grown(speculative).overlaps(&b.tight) {
         return true;
     }
