@@ -112,7 +112,8 @@ impl World {
     }
 
     /// The awake compound bodies' children whose tight box left the fat one, listed with a new
-    /// fat box (swept over their body's path). Their poses and tight boxes are current: a
+    /// fat box (swept over their body's path); then the awake compounds' shapes' records for
+    /// the narrowphase's quick check (`ShapeReach`). Their poses and tight boxes are current: a
     /// child is placed whenever its body moves ([`World::place_children`]). On the caller's
     /// thread, after the bodies' own: a world without compound bodies walks nothing.
     fn update_child_boxes(&mut self) {
@@ -138,22 +139,21 @@ impl World {
             let shape = self.broadphase.user_data(proxy);
             self.bodies.children.children[child_slot(shape)].fat = fat;
         }
-        // The awake compound bodies' records, with their fat boxes as they now are.
+        // The awake compound bodies' records (`ShapeReach`), with their fat boxes as they now
+        // are: nothing changes them before the narrowphase reads them.
         let (store, reaches) = (&self.bodies, &mut self.scratch.reach);
-        // Body slots up to the last compound's (a world of single shapes keeps none).
-        let compound_slots = store.children.compounds().last().map_or(0, |&last| last as usize + 1);
-        let stamp = reaches.begin(compound_slots, store.children.children.len());
-        for &slot in store.children.compounds() {
+        let compounds = store.children.compounds();
+        let body_slots = compounds.last().map_or(0, |&last| last as usize + 1);
+        let stamp = reaches.begin(body_slots, compounds.len(), store.children.children.len());
+        for (place, &slot) in compounds.iter().enumerate() {
             if !self.awake_bodies.get(slot as usize) {
                 continue;
             }
             let body = &store.bodies[slot as usize];
-            reaches.set_body(slot as usize, ShapeReach::of_body(body, stamp));
+            reaches.set_body(slot as usize, place, ShapeReach::of_body(body, slot, stamp));
             for &c in store.children.of(slot) {
-                reaches.set_child(
-                    c as usize,
-                    ShapeReach::of_child(&store.children.children[c as usize], body, stamp),
-                );
+                let child = &store.children.children[c as usize];
+                reaches.set_child(c as usize, ShapeReach::of_child(child, c, body, stamp));
             }
         }
     }

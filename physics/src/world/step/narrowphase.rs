@@ -142,7 +142,18 @@ impl World {
                 if b != TERRAIN
                     && let (Some(ra), Some(rb)) = (reaches.current(a), reaches.current(b))
                 {
-                    return reach_stays_quiet(ra, rb, &settings);
+                    let quiet = reach_stays_quiet(ra, rb, &settings);
+                    // The records are the shapes as they are: the same verdict as through them.
+                    debug_assert_eq!(
+                        quiet,
+                        parts_stay_quiet(
+                            Part::of(bodies, children, a),
+                            Part::of(bodies, children, b),
+                            &settings
+                        ),
+                        "pair ({a}, {b})'s records"
+                    );
+                    return quiet;
                 }
                 return b != TERRAIN
                     && parts_stay_quiet(
@@ -401,7 +412,11 @@ fn update_parts_contact(
     // The shapes' records, where the step wrote them, give the same bounds without turning
     // the rotations into matrices again.
     let within_reach = match records {
-        Some((ra, rb)) => !records_out_of_reach(ra, rb, speculative),
+        Some((ra, rb)) => {
+            let within = !records_out_of_reach(ra, rb, speculative);
+            debug_assert_eq!(within, parts_within_reach(a, b, speculative), "the records' bounds");
+            within
+        }
         None => parts_within_reach(a, b, speculative),
     };
     let manifold = if within_reach {
@@ -651,9 +666,9 @@ mod tests {
 
     /// The quick check from the shapes' records (`ShapeReach`) reaches the verdict of the one
     /// read through the bodies and children (`parts_stay_quiet`) on every pair with a compound's
-    /// shape: a pile of tables and chairs as it lands and settles, its bodies spun and sped up
-    /// every few steps, so the speeds and turns the records carry matter. Also that the records
-    /// were this step's for the pairs the step checked, and that many pairs are ruled out.
+    /// shape: a pile of tables and chairs as it lands and settles, its bodies spun every few
+    /// steps, so the speeds and turns the records carry matter. (The step itself checks the
+    /// same of the records it wrote, in debug builds, on every pair it reads them for.)
     #[test]
     fn records_and_parts_reach_the_same_verdict() {
         let mut scene = builtin::table_pile(60);
@@ -668,23 +683,20 @@ mod tests {
                 }
             }
             world.step();
-            // The records as the step left them; the step's broadphase stage wrote them for
-            // the awake compounds, and nothing moved since but the solve: rewrite them from the
-            // bodies as they are now, as the next step's stage will.
+            // Records of every compound as it is after the step (the solve, finalising and the
+            // continuous stage moved them since the step's own were written).
             let settings = world.settings;
             let mut reaches = world.scratch.reach.clone();
             let store = &world.bodies;
-            let slots = store.children.compounds().last().map_or(0, |&l| l as usize + 1);
-            let stamp = reaches.begin(slots, store.children.children.len());
-            for &slot in store.children.compounds() {
+            let compounds = store.children.compounds();
+            let slots = compounds.last().map_or(0, |&l| l as usize + 1);
+            let stamp = reaches.begin(slots, compounds.len(), store.children.children.len());
+            for (place, &slot) in compounds.iter().enumerate() {
                 let body = &store.bodies[slot as usize];
-                reaches.set_body(slot as usize, super::super::shape_reach::ShapeReach::of_body(body, stamp));
+                reaches.set_body(slot as usize, place, ShapeReach::of_body(body, slot, stamp));
                 for &c in store.children.of(slot) {
                     let child = &store.children.children[c as usize];
-                    reaches.set_child(
-                        c as usize,
-                        super::super::shape_reach::ShapeReach::of_child(child, body, stamp),
-                    );
+                    reaches.set_child(c as usize, ShapeReach::of_child(child, c, body, stamp));
                 }
             }
             for &(a, b) in &world.contacts.shapes {

@@ -18,13 +18,14 @@ use crate::parallel::prefetch::prefetch_line_at;
 #[cfg(doc)]
 use crate::profile::Stage;
 use crate::shape::Shape;
-use crate::shape_key::{child_slot, is_child_key};
+use crate::shape_key::{child_key, child_slot, is_child_key};
 use crate::world::StepSettings;
 use glam::Mat3A;
 
 /// One shape's record: its boxes, pose and speed as the quick check reads them.
 ///
-/// Three cache lines, the boxes (which rule out most pairs) on the first. A box's axes are
+/// Three cache lines: the boxes first, then the pose and speed (every check reads both), then a
+/// box's axes, which only a pair of boxes the other bounds let through reads. The axes are
 /// kept as a matrix: kept as the rotation, two lines, the matrices made per pair cost 6 % more
 /// instructions on the tables for the same narrowphase time.
 #[derive(Clone, Copy, Debug, Default)]
@@ -47,8 +48,12 @@ pub(crate) struct ShapeReach {
     velocity: Vec3,
     /// A box's half extents; zero for any other shape.
     half_extents: Vec3,
+    /// The key of the shape it describes (`crate::shape_key`): a body's own record is found
+    /// through an index kept per body slot, which may still name a place another compound
+    /// took since.
+    key: u32,
     /// Fills the second line.
-    _pad: [u32; 7],
+    _pad: [u32; 6],
     /// The shape's axes in the world (a box's; identity for any other shape), on a line of
     /// their own: only a pair of boxes the other bounds let through reads them.
     axes: Mat3A,
@@ -70,6 +75,7 @@ impl ShapeReach {
         radius: f32,
         speed_radius: f32,
         body: &Body,
+        key: u32,
         stamp: u32,
     ) -> ShapeReach {
         let half_extents = match shape {
@@ -91,18 +97,19 @@ impl ShapeReach {
             position: transform.position,
             velocity: body.linear_velocity,
             half_extents,
-            _pad: [0; 7],
+            key,
+            _pad: [0; 6],
         }
     }
 
-    /// The record of body `body`'s own shape.
-    pub(crate) fn of_body(body: &Body, stamp: u32) -> ShapeReach {
+    /// The record of the own shape of body `body`, in slot `slot`.
+    pub(crate) fn of_body(body: &Body, slot: u32, stamp: u32) -> ShapeReach {
         let r = body.bounding_radius;
-        ShapeReach::new(&body.shape, &body.transform, &body.tight, &body.fat, r, r, body, stamp)
+        ShapeReach::new(&body.shape, &body.transform, &body.tight, &body.fat, r, r, body, slot, stamp)
     }
 
-    /// The record of child `child` of body `body`.
-    pub(crate) fn of_child(child: &Child, body: &Body, stamp: u32) -> ShapeReach {
+    /// The record of child `child`, in child slot `slot`, of body `body`.
+    pub(crate) fn of_child(child: &Child, slot: u32, body: &Body, stamp: u32) -> ShapeReach {
         ShapeReach::new(
             &child.shape,
             &child.transform,
@@ -111,6 +118,7 @@ impl ShapeReach {
             child.bounding_radius,
             child.body_radius,
             body,
+            child_key(slot),
             stamp,
         )
     }
@@ -154,39 +162,50 @@ pub(crate) fn records_out_of_reach(a: &ShapeReach, b: &ShapeReach, speculative: 
         )
 }
 
-/// The records of the awake compounds' shapes, by body slot (a body's own shape) and by child
-/// slot, and the stamp of this step's.
+/// The records of the awake compounds' shapes, the stamp of this step's, and where a body's
+/// own record is.
+///
+/// Every record's stamp is at most [`ShapeReaches::stamp`], and [`ShapeReaches::begin`] counts
+/// it up in each step's broadphase stage before the narrowphase reads any: a record with the
+/// current stamp was written this step. Restoring a world's state brings back the stamp with
+/// the records it wrote; zero is no step's (when the count wraps every record is marked so).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ShapeReaches {
-    /// Counts the steps that wrote records, never rewound (not even when the world's state
-    /// is restored), so a record with the current stamp was written this step. Zero is no
-    /// step's: when the count wraps every record is marked so.
     stamp: u32,
-    bodies: Vec<ShapeReach>,
+    /// Per body slot, the place of its own shape's record in [`ShapeReaches::own`]: a world's
+    /// compounds may be few among many bodies, so the records are by compound and the index
+    /// (four bytes a slot, up to the last compound's) by slot.
+    own_index: Vec<u32>,
+    /// The compounds' own shapes' records, in the order of `ChildStore::compounds`.
+    own: Vec<ShapeReach>,
+    /// The children's records, by child slot.
     children: Vec<ShapeReach>,
 }
 
 impl ShapeReaches {
     /// Bytes of the arrays.
     pub(crate) fn bytes(&self) -> usize {
-        (self.bodies.len() + self.children.len()) * std::mem::size_of::<ShapeReach>()
+        (self.own.len() + self.children.len()) * size_of::<ShapeReach>() + self.own_index.len() * 4
     }
 
-    /// Starts a step's records: `bodies` and `children` slots. Returns the stamp they carry.
-    pub(crate) fn begin(&mut self, bodies: usize, children: usize) -> u32 {
+    /// Starts a step's records: `compounds` compound bodies in body slots below `body_slots`,
+    /// `children` child slots. Returns the stamp they carry.
+    pub(crate) fn begin(&mut self, body_slots: usize, compounds: usize, children: usize) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.bodies.iter_mut().chain(&mut self.children).for_each(|r| r.stamp = 0);
+            self.own.iter_mut().chain(&mut self.children).for_each(|r| r.stamp = 0);
             self.stamp = 1;
         }
-        self.bodies.resize(bodies, ShapeReach::default());
+        self.own_index.resize(body_slots, u32::MAX);
+        self.own.resize(compounds, ShapeReach::default());
         self.children.resize(children, ShapeReach::default());
         self.stamp
     }
 
-    /// Writes body slot `slot`'s record (its own shape's).
-    pub(crate) fn set_body(&mut self, slot: usize, reach: ShapeReach) {
-        self.bodies[slot] = reach;
+    /// Writes the record of the own shape of the body in slot `slot`, the `place`-th compound.
+    pub(crate) fn set_body(&mut self, slot: usize, place: usize, reach: ShapeReach) {
+        self.own_index[slot] = place as u32;
+        self.own[place] = reach;
     }
 
     /// Writes child slot `slot`'s record.
@@ -194,13 +213,23 @@ impl ShapeReaches {
         self.children[slot] = reach;
     }
 
+    /// Where the record of the shape of key `key` would be (any key; the index may be past
+    /// the records).
+    #[inline(always)]
+    fn place(&self, key: u32) -> (&[ShapeReach], usize) {
+        if is_child_key(key) {
+            (&self.children, child_slot(key))
+        } else {
+            (&self.own, self.own_index.get(key as usize).map_or(usize::MAX, |&i| i as usize))
+        }
+    }
+
     /// Asks the cache for the record of the shape of key `key` (any key: a prefetch of a key
     /// with no record, the terrain's, reads nothing).
     #[inline(always)]
     pub(crate) fn prefetch(&self, key: u32) {
-        let (records, slot) =
-            if is_child_key(key) { (&self.children, child_slot(key)) } else { (&self.bodies, key as usize) };
-        let address = (records.as_ptr() as usize).wrapping_add(slot.wrapping_mul(size_of::<ShapeReach>()));
+        let (records, place) = self.place(key);
+        let address = (records.as_ptr() as usize).wrapping_add(place.wrapping_mul(size_of::<ShapeReach>()));
         // A record starts a line (its alignment): its three lines, without working them out.
         for line in 0..3 {
             prefetch_line_at(address.wrapping_add(line * 64));
@@ -210,11 +239,7 @@ impl ShapeReaches {
     /// The record of the shape of key `key` (not the terrain's), if this step wrote it.
     #[inline(always)]
     pub(crate) fn current(&self, key: u32) -> Option<&ShapeReach> {
-        let record = if is_child_key(key) {
-            self.children.get(child_slot(key))
-        } else {
-            self.bodies.get(key as usize)
-        };
-        record.filter(|r| r.stamp == self.stamp)
+        let (records, place) = self.place(key);
+        records.get(place).filter(|r| r.stamp == self.stamp && r.key == key)
     }
 }
