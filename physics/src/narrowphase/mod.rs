@@ -35,7 +35,9 @@ pub use dispatch::collide;
 pub use feature::flip_feature;
 pub(crate) use gap::{Gap, gap};
 pub(crate) use point_distance::closest_on_shape;
-pub(crate) use polyhedron::{boxes_out_of_reach, boxes_out_of_reach_by_axes};
+pub(crate) use polyhedron::{
+    BoxLanes, boxes_out_of_reach, boxes_out_of_reach_by_axes, boxes_out_of_reach_by_axes_four,
+};
 pub(crate) use reuse::ManifoldAnchors;
 pub(crate) use terrain::collide_terrain;
 pub(crate) use triangle_gap::{segment_triangle_distance, triangle_gap};

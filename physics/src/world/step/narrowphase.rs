@@ -4,7 +4,7 @@
 
 use super::contact_status::{BEGAN, ENDED, QUIET, SEPARATED, contact_status, status_bits};
 use super::flagged::FlaggedBlock;
-use super::shape_reach::{ShapeReach, reach_stays_quiet, records_out_of_reach};
+use super::shape_reach::{ShapeReach, reach_stays_quiet_four, records_out_of_reach};
 use crate::body::Body;
 use crate::child_store::ChildStore;
 use crate::math::{Aabb, Transform, Vec3};
@@ -131,30 +131,42 @@ impl World {
         };
         // Most pairs of a busy pile were apart last step and still are: their bounds tell
         // (`within_reach`), and nothing of the contact changes (what the full update below
-        // would find, from the same bounds), so its 384 bytes are not read.
-        // For a contact whose status byte says `QUIET` (the caller picks those).
+        // would find, from the same bounds), so its 384 bytes are not read. The quick checks
+        // below are of contacts whose status byte says `QUIET` (the caller picks those).
+        //
+        // Both shapes' records, when this step wrote them (both bodies are awake compounds, not
+        // one woken since): a pair with a child, or of two compounds' own shapes, whose keys
+        // then need no branch on their kind (the terrain's key has no record).
+        let records_of = |id: usize| {
+            let (a, b) = pairs[id];
+            if any_compound { reaches.current(a).zip(reaches.current(b)) } else { None }
+        };
+        // The quick checks of up to four pairs with records (`(place in the word, records)`,
+        // the first `n` filled) in lanes: the bits of those that need the full update.
+        let loud_of_four = |four: &[(u32, &ShapeReach, &ShapeReach); 4], n: usize, word_start: usize| {
+            let quiet = reach_stays_quiet_four(
+                std::array::from_fn(|k| (four[k.min(n - 1)].1, four[k.min(n - 1)].2)),
+                &settings,
+            );
+            let mut loud = 0u64;
+            for (k, &(j, _, _)) in four[..n].iter().enumerate() {
+                let quiet = quiet >> k & 1 != 0;
+                // The records are the shapes as they are: the same verdict as through them.
+                let (a, b) = pairs[word_start + j as usize];
+                debug_assert_eq!(
+                    quiet,
+                    parts_stay_quiet(Part::of(bodies, children, a), Part::of(bodies, children, b), &settings),
+                    "pair ({a}, {b})'s records"
+                );
+                loud |= u64::from(!quiet) << j;
+            }
+            loud
+        };
+        // The quick check of a pair without both records.
         let stays_quiet = |id: usize| {
             let (a, b) = pairs[id];
             // A terrain pair (whose key has the child bit) or one with a child of a compound.
             if is_child_key(a | b) {
-                // Both shapes' records, when this step wrote them (both bodies are awake
-                // compounds; not one woken since).
-                if b != TERRAIN
-                    && let (Some(ra), Some(rb)) = (reaches.current(a), reaches.current(b))
-                {
-                    let quiet = reach_stays_quiet(ra, rb, &settings);
-                    // The records are the shapes as they are: the same verdict as through them.
-                    debug_assert_eq!(
-                        quiet,
-                        parts_stay_quiet(
-                            Part::of(bodies, children, a),
-                            Part::of(bodies, children, b),
-                            &settings
-                        ),
-                        "pair ({a}, {b})'s records"
-                    );
-                    return quiet;
-                }
                 return b != TERRAIN
                     && parts_stay_quiet(
                         Part::of(bodies, children, a),
@@ -194,6 +206,8 @@ impl World {
         let flagged_blocks = SharedSlice::new(flagged_blocks);
         let body_store = &self.bodies;
         let broadphase = Mutex::new(&mut self.broadphase);
+        // What the lanes of a word's first waiting pairs hold before any is filled (never read).
+        let spare = ShapeReach::default();
         // Blocks of whole words of the awake set: a member visits the awake contacts of its
         // blocks only, so a sleeping pile costs nothing here.
         run_team(helpers, |team| {
@@ -231,19 +245,35 @@ impl World {
                         let quiet = status_bits(word_status, |s| s == QUIET);
                         let mut need = awake_word & !quiet;
                         let mut candidates = awake_word & quiet;
+                        // Pairs with both records wait in fours for the lanes' check.
+                        let mut four = [(0u32, &spare, &spare); 4];
+                        let mut waiting = 0;
                         while candidates != 0 {
                             let j = candidates.trailing_zeros();
                             candidates &= candidates - 1;
                             // The records of the pair a few contacts on: they are scattered,
                             // and waiting for them was a fifth of the quick checks' time.
+                            // (A key without a record, as the terrain's, asks for nothing.)
                             if any_compound
                                 && let Some(&(a, b)) = pairs.get(word_start + j as usize + REACH_AHEAD)
-                                && is_child_key(a | b)
                             {
                                 reaches.prefetch(a);
                                 reaches.prefetch(b);
                             }
-                            need |= u64::from(!stays_quiet(word_start + j as usize)) << j;
+                            match records_of(word_start + j as usize) {
+                                Some((ra, rb)) => {
+                                    four[waiting] = (j, ra, rb);
+                                    waiting += 1;
+                                    if waiting == 4 {
+                                        need |= loud_of_four(&four, 4, word_start);
+                                        waiting = 0;
+                                    }
+                                }
+                                None => need |= u64::from(!stays_quiet(word_start + j as usize)) << j,
+                            }
+                        }
+                        if waiting > 0 {
+                            need |= loud_of_four(&four, waiting, word_start);
                         }
                         while need != 0 {
                             full[count] = local as u32 + need.trailing_zeros();
@@ -524,6 +554,7 @@ mod tests {
     use crate::body::BodyDesc;
     use crate::math::{Quat, Vec3};
     use crate::scene::builtin;
+    use crate::world::step::shape_reach::reach_stays_quiet;
 
     /// A pair [`within_reach`] rules out gets no manifold point from a full collision: over
     /// random poses of every kind of shape against every other, near enough that their tight
@@ -664,11 +695,12 @@ mod tests {
         assert!(quiet_seen > 1000, "only {quiet_seen} quiet pairs over the run");
     }
 
-    /// The quick check from the shapes' records (`ShapeReach`) reaches the verdict of the one
-    /// read through the bodies and children (`parts_stay_quiet`) on every pair with a compound's
-    /// shape: a pile of tables and chairs as it lands and settles, its bodies spun every few
-    /// steps, so the speeds and turns the records carry matter. (The step itself checks the
-    /// same of the records it wrote, in debug builds, on every pair it reads them for.)
+    /// The quick check from the shapes' records (`ShapeReach`), four pairs at a time in lanes,
+    /// reaches the verdict of the one read through the bodies and children (`parts_stay_quiet`)
+    /// and of the one-pair form from the records on every pair of shapes that both have one: a
+    /// pile of tables and chairs as it lands and settles, its bodies spun every few steps, so
+    /// the speeds and turns the records carry matter. (The step itself checks the same of the
+    /// records it wrote, in debug builds, on every pair it reads them for.)
     #[test]
     fn records_and_parts_reach_the_same_verdict() {
         let mut scene = builtin::table_pile(60);
@@ -699,24 +731,37 @@ mod tests {
                     reaches.set_child(c as usize, ShapeReach::of_child(child, c, body, stamp));
                 }
             }
-            for &(a, b) in &world.contacts.shapes {
-                if !is_child_key(a | b) || b == TERRAIN {
-                    continue;
+            // Every pair both of whose shapes have records (with a child, or two compounds' own
+            // shapes; a pair with the ground, a body of one shape that keeps no record, takes
+            // the other path in the step too), four at a time in the lanes.
+            let with_records: Vec<_> = world
+                .contacts
+                .shapes
+                .iter()
+                .filter_map(|&(a, b)| Some((a, b, reaches.current(a)?, reaches.current(b)?)))
+                .collect();
+            for four in with_records.chunks(4) {
+                let lanes = std::array::from_fn(|k| {
+                    let (_, _, ra, rb) = four[k.min(four.len() - 1)];
+                    (ra, rb)
+                });
+                let verdicts = reach_stays_quiet_four(lanes, &settings);
+                for (k, &(a, b, ra, rb)) in four.iter().enumerate() {
+                    let by_records = verdicts >> k & 1 != 0;
+                    let by_parts = parts_stay_quiet(
+                        Part::of(&store.bodies, &store.children, a),
+                        Part::of(&store.bodies, &store.children, b),
+                        &settings,
+                    );
+                    assert_eq!(by_records, by_parts, "step {step}: pair ({a}, {b})");
+                    assert_eq!(
+                        by_records,
+                        reach_stays_quiet(ra, rb, &settings),
+                        "step {step}: pair ({a}, {b})"
+                    );
+                    compared += 1;
+                    quiet += usize::from(by_records);
                 }
-                // A pair with the ground (a body of one shape, which keeps no record) takes the
-                // other path in the step too.
-                let (Some(ra), Some(rb)) = (reaches.current(a), reaches.current(b)) else {
-                    continue;
-                };
-                let by_records = reach_stays_quiet(ra, rb, &settings);
-                let by_parts = parts_stay_quiet(
-                    Part::of(&store.bodies, &store.children, a),
-                    Part::of(&store.bodies, &store.children, b),
-                    &settings,
-                );
-                assert_eq!(by_records, by_parts, "step {step}: pair ({a}, {b})");
-                compared += 1;
-                quiet += usize::from(by_records);
             }
         }
         assert!(compared > 100_000 && quiet > compared / 2, "{quiet} of {compared} pairs quiet");
