@@ -4,7 +4,7 @@
 
 use super::contact_status::{BEGAN, ENDED, QUIET, SEPARATED, contact_status, status_bits};
 use super::flagged::FlaggedBlock;
-use super::shape_reach::{ShapeReach, reach_stays_quiet_four, records_out_of_reach};
+use super::shape_reach::{ShapeReach, ShapeReaches, reach_stays_quiet_four, records_out_of_reach};
 use crate::body::Body;
 use crate::child_store::ChildStore;
 use crate::math::{Aabb, Transform, Vec3};
@@ -133,54 +133,8 @@ impl World {
         // (`within_reach`), and nothing of the contact changes (what the full update below
         // would find, from the same bounds), so its 384 bytes are not read. The quick checks
         // below are of contacts whose status byte says `QUIET` (the caller picks those).
-        //
-        // Both shapes' records, when this step wrote them (both bodies are awake compounds, not
-        // one woken since): a pair with a child, or of two compounds' own shapes, whose keys
-        // then need no branch on their kind (the terrain's key has no record).
-        let records_of = |id: usize| {
-            let (a, b) = pairs[id];
-            if any_compound { reaches.current(a).zip(reaches.current(b)) } else { None }
-        };
-        // The quick checks of up to four pairs with records (`(place in the word, records)`,
-        // the first `n` filled) in lanes: the bits of those that need the full update.
-        let loud_of_four = |four: &[(u32, &ShapeReach, &ShapeReach); 4], n: usize, word_start: usize| {
-            let quiet = reach_stays_quiet_four(
-                std::array::from_fn(|k| (four[k.min(n - 1)].1, four[k.min(n - 1)].2)),
-                &settings,
-            );
-            let mut loud = 0u64;
-            for (k, &(j, _, _)) in four[..n].iter().enumerate() {
-                let quiet = quiet >> k & 1 != 0;
-                // The records are the shapes as they are: the same verdict as through them.
-                let (a, b) = pairs[word_start + j as usize];
-                debug_assert_eq!(
-                    quiet,
-                    parts_stay_quiet(Part::of(bodies, children, a), Part::of(bodies, children, b), &settings),
-                    "pair ({a}, {b})'s records"
-                );
-                loud |= u64::from(!quiet) << j;
-            }
-            loud
-        };
         // The quick check of a pair without both records.
-        let stays_quiet = |id: usize| {
-            let (a, b) = pairs[id];
-            // A terrain pair (whose key has the child bit) or one with a child of a compound.
-            if is_child_key(a | b) {
-                return b != TERRAIN
-                    && parts_stay_quiet(
-                        Part::of(bodies, children, a),
-                        Part::of(bodies, children, b),
-                        &settings,
-                    );
-            }
-            let (ba, bb) = (&bodies[a as usize], &bodies[b as usize]);
-            if !ba.fat.overlaps(&bb.fat) {
-                return false;
-            }
-            let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
-            !within_reach(ba, bb, speculative)
-        };
+        let stays_quiet = |id: usize| stays_quiet_without_records(pairs[id], bodies, children, &settings);
         // Each update also leaves the contact's flags in one byte of a dense array, so the
         // passes below read 1 byte a contact instead of the contact's cache lines.
         let update = |(id, (c, status)): (usize, (&mut Contact, &mut u8))| {
@@ -206,8 +160,7 @@ impl World {
         let flagged_blocks = SharedSlice::new(flagged_blocks);
         let body_store = &self.bodies;
         let broadphase = Mutex::new(&mut self.broadphase);
-        // What the lanes of a word's first waiting pairs hold before any is filled (never read).
-        let spare = ShapeReach::default();
+        let record_checks = RecordChecks { pairs, reaches, bodies, children, settings: &settings };
         // Blocks of whole words of the awake set: a member visits the awake contacts of its
         // blocks only, so a sleeping pile costs nothing here.
         run_team(helpers, |team| {
@@ -245,35 +198,15 @@ impl World {
                         let quiet = status_bits(word_status, |s| s == QUIET);
                         let mut need = awake_word & !quiet;
                         let mut candidates = awake_word & quiet;
-                        // Pairs with both records wait in fours for the lanes' check.
-                        let mut four = [(0u32, &spare, &spare); 4];
-                        let mut waiting = 0;
-                        while candidates != 0 {
-                            let j = candidates.trailing_zeros();
-                            candidates &= candidates - 1;
-                            // The records of the pair a few contacts on: they are scattered,
-                            // and waiting for them was a fifth of the quick checks' time.
-                            // (A key without a record, as the terrain's, asks for nothing.)
-                            if any_compound
-                                && let Some(&(a, b)) = pairs.get(word_start + j as usize + REACH_AHEAD)
-                            {
-                                reaches.prefetch(a);
-                                reaches.prefetch(b);
+                        if any_compound {
+                            need |= record_checks.loud(candidates, word_start);
+                        } else {
+                            // A world without compounds has no records: one pair at a time.
+                            while candidates != 0 {
+                                let j = candidates.trailing_zeros();
+                                candidates &= candidates - 1;
+                                need |= u64::from(!stays_quiet(word_start + j as usize)) << j;
                             }
-                            match records_of(word_start + j as usize) {
-                                Some((ra, rb)) => {
-                                    four[waiting] = (j, ra, rb);
-                                    waiting += 1;
-                                    if waiting == 4 {
-                                        need |= loud_of_four(&four, 4, word_start);
-                                        waiting = 0;
-                                    }
-                                }
-                                None => need |= u64::from(!stays_quiet(word_start + j as usize)) << j,
-                            }
-                        }
-                        if waiting > 0 {
-                            need |= loud_of_four(&four, waiting, word_start);
                         }
                         while need != 0 {
                             full[count] = local as u32 + need.trailing_zeros();
@@ -328,6 +261,112 @@ impl World {
             self.remove_contact(id);
         }
         self.scratch.narrowphase.separated = separated;
+    }
+}
+
+/// The quick check of the quiet pair of shapes `(a, b)` through its bodies (and children):
+/// whether it stays quiet (see `World::update_contacts`).
+#[inline(always)]
+fn stays_quiet_without_records(
+    (a, b): (u32, u32),
+    bodies: &[Body],
+    children: &ChildStore,
+    settings: &StepSettings,
+) -> bool {
+    // A terrain pair (whose key has the child bit) or one with a child of a compound.
+    if is_child_key(a | b) {
+        return b != TERRAIN
+            && parts_stay_quiet(Part::of(bodies, children, a), Part::of(bodies, children, b), settings);
+    }
+    let (ba, bb) = (&bodies[a as usize], &bodies[b as usize]);
+    if !ba.fat.overlaps(&bb.fat) {
+        return false;
+    }
+    let speculative = settings.speculative_distance + settings.dt * approach_speed_bound(ba, bb);
+    !within_reach(ba, bb, speculative)
+}
+
+/// The quick checks of a word's quiet pairs in a world with compounds: pairs whose shapes both
+/// have this step's records (a pair with a child, or of two compounds' own shapes; both bodies
+/// awake compounds, not one woken since) four at a time in lanes (`reach_stays_quiet_four`),
+/// the others (with the ground, the terrain or a body of one shape) one by one. Out of line,
+/// so that the loop of a world without compounds is compiled as it was before them (inlined,
+/// it cost the rain and the 3D pyramid 0.2 % more instructions).
+struct RecordChecks<'a> {
+    pairs: &'a [(u32, u32)],
+    reaches: &'a ShapeReaches,
+    bodies: &'a [Body],
+    children: &'a ChildStore,
+    settings: &'a StepSettings,
+}
+
+impl RecordChecks<'_> {
+    /// The bits of `candidates` (quiet pairs of the word of contacts from `word_start`) whose
+    /// pair needs the full update.
+    #[inline(never)]
+    fn loud(&self, mut candidates: u64, word_start: usize) -> u64 {
+        let (pairs, reaches) = (self.pairs, self.reaches);
+        let mut loud = 0;
+        // Pairs with both records wait in fours for the lanes' check.
+        let spare = ShapeReach::default();
+        let mut four = [(0u32, &spare, &spare); 4];
+        let mut waiting = 0;
+        while candidates != 0 {
+            let j = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            // The records of the pair a few contacts on: they are scattered, and waiting for
+            // them was a fifth of the quick checks' time. (A key without a record, as the
+            // terrain's, asks for nothing.)
+            if let Some(&(a, b)) = pairs.get(word_start + j as usize + REACH_AHEAD) {
+                reaches.prefetch(a);
+                reaches.prefetch(b);
+            }
+            let (a, b) = pairs[word_start + j as usize];
+            match reaches.current(a).zip(reaches.current(b)) {
+                Some((ra, rb)) => {
+                    four[waiting] = (j, ra, rb);
+                    waiting += 1;
+                    if waiting == 4 {
+                        loud |= self.loud_of_four(&four, 4, word_start);
+                        waiting = 0;
+                    }
+                }
+                None => {
+                    let quiet =
+                        stays_quiet_without_records((a, b), self.bodies, self.children, self.settings);
+                    loud |= u64::from(!quiet) << j;
+                }
+            }
+        }
+        if waiting > 0 {
+            loud |= self.loud_of_four(&four, waiting, word_start);
+        }
+        loud
+    }
+
+    /// The quick checks of up to four pairs with records (`(place in the word, records)`, the
+    /// first `n` filled) in lanes: the bits of those that need the full update.
+    #[inline(always)]
+    fn loud_of_four(&self, four: &[(u32, &ShapeReach, &ShapeReach); 4], n: usize, word_start: usize) -> u64 {
+        let lanes = std::array::from_fn(|k| (four[k.min(n - 1)].1, four[k.min(n - 1)].2));
+        let quiet = reach_stays_quiet_four(lanes, self.settings);
+        let mut loud = 0u64;
+        for (k, &(j, _, _)) in four[..n].iter().enumerate() {
+            let quiet = quiet >> k & 1 != 0;
+            // The records are the shapes as they are: the same verdict as through them.
+            let (a, b) = self.pairs[word_start + j as usize];
+            debug_assert_eq!(
+                quiet,
+                parts_stay_quiet(
+                    Part::of(self.bodies, self.children, a),
+                    Part::of(self.bodies, self.children, b),
+                    self.settings
+                ),
+                "pair ({a}, {b})'s records"
+            );
+            loud |= u64::from(!quiet) << j;
+        }
+        loud
     }
 }
 
