@@ -351,8 +351,8 @@ impl World {
             broadphase: _,
             pairs: _,
             narrowphase,
-            // Read only with the stamp of the step that wrote them, which a restore never
-            // brings back.
+            // Read only with the stamp of the step that wrote them; a compact state leaves the
+            // stamp counting on, so no record from before its restore is read after it.
             reach: _,
             water,
             solve: _,
