@@ -142,11 +142,17 @@ impl ShapeReach {
         Aabb { min: Vec3::new(g1[2], g1[3], g2[0]), max: Vec3::new(g2[1], g2[2], g2[3]) }
     }
 
+    /// The first three floats of group `g`, as a vector.
+    #[inline(always)]
+    fn vector(&self, g: usize) -> Vec3 {
+        let [x, y, z, _] = self.groups[g];
+        Vec3::new(x, y, z)
+    }
+
     /// The shape's origin in the world.
     #[inline(always)]
     fn position(&self) -> Vec3 {
-        let g = self.groups[3];
-        Vec3::new(g[0], g[1], g[2])
+        self.vector(3)
     }
 
     /// The shape's bounding radius about its own origin.
@@ -158,8 +164,7 @@ impl ShapeReach {
     /// Its body's linear velocity.
     #[cfg(test)]
     fn velocity(&self) -> Vec3 {
-        let g = self.groups[4];
-        Vec3::new(g[0], g[1], g[2])
+        self.vector(4)
     }
 
     /// How fast its body's turn moves its points at most.
@@ -171,8 +176,7 @@ impl ShapeReach {
     /// A box's half extents; zero for any other shape.
     #[inline(always)]
     fn half_extents(&self) -> Vec3 {
-        let g = self.groups[5];
-        Vec3::new(g[0], g[1], g[2])
+        self.vector(5)
     }
 
     /// The key of the shape it describes.
