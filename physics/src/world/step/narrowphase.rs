@@ -132,8 +132,8 @@ impl World {
         // Most pairs of a busy pile were apart last step and still are: their bounds tell
         // (`within_reach`), and nothing of the contact changes (what the full update below
         // would find, from the same bounds), so its 384 bytes are not read. The quick checks
-        // below are of contacts whose status byte says `QUIET` (the caller picks those).
-        // The quick check of a pair without both records.
+        // below are of contacts whose status byte says `QUIET`: in a world with compounds by
+        // `RecordChecks`, in one without by this, through the bodies.
         let stays_quiet = |id: usize| stays_quiet_without_records(pairs[id], bodies, children, &settings);
         // Each update also leaves the contact's flags in one byte of a dense array, so the
         // passes below read 1 byte a contact instead of the contact's cache lines.
@@ -291,7 +291,7 @@ fn stays_quiet_without_records(
 /// awake compounds, not one woken since) four at a time in lanes (`reach_stays_quiet_four`),
 /// the others (with the ground, the terrain or a body of one shape) one by one. Out of line,
 /// so that the loop of a world without compounds is compiled as it was before them (inlined,
-/// it cost the rain and the 3D pyramid 0.2 % more instructions).
+/// it cost the rain 0.25 % and the 3D pyramid 0.13 % more instructions).
 struct RecordChecks<'a> {
     pairs: &'a [(u32, u32)],
     reaches: &'a ShapeReaches,
