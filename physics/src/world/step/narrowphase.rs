@@ -734,9 +734,11 @@ mod tests {
         assert!(quiet_seen > 1000, "only {quiet_seen} quiet pairs over the run");
     }
 
-    /// The quick check from the shapes' records (`ShapeReach`), four pairs at a time in lanes,
-    /// reaches the verdict of the one read through the bodies and children (`parts_stay_quiet`)
-    /// and of the one-pair form from the records on every pair of shapes that both have one: a
+    /// The step's quick checks of a word of contacts in a world with compounds
+    /// (`RecordChecks::loud`: from the shapes' records, `ShapeReach`, four pairs at a time in
+    /// lanes) reach the verdict of the check through the bodies and children
+    /// (`parts_stay_quiet`) on every live pair, and of the one-pair form from the records on
+    /// every pair of shapes that both have one: a
     /// pile of tables and chairs as it lands and settles, its bodies spun every few steps, so
     /// the speeds and turns the records carry matter. (The step itself checks the same of the
     /// records it wrote, in debug builds, on every pair it reads them for.)
@@ -770,23 +772,33 @@ mod tests {
                     reaches.set_child(c as usize, ShapeReach::of_child(child, c, body, stamp));
                 }
             }
-            // Every pair both of whose shapes have records (with a child, or two compounds' own
-            // shapes; a pair with the ground, a body of one shape that keeps no record, takes
-            // the other path in the step too), four at a time in the lanes.
-            let with_records: Vec<_> = world
-                .contacts
-                .shapes
-                .iter()
-                .filter_map(|&(a, b)| Some((a, b, reaches.current(a)?, reaches.current(b)?)))
-                .collect();
-            for four in with_records.chunks(4) {
-                let lanes = std::array::from_fn(|k| {
-                    let (_, _, ra, rb) = four[k.min(four.len() - 1)];
-                    (ra, rb)
-                });
-                let verdicts = reach_stays_quiet_four(lanes, &settings);
-                for (k, &(a, b, ra, rb)) in four.iter().enumerate() {
-                    let by_records = verdicts >> k & 1 != 0;
+            // Every live pair, through the step's own quick checks (`RecordChecks::loud`) a
+            // word of contacts at a time: those both of whose shapes have records (with a child,
+            // or two compounds' own shapes) in lanes, in fours as they come; the others (with
+            // the ground, a body of one shape that keeps no record) through the bodies, as in
+            // the step.
+            let shapes = &world.contacts.shapes;
+            let checks = RecordChecks {
+                pairs: shapes,
+                reaches: &reaches,
+                bodies: &store.bodies,
+                children: &store.children,
+                settings: &settings,
+            };
+            for word_start in (0..shapes.len()).step_by(64) {
+                let live = (word_start..shapes.len().min(word_start + 64))
+                    .filter(|&id| world.contacts.contacts[id].alive)
+                    .fold(0u64, |m, id| m | 1 << (id - word_start));
+                let loud = checks.loud(live, word_start);
+                for j in (0..64).filter(|j| live >> j & 1 != 0) {
+                    let (a, b) = shapes[word_start + j];
+                    let by_records = loud >> j & 1 == 0;
+                    let Some((ra, rb)) = reaches.current(a).zip(reaches.current(b)) else {
+                        let by_bodies =
+                            stays_quiet_without_records((a, b), &store.bodies, &store.children, &settings);
+                        assert_eq!(by_records, by_bodies, "step {step}: pair ({a}, {b}) without records");
+                        continue;
+                    };
                     let by_parts = parts_stay_quiet(
                         Part::of(&store.bodies, &store.children, a),
                         Part::of(&store.bodies, &store.children, b),
